@@ -1,0 +1,25 @@
+# Only python3 and make are assumed; every target bootstraps .venv by itself.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir ./data
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) data .pytest_cache
