@@ -1,0 +1,1 @@
+"""Benchmarks for ObsiGate (run from the repository root: ``python -m bench.<name>``)."""

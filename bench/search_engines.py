@@ -1,0 +1,502 @@
+"""Measure SQLite FTS5 against tantivy on the same synthetic vault (the ObsiGate engine decision).
+
+Usage (from the repository root, ~3 minutes on 2 cores for 10k notes)::
+
+    python -m bench.search_engines                       # 10k notes, seed 42, JSON + table on stdout
+    python -m bench.search_engines --notes 2000 --reps 20 # quicker
+    python -m bench.search_engines --vaultindex           # also measure obsigate.domain.index.VaultIndex
+
+For each engine, two fresh child processes (so RSS figures are not polluted by the other engine):
+
+* ``build``: read the vault (not timed), index every note, commit; reports build seconds, on-disk size and
+  peak RSS (``ru_maxrss``).
+* ``serve``: open the index, run each query ``--reps`` times warm (top 20 **with snippets** and the exact
+  match count), then single-note updates until visible to the next query, then a 50-note batch; reports
+  p50/p95 per query, update latency p50/p95, RSS before opening, after serving and peak.
+
+Engines:
+
+* ``fts5``   — ``notes(id, path, title, body)`` + external-content FTS5 ``(title, body)`` with
+  ``unicode61 remove_diacritics 2``; ``ORDER BY rank`` with ``bm25(5, 1)``, ``snippet()``, ``count(*)``.
+* ``fts5cap`` — same database; mitigation for frequent terms: when the rarest query term is in more than
+  ``CAP`` notes, only the first ``CAP`` matches (rowid order) plus all title matches are ranked, snippets are
+  computed for the 20 shown; the exact total still comes from ``count(*)``.
+* ``tantivy`` — fields ``key`` (raw), ``title``/``body`` (stored, analyzer simple → remove_long(40) →
+  lowercase → ascii_fold), ``tags`` (raw); term queries built programmatically (title boost 5) → no query
+  parser; ``SnippetGenerator`` (200 chars); updates = delete_by_term + add + commit + reload.
+
+Queries: a rare planted word, a very common word, a mid-frequency word, an accent-folded word, a two-word
+phrase (exact phrase), the same two words as AND, a three-word natural query (AND, with accent folding).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+import unicodedata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+
+QUERIES: list[tuple[str, str, str]] = [
+    # (label, kind, text)  kind: "and" = conjunction of terms, "phrase" = exact phrase
+    ("rare (planted word)", "and", "zanzibarite"),
+    ("common ('the')", "and", "the"),
+    ("mid ('database')", "and", "database"),
+    ("accent ('procedure'→procédure)", "and", "procedure"),
+    ("2-word phrase \"action items\"", "phrase", "action items"),
+    ("2 words AND (action items)", "and", "action items"),
+    ("3-word natural (database backup procedure)", "and", "database backup procedure"),
+    ("2 common words AND (the of)", "and", "the of"),
+]
+CAP = 1000
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, round(p / 100 * (len(xs) - 1))))
+    return xs[k]
+
+
+def _dir_mb(p: Path) -> float:
+    if p.is_file():
+        return p.stat().st_size / 2**20
+    return sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) / 2**20
+
+
+def load_vault(root: Path) -> list[tuple[str, str, str]]:
+    """Return ``[(path, title, text)]`` for every non-hidden ``.md`` file, sorted by path."""
+    out = []
+    for dp, dns, fns in os.walk(root):
+        dns[:] = sorted(d for d in dns if not d.startswith("."))
+        for fn in sorted(fns):
+            if fn.startswith(".") or not fn.lower().endswith(".md"):
+                continue
+            full = Path(dp) / fn
+            rel = full.relative_to(root).as_posix()
+            out.append((rel, fn[:-3], full.read_text("utf-8")))
+    return out
+
+
+def _fold(s: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c)).lower()
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+# ---------------------------------------------------------------------------------------------- FTS5
+
+
+class Fts5:
+    name = "fts5"
+
+    def __init__(self, path: Path, capped: bool = False) -> None:
+        self.path = path / "fts5.sqlite3"
+        self.capped = capped
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def create(self) -> None:
+        self.db.executescript(
+            """
+            CREATE TABLE notes(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, title TEXT, body TEXT);
+            CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, content='notes', content_rowid='id',
+                tokenize='unicode61 remove_diacritics 2');
+            CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+            """
+        )
+
+    def build(self, notes: list[tuple[str, str, str]]) -> dict:
+        t = time.perf_counter()
+        self.db.execute("BEGIN")
+        for i, (path, title, body) in enumerate(notes, 1):
+            self.db.execute("INSERT INTO notes(id, path, title, body) VALUES (?,?,?,?)", (i, path, title, body))
+            self.db.execute("INSERT INTO notes_fts(rowid, title, body) VALUES (?,?,?)", (i, title, body))
+        self.db.execute("COMMIT")
+        built = time.perf_counter() - t
+        t = time.perf_counter()
+        self.db.execute("INSERT INTO notes_fts(notes_fts) VALUES ('optimize')")
+        return {"build_s": built, "optimize_s": time.perf_counter() - t}
+
+    @staticmethod
+    def match_expr(text: str, kind: str) -> str:
+        toks = [t.replace('"', '""') for t in text.split()]
+        if kind == "phrase":
+            return '"' + " ".join(toks) + '"'
+        return " AND ".join(f'"{t}"' for t in toks)
+
+    def search(self, text: str, kind: str, limit: int = 20) -> tuple[int, list[tuple[str, str]]]:
+        q = self.match_expr(text, kind)
+        total = self.db.execute("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?", (q,)).fetchone()[0]
+        if self.capped:
+            dfs = [
+                (self.db.execute("SELECT doc FROM notes_vocab WHERE term = ?", (w,)).fetchone() or (0,))[0]
+                for w in _WORD.findall(_fold(text))
+            ]
+            if dfs and min(dfs) > CAP:
+                return total, self._search_capped(q, limit)
+        rows = self.db.execute(
+            "SELECT n.path, s.snip FROM (SELECT rowid AS id, rank, "
+            "snippet(notes_fts, 1, '<mark>', '</mark>', '…', 24) AS snip FROM notes_fts "
+            "WHERE notes_fts MATCH ? AND rank MATCH 'bm25(5.0, 1.0)' ORDER BY rank LIMIT ?) s "
+            "JOIN notes n ON n.id = s.id ORDER BY s.rank",
+            (q, limit),
+        ).fetchall()
+        return total, rows
+
+    def _search_capped(self, q: str, limit: int) -> list[tuple[str, str]]:
+        cand = dict(
+            self.db.execute(
+                "SELECT rowid, bm25(notes_fts, 5.0, 1.0) FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?", (q, CAP)
+            ).fetchall()
+        )
+        cand.update(
+            self.db.execute(
+                "SELECT rowid, bm25(notes_fts, 5.0, 1.0) FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?",
+                ("{title} : (" + q + ")", CAP),
+            ).fetchall()
+        )
+        top = sorted(cand, key=cand.__getitem__)[:limit]
+        if not top:
+            return []
+        marks = ",".join("?" * len(top))
+        snips = dict(
+            self.db.execute(
+                f"SELECT rowid, snippet(notes_fts, 1, '<mark>', '</mark>', '…', 24) FROM notes_fts "
+                f"WHERE notes_fts MATCH ? AND rowid IN ({marks})",
+                (q, *top),
+            ).fetchall()
+        )
+        paths = dict(self.db.execute(f"SELECT id, path FROM notes WHERE id IN ({marks})", top).fetchall())
+        return [(paths[i], snips.get(i, "")) for i in top]
+
+    def update(self, path: str, title: str, body: str) -> None:
+        self.db.execute("BEGIN")
+        row = self.db.execute("SELECT id, title, body FROM notes WHERE path = ?", (path,)).fetchone()
+        self.db.execute(
+            "INSERT INTO notes_fts(notes_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)", (row[0], row[1], row[2])
+        )
+        self.db.execute("UPDATE notes SET title = ?, body = ? WHERE id = ?", (title, body, row[0]))
+        self.db.execute("INSERT INTO notes_fts(rowid, title, body) VALUES (?,?,?)", (row[0], title, body))
+        self.db.execute("COMMIT")
+
+    def update_many(self, items: list[tuple[str, str, str]]) -> None:
+        self.db.execute("BEGIN")
+        for path, title, body in items:
+            row = self.db.execute("SELECT id, title, body FROM notes WHERE path = ?", (path,)).fetchone()
+            self.db.execute(
+                "INSERT INTO notes_fts(notes_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+                (row[0], row[1], row[2]),
+            )
+            self.db.execute("UPDATE notes SET title = ?, body = ? WHERE id = ?", (title, body, row[0]))
+            self.db.execute("INSERT INTO notes_fts(rowid, title, body) VALUES (?,?,?)", (row[0], title, body))
+        self.db.execute("COMMIT")
+
+    def size_mb(self) -> float:
+        return sum(_dir_mb(p) for p in self.path.parent.glob("fts5.sqlite3*"))
+
+
+# ------------------------------------------------------------------------------------------- tantivy
+
+
+class Tantivy:
+    name = "tantivy"
+
+    def __init__(self, path: Path, create: bool = False, heap_mb: int = 128, threads: int = 0) -> None:
+        import tantivy as tv
+
+        self.tv = tv
+        self.dir = path / "tantivy"
+        sb = tv.SchemaBuilder()
+        sb.add_text_field("key", stored=True, tokenizer_name="raw")
+        sb.add_text_field("title", stored=True, tokenizer_name="fold")
+        sb.add_text_field("body", stored=True, tokenizer_name="fold")
+        self.schema = sb.build()
+        if create:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir.mkdir(parents=True)
+        self.index = tv.Index(self.schema, path=str(self.dir))
+        self.an = (
+            tv.TextAnalyzerBuilder(tv.Tokenizer.simple())
+            .filter(tv.Filter.remove_long(40))
+            .filter(tv.Filter.lowercase())
+            .filter(tv.Filter.ascii_fold())
+            .build()
+        )
+        self.index.register_tokenizer("fold", self.an)
+        self.index.config_reader("Manual")
+        self.writer = self.index.writer(heap_mb * 1_000_000, threads)
+
+    def build(self, notes: list[tuple[str, str, str]]) -> dict:
+        tv = self.tv
+        t = time.perf_counter()
+        for path, title, body in notes:
+            self.writer.add_document(tv.Document(key=path, title=title, body=body))
+        self.writer.commit()
+        built = time.perf_counter() - t
+        t = time.perf_counter()
+        self.writer.wait_merging_threads()
+        return {"build_s": built, "merge_wait_s": time.perf_counter() - t}
+
+    def _query(self, text: str, kind: str):
+        tv = self.tv
+        Q, O = tv.Query, tv.Occur
+        if kind == "phrase":
+            words = self.an.analyze(text)
+            return Q.boolean_query(
+                [
+                    (O.Should, Q.boost_query(Q.phrase_query(self.schema, "title", words), 5.0)),
+                    (O.Should, Q.phrase_query(self.schema, "body", words)),
+                ]
+            )
+        musts = []
+        for tok in text.split():
+            words = self.an.analyze(tok)
+            if not words:
+                continue
+            if len(words) == 1:
+                tq, bq = (Q.term_query(self.schema, f, words[0]) for f in ("title", "body"))
+            else:
+                tq, bq = (Q.phrase_query(self.schema, f, words) for f in ("title", "body"))
+            musts.append((O.Must, Q.boolean_query([(O.Should, Q.boost_query(tq, 5.0)), (O.Should, bq)])))
+        return Q.boolean_query(musts)
+
+    def search(self, text: str, kind: str, limit: int = 20) -> tuple[int, list[tuple[str, str]]]:
+        q = self._query(text, kind)
+        s = self.index.searcher()
+        res = s.search(q, limit, count=True)
+        gen = self.tv.SnippetGenerator.create(s, q, self.schema, "body")
+        gen.set_max_num_chars(200)
+        out = []
+        for _score, addr in res.hits:
+            doc = s.doc(addr)
+            sn = gen.snippet_from_doc(doc)
+            out.append((doc.get_first("key"), _mark(sn.fragment(), [(h.start, h.end) for h in sn.highlighted()])))
+        return res.count, out
+
+    def update(self, path: str, title: str, body: str) -> None:
+        self.writer.delete_documents_by_term("key", path)
+        self.writer.add_document(self.tv.Document(key=path, title=title, body=body))
+        self.writer.commit()
+        self.index.reload()
+
+    def update_many(self, items: list[tuple[str, str, str]]) -> None:
+        for path, title, body in items:
+            self.writer.delete_documents_by_term("key", path)
+            self.writer.add_document(self.tv.Document(key=path, title=title, body=body))
+        self.writer.commit()
+        self.index.reload()
+
+    def size_mb(self) -> float:
+        return _dir_mb(self.dir)
+
+
+def _mark(fragment: str, ranges: list[tuple[int, int]]) -> str:
+    """Wrap UTF-8 byte ranges of ``fragment`` in <mark>…</mark> (tantivy reports byte offsets)."""
+    b = fragment.encode("utf-8")
+    out, pos = [], 0
+    for a, z in ranges:
+        out.append(b[pos:a].decode("utf-8", "replace"))
+        out.append("<mark>" + b[a:z].decode("utf-8", "replace") + "</mark>")
+        pos = z
+    out.append(b[pos:].decode("utf-8", "replace"))
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------------------- workers
+
+
+def _open(engine: str, work: Path, create: bool):
+    if engine == "tantivy":
+        return Tantivy(work, create=create)
+    if create:
+        for p in work.glob("fts5.sqlite3*"):
+            p.unlink()
+    return Fts5(work, capped=(engine == "fts5cap"))
+
+
+def worker_build(engine: str, vault: Path, work: Path) -> dict:
+    notes = load_vault(vault)
+    rss0 = _rss_mb()
+    e = _open(engine, work, create=True)
+    if engine.startswith("fts5"):
+        e.create()
+    r = e.build(notes)
+    r.update(notes=len(notes), size_mb=e.size_mb(), rss_before_mb=rss0, peak_rss_mb=_peak_mb())
+    return r
+
+
+def worker_serve(engine: str, vault: Path, work: Path, reps: int) -> dict:
+    notes = load_vault(vault)  # kept for the update phase; its memory is counted in rss_before
+    rss0 = _rss_mb()
+    t = time.perf_counter()
+    e = _open(engine, work, create=False)
+    first = e.search("zanzibarite", "and")
+    open_first_ms = (time.perf_counter() - t) * 1000
+    out: dict = {"open_first_query_ms": open_first_ms, "queries": {}}
+    for label, kind, text in QUERIES:
+        lat = []
+        total, rows = e.search(text, kind)
+        for _ in range(reps):
+            t = time.perf_counter()
+            e.search(text, kind)
+            lat.append((time.perf_counter() - t) * 1000)
+        out["queries"][label] = {
+            "text": text,
+            "kind": kind,
+            "total": total,
+            "p50_ms": _pct(lat, 50),
+            "p95_ms": _pct(lat, 95),
+            "sample": rows[0] if rows else None,
+        }
+    out["rss_after_queries_mb"] = _rss_mb()
+    # single-note update → visible to the next query
+    lat = []
+    for i in range(30):
+        path, title, body = notes[(i * 331) % len(notes)]
+        word = f"updmark{i}x"
+        t = time.perf_counter()
+        e.update(path, title, body + f"\n{word}\n")
+        total, rows = e.search(word, "and")
+        lat.append((time.perf_counter() - t) * 1000)
+        assert total == 1 and rows[0][0] == path, (engine, word, total, rows[:1])
+    out["update_visible_p50_ms"] = _pct(lat, 50)
+    out["update_visible_p95_ms"] = _pct(lat, 95)
+    batch = [(p, ti, b + "\nbatchmark\n") for p, ti, b in notes[5:55]]
+    t = time.perf_counter()
+    e.update_many(batch)
+    total, _ = e.search("batchmark", "and")
+    out["batch50_visible_ms"] = (time.perf_counter() - t) * 1000
+    assert total == 50
+    out.update(rss_before_mb=rss0, rss_end_mb=_rss_mb(), peak_rss_mb=_peak_mb(), first_hit=first[1][:1])
+    return out
+
+
+def _child(args: list[str]) -> dict:
+    r = subprocess.run(
+        [sys.executable, "-m", "bench.search_engines", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if r.returncode != 0:
+        raise SystemExit(f"child {args} failed:\n{r.stderr}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def machine() -> dict:
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+        "tantivy": _tantivy_version(),
+    }
+
+
+def _tantivy_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("tantivy")
+    except Exception:  # pragma: no cover
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.search_engines", description=__doc__.splitlines()[0])
+    ap.add_argument("--notes", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--reps", type=int, default=40)
+    ap.add_argument("--engines", default="fts5,tantivy")
+    ap.add_argument("--vaultindex", action="store_true", help="also measure obsigate's VaultIndex (bench.vaultindex)")
+    ap.add_argument("--worker", choices=["build", "serve"], help=argparse.SUPPRESS)
+    ap.add_argument("--engine", help=argparse.SUPPRESS)
+    ap.add_argument("--vault", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+
+    if a.worker:
+        a.work.mkdir(parents=True, exist_ok=True)
+        fn = worker_build if a.worker == "build" else worker_serve
+        r = fn(a.engine, a.vault, a.work) if a.worker == "build" else fn(a.engine, a.vault, a.work, a.reps)
+        print(json.dumps(r, default=str))
+        return 0
+
+    from bench.genvault import generate
+
+    vault = OUT / f"vault-{a.notes}-{a.seed}"
+    if not (vault / ".genvault.json").exists():
+        t = time.perf_counter()
+        generate(vault, notes=a.notes, seed=a.seed)
+        print(f"# generated {vault} in {time.perf_counter() - t:.1f}s", file=sys.stderr)
+    report: dict = {"machine": machine(), "vault": json.loads((vault / ".genvault.json").read_text()), "engines": {}}
+    work = OUT / f"work-{a.notes}-{a.seed}"
+    for engine in a.engines.split(","):
+        common = ["--engine", engine, "--vault", str(vault), "--work", str(work), "--reps", str(a.reps)]
+        print(f"# {engine}: build", file=sys.stderr)
+        b = _child(["--worker", "build", *common])
+        print(f"# {engine}: serve", file=sys.stderr)
+        s = _child(["--worker", "serve", *common])
+        report["engines"][engine] = {"build": b, "serve": s}
+        if engine == "fts5":
+            print("# fts5cap: serve", file=sys.stderr)
+            # the updates above changed the db; rebuild for a clean comparison
+            _child(["--worker", "build", *common])
+            s2 = _child(["--worker", "serve", *[c if c != "fts5" else "fts5cap" for c in common]])
+            report["engines"]["fts5cap"] = {"build": b, "serve": s2}
+    if a.vaultindex:
+        from bench import vaultindex
+
+        report["vaultindex"] = vaultindex.run(vault, work, reps=a.reps)
+    (OUT / f"search_engines-{a.notes}-{a.seed}.json").write_text(json.dumps(report, indent=1, default=str))
+    print_table(report)
+    return 0
+
+
+def print_table(report: dict) -> None:
+    eng = report["engines"]
+    names = list(eng)
+    print(f"machine: {report['machine']}")
+    print(f"vault: {report['vault']}")
+    row = lambda k, f: print(f"{k:<48}" + "".join(f"{f(eng[n]):>18}" for n in names))  # noqa: E731
+    print(f"{'':<48}" + "".join(f"{n:>18}" for n in names))
+    row("build s", lambda e: f"{e['build']['build_s']:.2f}")
+    row("on disk MB", lambda e: f"{e['build']['size_mb']:.1f}")
+    row("build peak RSS MB", lambda e: f"{e['build']['peak_rss_mb']:.0f}")
+    row("serve RSS before/after MB", lambda e: f"{e['serve']['rss_before_mb']:.0f}/{e['serve']['rss_after_queries_mb']:.0f}")
+    row("open + first query ms", lambda e: f"{e['serve']['open_first_query_ms']:.1f}")
+    for label, _, _ in QUERIES:
+        row(
+            label[:47],
+            lambda e, label=label: "{p50:.2f}/{p95:.2f} ({t})".format(
+                p50=e["serve"]["queries"][label]["p50_ms"],
+                p95=e["serve"]["queries"][label]["p95_ms"],
+                t=e["serve"]["queries"][label]["total"],
+            ),
+        )
+    row("update visible p50/p95 ms", lambda e: f"{e['serve']['update_visible_p50_ms']:.1f}/{e['serve']['update_visible_p95_ms']:.1f}")
+    row("50-note batch visible ms", lambda e: f"{e['serve']['batch50_visible_ms']:.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

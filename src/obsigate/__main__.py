@@ -1,0 +1,5 @@
+"""``python -m obsigate`` runs the CLI."""
+
+from obsigate.cli import app
+
+app()

@@ -1,0 +1,93 @@
+"""Builds the FastAPI application: REST routes, the MCP endpoint at ``/mcp``, the landing page.
+
+The lifespan starts the background indexer (the server answers at once; search says when the index is
+still incomplete) and the MCP session manager, and stops both on shutdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from obsigate import __version__
+from obsigate.api import routes_auth, routes_files, routes_search, routes_vaults
+from obsigate.api.render import install_error_handlers
+from obsigate.bootstrap import build_runtime, check_auth_bind, open_auth, prepare_data_dir
+from obsigate.config import Settings
+from obsigate.mcp.mount import mount_mcp
+from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Return a ready-to-serve app for ``settings``.
+
+    Raises:
+        obsigate.bootstrap.ConfigError: a missing vault folder, or auth disabled on a public bind.
+    """
+    check_auth_bind(settings)
+    data_dir = prepare_data_dir(settings.data_dir)
+    runtime = build_runtime(settings, data_dir)
+    auth = open_auth(settings, data_dir)
+    holder: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        indexer = runtime.workspace.indexer
+        if indexer is not None:
+            await indexer.start()
+        try:
+            async with holder["mcp"].run():
+                yield
+        finally:
+            if indexer is not None:
+                await indexer.stop()
+            runtime.workspace.index.close()
+            auth.users.close()
+
+    app = FastAPI(
+        title="ObsiGate",
+        version=__version__,
+        description="Gateway between Obsidian-style markdown vaults and AI agents. MCP (Streamable HTTP) at /mcp.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.runtime = runtime
+    app.state.auth = auth
+    app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
+    install_error_handlers(app)
+
+    @app.get("/api/health", tags=["health"], summary="Liveness and index state (no auth)")
+    async def health() -> dict[str, Any]:
+        indexer = runtime.workspace.indexer
+        index = indexer.status() if indexer is not None else {"state": "ready"}
+        return {"status": "ok", "version": __version__, "auth": settings.auth_enabled, "index": index}
+
+    @app.get("/", include_in_schema=False, response_class=HTMLResponse)
+    async def home(request: Request) -> HTMLResponse:
+        page = files("obsigate.web").joinpath("index.html").read_text(encoding="utf-8")
+        return HTMLResponse(page, headers={"Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'"})
+
+    @app.get("/app.js", include_in_schema=False)
+    async def home_js() -> HTMLResponse:
+        script = files("obsigate.web").joinpath("app.js").read_text(encoding="utf-8")
+        return HTMLResponse(script, media_type="text/javascript")
+
+    for module in (routes_auth, routes_vaults, routes_files, routes_search):
+        app.include_router(module.router)
+    # Mounted last, at "/", so the routes above keep priority (mcp.md §2.4).
+    holder["mcp"] = mount_mcp(
+        app,
+        runtime,
+        authenticator=auth.authenticator if settings.auth_enabled else None,
+        base_url=settings.base_url,
+        allowed_hosts=settings.allowed_hosts,
+        allowed_origins=settings.allowed_origins,
+    )
+    return app

@@ -1,0 +1,270 @@
+"""Signed JWTs (HS256) and the secret files behind them.
+
+One :class:`TokenService` issues and verifies one kind of token with one key. Access tokens use
+``typ="access"`` (JWT header ``typ: at+jwt``, RFC 9068 §2.1) and ``aud="obsigate-api"``. Another
+kind, such as the propose/apply confirmation token, gets its own instance with its own secret
+file, audience and ``token_type``, so a token of one kind never verifies as the other
+(RFC 8725 §3.11 explicit typing; PyJWT does not check ``typ`` by itself, see
+``security.md`` §4.1).
+
+Secrets live in files created ``0600`` on first use (:func:`load_or_create_secret`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import stat
+import time
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jwt
+
+from obsigate.services.errors import BadRequest, Unauthenticated
+
+if TYPE_CHECKING:
+    from obsigate.auth.users import User
+
+__all__ = ["TokenService", "load_or_create_secret"]
+
+log = logging.getLogger(__name__)
+
+ALGORITHM = "HS256"
+#: Claims every token must carry; PyJWT only checks those listed in ``options["require"]``.
+REQUIRED_CLAIMS = ("exp", "iat", "sub", "jti", "aud", "iss")
+#: Claims :meth:`TokenService.issue` sets itself; ``extra_claims`` may not override them.
+RESERVED_CLAIMS = frozenset({*REQUIRED_CLAIMS, "nbf", "typ", "uid"})
+LEEWAY_S = 10
+MIN_TTL_S = 60
+MAX_TTL_S = 366 * 24 * 3600
+#: Anything longer is not one of our tokens; refuse before parsing (cheap DoS guard).
+MAX_TOKEN_CHARS = 8192
+SECRET_BYTES = 64
+#: RFC 7518 §3.2: an HS256 key must be at least as long as the hash output.
+MIN_SECRET_BYTES = 32
+
+_GENERIC = "invalid or expired token"
+
+
+def load_or_create_secret(path: Path, nbytes: int = SECRET_BYTES) -> bytes:
+    """Return the secret stored hex-encoded in ``path``, creating it on first use.
+
+    A new secret is ``nbytes`` from :func:`secrets.token_bytes`, written to a temporary file
+    opened with ``O_CREAT|O_EXCL`` and mode ``0600`` and then hard-linked into place, so a
+    concurrent process either wins the race or reads the winner's complete file. The parent
+    directory is created ``0700`` if missing. An existing file with group/other permission bits
+    is tightened to ``0600`` (with a warning) and used.
+
+    Raises:
+        ValueError: the file is not a regular file, is not hex, or holds fewer than 32 bytes.
+        OSError: the file cannot be created or read.
+    """
+    path = Path(path)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        return _read_secret(path)
+    except FileNotFoundError:
+        pass
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(secrets.token_bytes(nbytes).hex() + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)  # atomic; fails if another process created it first
+        except FileExistsError:
+            pass
+    finally:
+        tmp.unlink(missing_ok=True)
+    return _read_secret(path)
+
+
+def _read_secret(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "r", encoding="ascii") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"secret file {path} is not a regular file")
+        if st.st_mode & 0o077:
+            log.warning("secret file %s had mode %o; tightening to 0600", path, st.st_mode & 0o777)
+            os.fchmod(fh.fileno(), 0o600)
+        text = fh.read(4096).strip()
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        raise ValueError(f"secret file {path} does not hold hex") from None
+    if len(key) < MIN_SECRET_BYTES:
+        raise ValueError(f"secret file {path} holds {len(key)} bytes; need >= {MIN_SECRET_BYTES}")
+    return key
+
+
+def _norm_media_type(value: object) -> str | None:
+    # RFC 7515 §4.1.9: "application/" may be omitted and media types compare case-insensitively.
+    if not isinstance(value, str):
+        return None
+    value = value.strip().lower()
+    return value.removeprefix("application/")
+
+
+class TokenService:
+    """Issue and verify HS256 JWTs of one kind (``token_type``) with one secret file.
+
+    Args:
+        secret_path: file holding the HMAC key (64 random bytes, hex); created ``0600`` on first
+            use, shared by every instance (and process) pointing at it.
+        issuer: ``iss`` claim set and required (RFC 7519 §4.1.1).
+        audience: ``aud`` claim set and required (RFC 7519 §4.1.3); use a distinct audience per
+            token kind.
+        default_ttl_s: lifetime in seconds when :meth:`issue` gets no ``ttl_s``.
+        token_type: the ``typ`` claim. The JWT header ``typ`` is ``at+jwt`` for ``"access"``
+            (RFC 9068) and ``<token_type>+jwt`` otherwise, unless ``header_typ`` is given.
+        header_typ: override for the header ``typ``.
+        min_ttl_s, max_ttl_s: accepted lifetime range for :meth:`issue` (seconds, inclusive).
+
+    The key is loaded lazily on first :meth:`issue`/:meth:`verify`/:attr:`key_bytes`.
+    """
+
+    def __init__(
+        self,
+        secret_path: Path,
+        *,
+        issuer: str = "obsigate",
+        audience: str = "obsigate-api",
+        default_ttl_s: int = 3600,
+        token_type: str = "access",
+        header_typ: str | None = None,
+        min_ttl_s: int = MIN_TTL_S,
+        max_ttl_s: int = MAX_TTL_S,
+    ) -> None:
+        if not (0 < min_ttl_s <= max_ttl_s):
+            raise ValueError("need 0 < min_ttl_s <= max_ttl_s")
+        if not token_type or not issuer or not audience:
+            raise ValueError("token_type, issuer and audience must be non-empty")
+        self._secret_path = Path(secret_path)
+        self.issuer = issuer
+        self.audience = audience
+        self.token_type = token_type
+        self.header_typ = header_typ or ("at+jwt" if token_type == "access" else f"{token_type}+jwt")
+        self.min_ttl_s = min_ttl_s
+        self.max_ttl_s = max_ttl_s
+        self.default_ttl_s = self._check_ttl(default_ttl_s)
+        self._key: bytes | None = None
+
+    @property
+    def key_bytes(self) -> bytes:
+        """The raw HMAC key (loading or creating the secret file). For tests, not for tools."""
+        if self._key is None:
+            self._key = load_or_create_secret(self._secret_path)
+        return self._key
+
+    def _check_ttl(self, ttl_s: object) -> int:
+        if isinstance(ttl_s, bool) or not isinstance(ttl_s, int):
+            raise BadRequest("ttl_s must be an integer number of seconds")
+        if not (self.min_ttl_s <= ttl_s <= self.max_ttl_s):
+            raise BadRequest(
+                f"ttl_s must be between {self.min_ttl_s} and {self.max_ttl_s} seconds",
+                details={"min": self.min_ttl_s, "max": self.max_ttl_s},
+            )
+        return ttl_s
+
+    def issue(
+        self,
+        user: User,
+        *,
+        ttl_s: int | None = None,
+        extra_claims: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Return a signed compact JWT for ``user``.
+
+        Claims: ``iss``, ``aud``, ``sub`` = ``user.name``, ``uid`` = ``user.id`` (so a token
+        outlives neither the deletion of its user nor a re-created namesake), ``jti`` (uuid4
+        hex), ``typ`` = ``token_type``, ``iat`` = ``nbf`` = now and ``exp`` = now + ``ttl_s``
+        (integer seconds, RFC 7519 §4.1). ``extra_claims`` adds JSON-safe claims (e.g. the
+        confirmation token's vault/path/hashes) but cannot override the ones above.
+
+        Raises:
+            BadRequest: ``ttl_s`` outside ``[min_ttl_s, max_ttl_s]``, or ``extra_claims`` names
+                a reserved claim.
+        """
+        ttl = self.default_ttl_s if ttl_s is None else self._check_ttl(ttl_s)
+        now = int(time.time())
+        claims: dict[str, Any] = {}
+        if extra_claims:
+            clash = RESERVED_CLAIMS.intersection(extra_claims)
+            if clash:
+                raise BadRequest(f"extra_claims may not set {sorted(clash)}")
+            claims.update(extra_claims)
+        claims.update(
+            iss=self.issuer,
+            aud=self.audience,
+            sub=user.name,
+            uid=user.id,
+            jti=uuid.uuid4().hex,
+            typ=self.token_type,
+            iat=now,
+            nbf=now,
+            exp=now + ttl,
+        )
+        return jwt.encode(claims, self.key_bytes, algorithm=ALGORITHM, headers={"typ": self.header_typ})
+
+    def verify(self, token: str) -> dict[str, Any]:
+        """Verify ``token`` and return its claims.
+
+        Checks, in order: size, signature with ``algorithms=["HS256"]`` only (so ``alg: none``
+        and algorithm confusion fail, RFC 8725 §3.1), minimum key length, presence of
+        ``exp iat sub jti aud iss``, ``exp``/``nbf``/``iat`` with 10 s leeway, ``aud`` and ``iss``
+        equality (RFC 7519 §4.1), then the header ``typ`` and the ``typ`` claim against this
+        service's kind (RFC 8725 §3.11, RFC 9068 §4).
+
+        Raises:
+            Unauthenticated: on any failure. The message is generic; ``details["reason"]`` names
+                the check that failed (e.g. ``expired``, ``invalid_audience``,
+                ``missing_claim:exp``, ``wrong_type``). The token never appears in the error,
+                and the PyJWT exception is not chained.
+        """
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
+            raise _fail("malformed")
+        try:
+            decoded = jwt.decode_complete(
+                token,
+                self.key_bytes,
+                algorithms=[ALGORITHM],
+                audience=self.audience,
+                issuer=self.issuer,
+                leeway=LEEWAY_S,
+                options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True, "strict_aud": True},
+            )
+        except jwt.MissingRequiredClaimError as exc:
+            raise _fail(f"missing_claim:{exc.claim}") from None
+        except jwt.ExpiredSignatureError:
+            raise _fail("expired") from None
+        except jwt.ImmatureSignatureError:
+            raise _fail("not_yet_valid") from None
+        except jwt.InvalidAudienceError:
+            raise _fail("invalid_audience") from None
+        except jwt.InvalidIssuerError:
+            raise _fail("invalid_issuer") from None
+        except jwt.InvalidSignatureError:
+            raise _fail("invalid_signature") from None
+        except jwt.InvalidAlgorithmError:
+            raise _fail("invalid_algorithm") from None
+        except jwt.InvalidTokenError:  # DecodeError and the remaining claim-format errors
+            raise _fail("malformed") from None
+        header, claims = decoded["header"], decoded["payload"]
+        if _norm_media_type(header.get("typ")) != _norm_media_type(self.header_typ):
+            raise _fail("wrong_type")
+        if claims.get("typ") != self.token_type:
+            raise _fail("wrong_type")
+        if not isinstance(claims.get("sub"), str) or not claims["sub"]:
+            raise _fail("malformed")
+        return claims
+
+
+def _fail(reason: str) -> Unauthenticated:
+    return Unauthenticated(_GENERIC, details={"reason": reason})

@@ -1,0 +1,104 @@
+"""Composition root shared by the fronts: turns :class:`~obsigate.config.Settings` into live objects.
+
+Only ``api/app.py`` and ``cli.py`` call this module; everything below receives plain objects.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from obsigate.auth.principal import BearerAuthenticator
+from obsigate.auth.tokens import TokenService
+from obsigate.auth.users import UserStore
+from obsigate.config import Settings
+from obsigate.domain.index import VaultIndex
+from obsigate.domain.indexer import Indexer
+from obsigate.domain.vault import Vault
+from obsigate.services.workspace import Limits, Workspace
+from obsigate.tools.audit import AuditLog
+from obsigate.tools.context import ToolRuntime
+from obsigate.tools.ratelimit import ToolRateLimiter
+
+INDEX_FILE = "index.sqlite3"
+USERS_FILE = "users.sqlite3"
+JWT_SECRET_FILE = "jwt_secret"
+AUDIT_FILE = "audit.log"
+
+
+class ConfigError(Exception):
+    """A setting that cannot work (missing vault folder, unsafe no-auth bind). The message says how to fix it."""
+
+
+def prepare_data_dir(data_dir: Path) -> Path:
+    """Create ``data_dir`` (mode 0700) if needed and return it absolute."""
+    data_dir = data_dir.expanduser().resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        os.chmod(data_dir, 0o700)
+    except OSError:
+        pass
+    return data_dir
+
+
+def build_vaults(settings: Settings) -> dict[str, Vault]:
+    """Declared vaults with real, absolute roots.
+
+    Raises:
+        ConfigError: a vault folder that does not exist or is not a folder.
+    """
+    vaults: dict[str, Vault] = {}
+    for name, vs in settings.vaults.items():
+        root = vs.path.expanduser()
+        if not root.is_dir():
+            raise ConfigError(f"vault {name!r}: folder {str(root)!r} does not exist")
+        vaults[name] = Vault(name=name, root=Path(os.path.realpath(root)), read_only=vs.read_only)
+    return vaults
+
+
+def check_auth_bind(settings: Settings) -> None:
+    """Refuse auth disabled on a non-loopback bind unless ``force_no_auth``.
+
+    Raises:
+        ConfigError: with the flag to use if the user really means it.
+    """
+    if not settings.auth_enabled and not settings.is_loopback and not settings.force_no_auth:
+        raise ConfigError(
+            f"refusing to serve {settings.host} without authentication: anyone on the network could read "
+            "your vaults. Enable auth, bind 127.0.0.1, or pass --force-no-auth if you really mean it."
+        )
+
+
+@dataclass(slots=True)
+class AuthParts:
+    """User store, access-token service and the bearer authenticator over both."""
+
+    users: UserStore
+    tokens: TokenService
+    authenticator: BearerAuthenticator
+
+
+def open_auth(settings: Settings, data_dir: Path) -> AuthParts:
+    """Open (creating if needed) the user database and the JWT key under ``data_dir``."""
+    users = UserStore(data_dir / USERS_FILE)
+    tokens = TokenService(data_dir / JWT_SECRET_FILE, default_ttl_s=settings.token_ttl)
+    return AuthParts(users, tokens, BearerAuthenticator(users, tokens))
+
+
+def build_runtime(settings: Settings, data_dir: Path) -> ToolRuntime:
+    """Vaults, index, indexer (not started), audit log and rate limiter, wired into a :class:`ToolRuntime`."""
+    vaults = build_vaults(settings)
+    index = VaultIndex(data_dir / INDEX_FILE)
+    workspace = Workspace(
+        vaults=vaults,
+        index=index,
+        indexer=Indexer(index, vaults),
+        limits=Limits(max_read_bytes=settings.max_tool_read_bytes, budget_chars=settings.tool_result_budget_tokens * 4),
+        destructive={n: vs.ai_destructive_tools for n, vs in settings.vaults.items()},
+    )
+    return ToolRuntime(
+        workspace=workspace,
+        audit=AuditLog(data_dir / AUDIT_FILE),
+        limiter=ToolRateLimiter(settings.tool_rate_limit, settings.tool_rate_window, settings.tool_rate_limit_per_tool),
+    )

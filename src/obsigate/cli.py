@@ -1,0 +1,242 @@
+"""The ``obsigate`` command: serve, manage users and tokens, rebuild the index.
+
+Every subcommand takes ``--data-dir`` (env ``OBSIGATE_DATA_DIR``, default ``./data``). Settings
+precedence: flags > ``OBSIGATE_*`` env > ``<data-dir>/config.json`` > defaults (see ``docs/configuration.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+
+from obsigate.bootstrap import ConfigError, build_runtime, open_auth, prepare_data_dir
+from obsigate.config import Settings, load_settings, parse_vault_specs
+from obsigate.services.errors import ServiceError
+
+app = typer.Typer(help="ObsiGate: serve markdown vaults to people and AI agents (REST + MCP).", no_args_is_help=True)
+user_app = typer.Typer(help="Manage users.", no_args_is_help=True)
+token_app = typer.Typer(help="Issue access tokens.", no_args_is_help=True)
+key_app = typer.Typer(help="Manage API keys (long-lived bearer keys for MCP clients and scripts).", no_args_is_help=True)
+index_app = typer.Typer(help="Manage the search index.", no_args_is_help=True)
+app.add_typer(user_app, name="user")
+app.add_typer(token_app, name="token")
+app.add_typer(key_app, name="key")
+app.add_typer(index_app, name="index")
+
+err = Console(stderr=True)
+
+DataDir = Annotated[
+    Path | None, typer.Option("--data-dir", envvar="OBSIGATE_DATA_DIR", help="Data folder (index, users, keys, audit).")
+]
+VaultOpt = Annotated[list[str] | None, typer.Option("--vault", help="Declare a vault: NAME=PATH (repeatable).")]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+def _settings(**flags: Any) -> Settings:
+    vault_specs = flags.pop("vault", None)
+    if vault_specs:
+        try:
+            flags["vaults"] = parse_vault_specs(vault_specs)
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+    try:
+        return load_settings(**flags)
+    except (ValidationError, ValueError) as exc:
+        raise _fail(f"invalid settings: {exc}") from None
+
+
+def client_configs(settings: Settings) -> str:
+    """Ready-to-paste MCP client configurations for this server (Claude Desktop via mcp-remote, Cursor)."""
+    url = f"{settings.base_url}/mcp"
+    header = ["--header", "Authorization:Bearer ${OBSIGATE_TOKEN}"] if settings.auth_enabled else []
+    claude = {
+        "mcpServers": {
+            "obsigate": {
+                "command": "npx",
+                "args": ["-y", "mcp-remote", url, *header],
+                **({"env": {"OBSIGATE_TOKEN": "<paste: obsigate token create --user NAME>"}} if settings.auth_enabled else {}),
+            }
+        }
+    }
+    cursor = {
+        "mcpServers": {
+            "obsigate": {"url": url, **({"headers": {"Authorization": "Bearer <token>"}} if settings.auth_enabled else {})}
+        }
+    }
+    return (
+        "Claude Desktop (claude_desktop_config.json):\n"
+        + json.dumps(claude, indent=2)
+        + "\n\nCursor (.cursor/mcp.json):\n"
+        + json.dumps(cursor, indent=2)
+    )
+
+
+@app.command()
+def serve(
+    data_dir: DataDir = None,
+    vault: VaultOpt = None,
+    host: Annotated[str | None, typer.Option(help="Address to bind (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
+    no_auth: Annotated[bool, typer.Option("--no-auth", help="Disable authentication (loopback only).")] = False,
+    force_no_auth: Annotated[
+        bool, typer.Option("--force-no-auth", help="Allow --no-auth on a non-loopback bind. Dangerous.")
+    ] = False,
+    public_url: Annotated[str | None, typer.Option(help="Base URL clients use, if behind a proxy.")] = None,
+) -> None:
+    """Serve the vaults over REST (/api), MCP (/mcp) and a small web page (/)."""
+    import uvicorn
+
+    from obsigate.api.app import create_app
+
+    settings = _settings(
+        data_dir=data_dir,
+        vault=vault,
+        host=host,
+        port=port,
+        auth_enabled=False if no_auth else None,
+        force_no_auth=True if force_no_auth else None,
+        public_url=public_url,
+    )
+    if not settings.vaults:
+        raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
+    try:
+        application = create_app(settings)
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    out = Console()
+    out.print(f"[bold]ObsiGate[/bold] serving {', '.join(settings.vaults)}")
+    out.print(f"  Web:  {settings.base_url}/")
+    out.print(f"  MCP:  {settings.base_url}/mcp")
+    out.print(f"  API:  {settings.base_url}/docs")
+    if settings.auth_enabled:
+        out.print("  Auth: on — create a token with: obsigate token create --user NAME")
+        if not application.state.auth.users.list_users():
+            out.print("        no user yet: obsigate user add NAME --vaults '*' --password-stdin")
+    else:
+        out.print("  Auth: [yellow]off[/yellow] (anonymous access to every vault)")
+    out.print("\n" + client_configs(settings), markup=False, highlight=False)
+    uvicorn.run(application, host=settings.host, port=settings.port, log_level="warning", proxy_headers=False)
+
+
+def _auth(data_dir: Path | None):  # noqa: ANN202 — AuthParts, imported lazily for a fast CLI
+    settings = _settings(data_dir=data_dir)
+    return open_auth(settings, prepare_data_dir(settings.data_dir)), settings
+
+
+@user_app.command("add")
+def user_add(
+    name: str,
+    data_dir: DataDir = None,
+    admin: Annotated[bool, typer.Option("--admin", help="May manage users.")] = False,
+    vaults: Annotated[str, typer.Option("--vaults", help="Comma-separated vault names, or '*' for all.")] = "",
+    password_stdin: Annotated[bool, typer.Option("--password-stdin", help="Read the password from stdin.")] = False,
+) -> None:
+    """Create a user. Vault names may be declared later by `serve`."""
+    parts, _ = _auth(data_dir)
+    password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
+    grants = None if vaults.strip() == "*" else [v.strip() for v in vaults.split(",") if v.strip()]
+    try:
+        user = parts.users.add_user(name, password, admin=admin, vaults=grants)
+    except ServiceError as exc:
+        raise _fail(exc.message) from None
+    shown = "*" if user.vaults is None else ",".join(sorted(user.vaults)) or "(none)"
+    err.print(f"created user {user.name} (admin={user.is_admin}, vaults={shown})")
+
+
+@user_app.command("list")
+def user_list(data_dir: DataDir = None) -> None:
+    """List users and their vault grants."""
+    parts, _ = _auth(data_dir)
+    for u in parts.users.list_users():
+        shown = "*" if u.vaults is None else ",".join(sorted(u.vaults)) or "(none)"
+        typer.echo(f"{u.name}\tadmin={u.is_admin}\tvaults={shown}")
+
+
+@user_app.command("delete")
+def user_delete(name: str, data_dir: DataDir = None) -> None:
+    """Delete a user; their tokens and API keys stop working at once."""
+    parts, _ = _auth(data_dir)
+    try:
+        parts.users.delete_user(name)
+    except ServiceError as exc:
+        raise _fail(exc.message) from None
+    err.print(f"deleted user {name}")
+
+
+@token_app.command("create")
+def token_create(
+    user: Annotated[str, typer.Option("--user", help="User the token acts as.")],
+    data_dir: DataDir = None,
+    ttl: Annotated[int | None, typer.Option("--ttl", help="Lifetime in seconds (default: token_ttl, 3600).")] = None,
+) -> None:
+    """Print a bearer JWT for USER, alone on stdout."""
+    parts, settings = _auth(data_dir)
+    found = parts.users.get_user(user)
+    if found is None:
+        raise _fail(f"no user named {user!r} (create one with: obsigate user add {user})")
+    try:
+        token = parts.tokens.issue(found, ttl_s=ttl if ttl is not None else settings.token_ttl)
+    except ServiceError as exc:
+        raise _fail(exc.message) from None
+    typer.echo(token)
+
+
+@key_app.command("create")
+def key_create(
+    user: Annotated[str, typer.Option("--user", help="User the key acts as.")],
+    data_dir: DataDir = None,
+    label: Annotated[str, typer.Option(help="A note to recognise the key.")] = "",
+) -> None:
+    """Print a new API key for USER, alone on stdout (shown once; stored only as a hash)."""
+    parts, _ = _auth(data_dir)
+    try:
+        key_id, key = parts.users.create_api_key(user, label=label)
+    except ServiceError as exc:
+        raise _fail(exc.message) from None
+    err.print(f"key id {key_id}")
+    typer.echo(key)
+
+
+@key_app.command("revoke")
+def key_revoke(key_id: str, data_dir: DataDir = None) -> None:
+    """Revoke an API key by id."""
+    parts, _ = _auth(data_dir)
+    try:
+        parts.users.revoke_api_key(key_id)
+    except ServiceError as exc:
+        raise _fail(exc.message) from None
+    err.print(f"revoked {key_id}")
+
+
+@index_app.command("rebuild")
+def index_rebuild(
+    data_dir: DataDir = None,
+    vault: VaultOpt = None,
+    full: Annotated[bool, typer.Option("--full", help="Drop and rebuild instead of refreshing changed files.")] = True,
+) -> None:
+    """Rebuild the search index of the declared vaults now."""
+    settings = _settings(data_dir=data_dir, vault=vault)
+    if not settings.vaults:
+        raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
+    try:
+        runtime = build_runtime(settings, prepare_data_dir(settings.data_dir))
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    indexer = runtime.workspace.indexer
+    assert indexer is not None
+    stats = indexer.refresh_all(full=full)
+    runtime.workspace.index.close()
+    typer.echo(json.dumps(stats, default=str))
+
+
+__all__ = ["app", "client_configs"]

@@ -1,0 +1,189 @@
+"""Settings: one table, read by ``cli.py`` and ``api/app.py`` only.
+
+Precedence (highest first): command-line flags > environment variables (``OBSIGATE_*``, plus the
+seeds' ``BOOKSLM_MAX_TOOL_READ_BYTES``) > ``<data_dir>/config.json`` > the defaults below.
+Everything below the fronts receives plain values, never this object's source.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path("./data")
+CONFIG_FILE_NAME = "config.json"
+VAULT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+class VaultSettings(BaseModel):
+    """One declared vault: ``{"path": "...", "read_only": false, "aiDestructiveTools": true}``."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    path: Path = Field(description="Folder of the vault on disk.")
+    read_only: bool = Field(default=False, description="Refuse every write to this vault.")
+    ai_destructive_tools: bool = Field(
+        default=True,
+        alias="aiDestructiveTools",
+        description="Allow dangerous tools (rename, move, replace, delete) on this vault.",
+    )
+
+
+def parse_vault_specs(specs: list[str] | str) -> dict[str, VaultSettings]:
+    """Parse ``NAME=PATH`` items (a list, or one string separated by commas) into vault settings.
+
+    Raises:
+        ValueError: an item without ``=``, or a name that is not 1-64 of ``[A-Za-z0-9_.-]``.
+    """
+    items = specs.split(",") if isinstance(specs, str) else specs
+    out: dict[str, VaultSettings] = {}
+    for item in items:
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, path = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not path.strip():
+            raise ValueError(f"vault must be NAME=PATH, got {item!r}")
+        if not VAULT_NAME.fullmatch(name) or set(name) == {"."}:
+            raise ValueError(f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-' (the names users are granted)")
+        out[name] = VaultSettings(path=Path(path.strip()))
+    return out
+
+
+class _ConfigJsonSource(PydanticBaseSettingsSource):
+    """Reads ``<data_dir>/config.json``; ``data_dir`` itself comes from flags or env."""
+
+    def __init__(self, settings_cls: type[BaseSettings], data_dir: Path) -> None:
+        super().__init__(settings_cls)
+        self._path = data_dir / CONFIG_FILE_NAME
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        if not self._path.is_file():
+            return {}
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{self._path}: not valid JSON ({exc})") from exc
+        if not isinstance(data, dict):
+            raise ValueError(f"{self._path}: must hold a JSON object")
+        return data
+
+
+class Settings(BaseSettings):
+    """Every ObsiGate setting, its default and its environment variable (``OBSIGATE_<NAME>``)."""
+
+    model_config = SettingsConfigDict(env_prefix="OBSIGATE_", extra="ignore", populate_by_name=True)
+
+    data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="Where the index, users, keys and audit log live.")
+    host: str = Field(default="127.0.0.1", description="Address to bind. Loopback by default.")
+    port: int = Field(default=8000, ge=0, le=65535, description="TCP port to bind.")
+    public_url: str | None = Field(
+        default=None, description="Base URL clients use (e.g. https://notes.example.org); default http://HOST:PORT."
+    )
+    auth_enabled: bool = Field(default=True, description="Require a bearer token (JWT or API key).")
+    force_no_auth: bool = Field(
+        default=False, description="Allow auth_enabled=false on a non-loopback bind (dangerous)."
+    )
+    vaults: Annotated[dict[str, VaultSettings], NoDecode] = Field(default_factory=dict, description="Declared vaults by name.")
+    token_ttl: int = Field(default=3600, ge=60, description="Lifetime (s) of JWTs from /api/auth/login.")
+    max_tool_read_bytes: int = Field(
+        default=200_000,
+        ge=1024,
+        validation_alias=AliasChoices("max_tool_read_bytes", "BOOKSLM_MAX_TOOL_READ_BYTES"),
+        description="Most bytes read_file returns in one call (env BOOKSLM_MAX_TOOL_READ_BYTES).",
+    )
+    tool_result_budget_tokens: int = Field(
+        default=25_000, ge=500, description="Size budget of one tool result, in tokens (~4 chars each)."
+    )
+    tool_rate_limit: int = Field(default=60, ge=1, description="Tool calls allowed per identity per window.")
+    tool_rate_limit_per_tool: int | None = Field(default=None, ge=1, description="Per tool and identity; default = global.")
+    tool_rate_window: int = Field(default=60, ge=1, description="Rate-limit window length (s).")
+    mcp_confirmation_ttl: int = Field(default=300, ge=10, description="Lifetime (s) of confirmation tokens.")
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra Origin values accepted on /mcp (loopback origins always are)."
+    )
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra Host values accepted on /mcp (loopback hosts always are)."
+    )
+
+    @field_validator("vaults", mode="before")
+    @classmethod
+    def _vaults_from_string(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            return json.loads(value) if value.startswith("{") else parse_vault_specs(value)
+        return value
+
+    @field_validator("vaults")
+    @classmethod
+    def _vault_names(cls, value: dict[str, VaultSettings]) -> dict[str, VaultSettings]:
+        for name in value:
+            if not VAULT_NAME.fullmatch(name) or set(name) == {"."}:
+                raise ValueError(f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-'")
+        return value
+
+    @field_validator("allowed_origins", "allowed_hosts", mode="before")
+    @classmethod
+    def _list_from_string(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            return json.loads(value) if value.startswith("[") else [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        init_kwargs = getattr(init_settings, "init_kwargs", {})
+        data_dir = Path(init_kwargs.get("data_dir") or os.environ.get("OBSIGATE_DATA_DIR") or DEFAULT_DATA_DIR)
+        return (init_settings, env_settings, _ConfigJsonSource(settings_cls, data_dir))
+
+    @property
+    def base_url(self) -> str:
+        """Public base URL without trailing slash."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def is_loopback(self) -> bool:
+        """True when ``host`` only accepts local connections."""
+        return is_loopback_host(self.host)
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` (name or IP literal) binds to loopback only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings with flags as ``overrides`` (``None`` values mean "flag not given").
+
+    Raises:
+        pydantic.ValidationError: a value of the wrong type or out of range.
+        ValueError: an unreadable ``config.json``.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    return Settings(**given)

@@ -1,0 +1,78 @@
+"""Mount the MCP endpoint (Streamable HTTP at ``/mcp``) into the FastAPI app."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fastapi import FastAPI
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+from obsigate.auth.principal import BearerAuthenticator
+from obsigate.mcp.auth import MCP_SCOPE, ObsiGateTokenVerifier, transport_security
+from obsigate.mcp.server import build_mcp_server
+from obsigate.tools.context import ToolRuntime
+
+__all__ = ["MCP_PATH", "mount_mcp"]
+
+MCP_PATH = "/mcp"
+
+
+def mount_mcp(
+    app: FastAPI,
+    runtime: ToolRuntime,
+    *,
+    authenticator: BearerAuthenticator | None,
+    base_url: str,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+) -> StreamableHTTPSessionManager:
+    """Serve MCP at ``{base_url}/mcp`` from ``app`` and return the SDK session manager.
+
+    Call it **after** registering the app's own routes: the MCP Starlette app is mounted at ``/`` and
+    catches every path the routes before it did not (MCP SDK docs ``run/asgi.md``). The caller must enter
+    ``session_manager.run()`` in the FastAPI lifespan (a mounted app's lifespan never runs); without it
+    ``/mcp`` fails with ``RuntimeError: Task group is not initialized``.
+
+    Args:
+        app: the FastAPI application.
+        runtime: the tool runtime the MCP handlers call.
+        authenticator: the bearer authenticator, or ``None`` to disable authentication (every request runs
+            as ``ANONYMOUS``; only sensible on a loopback bind).
+        base_url: the public URL of this server, without ``/mcp`` (e.g. ``https://notes.example``). It gives
+            the canonical MCP resource URL, the allowed ``Host``/``Origin`` and the RFC 9728 metadata.
+        allowed_hosts, allowed_origins: extra ``Host``/``Origin`` values to accept (reverse proxies,
+            browser front-ends); loopback and ``base_url`` are always accepted.
+
+    With authentication on, the SDK answers a missing or invalid bearer with 401 and
+    ``WWW-Authenticate: Bearer error="invalid_token", ..., resource_metadata="{base_url}/.well-known/
+    oauth-protected-resource/mcp"`` and serves that document (MCP 2025-11-25 / 2026-07-28
+    ``basic/authorization`` §Authorization Server Location). Its ``authorization_servers`` names
+    ``base_url``: ObsiGate issues its own tokens (``POST /api/auth/login``, API keys), so clients are given a
+    static ``Authorization`` header rather than running an OAuth flow.
+
+    Raises:
+        ValueError: ``base_url`` is not an absolute http(s) URL.
+    """
+    base = base_url.rstrip("/")
+    resource_url = f"{base}{MCP_PATH}"
+    server = build_mcp_server(runtime, anonymous=authenticator is None)
+    security = transport_security(base, list(allowed_hosts), list(allowed_origins))
+    if authenticator is None:
+        mcp_app = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security)
+    else:
+        mcp_app = server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            transport_security=security,
+            auth=AuthSettings(
+                issuer_url=base,
+                resource_server_url=resource_url,
+                required_scopes=[MCP_SCOPE],
+                # The verifier checks the audience itself (aud == "obsigate-api", shared by REST and MCP):
+                # ObsiGate tokens carry no RFC 8707 resource indicator to compare (SDK AuthSettings docs).
+                validate_token_resource=False,
+            ),
+            token_verifier=ObsiGateTokenVerifier(authenticator, resource=resource_url),
+        )
+    app.mount("/", mcp_app)
+    return server.session_manager

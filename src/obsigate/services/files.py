@@ -1,0 +1,155 @@
+"""Reading files: parsed notes with metadata (:func:`read_file_text`) and exact bytes (:func:`read_raw_file`).
+
+Every text that leaves here is redacted (``domain.redaction``); long texts are cut at
+``limits.max_read_bytes`` (``BOOKSLM_MAX_TOOL_READ_BYTES``) on a UTF-8 character boundary and the caller
+gets the byte ``next_offset`` to read on.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import mimetypes
+from collections.abc import Iterable
+from dataclasses import asdict
+from datetime import datetime, timezone
+from typing import Any
+
+from obsigate.domain.markdown import distinct_tags, parse_note
+from obsigate.domain.redaction import redact_payload, redact_text
+from obsigate.domain.vault import Vault, decode_note, is_note
+from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
+from obsigate.services.paths import SafePath, resolve_safe_path
+from obsigate.services.workspace import Workspace
+
+_TEXT_SUFFIXES = {".md", ".txt", ".canvas", ".base", ".json", ".csv", ".yaml", ".yml"}
+
+
+def _load(vault: Vault, path: str) -> tuple[SafePath, bytes, int]:
+    """Read the file's bytes; returns (safe path, bytes, mtime_ns). Raises NotFound / BadRequest."""
+    safe = resolve_safe_path(vault, path)
+    try:
+        if safe.abs.is_dir():
+            raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders")
+        st = safe.abs.stat()
+        data = safe.abs.read_bytes()
+    except FileNotFoundError:
+        raise NotFound(
+            f"file {safe.rel!r} does not exist in vault {vault.name!r}",
+            hint="check the path with search_fulltext or list_directory",
+        ) from None
+    except (IsADirectoryError, NotADirectoryError):
+        raise NotFound(f"file {safe.rel!r} does not exist in vault {vault.name!r}") from None
+    return safe, data, st.st_mtime_ns
+
+
+def _window(text: str, offset: int, max_bytes: int) -> tuple[str, int | None, int]:
+    """Cut ``text`` to at most ``max_bytes`` UTF-8 bytes starting at byte ``offset``.
+
+    Returns (chunk, next_offset or None, total bytes). Offsets always fall on character boundaries.
+    """
+    raw = text.encode("utf-8")
+    total = len(raw)
+    if offset < 0 or offset > total:
+        raise BadRequest(f"offset must be between 0 and {total}")
+    while offset < total and (raw[offset] & 0xC0) == 0x80:  # never start inside a character
+        offset += 1
+    end = min(total, offset + max_bytes)
+    while end < total and (raw[end] & 0xC0) == 0x80:
+        end -= 1
+    return raw[offset:end].decode("utf-8"), (end if end < total else None), total
+
+
+def read_file_text(
+    ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None, *, offset: int = 0
+) -> dict[str, Any]:
+    """A note's body and metadata, redacted.
+
+    Returns ``{"vault", "path", "content", "frontmatter", "frontmatter_error", "tags", "aliases", "links":
+    [{"target", "subpath", "display", "kind", "embed", "line"}], "headings": [{"level", "text", "line"}],
+    "size", "modified", "sha256", "offset", "next_offset", "truncated"}``. ``content`` is the body after the
+    frontmatter block; offsets are UTF-8 byte offsets into that body.
+
+    Raises:
+        VaultAccessDenied, NotFound, PathOutsideVault, BadRequest (a folder, or a binary file:
+        code ``not_text``, use read_file_raw).
+    """
+    vault = ws.get_vault(vault_name, allowed)
+    safe, data, mtime_ns = _load(vault, path)
+    try:
+        text = decode_note(data)
+    except UnicodeDecodeError:
+        raise BadRequest(
+            f"{safe.rel!r} is not UTF-8 text", code="not_text", hint="use read_file_raw to get its bytes"
+        ) from None
+    if is_note(safe.rel):
+        parsed = parse_note(text)
+        body = parsed.body
+        meta: dict[str, Any] = {
+            "frontmatter": redact_payload(parsed.frontmatter),
+            "frontmatter_error": parsed.frontmatter_error,
+            "tags": distinct_tags(parsed.tags),
+            "aliases": list(parsed.aliases),
+            "links": [asdict(link) for link in parsed.links],
+            "headings": [asdict(h) for h in parsed.headings],
+        }
+    elif safe.abs.suffix.lower() in _TEXT_SUFFIXES:
+        body = text
+        meta = {"frontmatter": {}, "frontmatter_error": None, "tags": [], "aliases": [], "links": [], "headings": []}
+    else:
+        raise BadRequest(f"{safe.rel!r} is not a text note", code="not_text", hint="use read_file_raw")
+    chunk, next_offset, _ = _window(body, offset, ws.limits.max_read_bytes)
+    return {
+        "vault": vault.name,
+        "path": safe.rel,
+        "content": redact_text(chunk),
+        **meta,
+        "size": len(data),
+        "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc).isoformat(timespec="seconds"),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "offset": offset,
+        "next_offset": next_offset,
+        "truncated": next_offset is not None,
+    }
+
+
+def read_raw_file(
+    ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None, *, offset: int = 0
+) -> dict[str, Any]:
+    """The file exactly as stored: text (redacted, windowed like read_file) or base64 for binary files.
+
+    Returns ``{"vault", "path", "mime_type", "encoding": "utf-8"|"base64", "content", "size", "sha256",
+    "offset", "next_offset", "truncated"}``.
+
+    Raises:
+        VaultAccessDenied, NotFound, PathOutsideVault, PayloadTooLarge (binary larger than the read cap).
+    """
+    vault = ws.get_vault(vault_name, allowed)
+    safe, data, _ = _load(vault, path)
+    mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
+    common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    try:
+        text = decode_note(data)
+    except UnicodeDecodeError:
+        if len(data) > ws.limits.max_read_bytes:
+            raise PayloadTooLarge(
+                f"{safe.rel!r} is {len(data)} bytes; binary files are returned whole up to {ws.limits.max_read_bytes}"
+            ) from None
+        return {**common, "encoding": "base64", "content": base64.b64encode(data).decode("ascii"), "offset": 0, "next_offset": None, "truncated": False}
+    chunk, next_offset, _ = _window(text, offset, ws.limits.max_read_bytes)
+    return {**common, "encoding": "utf-8", "content": redact_text(chunk), "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
+
+
+def read_file_bytes(ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None) -> tuple[str, bytes, str]:
+    """Exact bytes for HTTP downloads (images, attachments): (vault-relative path, bytes, mime type).
+
+    Notes (text) are redacted before being returned; attachments are returned as stored.
+    """
+    vault = ws.get_vault(vault_name, allowed)
+    safe, data, _ = _load(vault, path)
+    mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
+    try:
+        return safe.rel, redact_text(decode_note(data)).encode("utf-8"), mime
+    except UnicodeDecodeError:
+        return safe.rel, data, mime
+

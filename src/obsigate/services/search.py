@@ -1,0 +1,91 @@
+"""Full-text search and tags across the vaults a caller may use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from obsigate.domain.redaction import redact_text
+from obsigate.services.errors import BadRequest
+from obsigate.services.workspace import Workspace
+
+MAX_LIMIT = 100
+
+
+def _index_state(ws: Workspace) -> dict[str, Any]:
+    state = ws.indexer.state if ws.indexer is not None else "ready"
+    return {"state": state, "complete": state == "ready"}
+
+
+def _scope(ws: Workspace, vault: str | None, allowed: Iterable[str] | None) -> list[str]:
+    if vault:
+        return [ws.get_vault(vault, allowed).name]
+    return ws.accessible(allowed)
+
+
+def search_vaults(
+    ws: Workspace,
+    q: str,
+    allowed: Iterable[str] | None,
+    *,
+    vault: str | None = None,
+    tag: str | None = None,
+    limit: int = 20,
+    offset: int = 0,
+) -> dict[str, Any]:
+    """BM25 search of ``q`` (plain words, never query syntax) in one vault or every accessible one.
+
+    Returns ``{"query", "hits": [{"vault", "path", "title", "score", "snippet", "tags"}], "total", "offset",
+    "truncated", "next_offset", "index": {"state", "complete"}}``. Snippets mark matches with ``<mark>``
+    and are redacted. While the index is still being built, ``index.complete`` is false and a ``warning``
+    says results may be missing.
+
+    Raises:
+        VaultAccessDenied / NotFound for an explicit ``vault``; BadRequest for limit/offset out of range.
+    """
+    if not isinstance(q, str):
+        raise BadRequest("q must be a string")
+    if not 1 <= limit <= MAX_LIMIT or offset < 0:
+        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset ≥ 0")
+    vaults = _scope(ws, vault, allowed)
+    page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
+    hits = [
+        {
+            "vault": h.vault,
+            "path": h.path,
+            "title": h.title,
+            "score": round(h.score, 4),
+            "snippet": redact_text(h.snippet),
+            "tags": list(h.tags),
+        }
+        for h in page.hits
+    ]
+    end = offset + len(hits)
+    out: dict[str, Any] = {
+        "query": q,
+        "hits": hits,
+        "total": page.total,
+        "offset": offset,
+        "truncated": end < page.total,
+        "next_offset": end if end < page.total else None,
+        "index": _index_state(ws),
+    }
+    if not out["index"]["complete"]:
+        out["warning"] = "the index is still being built; results may be incomplete"
+    return out
+
+
+def list_tags(ws: Workspace, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 500) -> dict[str, Any]:
+    """Distinct tags with the number of notes carrying each (nested parents counted, as Obsidian's tag pane).
+
+    Returns ``{"tags": [{"tag", "count"}], "total", "truncated", "index": {...}}``, most used first.
+    """
+    vaults = _scope(ws, vault, allowed)
+    tags = ws.index.list_tags(vaults=vaults)
+    chunk = tags[:limit]
+    return {
+        "tags": [{"tag": t.tag, "count": t.count} for t in chunk],
+        "total": len(tags),
+        "truncated": len(chunk) < len(tags),
+        "index": _index_state(ws),
+    }

@@ -1,0 +1,59 @@
+"""The services' dependencies in one object, built once by the composition root (``api/app.py``, ``cli.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from obsigate.domain.index import VaultIndex
+from obsigate.domain.indexer import Indexer
+from obsigate.domain.vault import Vault
+from obsigate.services.errors import NotFound, VaultAccessDenied
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Size caps: ``max_read_bytes`` per read_file call, ``budget_chars`` per tool result (~4 chars a token)."""
+
+    max_read_bytes: int = 200_000
+    budget_chars: int = 100_000
+    max_list: int = 1_000
+
+
+@dataclass(slots=True)
+class Workspace:
+    """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools."""
+
+    vaults: Mapping[str, Vault]
+    index: VaultIndex
+    indexer: Indexer | None = None
+    limits: Limits = field(default_factory=Limits)
+    destructive: Mapping[str, bool] = field(default_factory=dict)
+
+    def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
+        """Return the vault ``name`` if the caller may use it.
+
+        ``allowed`` is the caller's grant list (``None`` = every vault). A vault the caller may not use is
+        reported as denied whether or not it exists, so names of other people's vaults do not leak.
+
+        Raises:
+            VaultAccessDenied: not granted to the caller.
+            NotFound: granted but not declared on this server.
+        """
+        if not isinstance(name, str) or not name:
+            raise NotFound("vault name is missing", hint="call list_vaults to see the vaults you can use")
+        if allowed is not None and name not in set(allowed):
+            raise VaultAccessDenied(
+                f"you have no access to vault {name!r}", hint="call list_vaults to see the vaults you can use"
+            )
+        vault = self.vaults.get(name)
+        if vault is None:
+            raise NotFound(f"vault {name!r} does not exist", hint="call list_vaults to see the vaults you can use")
+        return vault
+
+    def accessible(self, allowed: Iterable[str] | None) -> list[str]:
+        """Names of declared vaults the caller may use, in declaration order."""
+        if allowed is None:
+            return list(self.vaults)
+        grants = set(allowed)
+        return [n for n in self.vaults if n in grants]

@@ -1,0 +1,87 @@
+"""Audit trail: one JSON line per tool call in ``<data_dir>/audit.log``.
+
+Records say who called what, on which vault, with which (summarised) arguments, and how it ended. Note
+contents, replacement texts and anything secret never enter the log: long or content-like arguments are
+reduced to their length and a SHA-256 prefix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from obsigate.domain.redaction import redact_text
+
+_CONTENT_KEYS = {"content", "replace", "find", "text", "password", "confirmation_token", "token"}
+_MAX_INLINE = 120
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    """One tool call. ``result`` is ``"ok"`` or the error code; ``duration_ms`` is wall time in ms."""
+
+    user: str
+    auth_kind: str
+    mode: str
+    tool: str
+    vault: str | None
+    args: dict[str, Any]
+    result: str
+    duration_ms: float
+    action: str = "ai_tool_call"
+
+
+def summarize_args(args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments safe to log: content-like or long strings become ``"<N chars sha256:abcd1234>"``."""
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        if isinstance(value, str) and (key in _CONTENT_KEYS or len(value) > _MAX_INLINE):
+            digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+            out[key] = f"<{len(value)} chars sha256:{digest}>"
+        elif isinstance(value, str):
+            out[key] = redact_text(value)
+        elif isinstance(value, (int, float, bool)) or value is None:
+            out[key] = value
+        else:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+            out[key] = text if len(text) <= _MAX_INLINE else f"<{type(value).__name__} {len(text)} chars>"
+    return out
+
+
+class AuditLog:
+    """Append-only JSONL file, safe to call from several threads. The file is created with mode 0600."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.close(fd)
+
+    def record(self, event: AuditEvent) -> None:
+        """Append ``event`` with a UTC ``ts``. I/O errors are swallowed: auditing must not break a read."""
+        line = {"ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), **asdict(event)}
+        data = (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+        with self._lock:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                try:
+                    os.write(fd, data)
+                finally:
+                    os.close(fd)
+            except OSError:
+                pass
+
+    def tail(self, n: int = 50) -> list[dict[str, Any]]:
+        """The last ``n`` records, oldest first."""
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()[-n:]
+        except OSError:
+            return []
+        return [json.loads(line) for line in lines if line.strip()]

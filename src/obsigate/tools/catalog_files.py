@@ -1,0 +1,84 @@
+"""Reading tools: read_file (parsed note) and read_file_raw (exact file)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from obsigate.services import files as svc
+from obsigate.tools.context import ToolContext
+from obsigate.tools.registry import ToolArgs, ToolOutput, tool
+from obsigate.tools.schemas import PathField, VaultField
+
+
+class ReadFileArgs(ToolArgs):
+    vault: str = VaultField
+    path: str = PathField
+    offset: int = Field(default=0, ge=0, description="UTF-8 byte offset to read on from (a previous next_offset).")
+
+
+class LinkInfo(BaseModel):
+    target: str = Field(description="Link path as written (without #subpath); '' = this note.")
+    subpath: str | None = None
+    display: str | None = None
+    kind: str = Field(description="'wikilink', 'markdown' or 'frontmatter'")
+    embed: bool
+    line: int
+    key: str | None = None
+
+
+class HeadingInfo(BaseModel):
+    level: int
+    text: str
+    line: int
+
+
+class ReadFileResult(ToolOutput):
+    vault: str
+    path: str
+    content: str = Field(description="Note body after the frontmatter (secrets redacted).")
+    frontmatter: dict[str, Any]
+    frontmatter_error: str | None = None
+    tags: list[str]
+    aliases: list[str]
+    links: list[LinkInfo]
+    headings: list[HeadingInfo]
+    size: int
+    modified: str
+    sha256: str
+    offset: int
+    next_offset: int | None = None
+
+
+@tool("read_file", title="Read a note")
+def read_file(ctx: ToolContext, args: ReadFileArgs) -> ReadFileResult:
+    """Read a note: its body plus parsed properties (frontmatter), tags, outgoing links and headings.
+
+    Long notes come in chunks: while `truncated` is true, call again with `offset` = `next_offset`.
+    Secrets (API keys, passwords) are shown as [REDACTED:...]."""
+    return ReadFileResult(**svc.read_file_text(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, offset=args.offset))
+
+
+class ReadFileRawArgs(ReadFileArgs):
+    pass
+
+
+class ReadFileRawResult(ToolOutput):
+    vault: str
+    path: str
+    mime_type: str
+    encoding: str = Field(description="'utf-8' for text, 'base64' for binary files")
+    content: str
+    size: int
+    sha256: str
+    offset: int
+    next_offset: int | None = None
+
+
+@tool("read_file_raw", title="Read a file as stored")
+def read_file_raw(ctx: ToolContext, args: ReadFileRawArgs) -> ReadFileRawResult:
+    """Read a file exactly as stored, frontmatter included (text), or base64 for images and other binaries.
+
+    Use it to see the full markdown source before editing. Secrets are shown as [REDACTED:...]."""
+    return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, offset=args.offset))

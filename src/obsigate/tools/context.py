@@ -1,0 +1,44 @@
+"""What a tool call knows: who calls (:class:`ToolContext`) and the shared machinery (:class:`ToolRuntime`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from obsigate.auth.principal import Principal
+from obsigate.services.workspace import Workspace
+from obsigate.tools.audit import AuditLog
+from obsigate.tools.ratelimit import ToolRateLimiter
+from obsigate.tools.registry import REGISTRY, ToolRegistry
+
+MODES = ("mcp", "in_app", "rest", "cli")
+
+
+@dataclass(slots=True)
+class ToolRuntime:
+    """Built once per process by the composition root: the services' world, the audit log, the rate
+    limiter (``None`` = unlimited) and the registry the fronts read."""
+
+    workspace: Workspace
+    audit: AuditLog | None = None
+    limiter: ToolRateLimiter | None = None
+    registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """One call's caller (``principal``), the ``runtime``, the front (``mode``: one of ``MODES``) and whether
+    a human already confirmed this call (``confirmed``)."""
+
+    principal: Principal
+    runtime: ToolRuntime
+    mode: str = "rest"
+    confirmed: bool = False
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.runtime.workspace
+
+    @property
+    def allowed_vaults(self) -> frozenset[str] | None:
+        """The caller's vault grants; ``None`` means every vault."""
+        return self.principal.vaults

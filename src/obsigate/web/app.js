@@ -1,0 +1,87 @@
+// Minimal read-only browser for ObsiGate's REST API. Every value from the server is inserted as text,
+// except search snippets, whose only markup (<mark>) is rebuilt from escaped text.
+const $ = (id) => document.getElementById(id);
+let token = sessionStorage.getItem("obsigate-token") || "";
+
+async function api(path) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const res = await fetch(path, { headers });
+  const body = await res.json();
+  if (!res.ok) throw Object.assign(new Error(body.message || res.statusText), { status: res.status, code: body.code });
+  return body;
+}
+
+function item(text, onClick, extra) {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.className = "link";
+  b.textContent = text;
+  b.onclick = onClick;
+  li.append(b);
+  if (extra) li.append(extra);
+  return li;
+}
+
+function snippetNode(snippet) {
+  const p = document.createElement("div");
+  p.className = "muted";
+  for (const [i, part] of snippet.split(/<\/?mark>/).entries()) {
+    const node = i % 2 ? document.createElement("mark") : document.createElement("span");
+    node.textContent = part;
+    p.append(node);
+  }
+  return p;
+}
+
+async function openNote(vault, path) {
+  const note = await api(`/api/file/${encodeURIComponent(vault)}?path=${encodeURIComponent(path)}`);
+  $("title").textContent = path;
+  $("meta").textContent = `${vault} · ${note.size} bytes · tags: ${note.tags.join(", ") || "none"} · ${note.links.length} links`;
+  $("content").hidden = false;
+  $("content").textContent = note.content;
+}
+
+async function browse(vault, path = "") {
+  const listing = await api(`/api/browse/${encodeURIComponent(vault)}?path=${encodeURIComponent(path)}`);
+  const ul = $("hits");
+  ul.replaceChildren();
+  $("count").textContent = `${vault}/${path}`;
+  for (const e of listing.entries) {
+    ul.append(item(e.type === "dir" ? `📁 ${e.name}` : e.name, () => (e.type === "dir" ? browse(vault, e.path) : openNote(vault, e.path))));
+  }
+}
+
+async function loadVaults() {
+  try {
+    const { vaults } = await api("/api/vaults");
+    $("auth").style.display = "none";
+    $("vaults").replaceChildren(...vaults.map((v) => item(`${v.name} (${v.notes} notes)`, () => browse(v.name))));
+  } catch (err) {
+    if (err.status === 401) $("auth").style.display = "block";
+    else $("status").textContent = err.message;
+  }
+}
+
+let timer;
+$("q").addEventListener("input", () => {
+  clearTimeout(timer);
+  timer = setTimeout(async () => {
+    const q = $("q").value.trim();
+    if (!q) return;
+    const res = await api(`/api/search?q=${encodeURIComponent(q)}&limit=20`);
+    $("count").textContent = `${res.total} notes${res.index.complete ? "" : " (index still building)"}`;
+    $("hits").replaceChildren(...res.hits.map((h) => item(`${h.vault} · ${h.path}`, () => openNote(h.vault, h.path), snippetNode(h.snippet))));
+  }, 200);
+});
+
+$("token").addEventListener("change", () => {
+  token = $("token").value.trim();
+  sessionStorage.setItem("obsigate-token", token);
+  loadVaults();
+});
+
+$("mcpurl").textContent = `${location.origin}/mcp`;
+api("/api/health").then((h) => {
+  $("status").textContent = `v${h.version} · index ${h.index.state}`;
+}).catch(() => ($("status").textContent = "offline"));
+loadVaults();

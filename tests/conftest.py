@@ -1,0 +1,79 @@
+"""Shared fixtures: temporary vaults, settings, and a real ObsiGate server on loopback."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+import uvicorn
+
+from obsigate.config import Settings, load_settings
+from support import SMALL_VAULT, free_port, write_tree
+
+
+@pytest.fixture
+def small_vault(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "vault", SMALL_VAULT)
+
+
+class LiveServer:
+    """A real uvicorn server running ``create_app(settings)`` in a thread on 127.0.0.1."""
+
+    def __init__(self, settings: Settings) -> None:
+        from obsigate.api.app import create_app
+
+        self.settings = settings
+        self.app = create_app(settings)
+        self.url = settings.base_url
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=settings.port, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("server did not start")
+            time.sleep(0.02)
+        return self
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        """Block until the index reports ``ready``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if httpx2.get(f"{self.url}/api/health").json()["index"]["state"] == "ready":
+                return
+            time.sleep(0.05)
+        raise TimeoutError("index not ready")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
+    """Factory: ``live_server(vaults={"name": path}, **settings)`` → a started, index-ready server."""
+    started: list[LiveServer] = []
+
+    def make(vaults: dict[str, Path], **overrides) -> LiveServer:
+        settings = load_settings(
+            data_dir=overrides.pop("data_dir", tmp_path / "data"),
+            port=free_port(),
+            vaults={name: {"path": str(p)} for name, p in vaults.items()},
+            tool_rate_limit=overrides.pop("tool_rate_limit", 10_000),
+            **overrides,
+        )
+        server = LiveServer(settings).start()
+        started.append(server)
+        server.wait_ready()
+        return server
+
+    yield make
+    for server in started:
+        server.stop()

@@ -1,0 +1,58 @@
+"""Secret redaction: real secret shapes are hidden, look-alikes in notes are left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from obsigate.domain.redaction import redact_payload, redact_text
+
+OPENAI = "sk-proj-" + "Ab3dEf6hIj" * 4 + "T3BlbkFJ" + "x" * 20
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        (f'api_key = "{OPENAI}"', "openai-api-key"),
+        ("key sk-ant-api03-" + "a" * 93 + "AA", "anthropic-api-key"),
+        ("token ghp_" + "a1B2" * 9, "github-token"),
+        ("AKIAQWERTYUIOPASDFGH", "aws-access-key"),
+        ("AIza" + "b" * 35, "google-api-key"),
+        ("sk_live_" + "c" * 24, "stripe-key"),
+        ("password=correct-horse-battery", "secret-assignment"),
+        ("DB_PASSWORD: 'hunter2hunter2'", "secret-assignment"),
+        ("postgres://bob:s3cretpass@db.local/app", "url-credentials"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----", "private-key"),
+        ("og_" + "Z" * 49, "obsigate-api-key"),
+    ],
+)
+def test_secrets_are_redacted(text: str, rule: str) -> None:
+    out = redact_text(text)
+    assert f"[REDACTED:{rule}]" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: ask Alice",
+        "OPENAI_API_KEY=your-api-key-here",
+        "commit 3f2a9c0d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c",
+        "block id ^a1b2c3 and uuid 123e4567-e89b-12d3-a456-426614174000",
+        "#token-economics is a tag",
+        "the secret to good notes is linking",
+    ],
+)
+def test_look_alikes_are_kept(text: str) -> None:
+    assert redact_text(text) == text
+
+
+def test_payload_is_redacted_recursively() -> None:
+    data = {"a": [f"x {OPENAI}", {"b": "password=correct-horse-battery"}], "n": 3}
+    out = redact_payload(data)
+    assert OPENAI not in str(out) and "correct-horse" not in str(out)
+    assert out["n"] == 3
+
+
+def test_hostile_input_is_fast_enough_to_finish() -> None:
+    # Patterns are bounded; a long run of near-matches must still complete (no catastrophic backtracking).
+    text = ("password=" + "a" * 600 + " ") * 200 + "eyJ" + "a" * 5000
+    assert "[REDACTED" in redact_text(text)

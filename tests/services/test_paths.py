@@ -1,0 +1,75 @@
+"""The path guard against every traversal trick in shared/reference/security.md §1."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from obsigate.domain.vault import Vault
+from obsigate.services.errors import BadRequest, PathOutsideVault
+from obsigate.services.paths import resolve_safe_path
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    root = tmp_path / "notes"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "a.md").write_text("a")
+    (tmp_path / "notes-evil").mkdir()
+    (tmp_path / "notes-evil" / "x.md").write_text("evil")
+    (tmp_path / "outside.md").write_text("outside")
+    return Vault(name="v", root=Path(os.path.realpath(root)))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "../outside.md",
+        "sub/../../outside.md",
+        "..",
+        "/etc/passwd",
+        "~/x.md",
+        "C:\\Windows\\x.md",
+        "C:/x.md",
+        "sub\\..\\..\\outside.md",
+        "a\x00b.md",
+        ".obsidian/app.json",
+        "sub/.git/config",
+        ".trash/Old.md",
+        "../notes-evil/x.md",
+    ],
+)
+def test_rejects_paths_leaving_the_vault(vault: Vault, raw: str) -> None:
+    with pytest.raises(PathOutsideVault) as info:
+        resolve_safe_path(vault, raw)
+    assert info.value.code == "path_outside_vault"
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "a\u202eb.md", "a\u200bb.md", "x" * 2000, "a/" * 40 + "b.md", 42, None])
+def test_rejects_malformed_paths(vault: Vault, raw: object) -> None:
+    with pytest.raises(BadRequest):
+        resolve_safe_path(vault, raw)
+
+
+def test_normalises_harmless_spellings(vault: Vault) -> None:
+    assert resolve_safe_path(vault, "./sub//a.md").rel == "sub/a.md"
+    assert resolve_safe_path(vault, "sub/a.md").abs == vault.root / "sub" / "a.md"
+    assert resolve_safe_path(vault, "", allow_root=True).rel == ""
+    # NFD input becomes NFC, the form Obsidian compares (obsidian.md §12)
+    assert resolve_safe_path(vault, "Cafe\u0301.md").rel == "Caf\u00e9.md"
+
+
+def test_symlink_leaving_the_vault_is_refused(vault: Vault, tmp_path: Path) -> None:
+    (vault.root / "escape.md").symlink_to(tmp_path / "outside.md")
+    (vault.root / "door").symlink_to(tmp_path / "notes-evil", target_is_directory=True)
+    with pytest.raises(PathOutsideVault):
+        resolve_safe_path(vault, "escape.md")
+    with pytest.raises(PathOutsideVault):
+        resolve_safe_path(vault, "door/x.md")
+
+
+def test_symlink_inside_the_vault_is_allowed(vault: Vault) -> None:
+    (vault.root / "alias.md").symlink_to(vault.root / "sub" / "a.md")
+    assert resolve_safe_path(vault, "alias.md").rel == "alias.md"

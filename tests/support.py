@@ -1,0 +1,38 @@
+"""Test helpers shared by several test modules (importable as ``support``)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_VAULTS = REPO.parent / "shared" / "vaults"
+DEMO_VAULT = REPO / "demo-vault"
+
+SMALL_VAULT = {
+    "Home.md": "---\ntags: [home]\naliases: [Start]\n---\n# Home\n\nWelcome. See [[Projects/Plan|the plan]] and [[Ideas]].\n#dashboard\n",
+    "Ideas.md": "# Ideas\n\nA tidepool sensor network. #project/sensors\n\n- [ ] sketch the buoy\n",
+    "Projects/Plan.md": "---\nstatus: active\n---\n# Plan\n\n## Budget\nThe budget for the tidepool buoy is small. #project/sensors\n[[Home#Home]]\n",
+    "Projects/Secret.md": "# Credentials\n\napi_key = \"sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\"\n",
+    "Attachments/pic.png": b"\x89PNG\r\n\x1a\n" + b"\x00" * 32,
+    ".obsidian/app.json": '{"secret": "config"}',
+    ".trash/Old.md": "# Old tidepool note\n",
+}
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create ``files`` (relative path → text or bytes) under ``root`` and return ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -1,0 +1,99 @@
+"""The `obsigate` command as a user runs it (a real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jwt
+import pytest
+
+from support import DEMO_VAULT
+
+OBSIGATE = [sys.executable, "-m", "obsigate"]
+
+
+def run(*args: str, data: Path, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*OBSIGATE, *args, "--data-dir", str(data)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_user_add_then_token_create(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    r = run("user", "add", "alice", "--vaults", "tasks,later", "--password-stdin", data=data, stdin="a good password\n")
+    assert r.returncode == 0, r.stderr
+    token = run("token", "create", "--user", "alice", "--ttl", "600", data=data)
+    assert token.returncode == 0, token.stderr
+    value = token.stdout.strip()
+    assert value.count(".") == 2 and "\n" not in value  # the token alone on stdout
+    claims = jwt.decode(value, options={"verify_signature": False})
+    assert claims["sub"] == "alice" and claims["exp"] - claims["iat"] == 600
+    listing = run("user", "list", data=data).stdout
+    assert "alice" in listing and "later,tasks" in listing
+    assert oct((data / "users.sqlite3").stat().st_mode & 0o777) == "0o600"
+    assert oct((data / "jwt_secret").stat().st_mode & 0o777) == "0o600"
+
+
+def test_api_key_create_prints_the_key_alone(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    run("user", "add", "bot", "--vaults", "*", data=data)
+    r = run("key", "create", "--user", "bot", data=data)
+    assert r.returncode == 0 and r.stdout.strip().startswith("og_")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("token", "create", "--user", "ghost"), "no user named"),
+        (("user", "add", "bad name!"), "user name"),
+        (("index", "rebuild"), "no vault declared"),
+        (("index", "rebuild", "--vault", "x=/definitely/missing"), "does not exist"),
+        (("index", "rebuild", "--vault", "novalue"), "NAME=PATH"),
+        (("token", "create", "--user", "alice", "--ttl", "5"), "ttl"),
+    ],
+)
+def test_bad_input_is_a_clear_error(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    data = tmp_path / "data"
+    run("user", "add", "alice", data=data)
+    r = run(*args, data=data)
+    assert r.returncode != 0
+    assert message.lower() in r.stderr.lower(), r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
+    r = run("index", "rebuild", "--vault", f"demo={DEMO_VAULT}", data=tmp_path / "data")
+    assert r.returncode == 0, r.stderr
+    stats = json.loads(r.stdout)
+    assert stats["notes"] == 21
+
+
+def test_serve_refuses_no_auth_on_a_public_bind(tmp_path: Path) -> None:
+    r = run("serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--host", "0.0.0.0", data=tmp_path / "data")
+    assert r.returncode == 2 and "--force-no-auth" in r.stderr
+
+
+def test_settings_precedence_flag_over_env_over_config(tmp_path: Path) -> None:
+    from obsigate.config import load_settings
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.json").write_text(json.dumps({"port": 7001, "token_ttl": 999, "tool_rate_limit": 5}))
+    env = {"OBSIGATE_PORT": "7002", "OBSIGATE_TOKEN_TTL": "1234"}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        s = load_settings(data_dir=data, port=7003)
+    finally:
+        for k, v in old.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    assert (s.port, s.token_ttl, s.tool_rate_limit) == (7003, 1234, 5)

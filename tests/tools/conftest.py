@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from obsigate.domain.index import VaultIndex
+from obsigate.domain.indexer import Indexer
+from obsigate.domain.vault import Vault
+from obsigate.services.workspace import Workspace
+from obsigate.tools.audit import AuditLog
+from obsigate.tools.context import ToolRuntime
+
+
+@pytest.fixture
+def runtime(small_vault: Path, tmp_path: Path) -> Iterator[ToolRuntime]:
+    """A real workspace over ``small_vault`` (indexed synchronously) plus a second vault ``other``."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "Private.md").write_text("# Private\n\nonly for the owner of other\n")
+    vaults = {"notes": Vault("notes", small_vault.resolve()), "other": Vault("other", other.resolve())}
+    index = VaultIndex(tmp_path / "index.sqlite3")
+    indexer = Indexer(index, vaults)
+    indexer.refresh_all()
+    rt = ToolRuntime(workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log"))
+    yield rt
+    index.close()

@@ -1,0 +1,129 @@
+"""call_tool: validation, permissions, confirmation, redaction, budget and audit, on the real catalog."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+from obsigate.auth.principal import ANONYMOUS, Principal
+from obsigate.tools.api import REGISTRY, Scope, ToolContext, ToolError, call_tool, visible_tools
+from obsigate.tools.context import ToolRuntime
+from obsigate.tools.ratelimit import ToolRateLimiter
+from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
+
+ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt", token_id="t1")
+
+
+def run(ctx: ToolContext, name: str, args: dict | None) -> dict:
+    return anyio.run(call_tool, ctx, name, args)
+
+
+def error_of(ctx: ToolContext, name: str, args: dict | None) -> ToolError:
+    with pytest.raises(ToolError) as info:
+        run(ctx, name, args)
+    return info.value
+
+
+def test_read_file_returns_parsed_note(runtime: ToolRuntime) -> None:
+    ctx = ToolContext(ALICE, runtime, mode="mcp")
+    out = run(ctx, "read_file", {"vault": "notes", "path": "Home.md"})
+    assert out["path"] == "Home.md"
+    assert "Welcome" in out["content"] and "---" not in out["content"]
+    assert {"home", "dashboard"} <= set(out["tags"])
+    assert [link["target"] for link in out["links"]] == ["Projects/Plan", "Ideas"]
+    assert out["headings"][0]["text"] == "Home"
+
+
+def test_secrets_never_leave(runtime: ToolRuntime) -> None:
+    ctx = ToolContext(ALICE, runtime, mode="mcp")
+    for name in ("read_file", "read_file_raw"):
+        out = run(ctx, name, {"vault": "notes", "path": "Projects/Secret.md"})
+        assert "sk-proj-abcdef" not in json.dumps(out)
+        assert "[REDACTED:" in out["content"]
+
+
+def test_vault_not_granted_is_denied(runtime: ToolRuntime) -> None:
+    ctx = ToolContext(ALICE, runtime, mode="mcp")
+    err = error_of(ctx, "read_file", {"vault": "other", "path": "Private.md"})
+    assert err.code == "vault_access_denied"
+    # an unknown vault looks the same as a forbidden one: names of other vaults do not leak
+    assert error_of(ctx, "read_file", {"vault": "nope", "path": "x.md"}).code == "vault_access_denied"
+    # search across "all my vaults" never reaches the other vault
+    out = run(ctx, "search_fulltext", {"q": "owner"})
+    assert out["total"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        ({"vault": "notes"}, "invalid_argument"),
+        ({"vault": "notes", "path": 3}, "invalid_argument"),
+        ({"vault": "notes", "path": "Home.md", "extra": 1}, "invalid_argument"),
+        ({"vault": "notes", "path": "../other/Private.md"}, "path_outside_vault"),
+        ({"vault": "notes", "path": ".obsidian/app.json"}, "path_outside_vault"),
+        ({"vault": "notes", "path": "Missing.md"}, "not_found"),
+        ({"vault": "notes", "path": "Projects"}, "is_a_directory"),
+        ({"vault": "notes", "path": "Attachments/pic.png"}, "not_text"),
+    ],
+)
+def test_bad_input_gets_a_stable_code(runtime: ToolRuntime, args: dict, code: str) -> None:
+    assert error_of(ToolContext(ANONYMOUS, runtime), "read_file", args).code == code
+
+
+def test_unknown_tool_and_non_object_arguments(runtime: ToolRuntime) -> None:
+    ctx = ToolContext(ANONYMOUS, runtime, mode="mcp")
+    assert error_of(ctx, "rm_rf", {}).code == "unknown_tool"
+    assert error_of(ctx, "list_vaults", ["x"]).code == "invalid_argument"  # type: ignore[arg-type]
+
+
+def test_every_call_is_audited_without_content(runtime: ToolRuntime) -> None:
+    ctx = ToolContext(ALICE, runtime, mode="mcp")
+    run(ctx, "read_file", {"vault": "notes", "path": "Home.md"})
+    error_of(ctx, "read_file", {"vault": "other", "path": "Private.md"})
+    records = runtime.audit.tail(2)
+    assert [r["result"] for r in records] == ["ok", "vault_access_denied"]
+    assert records[0]["user"] == "alice" and records[0]["tool"] == "read_file" and records[0]["vault"] == "notes"
+    assert records[0]["duration_ms"] >= 0
+    assert "Welcome" not in runtime.audit.path.read_text()
+
+
+def test_rate_limit_answers_rate_limited(runtime: ToolRuntime) -> None:
+    runtime.limiter = ToolRateLimiter(limit=3, window_s=60)
+    ctx = ToolContext(ALICE, runtime)
+    for _ in range(3):
+        run(ctx, "list_vaults", {})
+    err = error_of(ctx, "list_vaults", {})
+    assert err.code == "rate_limited" and err.details["retry_after"] >= 1
+
+
+def test_result_budget_applies(runtime: ToolRuntime, small_vault) -> None:
+    (small_vault / "Big.md").write_text("# Big\n\n" + "word " * 200_000)
+    runtime.workspace.limits = type(runtime.workspace.limits)(max_read_bytes=10_000_000, budget_chars=20_000)
+    out = run(ToolContext(ANONYMOUS, runtime), "read_file", {"vault": "notes", "path": "Big.md"})
+    assert out["truncated"] is True
+    assert len(json.dumps(out)) <= 20_000 + 200
+
+
+def test_write_tools_need_confirmation(runtime: ToolRuntime) -> None:
+    registry = ToolRegistry()
+
+    class Args(ToolArgs):
+        vault: str
+
+    @tool("touch", title="Touch", risk=Risk.WRITE, registry=registry)
+    def touch(ctx: ToolContext, args: Args) -> ToolOutput:
+        """Pretend to write."""
+        return ToolOutput()
+
+    rt = ToolRuntime(workspace=runtime.workspace, registry=registry)
+    assert error_of(ToolContext(ANONYMOUS, rt), "touch", {"vault": "notes"}).code == "confirmation_required"
+    assert run(ToolContext(ANONYMOUS, rt, confirmed=True), "touch", {"vault": "notes"})["truncated"] is False
+
+
+def test_visible_tools_for_a_user_without_vaults(runtime: ToolRuntime) -> None:
+    nobody = Principal(name="nobody", is_admin=False, vaults=frozenset(), auth_kind="jwt")
+    names = [t.name for t in visible_tools(ToolContext(nobody, runtime, mode="mcp"))]
+    assert "list_vaults" in names and "read_file" not in names
+    assert len(visible_tools(ToolContext(ALICE, runtime, mode="mcp"))) == len(REGISTRY.for_scope(Scope.MCP))
