@@ -393,6 +393,112 @@ def worker_serve(engine: str, vault: Path, work: Path, reps: int) -> dict:
     return out
 
 
+VI_QUERIES: list[tuple[str, str]] = [
+    ("rare (planted word)", "zanzibarite"),
+    ("common ('the')", "the"),
+    ("mid ('database')", "database"),
+    ("accent ('procedure'→procédure)", "procedure"),
+    ("2 words (action items)", "action items"),
+    ("3-word natural (database backup procedure)", "database backup procedure"),
+    ("2 common words (the of)", "the of"),
+    ("prefix ('kube'→kubernetes)", "kube"),
+    ("tag filter (report, tag=project)", "report"),
+]
+
+
+def worker_vi_build(vault_dir: Path, work: Path) -> dict:
+    """obsigate's real pipeline: Indexer.refresh_all (walk, read, parse_note, VaultIndex) from scratch."""
+    from obsigate.domain.index import VaultIndex
+    from obsigate.domain.indexer import Indexer
+    from obsigate.domain.vault import Vault
+
+    d = work / "vi"
+    shutil.rmtree(d, ignore_errors=True)
+    rss0 = _rss_mb()
+    t = time.perf_counter()
+    ix = VaultIndex(d / "index.sqlite3")
+    stats = Indexer(ix, {"bench": Vault("bench", vault_dir)}).refresh_all()
+    built = time.perf_counter() - t
+    ix.close()
+    return {
+        "build_s": built,
+        "stats": stats,
+        "size_mb": _dir_mb(d),
+        "sqlite_mb": sum(_dir_mb(p) for p in d.glob("index.sqlite3*")),
+        "tantivy_mb": _dir_mb(d / "index.tantivy"),
+        "rss_before_mb": rss0,
+        "peak_rss_mb": _peak_mb(),
+    }
+
+
+def worker_vi_serve(vault_dir: Path, work: Path, reps: int) -> dict:
+    from obsigate.domain.index import VaultIndex
+    from obsigate.domain.indexer import Indexer
+    from obsigate.domain.vault import Vault
+
+    d = work / "vi"
+    rss0 = _rss_mb()
+    t = time.perf_counter()
+    ix = VaultIndex(d / "index.sqlite3")
+    first = ix.search("zanzibarite", vaults=["bench"])
+    out: dict = {"open_first_query_ms": (time.perf_counter() - t) * 1000, "queries": {}}
+
+    def run_queries(label_suffix: str = "") -> None:
+        for label, text in VI_QUERIES:
+            tag = "project" if "tag filter" in label else None
+            page = ix.search(text, vaults=["bench"], tag=tag)
+            lat = []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                ix.search(text, vaults=["bench"], tag=tag)
+                lat.append((time.perf_counter() - t0) * 1000)
+            out["queries"][label + label_suffix] = {
+                "text": text,
+                "total": page.total,
+                "p50_ms": _pct(lat, 50),
+                "p95_ms": _pct(lat, 95),
+                "max_ms": max(lat),
+                "sample": (page.hits[0].path, page.hits[0].snippet) if page.hits else None,
+            }
+
+    run_queries()
+    out["rss_after_queries_mb"] = _rss_mb()
+    # own write → visible: write the file, Indexer.refresh_path (stat, read, parse, upsert), then search.
+    # 60 writes 50 ms apart, so the background full-text commits (every ~1 s) happen in between.
+    vault = Vault("bench", vault_dir)
+    indexer = Indexer(ix, {"bench": vault})
+    notes = sorted(p for p in vault_dir.rglob("*.md") if "/." not in str(p))
+    lat = []
+    for i in range(60):
+        p = notes[(i * 331) % len(notes)]
+        rel = p.relative_to(vault_dir).as_posix()
+        word = f"ownwrite{i}x"
+        p.write_text(p.read_text("utf-8") + f"\n{word}\n", "utf-8")
+        t0 = time.perf_counter()
+        indexer.refresh_path("bench", rel)
+        page = ix.search(word, vaults=["bench"])
+        lat.append((time.perf_counter() - t0) * 1000)
+        assert page.total == 1 and page.hits[0].path == rel, (word, page)
+        time.sleep(0.05)
+    out["own_write_visible_p50_ms"] = _pct(lat, 50)
+    out["own_write_visible_p95_ms"] = _pct(lat, 95)
+    out["own_write_visible_max_ms"] = max(lat)
+    t0 = time.perf_counter()
+    ix.flush()
+    out["flush_after_writes_ms"] = (time.perf_counter() - t0) * 1000
+    ix.close()
+    # queries while 200 edited notes sit in the overlay (commit held back)
+    ix = VaultIndex(d / "index.sqlite3", commit_interval=3600)
+    indexer = Indexer(ix, {"bench": vault})
+    for i in range(200):
+        p = notes[(i * 97) % len(notes)]
+        indexer.refresh_path("bench", p.relative_to(vault_dir).as_posix())
+    run_queries(" [200 notes in overlay]")
+    ix.close()
+    out.update(rss_before_mb=rss0, rss_end_mb=_rss_mb(), peak_rss_mb=_peak_mb(), first_hit=first.hits[:1])
+    return out
+
+
 def _child(args: list[str]) -> dict:
     r = subprocess.run(
         [sys.executable, "-m", "bench.search_engines", *args], cwd=ROOT, capture_output=True, text=True, check=False
@@ -428,8 +534,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--reps", type=int, default=40)
     ap.add_argument("--engines", default="fts5,tantivy")
-    ap.add_argument("--vaultindex", action="store_true", help="also measure obsigate's VaultIndex (bench.vaultindex)")
-    ap.add_argument("--worker", choices=["build", "serve"], help=argparse.SUPPRESS)
+    ap.add_argument("--vaultindex", action="store_true", help="also measure obsigate's Indexer + VaultIndex")
+    ap.add_argument("--skip-engines", action="store_true", help="only the VaultIndex measurement")
+    ap.add_argument("--worker", choices=["build", "serve", "vi-build", "vi-serve"], help=argparse.SUPPRESS)
     ap.add_argument("--engine", help=argparse.SUPPRESS)
     ap.add_argument("--vault", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--work", type=Path, help=argparse.SUPPRESS)
@@ -437,8 +544,14 @@ def main(argv: list[str] | None = None) -> int:
 
     if a.worker:
         a.work.mkdir(parents=True, exist_ok=True)
-        fn = worker_build if a.worker == "build" else worker_serve
-        r = fn(a.engine, a.vault, a.work) if a.worker == "build" else fn(a.engine, a.vault, a.work, a.reps)
+        if a.worker == "build":
+            r = worker_build(a.engine, a.vault, a.work)
+        elif a.worker == "serve":
+            r = worker_serve(a.engine, a.vault, a.work, a.reps)
+        elif a.worker == "vi-build":
+            r = worker_vi_build(a.vault, a.work)
+        else:
+            r = worker_vi_serve(a.vault, a.work, a.reps)
         print(json.dumps(r, default=str))
         return 0
 
@@ -451,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# generated {vault} in {time.perf_counter() - t:.1f}s", file=sys.stderr)
     report: dict = {"machine": machine(), "vault": json.loads((vault / ".genvault.json").read_text()), "engines": {}}
     work = OUT / f"work-{a.notes}-{a.seed}"
-    for engine in a.engines.split(","):
+    for engine in [] if a.skip_engines else a.engines.split(","):
         common = ["--engine", engine, "--vault", str(vault), "--work", str(work), "--reps", str(a.reps)]
         print(f"# {engine}: build", file=sys.stderr)
         b = _child(["--worker", "build", *common])
@@ -465,12 +578,36 @@ def main(argv: list[str] | None = None) -> int:
             s2 = _child(["--worker", "serve", *[c if c != "fts5" else "fts5cap" for c in common]])
             report["engines"]["fts5cap"] = {"build": b, "serve": s2}
     if a.vaultindex:
-        from bench import vaultindex
-
-        report["vaultindex"] = vaultindex.run(vault, work, reps=a.reps)
-    (OUT / f"search_engines-{a.notes}-{a.seed}.json").write_text(json.dumps(report, indent=1, default=str))
-    print_table(report)
+        common = ["--vault", str(vault), "--work", str(work), "--reps", str(a.reps)]
+        print("# VaultIndex: build", file=sys.stderr)
+        b = _child(["--worker", "vi-build", *common])
+        print("# VaultIndex: serve", file=sys.stderr)
+        s = _child(["--worker", "vi-serve", *common])
+        report["vaultindex"] = {"build": b, "serve": s}
+        # the serve phase edited notes: regenerate the vault next time
+        (vault / ".genvault.json").unlink()
+    name = f"search_engines-{a.notes}-{a.seed}{'-vi' if a.skip_engines else ''}.json"
+    (OUT / name).write_text(json.dumps(report, indent=1, default=str))
+    if report["engines"]:
+        print_table(report)
+    if a.vaultindex:
+        print_vi(report["vaultindex"])
     return 0
+
+
+def print_vi(r: dict) -> None:
+    b, s = r["build"], r["serve"]
+    print("\nobsigate Indexer.refresh_all + VaultIndex (SQLite metadata + tantivy full text + overlay)")
+    print(f"build {b['build_s']:.1f} s, stats {b['stats']}")
+    print(f"disk {b['size_mb']:.0f} MB (sqlite {b['sqlite_mb']:.0f}, tantivy {b['tantivy_mb']:.0f}); "
+          f"build peak RSS {b['peak_rss_mb']:.0f} MB")
+    print(f"serve RSS before/after queries/peak {s['rss_before_mb']:.0f}/{s['rss_after_queries_mb']:.0f}/"
+          f"{s['peak_rss_mb']:.0f} MB; open+first query {s['open_first_query_ms']:.1f} ms")
+    for label, q in s["queries"].items():
+        print(f"  {label:<60} p50 {q['p50_ms']:6.2f}  p95 {q['p95_ms']:6.2f}  max {q['max_ms']:6.2f} ms  total {q['total']}")
+    print(f"own write visible (refresh_path + search) p50 {s['own_write_visible_p50_ms']:.1f} "
+          f"p95 {s['own_write_visible_p95_ms']:.1f} max {s['own_write_visible_max_ms']:.1f} ms; "
+          f"flush {s['flush_after_writes_ms']:.0f} ms")
 
 
 def print_table(report: dict) -> None:

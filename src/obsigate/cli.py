@@ -234,7 +234,7 @@ def index_rebuild(
         raise _fail(str(exc)) from None
     indexer = runtime.workspace.indexer
     assert indexer is not None
-    stats = indexer.refresh_all(full=full)
+    stats = {**indexer.refresh_all(full=full), "notes": runtime.workspace.index.note_count()}
     runtime.workspace.index.close()
     typer.echo(json.dumps(stats, default=str))
 

@@ -4,7 +4,7 @@ official ``mcp.Client`` connected through it with a chosen protocol era."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,14 +18,13 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from obsigate.api.app import create_app
-from obsigate.auth.principal import BearerAuthenticator
 from obsigate.config import load_settings
 from support import SMALL_VAULT, write_tree
 
 #: What ASGITransport requests look like: loopback Host with a port, as a local client sends.
 BASE = "http://127.0.0.1:8765"
 MCP_URL = f"{BASE}/mcp"
-ERAS = ["legacy", "2026-07-28"]
+ERAS = ["legacy", "auto"]
 
 OTHER_VAULT = {"Private.md": "# Private\n\nThe marmalade protocol is only for the owner of other.\n"}
 
@@ -37,7 +36,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture(params=ERAS)
 def era(request: pytest.FixtureRequest) -> str:
-    """The ``mcp.Client`` mode: ``legacy`` (2025-11-25, initialize + session) or ``2026-07-28`` (modern)."""
+    """The ``mcp.Client`` mode: ``legacy`` (2025-11-25: initialize + session) or ``auto`` (server/discover, then
+    2026-07-28, sessionless)."""
     return request.param
 
 
@@ -46,6 +46,8 @@ class Gateway:
     """A running ObsiGate app with users ``alice`` (vault notes), ``bob`` (vault other), ``carol`` (none)."""
 
     app: FastAPI
+    base: str = BASE
+    mcp_url: str = MCP_URL
     tokens: dict[str, str] = field(default_factory=dict)
     api_keys: dict[str, str] = field(default_factory=dict)
 
@@ -80,14 +82,21 @@ class Gateway:
                 await anyio.sleep(0.02)
 
 
-def make_settings(tmp_path: Path, vaults: dict[str, Path], **overrides: Any) -> Any:
-    return load_settings(
-        data_dir=tmp_path / "data",
-        port=8765,
-        vaults={name: {"path": str(p)} for name, p in vaults.items()},
-        tool_rate_limit=10_000,
-        **overrides,
-    )
+@pytest.fixture
+def make_app(tmp_path: Path) -> Callable[..., FastAPI]:
+    """Factory: ``make_app({"name": path}, **settings)`` → ``create_app`` with a data dir under tmp_path.
+
+    ``port`` defaults to the one in :data:`BASE`; the rate limit is lifted so tests never hit it."""
+
+    def make(vaults: dict[str, Path], **overrides: Any) -> FastAPI:
+        settings = load_settings(
+            data_dir=tmp_path / "data",
+            vaults={name: {"path": str(p)} for name, p in vaults.items()},
+            **{"port": 8765, "tool_rate_limit": 10_000, **overrides},
+        )
+        return create_app(settings)
+
+    return make
 
 
 @asynccontextmanager
@@ -95,6 +104,12 @@ async def running(app: FastAPI) -> AsyncIterator[FastAPI]:
     """Enter the app's lifespan (ASGITransport runs none): starts the indexer and the MCP session manager."""
     async with app.router.lifespan_context(app):
         yield app
+
+
+@pytest.fixture
+def run_app() -> Callable[[FastAPI], Any]:
+    """``async with run_app(app):`` enters ``app``'s lifespan (see :func:`running`)."""
+    return running
 
 
 @pytest.fixture
@@ -106,24 +121,23 @@ def vaults(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.fixture
-async def gateway(tmp_path: Path, vaults: dict[str, Path]) -> AsyncIterator[Gateway]:
+async def gateway(make_app: Callable[..., FastAPI], vaults: dict[str, Path]) -> AsyncIterator[Gateway]:
     """The real app with auth on, three users, a JWT each and an API key for alice; index ready."""
-    app = create_app(make_settings(tmp_path, vaults))
+    app = make_app(vaults)
     async with running(app):
         gw = Gateway(app)
         users, tokens = gw.auth.users, gw.auth.tokens
         for name, grants in (("alice", ["notes"]), ("bob", ["other"]), ("carol", [])):
             gw.tokens[name] = tokens.issue(users.add_user(name, None, vaults=grants))
         gw.api_keys["alice"] = users.create_api_key("alice", label="tests")[1]
-        assert isinstance(gw.auth.authenticator, BearerAuthenticator)
         await gw.wait_indexed()
         yield gw
 
 
 @pytest.fixture
-async def open_gateway(tmp_path: Path, vaults: dict[str, Path]) -> AsyncIterator[Gateway]:
+async def open_gateway(make_app: Callable[..., FastAPI], vaults: dict[str, Path]) -> AsyncIterator[Gateway]:
     """The real app with authentication disabled (anonymous, every vault)."""
-    app = create_app(make_settings(tmp_path, vaults, auth_enabled=False))
+    app = make_app(vaults, auth_enabled=False)
     async with running(app):
         gw = Gateway(app)
         await gw.wait_indexed()

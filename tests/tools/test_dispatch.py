@@ -16,6 +16,10 @@ from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, to
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt", token_id="t1")
 
 
+class TouchArgs(ToolArgs):
+    vault: str
+
+
 def run(ctx: ToolContext, name: str, args: dict | None) -> dict:
     return anyio.run(call_tool, ctx, name, args)
 
@@ -109,11 +113,8 @@ def test_result_budget_applies(runtime: ToolRuntime, small_vault) -> None:
 def test_write_tools_need_confirmation(runtime: ToolRuntime) -> None:
     registry = ToolRegistry()
 
-    class Args(ToolArgs):
-        vault: str
-
     @tool("touch", title="Touch", risk=Risk.WRITE, registry=registry)
-    def touch(ctx: ToolContext, args: Args) -> ToolOutput:
+    def touch(ctx: ToolContext, args: TouchArgs) -> ToolOutput:
         """Pretend to write."""
         return ToolOutput()
 

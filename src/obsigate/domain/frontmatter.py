@@ -18,6 +18,7 @@ parse budget of a note.
 from __future__ import annotations
 
 import base64
+import json
 import math
 import re
 import threading
@@ -26,7 +27,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.composer import Composer
-from ruamel.yaml.constructor import SafeConstructor
+from ruamel.yaml.constructor import ConstructorError, SafeConstructor
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
@@ -225,7 +226,25 @@ class _Composer(Composer):
 
 
 class _Constructor(SafeConstructor):
-    pass
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """Like ruamel's, minus YAML 1.1 merge keys, and collection keys become strings instead of errors.
+
+        Templates such as ``created: {{date}}`` parse as a map keyed by a map; eemeli yaml (Obsidian)
+        accepts that and stringifies the key, so the note keeps its other properties.
+        """
+        if not isinstance(node, MappingNode):
+            raise ConstructorError(None, None, f"expected a mapping node, but found {node.id!s}", node.start_mark)
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                key = _key_str(key)
+            value = self.construct_object(value_node, deep=deep)
+            if self.check_mapping_key(node, key_node, mapping, key, value):
+                mapping[key] = value
+        return mapping
 
 
 def _construct_str(self: SafeConstructor, node: ScalarNode) -> Any:
@@ -281,7 +300,9 @@ def _key_str(key: Any) -> str:
         return "null"
     if isinstance(key, bool):
         return "true" if key else "false"
-    return str(_json_safe(key, [0], set()))
+    if isinstance(key, (int, float)):
+        return str(key)
+    return json.dumps(_json_safe(key, [0], set()), ensure_ascii=False)
 
 
 def _json_safe(value: Any, budget: list[int], active: set[int]) -> Any:
@@ -335,12 +356,13 @@ def load_frontmatter(source: str, first_line: int = 2) -> tuple[dict[str, Any], 
     try:
         value = _yaml().load(source)
     except Exception as exc:  # any YAML failure (incl. RecursionError) means "invalid", never a crash
+        _local.yaml = None  # a failed load can leave parser state behind (e.g. the composer's depth)
         return {}, _describe(exc, first_line)
     if value is None:
         return {}, None
     if not isinstance(value, dict):
-        kind = "list" if isinstance(value, list) else type(value).__name__
-        return {}, f"frontmatter must be a YAML mapping, not a {kind}"
+        kind = "list" if isinstance(value, list) else "single value"
+        return {}, f"frontmatter must be a YAML mapping (key: value lines), not a {kind}"
     try:
         return _json_safe(value, [0], set()), None
     except _FrontmatterError as exc:

@@ -58,7 +58,7 @@ __all__ = ["IndexBusyError", "SearchHit", "SearchPage", "TagCount", "VaultIndex"
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1"  # SQLite tables
+SCHEMA_VERSION = "2"  # SQLite tables
 FT_SCHEMA_VERSION = "1"  # tantivy fields / analyzer
 FIELD_BOOSTS: dict[str, float] = {"title": 4.0, "aliases": 3.0, "headings": 2.0, "props": 1.0, "body": 1.0}
 PREFIX_TERMS = 8  # longer words a query word may also match (by document frequency)
@@ -154,19 +154,38 @@ def _tag_key(tag: str) -> str:
 
 
 def _tag_rows(tags: Sequence[str]) -> tuple[list[tuple[str, str, int]], tuple[str, ...], list[str]]:
-    """From tag occurrences → (rows (key, display, n) incl. parents, distinct display tags, keys incl. parents)."""
-    per_key: dict[str, Counter[str]] = {}
-    own: dict[str, Counter[str]] = {}
+    """From tag occurrences → (rows (key, display, n) incl. parents, distinct display tags, keys incl. parents).
+
+    ``key`` is the lower-cased tag; ``display`` its most frequent spelling in the note (ties: first seen).
+    """
+    per_key: dict[str, dict[str, int]] = {}
+    own: dict[str, dict[str, int]] = {}
     for raw in tags:
-        parts = [p for p in raw.strip().lstrip("#").split("/") if p]
-        if not parts:
+        t = raw.strip().lstrip("#").strip("/")
+        if "//" in t:
+            t = "/".join(p for p in t.split("/") if p)
+        if not t:
             continue
-        own.setdefault("/".join(parts).lower(), Counter())["/".join(parts)] += 1
-        for i in range(1, len(parts) + 1):
-            disp = "/".join(parts[:i])
-            per_key.setdefault(disp.lower(), Counter())[disp] += 1
-    rows = [(k, c.most_common(1)[0][0], sum(c.values())) for k, c in per_key.items()]
-    distinct = tuple(c.most_common(1)[0][0] for c in own.values())
+        low = t.lower()
+        d = own.get(low)
+        if d is None:
+            own[low] = {t: 1}
+        else:
+            d[t] = d.get(t, 0) + 1
+        i = t.find("/")
+        while True:
+            part = t if i < 0 else t[:i]
+            k = part.lower()
+            d = per_key.get(k)
+            if d is None:
+                per_key[k] = {part: 1}
+            else:
+                d[part] = d.get(part, 0) + 1
+            if i < 0:
+                break
+            i = t.find("/", i + 1)
+    rows = [(k, max(d, key=d.__getitem__), sum(d.values())) for k, d in per_key.items()]
+    distinct = tuple(max(d, key=d.__getitem__) for d in own.values())
     return rows, distinct, list(per_key)
 
 
@@ -252,6 +271,7 @@ class _Doc:
     tags: tuple[str, ...]
     tokens: dict[str, list[str]] = field(default_factory=dict)
     tf: dict[str, Counter[str]] = field(default_factory=dict)
+    tdoc: Any = None
 
     def analyze(self, an: tantivy.TextAnalyzer) -> None:
         for name in FIELD_BOOSTS:
@@ -321,7 +341,6 @@ CREATE TABLE IF NOT EXISTS files(
 CREATE TABLE IF NOT EXISTS tags(
     vault TEXT NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, display TEXT NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY (vault, path, key)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tags_by_key ON tags(vault, key);
 CREATE TABLE IF NOT EXISTS links(
     vault TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, subpath TEXT,
     display TEXT, kind TEXT, embed INTEGER NOT NULL, line INTEGER, key TEXT,
@@ -345,6 +364,8 @@ class VaultIndex:
             ``db_path.with_suffix(".tantivy")``.
         commit_interval: seconds the committer waits to group full-text operations into one commit.
         writer_heap_mb: tantivy indexing memory budget (split between its indexing threads).
+        writer_threads: tantivy indexing threads (0 = one per core). One leaves a core to the Python side
+            (reading, parsing, SQLite), which is the bottleneck of a build on small machines.
 
     Raises:
         IndexBusyError: another process has this index open.
@@ -357,11 +378,13 @@ class VaultIndex:
         *,
         commit_interval: float = 1.0,
         writer_heap_mb: int = 64,
+        writer_threads: int = 1,
     ) -> None:
         self._db_path = Path(db_path)
         self._db_path.parent.mkdir(parents=True, exist_ok=True)
         self._ft_path = self._db_path.with_suffix(".tantivy")
         self._commit_interval = commit_interval
+        self._writer_threads = max(0, writer_threads)
         self._closed = False
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
@@ -394,6 +417,7 @@ class VaultIndex:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=OFF")
+        conn.execute("PRAGMA cache_size=-16000")  # 16 MB page cache per connection
         with self._conns_lock:
             self._conns.append(conn)
         return conn
@@ -444,7 +468,7 @@ class VaultIndex:
         index.register_tokenizer("fold", self._an)
         index.config_reader("Manual", 0)
         try:
-            self._writer = index.writer(max(heap_mb, 16) * 1_000_000, 0)
+            self._writer = index.writer(max(heap_mb, 16) * 1_000_000, self._writer_threads)
         except ValueError as exc:
             if "Lock" in str(exc):
                 raise IndexBusyError(
@@ -492,7 +516,7 @@ class VaultIndex:
             if not batch.changes:
                 batch.started = time.monotonic()
             batch.changes.append(change)
-            if len(batch.changes) >= 128 or time.monotonic() - batch.started > 0.25:
+            if len(batch.changes) >= 512 or time.monotonic() - batch.started > 0.5:
                 self._flush_batch(batch)
             return
         self._commit_changes([change], overlay=True)
@@ -558,8 +582,8 @@ class VaultIndex:
     def batch(self) -> Iterator[None]:
         """Group the calling thread's writes for bulk indexing.
 
-        Inside the block, writes from this thread are buffered and committed to SQLite every 128 changes or
-        0.25 s (and at exit), and their full-text changes become searchable at the next full-text commit
+        Inside the block, writes from this thread are buffered and committed to SQLite every 512 changes or
+        0.5 s (and at exit), and their full-text changes become searchable at the next full-text commit
         (≈ ``commit_interval``) instead of at once. Reads in the block may not see buffered writes. Other
         threads are unaffected. Nested blocks join the outer one.
         """
@@ -607,6 +631,7 @@ class VaultIndex:
             ntok = len(doc.tokens["body"])
         else:
             ntok = len(body) // 6  # bulk: skip Python-side analysis, estimate words from characters
+            doc.tdoc = doc.to_tantivy()
         ch = _Change()
         self._clear_rows(ch, vault, path)
         ch.exec(
@@ -693,6 +718,7 @@ class VaultIndex:
     # ------------------------------------------------------------------------------------ committer
 
     def _commit_loop(self) -> None:
+        conn = self._connect()  # the committer's own connection (bookkeeping after each commit)
         while True:
             with self._state:
                 while not self._ops and not self._closed:
@@ -710,16 +736,41 @@ class VaultIndex:
                 ops, self._ops = self._ops, []
                 self._flush_requested = False
             try:
-                self._commit_ops(ops)
-            except BaseException as exc:  # keep the thread alive; searches keep using the overlay
-                log.exception("full-text commit failed; it will be retried with the next change")
+                searcher = self._commit_ops(ops)
+            except Exception as exc:  # keep the thread alive; searches keep using the overlay
+                log.exception("full-text commit failed; retrying")
                 with self._state:
                     self._commit_error = exc
                     self._ops[:0] = ops
+                    self._first_op_at = time.monotonic()
+                    closed = self._closed
                     self._state.notify_all()
+                if closed:
+                    log.error("index closing: %d full-text changes not committed (re-indexed on next open)", len(ops))
+                    return
                 time.sleep(1.0)
+                continue
+            top = ops[-1].gen
+            try:
+                with self._wlock:
+                    conn.execute("DELETE FROM ftq WHERE seq <= ?", (top,))
+                row = conn.execute("SELECT avg(ntok) FROM files WHERE kind = 1").fetchone()
+                if row and row[0]:
+                    self._avg_body = float(row[0])
+            except sqlite3.Error:
+                log.exception("index bookkeeping after a full-text commit failed")
+            with self._state:
+                self._searcher = searcher
+                self._committed_gen = top
+                self._commit_error = None
+                for k in [k for k, p in self._pending.items() if p.gen <= top]:
+                    del self._pending[k]
+                for v in [v for v, g in self._dead_vaults.items() if g <= top]:
+                    del self._dead_vaults[v]
+                self._state.notify_all()
 
-    def _commit_ops(self, ops: list[_Op]) -> None:
+    def _commit_ops(self, ops: list[_Op]) -> tantivy.Searcher:
+        """Apply ``ops`` to the writer, commit, reload; return the new searcher (the caller publishes it)."""
         w = self._writer
         for op in ops:
             if op.kind == "delete_vault":
@@ -728,25 +779,10 @@ class VaultIndex:
                 assert op.path is not None
                 w.delete_documents_by_term("key", _key(op.vault, op.path))
                 if op.kind == "upsert" and op.doc is not None:
-                    w.add_document(op.doc.to_tantivy())
+                    w.add_document(op.doc.tdoc if op.doc.tdoc is not None else op.doc.to_tantivy())
         w.commit()
         self._index.reload()
-        searcher = self._index.searcher()
-        top = ops[-1].gen
-        with self._state:
-            self._searcher = searcher
-            self._committed_gen = top
-            self._commit_error = None
-            for k in [k for k, p in self._pending.items() if p.gen <= top]:
-                del self._pending[k]
-            for v in [v for v, g in self._dead_vaults.items() if g <= top]:
-                del self._dead_vaults[v]
-            self._state.notify_all()
-        with self._wlock:
-            self._wconn.execute("DELETE FROM ftq WHERE seq <= ?", (top,))
-        row = self._rconn().execute("SELECT avg(ntok) FROM files WHERE kind = 1").fetchone()
-        if row and row[0]:
-            self._avg_body = float(row[0])
+        return self._index.searcher()
 
     def flush(self, timeout: float | None = 30.0) -> bool:
         """Commit queued full-text changes now and wait for it. Returns False on timeout or closed index."""
@@ -793,14 +829,18 @@ class VaultIndex:
 
     # ----------------------------------------------------------------------------------------- reads
 
-    def file_states(self, vault: str) -> dict[str, tuple[int, int]]:
-        """``{path: (size, mtime_ns)}`` of every indexed file of ``vault``.
+    def file_states(self, vault: str, *, under: str | None = None) -> dict[str, tuple[int, int]]:
+        """``{path: (size, mtime_ns)}`` of every indexed file of ``vault`` (or only below folder ``under``).
 
         A note whose full-text state is unknown (after a crash or an index format change) reports size ``-1``,
         so an incremental refresh re-indexes it.
         """
-        rows = self._rconn().execute("SELECT path, size, mtime_ns FROM files WHERE vault = ?", (vault,))
-        return {p: (s, m) for p, s, m in rows}
+        sql, args = "SELECT path, size, mtime_ns FROM files WHERE vault = ?", [vault]
+        if under:
+            prefix = under.strip("/")
+            sql += " AND path >= ? AND path < ?"
+            args += [prefix + "/", prefix + "0"]  # '0' sorts right after '/'
+        return {p: (s, m) for p, s, m in self._rconn().execute(sql, args)}
 
     def note_count(self, vault: str | None = None) -> int:
         """Number of searchable notes, in one vault or all."""

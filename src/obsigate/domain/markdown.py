@@ -158,7 +158,9 @@ def _as_items(value: Any) -> list[Any]:
 
 def _frontmatter_links(props: dict[str, Any], source: str) -> list[Link]:
     """§3: every string value that starts with ``[[`` and ends with ``]]``, anywhere in the tree."""
-    out = []
+    out: list[Link] = []
+    if "[[" not in source:
+        return out
     cursor = 0
     for key, value in iter_string_values(props):
         if not (value.startswith("[[") and value.endswith("]]")):
@@ -183,7 +185,9 @@ def _frontmatter_links(props: dict[str, Any], source: str) -> list[Link]:
 
 def _clean(text: str) -> str:
     # §4 cleanString: NBSP -> space, NFC (macOS stores NFD), trim.
-    return unicodedata.normalize("NFC", text.replace("\xa0", " ")).strip()
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text.replace("\xa0", " "))
+    return text.strip()
 
 
 def _split_subpath(linktext: str) -> tuple[str, str | None]:
@@ -275,8 +279,10 @@ def _markdown_link(dest: str, display: str | None, embed: bool, line: int) -> Li
 
 _MASK_TOKEN = re.compile(r"\\[!-/:-@\[-`{-~]|`+|\$\$?|<!--")
 _BACKTICKS = re.compile(r"`+")
+# §4: content runs to the first "]]" on the line and may not contain "[[" (then the inner "[[" starts over).
+_WIKILINK = re.compile(r"\[\[([^\[\]\n]*+(?:(?:\[(?!\[)|\](?!\]))[^\[\]\n]*+)*+)\]\]")
 _MATH_CLOSE = re.compile(r"(?<![\s\\])\$")
-_MD_OPEN = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*+)\]\(")
+_MD_OPEN = re.compile(r"\[([^\[\]]*+(?:\[[^\[\]]*+\][^\[\]]*+)*+)\]\(")  # one nested [] level
 _MD_DEST = re.compile(
     r"""[ \t]*\n?[ \t]*
     (?: <([^<>\n]*)> | ((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*+\))*+) )
@@ -300,6 +306,8 @@ def _mask(text: str) -> str:
     """
     if MASK_OPAQUE in text or MASK_BOUNDARY in text:
         text = text.translate(_CONTROL_MASKS)
+    if "`" not in text and "$" not in text and "\\" not in text and "<!--" not in text:
+        return text  # cheap pre-check: the token regex has no literal prefix to search fast
     m = _MASK_TOKEN.search(text)
     if m is None:
         return text
@@ -355,17 +363,13 @@ def _mask(text: str) -> str:
 def _inline(text: str, line: int, table: bool, links: list[Link], tags: list[str]) -> None:
     """Collect links and tags of one inline run that starts on file line `line`."""
     masked = _mask(text)
-    if "\n" in text:
+    if "\n" not in text:
+        line_of: Callable[[int], int] = lambda pos: line  # noqa: E731
+    elif len(text) < 8192:
+        line_of = lambda pos: line + text.count("\n", 0, pos)  # noqa: E731
+    else:  # long paragraphs: keep many links per paragraph linear
         breaks = [m.start() for m in re.finditer("\n", text)]
-
-        def line_of(pos: int) -> int:
-            return line + bisect_right(breaks, pos)
-
-    else:
-
-        def line_of(pos: int) -> int:
-            return line
-
+        line_of = lambda pos: line + bisect_right(breaks, pos)  # noqa: E731
     found: list[tuple[int, Link]] = []
     if "[[" in masked:
         masked = _wikilinks(text, masked, line_of, found)
@@ -392,25 +396,17 @@ def _overwrite(masked: str, spans: list[tuple[int, int]]) -> str:
 def _wikilinks(text: str, masked: str, line_of: Callable[[int], int], found: list[tuple[int, Link]]) -> str:
     """§4: ``(!?)[[content]]`` on one line; content runs to the first ``]]`` and may not contain ``[[``."""
     spans = []
-    pos = masked.find("[[")
-    while pos != -1:
-        line_end = masked.find("\n", pos)
-        limit = len(masked) if line_end == -1 else line_end
-        end = masked.find("]]", pos + 3, limit)
-        if end == -1:  # nothing on this line can close: jump to the next line
-            pos = -1 if line_end == -1 else masked.find("[[", line_end)
-            continue
-        inner = masked.rfind("[[", pos + 2, end)
-        if inner != -1:
-            pos = inner
-            continue
+    for m in _WIKILINK.finditer(masked):
+        pos, end = m.span()
         start = pos - 1 if pos and masked[pos - 1] == "!" else pos
-        link = _wikilink(text[pos + 2 : end], start != pos, line_of(start))
-        if link is not None:
-            found.append((start, link))
-        spans.append((start, end + 2))
-        pos = masked.find("[[", end + 2)
-    return _overwrite(masked, spans) if spans else masked
+        if pos + 4 < end:  # [[]] is not a link (§4)
+            link = _wikilink(text[pos + 2 : end - 2], start != pos, line_of(start))
+            if link is not None:
+                found.append((start, link))
+            spans.append((start, end))
+    if not spans or ("#" not in masked and "](" not in masked):
+        return masked  # nobody reads the masked text any further
+    return _overwrite(masked, spans)
 
 
 def _markdown_links(text: str, masked: str, line_of: Callable[[int], int], found: list[tuple[int, Link]]) -> str:
@@ -419,14 +415,14 @@ def _markdown_links(text: str, masked: str, line_of: Callable[[int], int], found
 
     def scan(lo: int, hi: int, nested: bool) -> None:
         for m in _MD_OPEN.finditer(masked, lo, hi):
-            embed = bool(m.group(1))
+            embed = m.start() > 0 and masked[m.start() - 1] == "!"
             if nested and not embed:
                 continue
             dest = _MD_DEST.match(text, m.end())
             if dest is None:
                 continue
-            start, end = m.start(), dest.end()
-            label_start, label_end = m.span(2)
+            start, end = m.start() - embed, dest.end()
+            label_start, label_end = m.span(1)
             raw = dest.group(1) if dest.group(1) is not None else dest.group(2)
             display = text[label_start:label_end].strip() or None
             if raw:
@@ -442,7 +438,7 @@ def _markdown_links(text: str, masked: str, line_of: Callable[[int], int], found
                     scan(label_start, label_end, True)  # [![img](a.png)](b.md)
 
     scan(0, len(masked), False)
-    return _overwrite(masked, spans) if spans else masked
+    return _overwrite(masked, spans) if spans and "#" in masked else masked
 
 
 # --- block scanning ------------------------------------------------------------------------------
@@ -469,6 +465,9 @@ _HTML_LONE_TAG = re.compile(
     r"(?:[ \t]*+=[ \t]*+(?:[^\s\"'=<>`]++|'[^']*+'|\"[^\"]*+\"))?+)*+[ \t]*+/?>"
     r"|</[A-Za-z][A-Za-z0-9-]*+[ \t]*+>)[ \t]*"
 )
+
+# First characters that may open or interrupt a block; any other line is plain paragraph text.
+_SPECIAL_START = frozenset(" \t#`~<$-*_+=|>0123456789")
 
 # Open leaf blocks: (kind, quote depth, list content indent, data).
 _FENCED, _MATH, _HTML, _CODE = "F", "M", "H", "I"
@@ -520,14 +519,15 @@ def _is_blank(s: str) -> bool:
     return not s.strip(" ")
 
 
-def _fence_open(s: str) -> tuple[str, int] | None:
+def _fence_open(s: str) -> tuple[str, int, str] | None:
+    """(char, length, marker) of a fence opener; an info string may not hold a backtick."""
     m = _FENCE.match(s)
     if m is None or (s[0] == "`" and "`" in m.group(2)):
         return None
-    return s[0], len(m.group(1))
+    return s[0], len(m.group(1)), m.group(1)
 
 
-def _closes_fence(s: str, fence: tuple[str, int]) -> bool:
+def _closes_fence(s: str, fence: tuple[str, int, str]) -> bool:
     cols, i = _indent(s)
     if cols > 3:
         return False
@@ -620,17 +620,25 @@ def _scan_blocks(lines: list[str], first_line: int, headings: list[Heading], lin
 
     def flush() -> None:
         nonlocal para, para_table
-        if para:
+        if para_table:  # GFM rows are separate inline runs: a code span cannot pair across rows
+            for offset, row in enumerate(para):
+                if "#" in row or "[" in row:
+                    _inline(row, para_line + offset, True, links, tags)
+        elif para:
             text = para[0] if len(para) == 1 else "\n".join(para)
             if "#" in text or "[" in text:
-                _inline(text, para_line, para_table, links, tags)
-            para = []
-            para_table = False
+                _inline(text, para_line, False, links, tags)
+        para = []
+        para_table = False
 
     for index, line in enumerate(lines):
         lineno = first_line + index
         if leaf is not None:
             kind, quote, columns, data = leaf
+            if kind == _FENCED and not quote and not columns:  # fast path: a top-level fence
+                if data[2] in line and _closes_fence(line, data):
+                    leaf = None
+                continue
             if quote:
                 depth, rest = _strip_quotes(line, quote)
             else:
@@ -664,18 +672,39 @@ def _scan_blocks(lines: list[str], first_line: int, headings: list[Heading], lin
                     leaf = None
                 continue
 
-        quote, rest = _strip_quotes(line) if ">" in line[:4] else (0, line)
-        if _is_blank(rest):
+        if not line:
             flush()
             continue
-        cols, skip = _indent(rest)
-        s = rest[skip:]
+        if line[0] not in _SPECIAL_START:  # plain text (most lines): continues or starts a paragraph
+            if para and (not para_table or "|" in line):
+                para.append(line)
+                continue
+            flush()
+            stack.clear()
+            para = [line]
+            para_line = lineno
+            para_quote = 0
+            continue
+
+        quote, rest = _strip_quotes(line) if ">" in line[:4] else (0, line)
+        if not rest.strip(" "):
+            flush()
+            continue
+        if rest[0] == " " or rest[0] == "\t":
+            cols, skip = _indent(rest)
+            s = rest[skip:]
+        else:
+            cols, s = 0, rest
         raw_cols = cols if not quote else _indent(line)[0]
 
         if para:
             # Paragraph continuation (incl. lazy lines) unless the line starts a block here.
-            open_stack = [c for c in stack if c <= raw_cols] if not quote else []
-            rel = cols - (open_stack[-1] if open_stack else 0)
+            rel = cols
+            if stack and not quote:
+                for width in reversed(stack):
+                    if width <= raw_cols:
+                        rel = cols - width
+                        break
             if para_table:
                 if rel < 4 and "|" in s and not _interrupts(s, para, bool(stack)):
                     para.append(s)

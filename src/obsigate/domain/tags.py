@@ -91,7 +91,22 @@ class _Underscores:
             pending = None
 
 
-def _run_start(text: str, pos: int, table: bool, under: _Underscores | None) -> bool:
+class _LazyUnderscores:
+    """Computes the underscore pairing only when a tag actually touches an underscore."""
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._value: _Underscores | None = None
+
+    def get(self) -> _Underscores:
+        if self._value is None:
+            self._value = _Underscores(self._text)
+        return self._value
+
+
+def _run_start(text: str, pos: int, table: bool, under: _LazyUnderscores) -> bool:
     """Whether the ``#`` at `pos` begins an inline text run (§9 position rule, readback cases)."""
     prev = text[pos - 1]
     if prev.isspace() or prev in "\x01\ufeff*":
@@ -111,7 +126,7 @@ def _run_start(text: str, pos: int, table: bool, under: _Underscores | None) -> 
         opening = text.rfind("<", max(0, pos - 200), pos - 1)
         return opening != -1 and _INLINE_HTML_TAG.fullmatch(text, opening, pos) is not None
     if prev == "_":
-        return under is not None and pos in under.paired
+        return pos in under.get().paired
     return False
 
 
@@ -123,7 +138,7 @@ def scan_tags(masked: str, table: bool = False) -> list[tuple[int, str]]:
     starts after ``|``.
     """
     out: list[tuple[int, str]] = []
-    under = _Underscores(masked) if "_" in masked else None
+    under = _LazyUnderscores(masked)
     last_end = -1
     last_valid = False
     for m in _TAG.finditer(masked):
@@ -132,8 +147,8 @@ def scan_tags(masked: str, table: bool = False) -> list[tuple[int, str]]:
             last_valid = False
             continue
         body = m.group(1)
-        if under is not None and "_" in body:
-            body = _cut_at_closer(body, pos, under)
+        if "_" in body:
+            body = _cut_at_closer(body, pos, under.get())
         last_end = m.end()
         last_valid = is_valid_tag(body)
         if last_valid:

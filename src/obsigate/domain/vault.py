@@ -139,11 +139,15 @@ def _inside(root: str, real: str) -> bool:
     return real == root or real.startswith(root.rstrip("/") + "/")
 
 
-def walk(vault: Vault) -> Iterator[tuple[FileEntry, str]]:
-    """Like :func:`iter_files` but also yields the absolute OS path to open (it may be NFD on disk).
+def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
+    """Like :func:`iter_files` but also yields the OS path to open (it may be spelled NFD on disk).
 
-    Yields ``(entry, os_path)``; ``os_path`` is the spelled path (through followed symlinks), suitable for
-    ``open()``.
+    Args:
+        vault: the vault to walk.
+        under: optional vault-relative folder (NFC, ``/``-separated) to walk instead of the whole vault;
+            nothing is yielded if it is not a walkable folder of the vault (hidden, outside, missing).
+
+    Yields ``(entry, os_path)``; ``os_path`` is the spelled path (through followed symlinks), for ``open()``.
     """
     root = str(vault.root)
     try:
@@ -151,7 +155,24 @@ def walk(vault: Vault) -> Iterator[tuple[FileEntry, str]]:
     except OSError as exc:
         log.warning("vault %s: cannot read root %s: %s", vault.name, root, exc)
         return
-    yield from _walk_dir(vault.name, root, root, "", {(st.st_dev, st.st_ino)}, 0, set())
+    ancestors = {(st.st_dev, st.st_ino)}
+    start, rel = root, ""
+    if under.strip("/"):
+        start = os_path(vault, under.strip("/")) or ""
+        if not start or not _inside(root, os.path.realpath(start)):
+            return
+        rel = under.strip("/")
+        cur = root
+        for seg in os.path.relpath(start, root).split(os.sep):
+            cur = os.path.join(cur, seg)
+            try:
+                cst = os.stat(cur)
+            except OSError:
+                return
+            if not stat.S_ISDIR(cst.st_mode) or (cst.st_dev, cst.st_ino) in ancestors:
+                return
+            ancestors.add((cst.st_dev, cst.st_ino))
+    yield from _walk_dir(vault.name, root, start, rel, ancestors, rel.count("/") + bool(rel), set())
 
 
 def _walk_dir(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fastapi import FastAPI
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.routing import Route
 
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.mcp.auth import MCP_SCOPE, ObsiGateTokenVerifier, transport_security
@@ -29,10 +30,13 @@ def mount_mcp(
 ) -> StreamableHTTPSessionManager:
     """Serve MCP at ``{base_url}/mcp`` from ``app`` and return the SDK session manager.
 
-    Call it **after** registering the app's own routes: the MCP Starlette app is mounted at ``/`` and
-    catches every path the routes before it did not (MCP SDK docs ``run/asgi.md``). The caller must enter
-    ``session_manager.run()`` in the FastAPI lifespan (a mounted app's lifespan never runs); without it
-    ``/mcp`` fails with ``RuntimeError: Task group is not initialized``.
+    The SDK's Starlette app (``server.streamable_http_app()``, with its bearer-auth middleware) is attached
+    by exact path: one route per path it serves (``/mcp`` and, with auth, ``/.well-known/
+    oauth-protected-resource/mcp``), each handing the request to that app unchanged. Every other path stays
+    with FastAPI, its JSON 404 included; a mount at ``/`` (MCP SDK docs ``run/asgi.md``) would answer every
+    unknown path with the SDK app's plain-text 404 instead. The caller must enter ``session_manager.run()``
+    in the FastAPI lifespan (the SDK app's own lifespan never runs); without it ``/mcp`` fails with
+    ``RuntimeError: Task group is not initialized``.
 
     Args:
         app: the FastAPI application.
@@ -48,8 +52,8 @@ def mount_mcp(
     ``WWW-Authenticate: Bearer error="invalid_token", ..., resource_metadata="{base_url}/.well-known/
     oauth-protected-resource/mcp"`` and serves that document (MCP 2025-11-25 / 2026-07-28
     ``basic/authorization`` §Authorization Server Location). Its ``authorization_servers`` names
-    ``base_url``: ObsiGate issues its own tokens (``POST /api/auth/login``, API keys), so clients are given a
-    static ``Authorization`` header rather than running an OAuth flow.
+    ``base_url``: ObsiGate issues its own tokens (password login, ``obsigate token create``, API keys), so
+    clients are given a static ``Authorization`` header rather than running an OAuth flow.
 
     Raises:
         ValueError: ``base_url`` is not an absolute http(s) URL.
@@ -74,5 +78,9 @@ def mount_mcp(
             ),
             token_verifier=ObsiGateTokenVerifier(authenticator, resource=resource_url),
         )
-    app.mount("/", mcp_app)
+    for route in mcp_app.routes:
+        path = getattr(route, "path", None)
+        if path:
+            # Starlette treats a non-function endpoint as a raw ASGI app: method handling stays with the SDK.
+            app.router.routes.append(Route(path, endpoint=mcp_app, name=f"mcp:{path}", include_in_schema=False))
     return server.session_manager

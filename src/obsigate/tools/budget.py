@@ -39,6 +39,8 @@ def fit_to_budget(data: dict[str, Any], budget_chars: int) -> dict[str, Any]:
     """
     if _size(data) <= budget_chars:
         return data
+    data["truncated"] = True
+    data["notice"] = "result cut to fit the size budget; ask for less (smaller limit, an offset, a narrower path)"
     for _ in range(200):
         if _size(data) <= budget_chars:
             break
@@ -54,6 +56,4 @@ def fit_to_budget(data: dict[str, Any], budget_chars: int) -> dict[str, Any]:
             excess = _size(data) - budget_chars
             keep = max(0, len(target) - max(excess + len(CUT_MARK) + 16, len(target) // 2))
             parent[key] = target[:keep] + CUT_MARK
-    data["truncated"] = True
-    data["notice"] = "result cut to fit the size budget; ask for less (smaller limit, an offset, a narrower path)"
     return data

@@ -153,7 +153,7 @@ def tool(
         doc = inspect.getdoc(func)
         if not doc:
             raise TypeError(f"tool {name}: the docstring is the model-facing description and is required")
-        (registry or REGISTRY).add(
+        (registry if registry is not None else REGISTRY).add(
             ToolSpec(
                 name=name,
                 title=title,

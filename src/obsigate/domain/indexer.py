@@ -1,0 +1,376 @@
+"""Background indexing: initial build, incremental refresh by (size, mtime_ns), and a file watcher.
+
+:meth:`Indexer.start` launches one daemon thread running a private event loop (``anyio.run``), so the
+server's loop never does file IO for indexing and start/stop work from any task. In that loop:
+
+1. the watcher (``watchfiles.awatch`` on every vault root; debounced; hidden paths and editor temp files
+   filtered out) starts first and queues changes;
+2. :meth:`Indexer.refresh_all` runs in a worker thread (``anyio.to_thread``); when it ends the state becomes
+   ``ready``;
+3. queued and later changes are applied with :meth:`Indexer.refresh_path` in a worker thread, in groups.
+
+Per-file work (stat → read → decode → parse → write) holds a per-path lock, so the watcher, the initial
+build and callers of ``refresh_path`` (e.g. the services after their own writes) never interleave on one
+file. A failing file is logged (and, when it is the file's fault, recorded as a diagnostic); it never stops
+the build or the watcher.
+
+Limits: changes made *through* a symlinked folder of the vault are reported by the OS under the target's
+path; the link's view is refreshed by the next full refresh. Notes larger than :data:`MAX_NOTE_BYTES` are
+listed as files with a ``too_large`` diagnostic, not indexed as text.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import stat
+import threading
+import time
+import unicodedata
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from watchfiles import awatch
+
+from obsigate.domain.index import VaultIndex
+from obsigate.domain.markdown import parse_note
+from obsigate.domain.vault import FileEntry, Vault, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
+
+__all__ = ["MAX_NOTE_BYTES", "Indexer"]
+
+log = logging.getLogger(__name__)
+
+MAX_NOTE_BYTES = 16 * 1024 * 1024
+_LOCK_STRIPES = 64
+
+
+def _iso(t: float | None) -> str | None:
+    return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+
+
+def _inside(root: str, real: str) -> bool:
+    return real == root or real.startswith(root.rstrip("/") + "/")
+
+
+class Indexer:
+    """Keeps a :class:`VaultIndex` in step with the vault folders.
+
+    Args:
+        index: the index to write to (shared with the services, which read from it).
+        vaults: vault name → :class:`Vault`; the index is built for exactly these (rows of other vaults are
+            dropped by :meth:`refresh_all`).
+        debounce_ms: the watcher groups filesystem events for at most this long before applying them.
+    """
+
+    def __init__(self, index: VaultIndex, vaults: Mapping[str, Vault], *, debounce_ms: int = 200) -> None:
+        self._index = index
+        self._vaults = dict(vaults)
+        self._debounce_ms = max(1, int(debounce_ms))
+        self._locks = [threading.Lock() for _ in range(_LOCK_STRIPES)]
+        self._refresh_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ready = False
+        self._started_at: float | None = None
+        self._ready_at: float | None = None
+        self._indexed = 0
+        self._pending = 0
+        self._last: dict[str, Any] | None = None
+        self._error: str | None = None
+
+    # ----------------------------------------------------------------------------------------- state
+
+    @property
+    def state(self) -> str:
+        """``"indexing"`` until the first full refresh of every vault finished, then ``"ready"``."""
+        return "ready" if self._ready else "indexing"
+
+    def status(self) -> dict:
+        """Progress and counts for health/status endpoints.
+
+        Returns ``{"state", "notes", "files", "indexed", "pending", "diagnostics", "started_at", "ready_at",
+        "last_refresh"}``: ``notes``/``files``/``diagnostics`` are index totals (``None`` once the index is
+        closed), ``indexed`` = files (re)indexed by the running or last refresh, ``pending`` = watcher changes
+        queued but not applied yet, timestamps are ISO 8601 UTC or ``None``, ``last_refresh`` = the counts
+        returned by the last :meth:`refresh_all` (or ``None``). ``error`` is present if the watcher failed.
+        """
+        try:
+            notes, files, diags = self._index.note_count(), self._index.file_count(), self._index.diagnostic_count()
+        except RuntimeError:  # index closed during shutdown
+            notes = files = diags = None
+        out: dict[str, Any] = {
+            "state": self.state,
+            "notes": notes,
+            "files": files,
+            "indexed": self._indexed,
+            "pending": self._pending,
+            "diagnostics": diags,
+            "started_at": _iso(self._started_at),
+            "ready_at": _iso(self._ready_at),
+            "last_refresh": self._last,
+        }
+        if self._error:
+            out["error"] = self._error
+        return out
+
+    # ------------------------------------------------------------------------------------ refreshing
+
+    def _lock(self, vault: str, path: str) -> threading.Lock:
+        return self._locks[hash((vault, path)) % _LOCK_STRIPES]
+
+    def refresh_all(self, *, full: bool = False) -> dict:
+        """Bring the index in line with every vault folder; blocking (call it from a worker thread).
+
+        Incremental by default: files whose ``(size, mtime_ns)`` equal the indexed ones are skipped.
+        ``full=True`` re-reads and re-indexes every file (search keeps answering meanwhile). Both remove rows of
+        files that are gone (or now hidden/temporary) and of vaults no longer configured, then wait until the
+        full-text index has committed everything.
+
+        Returns:
+            ``{"vaults", "scanned", "indexed", "unchanged", "removed", "errors", "removed_vaults", "full",
+            "seconds"}`` (``indexed`` counts files written, notes and other files; ``errors`` = unreadable files).
+        """
+        with self._refresh_lock:
+            t0 = time.monotonic()
+            self._indexed = 0
+            total = {"vaults": 0, "scanned": 0, "indexed": 0, "unchanged": 0, "removed": 0, "errors": 0}
+            removed_vaults = 0
+            for name in self._index.vault_names():
+                if name not in self._vaults:
+                    self._index.delete_vault(name)
+                    removed_vaults += 1
+            for vault in self._vaults.values():
+                if self._stop.is_set():
+                    break
+                stats = self._refresh_vault(vault, full=full)
+                total["vaults"] += 1
+                for k, v in stats.items():
+                    total[k] += v
+            self._index.flush(timeout=300)
+            out = {**total, "removed_vaults": removed_vaults, "full": full, "seconds": round(time.monotonic() - t0, 3)}
+            self._last = out
+            return out
+
+    def _refresh_vault(self, vault: Vault, *, full: bool, under: str = "") -> dict[str, int]:
+        idx = self._index
+        states = idx.file_states(vault.name, under=under or None)
+        stats = {"scanned": 0, "indexed": 0, "unchanged": 0, "removed": 0, "errors": 0}
+        seen: set[str] = set()
+        completed = False
+        with idx.batch():
+            for entry, path in walk(vault, under):
+                if self._stop.is_set():
+                    break
+                seen.add(entry.path)
+                stats["scanned"] += 1
+                if not full and states.get(entry.path) == (entry.size, entry.mtime_ns):
+                    stats["unchanged"] += 1
+                    continue
+                with self._lock(vault.name, entry.path):
+                    ok = self._index_file(vault, entry, path)
+                stats["indexed" if ok else "errors"] += 1
+                self._indexed += 1
+            else:
+                completed = True
+            if completed:  # an interrupted walk must not drop what it did not see
+                for gone in states.keys() - seen:
+                    with self._lock(vault.name, gone):
+                        idx.delete(vault.name, gone)
+                    stats["removed"] += 1
+        return stats
+
+    def _index_file(self, vault: Vault, entry: FileEntry, path: str) -> bool:
+        """(Re)index one walked file; returns False if it could not be read (it stays as it was)."""
+        idx, name = self._index, vault.name
+        try:
+            if not is_note(entry.path):
+                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+                return True
+            if entry.size > MAX_NOTE_BYTES:
+                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+                idx.record_diagnostic(
+                    name, entry.path, "too_large", f"note is {entry.size} bytes; notes over {MAX_NOTE_BYTES} are not indexed"
+                )
+                return True
+            try:
+                with open(path, "rb") as f:
+                    raw = f.read(MAX_NOTE_BYTES + 1)
+            except OSError as exc:
+                log.warning("vault %s: cannot read %s: %s", name, entry.path, exc)
+                return False
+            try:
+                text = decode_note(raw)
+            except UnicodeDecodeError as exc:
+                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+                idx.record_diagnostic(
+                    name, entry.path, "invalid_utf8", f"not valid UTF-8 (byte {exc.start}); not searchable"
+                )
+                return True
+            if not text.isascii():
+                text = unicodedata.normalize("NFC", text)
+            try:
+                parsed = parse_note(text)
+            except Exception as exc:  # a parser bug must not stop indexing
+                log.exception("vault %s: parsing %s failed", name, entry.path)
+                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+                idx.record_diagnostic(name, entry.path, "parse_error", f"could not parse: {exc}")
+                return True
+            idx.upsert_note(name, entry.path, text, parsed, size=entry.size, mtime_ns=entry.mtime_ns)
+            if parsed.frontmatter_error:
+                idx.record_diagnostic(name, entry.path, "invalid_frontmatter", str(parsed.frontmatter_error))
+            return True
+        except RuntimeError:
+            raise  # index closed
+        except Exception:
+            log.exception("vault %s: indexing %s failed", name, entry.path)
+            return False
+
+    def refresh_path(self, vault: str, path: str) -> None:
+        """Re-index one vault-relative path now, or forget it if it is gone, hidden, temporary or outside.
+
+        A folder path refreshes everything below it (and forgets indexed files below it that are gone): a
+        renamed or deleted folder is reported by watchers as one event. Blocking; thread-safe.
+
+        Raises:
+            KeyError: ``vault`` is not one of the indexer's vaults.
+        """
+        v = self._vaults[vault]
+        rel = unicodedata.normalize("NFC", path).strip("/")
+        osp = os_path(v, rel)
+        if osp is None:  # not a path a vault file can have (hidden, temp, '..', absolute): never indexed
+            return
+        try:
+            st = os.stat(osp) if _inside(str(v.root), os.path.realpath(osp)) else None
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            self._refresh_vault(v, full=False, under=rel)
+            return
+        with self._lock(vault, rel):
+            if st is not None and stat.S_ISREG(st.st_mode):
+                self._index_file(v, FileEntry(rel, st.st_size, st.st_mtime_ns), osp)
+                return
+            self._index.delete(vault, rel)
+        for gone in self._index.file_states(vault, under=rel):  # files below a folder that disappeared
+            with self._lock(vault, gone):
+                self._index.delete(vault, gone)
+
+    # ------------------------------------------------------------------------------------- watching
+
+    async def start(self) -> None:
+        """Start the background build and the watcher; returns at once. A second call is a no-op."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._started_at = time.time()
+        self._thread = threading.Thread(target=self._thread_main, name="obsigate-indexer", daemon=True)
+        self._thread.start()
+
+    async def stop(self) -> None:
+        """Stop the watcher and any running build (between two files), and wait for the thread to end."""
+        self._stop.set()
+        t = self._thread
+        if t is not None:
+            await anyio.to_thread.run_sync(t.join, 30.0)
+            if t.is_alive():
+                log.warning("indexer thread did not stop within 30 s")
+        self._thread = None
+
+    def _thread_main(self) -> None:
+        try:
+            anyio.run(self._main)
+        except Exception as exc:  # pragma: no cover - last resort, keep the server up
+            log.exception("indexer stopped")
+            self._error = f"indexer stopped: {exc}"
+
+    async def _main(self) -> None:
+        send, recv = anyio.create_memory_object_stream[set[tuple[str, str]]](max_buffer_size=math.inf)
+        ready = anyio.Event()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._watch, send)
+            tg.start_soon(self._consume, recv, ready)
+            await anyio.sleep(0.05)  # let the watcher register before the walk starts
+            try:
+                stats = await anyio.to_thread.run_sync(self.refresh_all)
+                log.info("index ready: %s", stats)
+            except Exception as exc:
+                log.exception("initial index build failed")
+                self._error = f"initial build failed: {exc}"
+            if not self._stop.is_set():
+                self._ready = True
+                self._ready_at = time.time()
+            ready.set()
+
+    def _roots(self) -> dict[str, str]:
+        return {str(v.root): name for name, v in self._vaults.items() if v.root.is_dir()}
+
+    def _map(self, roots: dict[str, str], abs_path: str) -> tuple[str, str] | None:
+        for root, name in roots.items():
+            if abs_path.startswith(root + os.sep):
+                rel = abs_path[len(root) + 1 :].replace(os.sep, "/")
+                if is_hidden(rel) or is_editor_temp(rel.rsplit("/", 1)[-1]):
+                    return None
+                return name, unicodedata.normalize("NFC", rel)
+        return None
+
+    async def _watch(self, send: Any) -> None:
+        roots = self._roots()
+        async with send:
+            if not roots:
+                return
+            force_polling = None
+            while not self._stop.is_set():
+                try:
+                    async for changes in awatch(
+                        *roots,
+                        watch_filter=lambda _c, p: self._map(roots, p) is not None,
+                        debounce=self._debounce_ms,
+                        step=min(50, self._debounce_ms),
+                        stop_event=self._stop,
+                        force_polling=force_polling,
+                        poll_delay_ms=300,
+                        ignore_permission_denied=True,
+                    ):
+                        items = {m for _c, p in changes if (m := self._map(roots, p)) is not None}
+                        if items:
+                            self._pending += len(items)
+                            await send.send(items)
+                except Exception as exc:
+                    if self._stop.is_set():
+                        break
+                    log.warning("file watcher failed (%s); restarting with polling in 2 s", exc)
+                    force_polling = True
+                    await anyio.sleep(2)
+
+    async def _consume(self, recv: Any, ready: anyio.Event) -> None:
+        await ready.wait()
+        async with recv:
+            async for first in recv:
+                items, n = set(first), len(first)
+                while True:  # merge everything already queued into one pass
+                    try:
+                        more = recv.receive_nowait()
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
+                    items |= more
+                    n += len(more)
+                if self._stop.is_set():
+                    break
+                try:
+                    await anyio.to_thread.run_sync(self._apply, items)
+                finally:
+                    self._pending = max(0, self._pending - n)
+
+    def _apply(self, items: Iterable[tuple[str, str]]) -> None:
+        for vault, path in sorted(items):
+            if self._stop.is_set():
+                return
+            try:
+                self.refresh_path(vault, path)
+            except Exception:
+                log.exception("vault %s: refreshing %s failed", vault, path)
+
