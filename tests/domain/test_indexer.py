@@ -162,6 +162,21 @@ def test_symlink_escaping_the_vault_is_not_indexed(vault: Vault, index: VaultInd
     assert hits(index, "classified") == [] and "leak.md" not in index.file_states("v")
 
 
+def test_big_refresh_parses_in_worker_processes(
+    vault: Vault, index: VaultIndex, parse_calls: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexer_mod, "PARALLEL_AFTER", 20)
+    for i in range(150):
+        write(vault.root, f"many/n{i:03d}.md", f"---\ntags: [batch/n{i % 3}]\n---\nworker parsed note {i}\n")
+    write(vault.root, "many/zz-bad.md", b"worker \xff\xfe parsed")
+    stats = Indexer(index, {"v": vault}, workers=1).refresh_all()
+    assert stats["indexed"] == 155 and stats["errors"] == 0
+    assert len(parse_calls) == 20  # the first 20 notes in-process, the other 134 in the worker
+    assert index.search("worker parsed", vaults=["v"]).total == 150
+    assert {t.tag: t.count for t in index.list_tags(vaults=["v"])}["batch"] == 150
+    assert [(d["path"], d["code"]) for d in index.diagnostics("v")] == [("many/zz-bad.md", "invalid_utf8")]
+
+
 # ----------------------------------------------------------------------------------- real watcher
 
 

@@ -189,6 +189,7 @@ def test_error_message_names_the_file_line() -> None:
         ("list:\n  - a\n  - 2\n  -\nnext: 1", {"list": ["a", 2, None], "next": 1}),
         ("list:\n- a\n- b", {"list": ["a", "b"]}),
         ("1: one\ntrue: yes\nnull: x", {"1": "one", "true": "yes", "null": "x"}),
+        ("1: a\ntrue: b\nt: |\n  x\n", {"1": "a", "true": "b", "t": "x\n"}),  # full parser: keys stay distinct
         ("<<: {a: 1}", {"<<": {"a": 1}}),  # merge keys are YAML 1.1 only
         ("nested:\n  a:\n    b: [1, {c: d}]", {"nested": {"a": {"b": [1, {"c": "d"}]}}}),
         ("text: |\n  line 1\n  line 2\n", {"text": "line 1\nline 2\n"}),
@@ -217,6 +218,8 @@ FAST_PATH_SAMPLES = [
     'a: "esc\\"aped"',
     "a: b:c\nd: e :f",
     "Key With Spaces: value\nkey-with-dash: 2\nkey.dot: 3",
+    "k: [a:b, http://x.y/z?q=1, a b]\nl: [-5, x]\nm: [a,]\nn: [x #c]",
+    "1: a\ntrue: b\nnull: c\n~: d",
 ]
 
 
@@ -570,7 +573,10 @@ PATHOLOGICAL = [
     "[[" * 20000,
     "[" * 50000 + "](",
     "`" * 3000 + "a" + "``" * 3000,
+    "x ``a`" * 10000,
     "$" * 50000,
+    "$a " * 20000 + "#t",
+    "[a](" * 10000 + "#t",
     "<!--" * 10000,
     "_#a" * 10000,
     "#" * 50000,
@@ -579,6 +585,8 @@ PATHOLOGICAL = [
     "> " * 5000 + "#x",
     "\n".join(f"{' ' * (i % 12)}- [[n{i}]] #t{i}" for i in range(5000)),
     "---\n" + "a: [" * 3000 + "\n---\n",
+    "---\na: " + "[" * 5000 + "]" * 5000 + "\n---\n",
+    "---\nlinks: [" + ", ".join(['"[[x]]"'] * 5000) + "]\n---\n",
 ]
 ALPHABET = list("#[]()!|\\`~$%<>-_*=:/ \t\n\r^{}'\"a1é🎉\u00a0\x00\x01&") + ["[[", "]]", "```", "$$", "<!--", "-->", "%%", "---\n"]
 

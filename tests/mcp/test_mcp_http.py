@@ -7,7 +7,8 @@ import base64
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,9 @@ from support import free_port, write_tree
 
 pytestmark = pytest.mark.anyio
 
-MCP_TOOLS = {"list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags"}
+MCP_TOOLS = {
+    "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags"
+}
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 PROTOCOL = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
 BASE = "http://127.0.0.1:8765"  # what the ``gateway`` fixtures' ASGITransport clients use
@@ -116,10 +119,10 @@ async def test_search_fulltext_finds_the_note(gateway, era: str) -> None:
 
 async def test_read_file_content_tags_links(gateway, era: str) -> None:
     async with gateway.client(gateway.tokens["alice"], era) as client:
-        home = await check_structured(client, "read_file", await client.call_tool("read_file", {"vault": "notes", "path": "Home.md"}))
-        secret = await check_structured(
-            client, "read_file", await client.call_tool("read_file", {"vault": "notes", "path": "Projects/Secret.md"})
-        )
+        home_call = await client.call_tool("read_file", {"vault": "notes", "path": "Home.md"})
+        home = await check_structured(client, "read_file", home_call)
+        secret_call = await client.call_tool("read_file", {"vault": "notes", "path": "Projects/Secret.md"})
+        secret = await check_structured(client, "read_file", secret_call)
     assert home["content"].startswith("# Home") and "Welcome." in home["content"]
     assert set(home["tags"]) == {"home", "dashboard"}
     assert [link["target"] for link in home["links"]] == ["Projects/Plan", "Ideas"]
@@ -305,6 +308,36 @@ async def test_unknown_host_is_rejected(gateway) -> None:
     assert response.status_code == 421
 
 
+async def test_public_url_and_extra_hosts_and_origins(make_app, run_app, vaults: dict[str, Path]) -> None:
+    app = make_app(
+        vaults,
+        public_url="https://notes.example.org",
+        allowed_hosts=["gateway.lan:*"],
+        allowed_origins=["https://app.example.net"],
+    )
+    user = app.state.auth.users.add_user("alice", None, vaults=["notes"])
+    auth = {**ACCEPT, "Authorization": f"Bearer {app.state.auth.tokens.issue(user)}"}
+    async with run_app(app):
+        async def post(host: str, origin: str | None = None) -> httpx2.Response:
+            headers = {**auth, "Host": host, **({"Origin": origin} if origin else {})}
+            async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http:
+                return await http.post("/mcp", json=INIT, headers=headers)
+
+        assert (await post("notes.example.org")).status_code == 200
+        assert (await post("notes.example.org", "https://notes.example.org")).status_code == 200
+        assert (await post("gateway.lan:8443", "https://app.example.net")).status_code == 200
+        assert (await post("127.0.0.1:9999", "http://localhost:5173")).status_code == 200
+        assert (await post("notes.example.org", "http://notes.example.org")).status_code == 403  # scheme differs
+        assert (await post("gateway.example")).status_code == 421
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http:
+            unauthenticated = await http.post("/mcp", json=INIT, headers={**ACCEPT, "Host": "notes.example.org"})
+            prm = (await http.get("/.well-known/oauth-protected-resource/mcp")).json()
+    challenge = unauthenticated.headers["www-authenticate"]
+    assert 'resource_metadata="https://notes.example.org/.well-known/oauth-protected-resource/mcp"' in challenge
+    assert prm["resource"] == "https://notes.example.org/mcp"
+    assert prm["authorization_servers"] == ["https://notes.example.org"]
+
+
 async def test_legacy_session_is_bound_to_its_user(gateway) -> None:
     async with gateway.http(gateway.tokens["alice"]) as http:
         opened = await http.post("/mcp", json=INIT, headers=ACCEPT)
@@ -334,15 +367,20 @@ async def test_calls_and_reads_are_audited(gateway) -> None:
     records = gateway.runtime.audit.tail(10)
     tool = next(r for r in records if r["tool"] == "read_file")
     read = next(r for r in records if r["tool"] == "resources/read")
-    assert (tool["user"], tool["mode"], tool["vault"], tool["result"]) == ("alice", "mcp", "other", "vault_access_denied")
+    assert (tool["user"], tool["mode"], tool["vault"]) == ("alice", "mcp", "other")
+    assert tool["result"] == "vault_access_denied"
     assert (read["action"], read["vault"], read["result"]) == ("mcp_resource_read", "notes", "ok")
     assert SECRET not in json.dumps(records)
 
 
 async def test_rest_routes_still_work_next_to_mcp(gateway) -> None:
+    """/mcp is attached by exact path: the REST API, OpenAPI and FastAPI's JSON 404 keep working."""
     async with gateway.http() as http:
         assert (await http.get("/api/health")).status_code == 200
         assert (await http.get("/openapi.json")).status_code == 200
+        missing = await http.get("/api/nothing-here")
+        assert missing.status_code == 404 and missing.headers["content-type"].startswith("application/json")
+        assert (await http.get("/mcp")).status_code == 401  # GET on /mcp still reaches the SDK app
 
 
 async def test_modern_raw_request_without_handshake(gateway) -> None:
@@ -364,7 +402,8 @@ async def test_modern_raw_request_without_handshake(gateway) -> None:
         response = await http.post("/mcp", json=body, headers=headers)
     assert response.status_code == 200 and "mcp-session-id" not in response.headers
     result = response.json()["result"]
-    assert result["resultType"] == "complete" and result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "obsigate"
+    assert result["resultType"] == "complete"
+    assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "obsigate"
     assert result["structuredContent"]["vaults"][0]["name"] == "notes"
 
 
@@ -405,13 +444,18 @@ async def test_initialize_and_tools_list_do_not_wait_for_indexing(tmp_path: Path
         return real_refresh_all(**kwargs)
 
     indexer.refresh_all = gated_refresh_all
+
+    @asynccontextmanager
+    async def connect(mode: str) -> AsyncIterator[Client]:
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http:
+            async with Client(streamable_http_client(MCP_URL, http_client=http), mode=mode) as client:
+                yield client
+
     try:
         async with run_app(app):
             for era in ("legacy", "2026-07-28"):
                 with anyio.fail_after(10):
-                    async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http, Client(
-                        streamable_http_client(MCP_URL, http_client=http), mode=era
-                    ) as client:
+                    async with connect(era) as client:  # legacy: the initialize handshake happens here
                         assert {t.name for t in (await client.list_tools()).tools} == MCP_TOOLS
                         assert indexer.state == "indexing"
                         early = (await client.call_tool("search_fulltext", {"q": "word2999"})).structured_content
@@ -420,9 +464,7 @@ async def test_initialize_and_tools_list_do_not_wait_for_indexing(tmp_path: Path
             with anyio.fail_after(120):
                 while indexer.state != "ready":
                     await anyio.sleep(0.05)
-            async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http, Client(
-                streamable_http_client(MCP_URL, http_client=http), mode="2026-07-28"
-            ) as client:
+            async with connect("2026-07-28") as client:
                 done = (await client.call_tool("search_fulltext", {"q": "word2999"})).structured_content
             assert [h["path"] for h in done["hits"]] == ["d29/note2999.md"]
     finally:

@@ -81,7 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     for module in (routes_auth, routes_vaults, routes_files, routes_search):
         app.include_router(module.router)
-    # Mounted last, at "/", so the routes above keep priority (mcp.md §2.4).
+    # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(
         app,
         runtime,

@@ -227,7 +227,7 @@ class _Composer(Composer):
 
 class _Constructor(SafeConstructor):
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        """Like ruamel's, minus YAML 1.1 merge keys, and collection keys become strings instead of errors.
+        """Like ruamel's, minus YAML 1.1 merge keys; every key becomes a string (collections as JSON).
 
         Templates such as ``created: {{date}}`` parse as a map keyed by a map; eemeli yaml (Obsidian)
         accepts that and stringifies the key, so the note keeps its other properties.
@@ -236,11 +236,8 @@ class _Constructor(SafeConstructor):
             raise ConstructorError(None, None, f"expected a mapping node, but found {node.id!s}", node.start_mark)
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                hash(key)
-            except TypeError:
-                key = _key_str(key)
+            # Keys become JSON strings here: JS object keys are strings, and Python would merge 1 and true.
+            key = _key_str(self.construct_object(key_node, deep=True))
             value = self.construct_object(value_node, deep=deep)
             if self.check_mapping_key(node, key_node, mapping, key, value):
                 mapping[key] = value
@@ -343,6 +340,21 @@ def _describe(exc: Exception, first_line: int) -> str:
     return f"invalid YAML in frontmatter: {first[0] if first else type(exc).__name__}"
 
 
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _flow_depth(source: str) -> int:
+    """Deepest ``[``/``{`` nesting, counting brackets inside quotes too (a cheap upper bound)."""
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(source):
+        if m.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif depth:
+            depth -= 1
+    return deepest
+
+
 def load_frontmatter(source: str, first_line: int = 2) -> tuple[dict[str, Any], str | None]:
     """Parse frontmatter YAML into ``(properties, error)``.
 
@@ -353,6 +365,8 @@ def load_frontmatter(source: str, first_line: int = 2) -> tuple[dict[str, Any], 
     fast = _fast_load(source)
     if fast is not None:
         return fast, None
+    if _flow_depth(source) > MAX_DEPTH:  # ruamel's scanner is quadratic in flow nesting: refuse early
+        return {}, "invalid YAML in frontmatter: nested too deeply"
     try:
         value = _yaml().load(source)
     except Exception as exc:  # any YAML failure (incl. RecursionError) means "invalid", never a crash

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import logging
 import math
+import multiprocessing
 import os
 import stat
 import threading
 import time
 import unicodedata
+from collections import deque
 from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,11 +43,12 @@ from obsigate.domain.index import VaultIndex
 from obsigate.domain.markdown import parse_note
 from obsigate.domain.vault import FileEntry, Vault, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
 
-__all__ = ["MAX_NOTE_BYTES", "Indexer"]
+__all__ = ["MAX_NOTE_BYTES", "PARALLEL_AFTER", "Indexer"]
 
 log = logging.getLogger(__name__)
 
 MAX_NOTE_BYTES = 16 * 1024 * 1024
+PARALLEL_AFTER = 2000  # notes parsed in-process before a big refresh starts worker processes
 _LOCK_STRIPES = 64
 
 
@@ -56,6 +60,118 @@ def _inside(root: str, real: str) -> bool:
     return real == root or real.startswith(root.rstrip("/") + "/")
 
 
+def _prepare(path: str, size: int) -> tuple:
+    """Read, decode and parse one note file (runs in this process or in a worker process).
+
+    Returns ``("note", parsed)``, ``("invalid_utf8", byte_offset)``, ``("too_large",)``,
+    ``("unreadable", message)`` or ``("parse_error", message)``. Picklable.
+    """
+    if size > MAX_NOTE_BYTES:
+        return ("too_large",)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_NOTE_BYTES + 1)
+    except OSError as exc:
+        return ("unreadable", str(exc))
+    if len(raw) > MAX_NOTE_BYTES:
+        return ("too_large",)
+    try:
+        text = decode_note(raw)
+    except UnicodeDecodeError as exc:
+        return ("invalid_utf8", exc.start)
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    try:
+        return ("note", parse_note(text))
+    except Exception as exc:  # a parser bug must not stop indexing
+        return ("parse_error", f"{type(exc).__name__}: {exc}")
+
+
+def _prepare_chunk(items: list[tuple[str, int]]) -> list[tuple]:
+    return [_prepare(path, size) for path, size in items]
+
+
+class _Pool:
+    """Parse notes in worker processes during big builds (the GIL makes threads useless for this).
+
+    Starts only after :data:`PARALLEL_AFTER` notes were handled in-process, so small refreshes never pay
+    the process start-up (~0.5 s). Results are written in walk order by the calling thread, after checking
+    that the file did not change since it was walked (else it is redone in-process).
+    """
+
+    CHUNK = 64
+    WINDOW = 6  # chunks in flight
+
+    def __init__(self, owner: Indexer) -> None:
+        self.owner = owner
+        self.seen = 0
+        self.ex: ProcessPoolExecutor | None = None
+        self.broken = False
+        self.buf: list[tuple[Vault, FileEntry, str]] = []
+        self.inflight: deque[tuple[list[tuple[Vault, FileEntry, str]], Future]] = deque()
+
+    def take(self, vault: Vault, entry: FileEntry, path: str, stats: dict[str, int]) -> bool:
+        """Queue a note for a worker; False = handle it in-process."""
+        self.seen += 1
+        if self.broken or self.seen <= PARALLEL_AFTER:
+            return False
+        if self.ex is None:
+            try:
+                self.ex = ProcessPoolExecutor(self.owner._workers, mp_context=multiprocessing.get_context("spawn"))
+            except Exception:  # pragma: no cover - e.g. no /dev/shm
+                log.exception("cannot start indexing worker processes; parsing in-process")
+                self.broken = True
+                return False
+        self.buf.append((vault, entry, path))
+        if len(self.buf) >= self.CHUNK:
+            self._submit()
+            while len(self.inflight) > self.WINDOW:
+                self._finish_one(stats)
+        return True
+
+    def _submit(self) -> None:
+        assert self.ex is not None
+        items, self.buf = self.buf, []
+        self.inflight.append((items, self.ex.submit(_prepare_chunk, [(p, e.size) for _, e, p in items])))
+
+    def drain(self, stats: dict[str, int], *, block: bool) -> None:
+        if self.buf:
+            self._submit()
+        while self.inflight and (block or self.inflight[0][1].done()):
+            self._finish_one(stats)
+
+    def _finish_one(self, stats: dict[str, int]) -> None:
+        items, fut = self.inflight.popleft()
+        owner = self.owner
+        try:
+            results = fut.result() if not owner._stop.is_set() else None
+        except Exception:
+            if not self.broken:
+                log.exception("indexing worker processes failed; parsing in-process from now on")
+            self.broken = True
+            results = None
+        for i, (vault, entry, path) in enumerate(items):
+            if owner._stop.is_set():
+                return
+            with owner._lock(vault.name, entry.path):
+                try:
+                    st = os.stat(path)
+                    fresh = (st.st_size, st.st_mtime_ns) == (entry.size, entry.mtime_ns)
+                except OSError:
+                    fresh = False
+                if results is not None and fresh:
+                    ok = owner._store(vault, entry, results[i])
+                else:  # changed since the walk (or worker failure): redo it here
+                    ok = owner._index_file(vault, entry, path)
+            stats["indexed" if ok else "errors"] += 1
+            owner._indexed += 1
+
+    def close(self) -> None:
+        if self.ex is not None:
+            self.ex.shutdown(wait=True, cancel_futures=True)
+            self.ex = None
+
+
 class Indexer:
     """Keeps a :class:`VaultIndex` in step with the vault folders.
 
@@ -64,10 +180,21 @@ class Indexer:
         vaults: vault name → :class:`Vault`; the index is built for exactly these (rows of other vaults are
             dropped by :meth:`refresh_all`).
         debounce_ms: the watcher groups filesystem events for at most this long before applying them.
+        workers: processes that parse notes during big refreshes (more than :data:`PARALLEL_AFTER` notes to
+            read); default one per core minus one (max 4); 0 = always parse in-process.
     """
 
-    def __init__(self, index: VaultIndex, vaults: Mapping[str, Vault], *, debounce_ms: int = 200) -> None:
+    def __init__(
+        self,
+        index: VaultIndex,
+        vaults: Mapping[str, Vault],
+        *,
+        debounce_ms: int = 200,
+        workers: int | None = None,
+    ) -> None:
         self._index = index
+        cpus = os.cpu_count() or 1
+        self._workers = max(0, min(cpus - 1, 4) if workers is None else workers)
         self._vaults = dict(vaults)
         self._debounce_ms = max(1, int(debounce_ms))
         self._locks = [threading.Lock() for _ in range(_LOCK_STRIPES)]
@@ -161,67 +288,72 @@ class Indexer:
         stats = {"scanned": 0, "indexed": 0, "unchanged": 0, "removed": 0, "errors": 0}
         seen: set[str] = set()
         completed = False
-        with idx.batch():
-            for entry, path in walk(vault, under):
-                if self._stop.is_set():
-                    break
-                seen.add(entry.path)
-                stats["scanned"] += 1
-                if not full and states.get(entry.path) == (entry.size, entry.mtime_ns):
-                    stats["unchanged"] += 1
-                    continue
-                with self._lock(vault.name, entry.path):
-                    ok = self._index_file(vault, entry, path)
-                stats["indexed" if ok else "errors"] += 1
-                self._indexed += 1
-            else:
-                completed = True
-            if completed:  # an interrupted walk must not drop what it did not see
-                for gone in states.keys() - seen:
-                    with self._lock(vault.name, gone):
-                        idx.delete(vault.name, gone)
-                    stats["removed"] += 1
+        pool = _Pool(self) if self._workers > 0 else None
+        try:
+            with idx.batch():
+                for entry, path in walk(vault, under):
+                    if self._stop.is_set():
+                        break
+                    seen.add(entry.path)
+                    stats["scanned"] += 1
+                    if not full and states.get(entry.path) == (entry.size, entry.mtime_ns):
+                        stats["unchanged"] += 1
+                        continue
+                    if pool is not None and is_note(entry.path) and pool.take(vault, entry, path, stats):
+                        continue
+                    with self._lock(vault.name, entry.path):
+                        ok = self._index_file(vault, entry, path)
+                    stats["indexed" if ok else "errors"] += 1
+                    self._indexed += 1
+                else:
+                    completed = True
+                if pool is not None:
+                    pool.drain(stats, block=True)
+                if completed:  # an interrupted walk must not drop what it did not see
+                    for gone in states.keys() - seen:
+                        with self._lock(vault.name, gone):
+                            idx.delete(vault.name, gone)
+                        stats["removed"] += 1
+        finally:
+            if pool is not None:
+                pool.close()
         return stats
 
     def _index_file(self, vault: Vault, entry: FileEntry, path: str) -> bool:
-        """(Re)index one walked file; returns False if it could not be read (it stays as it was)."""
-        idx, name = self._index, vault.name
-        try:
-            if not is_note(entry.path):
-                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
-                return True
-            if entry.size > MAX_NOTE_BYTES:
-                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
-                idx.record_diagnostic(
-                    name, entry.path, "too_large", f"note is {entry.size} bytes; notes over {MAX_NOTE_BYTES} are not indexed"
-                )
-                return True
+        """(Re)index one walked file in this process; returns False if it could not be read."""
+        if not is_note(entry.path):
             try:
-                with open(path, "rb") as f:
-                    raw = f.read(MAX_NOTE_BYTES + 1)
-            except OSError as exc:
-                log.warning("vault %s: cannot read %s: %s", name, entry.path, exc)
+                self._index.upsert_file(vault.name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+            except RuntimeError:
+                raise  # index closed
+            except Exception:
+                log.exception("vault %s: indexing %s failed", vault.name, entry.path)
                 return False
-            try:
-                text = decode_note(raw)
-            except UnicodeDecodeError as exc:
-                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
-                idx.record_diagnostic(
-                    name, entry.path, "invalid_utf8", f"not valid UTF-8 (byte {exc.start}); not searchable"
-                )
+            return True
+        return self._store(vault, entry, _prepare(path, entry.size))
+
+    def _store(self, vault: Vault, entry: FileEntry, result: tuple) -> bool:
+        """Write the outcome of :func:`_prepare` for one note; returns False if the note could not be read."""
+        idx, name, kind = self._index, vault.name, result[0]
+        try:
+            if kind == "note":
+                parsed = result[1]
+                idx.upsert_note(name, entry.path, "", parsed, size=entry.size, mtime_ns=entry.mtime_ns)
+                if parsed.frontmatter_error:
+                    idx.record_diagnostic(name, entry.path, "invalid_frontmatter", str(parsed.frontmatter_error))
                 return True
-            if not text.isascii():
-                text = unicodedata.normalize("NFC", text)
-            try:
-                parsed = parse_note(text)
-            except Exception as exc:  # a parser bug must not stop indexing
-                log.exception("vault %s: parsing %s failed", name, entry.path)
-                idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
-                idx.record_diagnostic(name, entry.path, "parse_error", f"could not parse: {exc}")
-                return True
-            idx.upsert_note(name, entry.path, text, parsed, size=entry.size, mtime_ns=entry.mtime_ns)
-            if parsed.frontmatter_error:
-                idx.record_diagnostic(name, entry.path, "invalid_frontmatter", str(parsed.frontmatter_error))
+            if kind == "unreadable":
+                log.warning("vault %s: cannot read %s: %s", name, entry.path, result[1])
+                return False
+            idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+            if kind == "invalid_utf8":
+                msg = f"not valid UTF-8 (byte {result[1]}); not searchable"
+            elif kind == "too_large":
+                msg = f"note is {entry.size} bytes; notes over {MAX_NOTE_BYTES} are not indexed"
+            else:
+                log.error("vault %s: parsing %s failed: %s", name, entry.path, result[1])
+                msg = f"could not parse: {result[1]}"
+            idx.record_diagnostic(name, entry.path, kind, msg)
             return True
         except RuntimeError:
             raise  # index closed

@@ -162,6 +162,7 @@ def _frontmatter_links(props: dict[str, Any], source: str) -> list[Link]:
     if "[[" not in source:
         return out
     cursor = 0
+    counted_to, counted_line = 0, 2  # incremental line count keeps many links linear
     for key, value in iter_string_values(props):
         if not (value.startswith("[[") and value.endswith("]]")):
             continue
@@ -171,8 +172,14 @@ def _frontmatter_links(props: dict[str, Any], source: str) -> list[Link]:
         at = source.find(value, cursor)
         if at == -1:
             at = source.find(value)
-        line = 1 if at == -1 else 2 + source.count("\n", 0, at)
-        if at != -1:
+        if at == -1:
+            line = 1  # written with escapes or folded: position unknown
+        else:
+            if at < counted_to:
+                counted_to, counted_line = 0, 2
+            counted_line += source.count("\n", counted_to, at)
+            counted_to = at
+            line = counted_line
             cursor = at + len(value)
         link = _wikilink(inner, False, line, FRONTMATTER, key)
         if link is not None:
@@ -314,6 +321,8 @@ def _mask(text: str) -> str:
     parts = []
     last = 0
     unclosed: set[str] = set()  # openers known to have no closer further on: keeps the scan linear
+    no_exact: set[int] = set()  # backtick run lengths with no same-length closer further on
+    no_math_before = -1  # a failed $ closer search covers the rest of its line
     while m is not None:
         start, tok = m.start(), m.group()
         end = -1
@@ -324,7 +333,9 @@ def _mask(text: str) -> str:
         elif tok in unclosed:
             pass
         elif tok[0] == "`":
-            close = _backtick_closer(len(tok)).search(text, m.end())
+            close = None if len(tok) in no_exact else _backtick_closer(len(tok)).search(text, m.end())
+            if close is None:
+                no_exact.add(len(tok))
             if close is not None:
                 end = close.end()
             elif len(tok) > 1:
@@ -339,11 +350,14 @@ def _mask(text: str) -> str:
             closer = "$$" if tok == "$$" else "-->"
             at = text.find(closer, start + 2)
             end = at + len(closer) if at != -1 else -1
-        else:  # inline $math$: no space after the opener or before the closer, one line
+        elif start >= no_math_before:  # inline $math$: no space after the opener or before the closer
             nxt = text[start + 1 : start + 2]
             if nxt and not nxt.isspace():
                 line_end = text.find("\n", start)
-                close = _MATH_CLOSE.search(text, start + 2, len(text) if line_end == -1 else line_end)
+                line_end = len(text) if line_end == -1 else line_end
+                close = _MATH_CLOSE.search(text, start + 2, line_end)
+                if close is None:
+                    no_math_before = line_end
                 end = close.end() if close else -1
         if end == -1:
             if tok[0] != "\\" and tok != "$":
@@ -379,7 +393,7 @@ def _inline(text: str, line: int, table: bool, links: list[Link], tags: list[str
         found.sort(key=lambda item: item[0])
         links.extend(link for _, link in found)
     if "#" in masked:
-        tags.extend(tag for _, tag in scan_tags(masked, table))
+        tags.extend([tag for _, tag in scan_tags(masked, table)])
 
 
 def _overwrite(masked: str, spans: list[tuple[int, int]]) -> str:
@@ -466,6 +480,7 @@ _HTML_LONE_TAG = re.compile(
     r"|</[A-Za-z][A-Za-z0-9-]*+[ \t]*+>)[ \t]*"
 )
 
+_MAX_MARKERS = 16  # list markers opened on one line ("- - - x"); past this the rest is text, keeping it linear
 # First characters that may open or interrupt a block; any other line is plain paragraph text.
 _SPECIAL_START = frozenset(" \t#`~<$-*_+=|>0123456789")
 
@@ -609,14 +624,54 @@ def _interrupts(s: str, para: list[str], in_list: bool) -> bool:
     return False
 
 
-def _scan_blocks(lines: list[str], first_line: int, headings: list[Heading], links: list[Link], tags: list[str]) -> None:
+_Leaf = tuple[str, int, int, Any]
+
+
+def _continue_leaf(leaf: _Leaf, line: str, lines: list[str], index: int) -> tuple[_Leaf | None, bool]:
+    """Feed `line` to an open code/math/HTML block: (the block if still open, whether it took the line).
+
+    Container rules follow Obsidian readbacks: a fence, ``$$`` or HTML block inside a quote or list item
+    takes lazy lines (no ``>`` / not indented) until a blank line, a heading or a list item ends the container.
+    """
+    kind, quote, columns, data = leaf
+    depth, rest = _strip_quotes(line, quote) if quote else (0, line)
+    if depth < quote:
+        if _is_blank(line) or kind == _CODE or _ends_lazily(line):
+            return None, False
+        if kind == _HTML and data and _html_ends(data, line):
+            return None, True
+        return leaf, True
+    blank = _is_blank(rest)
+    if kind == _CODE:
+        return (leaf, True) if blank or _indent(rest)[0] >= columns + 4 else (None, False)
+    if blank:
+        if (kind == _HTML and data == "") or (columns and _next_outside(lines, index + 1, columns)):
+            return None, False  # ends an HTML 6/7 block, or the list item holding the block
+        return leaf, True
+    if columns and _indent(rest)[0] < columns:  # a lazy line of a list item never closes a fence or $$
+        if _ends_lazily(rest):
+            return None, False
+        return (None if kind == _HTML and data and _html_ends(data, rest) else leaf), True
+    content = _dedent(rest, columns) if columns else rest
+    if kind == _FENCED:
+        closed = _closes_fence(content, data)
+    elif kind == _MATH:
+        closed = "$$" in content
+    else:
+        closed = bool(data) and _html_ends(data, content)
+    return (None if closed else leaf), True
+
+
+def _scan_blocks(
+    lines: list[str], first_line: int, headings: list[Heading], links: list[Link], tags: list[str]
+) -> None:
     """Walk body `lines` (first one is file line `first_line`), filling headings, links and tags."""
     para: list[str] = []
     para_line = 0
     para_quote = 0
     para_table = False
     stack: list[int] = []  # content columns of the open list items (outside blockquotes)
-    leaf: tuple[str, int, int, Any] | None = None
+    leaf: _Leaf | None = None
 
     def flush() -> None:
         nonlocal para, para_table
@@ -634,52 +689,36 @@ def _scan_blocks(lines: list[str], first_line: int, headings: list[Heading], lin
     for index, line in enumerate(lines):
         lineno = first_line + index
         if leaf is not None:
-            kind, quote, columns, data = leaf
-            if kind == _FENCED and not quote and not columns:  # fast path: a top-level fence
-                if data[2] in line and _closes_fence(line, data):
+            if leaf[0] == _FENCED and not leaf[1] and not leaf[2]:  # fast path: a top-level fence
+                if leaf[3][2] in line and _closes_fence(line, leaf[3]):
                     leaf = None
                 continue
-            if quote:
-                depth, rest = _strip_quotes(line, quote)
-            else:
-                depth, rest = 0, line
-            if depth < quote:
-                # Outside the quote: a blank line ends it, other lines continue the block lazily.
-                if _is_blank(line) or kind == _CODE or _ends_lazily(line):
-                    leaf = None
-                else:
-                    if kind == _HTML and data and _html_ends(data, line):
-                        leaf = None
-                    continue
-            elif kind == _CODE:
-                if _is_blank(rest) or _indent(rest)[0] >= columns + 4:
-                    continue
-                leaf = None
-            elif _is_blank(rest) and (kind == _HTML and data == "" or columns and _next_outside(lines, index + 1, columns)):
-                leaf = None  # blank line ends an HTML 6/7 block, or the list item holding the block
-            elif columns and not _is_blank(rest) and _indent(rest)[0] < columns and _ends_lazily(rest):
-                leaf = None
-            else:
-                lazy = columns and not _is_blank(rest) and _indent(rest)[0] < columns
-                content = rest if lazy else _dedent(rest, columns)
-                if kind == _FENCED:
-                    if not lazy and _closes_fence(content, data):
-                        leaf = None
-                elif kind == _MATH:
-                    if not lazy and "$$" in content:
-                        leaf = None
-                elif data and _html_ends(data, content):
-                    leaf = None
+            leaf, consumed = _continue_leaf(leaf, line, lines, index)
+            if consumed:
                 continue
 
         if not line:
-            flush()
+            if para:
+                flush()
             continue
-        if line[0] not in _SPECIAL_START:  # plain text (most lines): continues or starts a paragraph
+        first = line[0]
+        if first == "#" and not para_table and (m := _ATX.match(line)) is not None:
+            # Fast path: a heading at column 0 ends any paragraph and list, and is top-level.
+            if para:
+                flush()
+            stack.clear()
+            title = line[m.end() :]
+            if text := _heading_text(title):
+                headings.append(Heading(len(m.group(1)), text, lineno))
+            if "#" in title or "[" in title:
+                _inline(line, lineno, False, links, tags)
+            continue
+        if first not in _SPECIAL_START or first == "#":  # plain text: continues or starts a paragraph
             if para and (not para_table or "|" in line):
                 para.append(line)
                 continue
-            flush()
+            if para:
+                flush()
             stack.clear()
             para = [line]
             para_line = lineno
@@ -688,7 +727,8 @@ def _scan_blocks(lines: list[str], first_line: int, headings: list[Heading], lin
 
         quote, rest = _strip_quotes(line) if ">" in line[:4] else (0, line)
         if not rest.strip(" "):
-            flush()
+            if para:
+                flush()
             continue
         if rest[0] == " " or rest[0] == "\t":
             cols, skip = _indent(rest)
@@ -735,7 +775,15 @@ def _scan_blocks(lines: list[str], first_line: int, headings: list[Heading], lin
             continue
         in_item = bool(stack) or bool(quote)
         code_item = False
-        while s and s[0] in "-+*0123456789" and (m := _LIST.match(s)) is not None and not _THEMATIC.fullmatch(s):
+        markers = 0
+        while (
+            s
+            and markers < _MAX_MARKERS
+            and s[0] in "-+*0123456789"
+            and (m := _LIST.match(s)) is not None
+            and not _THEMATIC.fullmatch(s)
+        ):
+            markers += 1
             marker_end = cols + m.end(1)
             gap = _columns(m.group(3) or "", marker_end)
             content = s[m.end() :]

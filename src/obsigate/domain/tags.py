@@ -32,7 +32,6 @@ _EXCLUDED = (
     r"\s\ufeff\u2000-\u206f\u2e00-\u2e7f'!\"#$%&()*+,.:;<=>?@^`{|}~\[\]\\" + MASK_OPAQUE + MASK_BOUNDARY
 )
 _TAG = re.compile(f"#([^{_EXCLUDED}]+)")
-_ALL_DIGITS = re.compile(r"[0-9]+")  # JS \d is ASCII-only
 _UNDERSCORES = re.compile(r"_+")
 _INLINE_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _BRACKET = re.compile(r"[\[\]]")
@@ -41,7 +40,7 @@ _WINDOW = 1000  # how far bracket look-arounds search; keeps pathological input 
 
 def is_valid_tag(body: str) -> bool:
     """True unless `body` is empty or all ASCII digits (``#1984`` is never a tag, §9)."""
-    return bool(body) and _ALL_DIGITS.fullmatch(body) is None
+    return bool(body) and not (body.isascii() and body.isdigit())  # JS \d is ASCII-only
 
 
 def frontmatter_tag(item: object) -> str | None:
@@ -106,7 +105,7 @@ class _LazyUnderscores:
         return self._value
 
 
-def _run_start(text: str, pos: int, table: bool, under: _LazyUnderscores) -> bool:
+def _run_start(text: str, pos: int, table: bool, under: _LazyUnderscores | None) -> bool:
     """Whether the ``#`` at `pos` begins an inline text run (§9 position rule, readback cases)."""
     prev = text[pos - 1]
     if prev.isspace() or prev in "\x01\ufeff*":
@@ -126,7 +125,7 @@ def _run_start(text: str, pos: int, table: bool, under: _LazyUnderscores) -> boo
         opening = text.rfind("<", max(0, pos - 200), pos - 1)
         return opening != -1 and _INLINE_HTML_TAG.fullmatch(text, opening, pos) is not None
     if prev == "_":
-        return pos in under.get().paired
+        return under is not None and pos in under.get().paired
     return False
 
 
@@ -138,7 +137,7 @@ def scan_tags(masked: str, table: bool = False) -> list[tuple[int, str]]:
     starts after ``|``.
     """
     out: list[tuple[int, str]] = []
-    under = _LazyUnderscores(masked)
+    under = _LazyUnderscores(masked) if "_" in masked else None
     last_end = -1
     last_valid = False
     for m in _TAG.finditer(masked):
@@ -147,7 +146,7 @@ def scan_tags(masked: str, table: bool = False) -> list[tuple[int, str]]:
             last_valid = False
             continue
         body = m.group(1)
-        if "_" in body:
+        if under is not None and "_" in body:
             body = _cut_at_closer(body, pos, under.get())
         last_end = m.end()
         last_valid = is_valid_tag(body)

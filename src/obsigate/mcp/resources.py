@@ -126,12 +126,10 @@ class ResourceHandlers:
         result_code = "ok"
         vault_name: str | None = None
         try:
-            file_vars = _FILE_T.match(uri) if uri.startswith("vault://") else None
-            vault_vars = None if file_vars else (_VAULT_T.match(uri) if uri.startswith("vault://") else None)
-            if file_vars:
+            if file_vars := _FILE_T.match(uri):
                 vault_name = str(file_vars["name"])
                 return await self._read_file(uri, vault_name, str(file_vars["path"]), principal)
-            if vault_vars:
+            if vault_vars := _VAULT_T.match(uri):
                 vault_name = str(vault_vars["name"])
                 return self._read_vault(uri, vault_name, principal)
             raise NotFound(f"no resource {uri!r}", hint="use vault://<vault> or vault://<vault>/<path>")

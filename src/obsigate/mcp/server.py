@@ -82,7 +82,9 @@ def error_result(err: ToolError) -> CallToolResult:
     text = f"{err.code}: {err.message}"
     if err.hint:
         text += f"\nHint: {err.hint}"
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, meta={ERROR_META_KEY: err.to_dict()})
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], is_error=True, meta={ERROR_META_KEY: err.to_dict()}
+    )
 
 
 def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
