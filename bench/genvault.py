@@ -54,7 +54,8 @@ TECH = (
 
 FRENCH = (
     "procédure déploiement réunion équipe sécurité données problème système mémoire résumé café naïve "
-    "élément créer modèle référence générale période intérêt qualité société stratégie théorie vérifier "
+    "élément créer modèle référence générale période intérêt qualité société stratégie théorie "
+    "vérifier "
     "étape écrire année été élève numéro présentation développement bibliothèque mise_à_jour conformité "
     "prélèvement échéance reçu trésorerie hébergement sauvegarde restauration fenêtre clé côté château "
     "forêt hôpital île où déjà très après ça garçon français"

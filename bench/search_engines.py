@@ -39,7 +39,6 @@ import re
 import resource
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import sys
 import time
@@ -420,14 +419,18 @@ def worker_vi_build(vault_dir: Path, work: Path) -> dict:
     stats = Indexer(ix, {"bench": Vault("bench", vault_dir)}).refresh_all()
     built = time.perf_counter() - t
     ix.close()
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
         "build_s": built,
+        "cpu_s_main_process": me.ru_utime + me.ru_stime,
+        "cpu_s_parse_workers": kids.ru_utime + kids.ru_stime,
         "stats": stats,
         "size_mb": _dir_mb(d),
         "sqlite_mb": sum(_dir_mb(p) for p in d.glob("index.sqlite3*")),
         "tantivy_mb": _dir_mb(d / "index.tantivy"),
         "rss_before_mb": rss0,
         "peak_rss_mb": _peak_mb(),
+        "worker_peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
     }
 
 
@@ -469,10 +472,12 @@ def worker_vi_serve(vault_dir: Path, work: Path, reps: int) -> dict:
     indexer = Indexer(ix, {"bench": vault})
     notes = sorted(p for p in vault_dir.rglob("*.md") if "/." not in str(p))
     lat = []
+    originals: dict[Path, bytes] = {}
     for i in range(60):
         p = notes[(i * 331) % len(notes)]
         rel = p.relative_to(vault_dir).as_posix()
         word = f"ownwrite{i}x"
+        originals.setdefault(p, p.read_bytes())
         p.write_text(p.read_text("utf-8") + f"\n{word}\n", "utf-8")
         t0 = time.perf_counter()
         indexer.refresh_path("bench", rel)
@@ -483,6 +488,9 @@ def worker_vi_serve(vault_dir: Path, work: Path, reps: int) -> dict:
     out["own_write_visible_p50_ms"] = _pct(lat, 50)
     out["own_write_visible_p95_ms"] = _pct(lat, 95)
     out["own_write_visible_max_ms"] = max(lat)
+    for p, data in originals.items():  # leave the generated vault as it was
+        p.write_bytes(data)
+        indexer.refresh_path("bench", p.relative_to(vault_dir).as_posix())
     t0 = time.perf_counter()
     ix.flush()
     out["flush_after_writes_ms"] = (time.perf_counter() - t0) * 1000
@@ -517,6 +525,7 @@ def machine() -> dict:
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
         "tantivy": _tantivy_version(),
+        "loadavg_at_start": os.getloadavg(),  # other work on the machine inflates latencies
     }
 
 
@@ -585,8 +594,7 @@ def main(argv: list[str] | None = None) -> int:
         print("# VaultIndex: serve", file=sys.stderr)
         s = _child(["--worker", "vi-serve", *common])
         report["vaultindex"] = {"build": b, "serve": s}
-        # the serve phase edited notes: regenerate the vault next time
-        (vault / ".genvault.json").unlink()
+    report["machine"]["loadavg_at_end"] = os.getloadavg()
     name = f"search_engines-{a.notes}-{a.seed}{'-vi' if a.skip_engines else ''}.json"
     (OUT / name).write_text(json.dumps(report, indent=1, default=str))
     if report["engines"]:
@@ -599,13 +607,18 @@ def main(argv: list[str] | None = None) -> int:
 def print_vi(r: dict) -> None:
     b, s = r["build"], r["serve"]
     print("\nobsigate Indexer.refresh_all + VaultIndex (SQLite metadata + tantivy full text + overlay)")
-    print(f"build {b['build_s']:.1f} s, stats {b['stats']}")
+    print(f"build {b['build_s']:.1f} s (CPU: main process {b.get('cpu_s_main_process', 0):.1f} s incl. tantivy "
+          f"threads, parse workers {b.get('cpu_s_parse_workers', 0):.1f} s), stats {b['stats']}")
     print(f"disk {b['size_mb']:.0f} MB (sqlite {b['sqlite_mb']:.0f}, tantivy {b['tantivy_mb']:.0f}); "
-          f"build peak RSS {b['peak_rss_mb']:.0f} MB")
+          f"build peak RSS {b['peak_rss_mb']:.0f} MB "
+          f"(+ parse worker process {b.get('worker_peak_rss_mb', 0):.0f} MB)")
     print(f"serve RSS before/after queries/peak {s['rss_before_mb']:.0f}/{s['rss_after_queries_mb']:.0f}/"
           f"{s['peak_rss_mb']:.0f} MB; open+first query {s['open_first_query_ms']:.1f} ms")
     for label, q in s["queries"].items():
-        print(f"  {label:<60} p50 {q['p50_ms']:6.2f}  p95 {q['p95_ms']:6.2f}  max {q['max_ms']:6.2f} ms  total {q['total']}")
+        print(
+            f"  {label:<60} p50 {q['p50_ms']:6.2f}  p95 {q['p95_ms']:6.2f}  max {q['max_ms']:6.2f} ms  "
+            f"total {q['total']}"
+        )
     print(f"own write visible (refresh_path + search) p50 {s['own_write_visible_p50_ms']:.1f} "
           f"p95 {s['own_write_visible_p95_ms']:.1f} max {s['own_write_visible_max_ms']:.1f} ms; "
           f"flush {s['flush_after_writes_ms']:.0f} ms")
@@ -621,7 +634,10 @@ def print_table(report: dict) -> None:
     row("build s", lambda e: f"{e['build']['build_s']:.2f}")
     row("on disk MB", lambda e: f"{e['build']['size_mb']:.1f}")
     row("build peak RSS MB", lambda e: f"{e['build']['peak_rss_mb']:.0f}")
-    row("serve RSS before/after MB", lambda e: f"{e['serve']['rss_before_mb']:.0f}/{e['serve']['rss_after_queries_mb']:.0f}")
+    row(
+        "serve RSS before/after MB",
+        lambda e: f"{e['serve']['rss_before_mb']:.0f}/{e['serve']['rss_after_queries_mb']:.0f}",
+    )
     row("open + first query ms", lambda e: f"{e['serve']['open_first_query_ms']:.1f}")
     for label, _, _ in QUERIES:
         row(
@@ -632,7 +648,10 @@ def print_table(report: dict) -> None:
                 t=e["serve"]["queries"][label]["total"],
             ),
         )
-    row("update visible p50/p95 ms", lambda e: f"{e['serve']['update_visible_p50_ms']:.1f}/{e['serve']['update_visible_p95_ms']:.1f}")
+    row(
+        "update visible p50/p95 ms",
+        lambda e: f"{e['serve']['update_visible_p50_ms']:.1f}/{e['serve']['update_visible_p95_ms']:.1f}",
+    )
     row("50-note batch visible ms", lambda e: f"{e['serve']['batch50_visible_ms']:.1f}")
 
 

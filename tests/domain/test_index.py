@@ -289,7 +289,8 @@ def test_persistence_across_reopen(tmp_path: Path) -> None:
     try:
         page = ix.search("persistent", vaults=["v"])
         assert paths(page) == ["Plan.md"] and page.hits[0].tags == ("p/q",)
-        assert ix.file_states("v") == {"Plan.md": (len("---\ntags: [p/q]\n---\nthe persistent plan\n"), 1), "pic.png": (4, 9)}
+        size = len("---\ntags: [p/q]\n---\nthe persistent plan\n")
+        assert ix.file_states("v") == {"Plan.md": (size, 1), "pic.png": (4, 9)}
         assert ix.list_tags(vaults=["v"]) == [TagCount("p", 1), TagCount("p/q", 1)]
         assert len(ix.diagnostics()) == 1
         assert (db.parent / "index.tantivy").is_dir()

@@ -53,7 +53,7 @@ def test_is_hidden(path: str, hidden: bool) -> None:
     [
         ".note.md.swp", "note.md.swo", "note.swx", "4913", "note.md~", ".#note.md", "#note.md#", "x.tmp", "X.TMP",
         ".goutputstream-ABC123", "big.zip.crdownload", "video.mp4.part", "~$report.docx", ".~lock.sheet.ods#",
-        "Note.md.sb-1a2b3c4d-XyZ12a", "a.md.kate-swp", "note.md___jb_tmp___", "sub/dir/x.tmp",
+        "Note.md.sb-1a2b3c4d-XyZ12a", "Note.md.sb-x", "a.md.kate-swp", "note.md___jb_tmp___", "sub/dir/x.tmp",
     ],
 )
 def test_editor_temp_names(name: str) -> None:
@@ -61,14 +61,16 @@ def test_editor_temp_names(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["note.md", "4913.md", "tmp.md", "partial results.md", "movie.swf", "~notes.md", "lock.md", "a#b.md"]
+    "name",
+    ["note.md", "4913.md", "tmp.md", "partial results.md", "movie.swf", "~notes.md", "lock.md", "a#b.md", "plan.sb-draft.md"],
 )
 def test_not_editor_temp(name: str) -> None:
     assert not is_editor_temp(name)
 
 
 def test_is_note() -> None:
-    assert is_note("a/B.md") and is_note("X.MD") and not is_note("a.markdown") and not is_note("md") and not is_note("a.mdx")
+    assert is_note("a/B.md") and is_note("X.MD")
+    assert not is_note("a.markdown") and not is_note("md") and not is_note("a.mdx")
 
 
 def test_decode_note_strips_bom_and_is_strict() -> None:

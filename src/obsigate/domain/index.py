@@ -28,7 +28,9 @@ piece is run through the index analyzer (tantivy ``simple`` tokenizer → remove
 lowercase → ASCII folding, so ``procédure`` = ``procedure`` = ``PROCEDURE``). A piece that yields one word is
 a term, several words (``don't``, ``a-b``) a phrase, none (``*``, ``(``, ``"``) is dropped; all pieces must
 match (AND). Each word of three characters or more also matches up to :data:`PREFIX_TERMS` longer words that
-start with it (the most frequent ones in the index, scored at half weight), so ``kube`` finds ``kubernetes``.
+start with it (the most frequent ones in the index, scored at half weight), so ``kube`` finds ``kubernetes``;
+a word that is itself frequent (over :data:`PREFIX_SKIP_DF` notes and 2 % of them, e.g. ``the``) is not
+expanded.
 Ranking is BM25 over the fields, with boosts title 4, aliases 3, headings 2, props 1, body 1.
 """
 
@@ -65,8 +67,9 @@ FIELD_BOOSTS: dict[str, float] = {"title": 4.0, "aliases": 3.0, "headings": 2.0,
 PREFIX_TERMS = 8  # longer words a query word may also match (by document frequency)
 PREFIX_MIN_CHARS = 3
 PREFIX_WEIGHT = 0.5
+PREFIX_SKIP_DF = 1000  # no expansion for a word already in more than this many notes (and > 2 % of them)
 SNIPPET_CHARS = 200  # ≈ 30 words
-SNIPPET_WINDOW = 1500  # characters of the body tried first for the snippet
+SNIPPET_WINDOW = 800  # characters of the body tried first for the snippet
 MAX_QUERY_PIECES = 16
 BULK_COMMIT_INTERVAL = 5.0  # seconds between commits while batch() writes stream in
 OVERLAY_COMMIT_AT = 64  # overlay size that triggers an immediate commit
@@ -164,32 +167,31 @@ def _tag_rows(tags: Sequence[str]) -> tuple[list[tuple[str, str, int]], tuple[st
     """
     per_key: dict[str, dict[str, int]] = {}
     own: dict[str, dict[str, int]] = {}
-    for raw in tags:
+    for raw, n in Counter(tags).items():  # distinct spellings, first-seen order
         t = raw.strip().lstrip("#").strip("/")
         if "//" in t:
             t = "/".join(p for p in t.split("/") if p)
         if not t:
             continue
         low = t.lower()
-        d = own.get(low)
-        if d is None:
-            own[low] = {t: 1}
-        else:
-            d[t] = d.get(t, 0) + 1
+        d = own.setdefault(low, {})
+        d[t] = d.get(t, 0) + n
         i = t.find("/")
         while True:
             part = t if i < 0 else t[:i]
-            k = part.lower()
-            d = per_key.get(k)
-            if d is None:
-                per_key[k] = {part: 1}
-            else:
-                d[part] = d.get(part, 0) + 1
+            d = per_key.setdefault(part.lower(), {})
+            d[part] = d.get(part, 0) + n
             if i < 0:
                 break
             i = t.find("/", i + 1)
-    rows = [(k, max(d, key=d.__getitem__), sum(d.values())) for k, d in per_key.items()]
-    distinct = tuple(max(d, key=d.__getitem__) for d in own.values())
+    rows = []
+    for k, d in per_key.items():
+        if len(d) == 1:
+            [(disp, n)] = d.items()
+            rows.append((k, disp, n))
+        else:
+            rows.append((k, max(d, key=d.__getitem__), sum(d.values())))
+    distinct = tuple(next(iter(d)) if len(d) == 1 else max(d, key=d.__getitem__) for d in own.values())
     return rows, distinct, list(per_key)
 
 
@@ -320,18 +322,15 @@ class _Doc:
             i += 1
         return out
 
-    def to_tantivy(self) -> tantivy.Document:
-        d = tantivy.Document()
-        d.add_text("key", _key(self.vault, self.path))
-        d.add_text("vault", self.vault)
-        for k in self.tag_keys:
-            d.add_text("tags", k)
-        for t in self.tags:
-            d.add_text("tagd", t)
+    def to_tantivy(self, schema: tantivy.Schema) -> tantivy.Document:
+        fields: dict[str, Any] = {"key": _key(self.vault, self.path), "vault": self.vault}
+        if self.tag_keys:
+            fields["tags"] = self.tag_keys
+            fields["tagd"] = list(self.tags)
         for name in FIELD_BOOSTS:
-            for v in self.values[name]:
-                d.add_text(name, v)
-        return d
+            if self.values[name]:
+                fields[name] = self.values[name]
+        return tantivy.Document.from_dict(fields, schema)
 
 
 @dataclass(slots=True)
@@ -429,6 +428,7 @@ class VaultIndex:
         self._wlock = threading.RLock()  # SQLite writes, generation counter, op queue order
         self._state = threading.Condition(threading.Lock())  # overlay, op queue, searcher, committer signals
         self._wconn = self._connect()
+        self._wconn.execute("PRAGMA cache_size=-16000")  # 16 MB for the writer; readers keep the 2 MB default
         self._wrlock = threading.Lock()  # the tantivy writer (one user at a time: it is not re-entrant)
         self._gen = 0  # last generation handed out (one per full-text operation), under _wlock
         self._applied_gen = 0  # last generation fed to the writer, under _wrlock
@@ -443,10 +443,15 @@ class VaultIndex:
         self._avg_body = 300.0
         self._an = _analyzer()
         self._schema = _schema()
-        self._init_sql()
-        self._open_ft(writer_heap_mb)
-        self._recover()
-        self._refresh_avg()
+        try:
+            self._init_sql()
+            self._open_ft(writer_heap_mb)
+            self._recover()
+            self._refresh_avg()
+        except BaseException:
+            for conn in self._conns:
+                conn.close()
+            raise
         self._committer = threading.Thread(target=self._commit_loop, name="obsigate-index-commit", daemon=True)
         self._committer.start()
 
@@ -457,7 +462,6 @@ class VaultIndex:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=OFF")
-        conn.execute("PRAGMA cache_size=-16000")  # 16 MB page cache per connection
         with self._conns_lock:
             self._conns.append(conn)
         return conn
@@ -641,7 +645,7 @@ class VaultIndex:
                     assert op.path is not None
                     w.delete_documents_by_term("key", _key(op.vault, op.path))
                     if op.kind == "upsert" and op.doc is not None:
-                        w.add_document(op.doc.tdoc if op.doc.tdoc is not None else op.doc.to_tantivy())
+                        w.add_document(op.doc.tdoc if op.doc.tdoc is not None else op.doc.to_tantivy(self._schema))
             except Exception:
                 log.exception("full-text update failed; will retry")
                 with self._state:
@@ -709,7 +713,7 @@ class VaultIndex:
             ntok = len(doc.tokens["body"])
         else:
             ntok = len(body) // 6  # bulk: skip Python-side analysis, estimate words from characters
-            doc.tdoc = doc.to_tantivy()
+            doc.tdoc = doc.to_tantivy(self._schema)
         ch = _Change()
         self._clear_rows(ch, vault, path)
         ch.exec(
@@ -719,18 +723,7 @@ class VaultIndex:
         if rows:
             ch.exec("INSERT INTO tags VALUES (?, ?, ?, ?, ?)", [(vault, path, k, d, n) for k, d, n in rows], True)
         links = [
-            (
-                vault,
-                path,
-                i,
-                str(getattr(lk, "target", "")),
-                getattr(lk, "subpath", None),
-                getattr(lk, "display", None),
-                getattr(lk, "kind", None),
-                int(bool(getattr(lk, "embed", False))),
-                getattr(lk, "line", None),
-                getattr(lk, "key", None),
-            )
+            (vault, path, i, lk.target, lk.subpath, lk.display, lk.kind, lk.embed, lk.line, lk.key)
             for i, lk in enumerate(parsed.links)
         ]
         if links:
@@ -803,7 +796,9 @@ class VaultIndex:
                     self._state.wait()
                 if self._dirty_at is None and self._closed:
                     return
-                interval = max(self._commit_interval, BULK_COMMIT_INTERVAL) if self._bulk_dirty else self._commit_interval
+                interval = self._commit_interval
+                if self._bulk_dirty:
+                    interval = max(interval, BULK_COMMIT_INTERVAL)
                 deadline = self._dirty_at + interval
                 while (
                     not self._closed
@@ -897,6 +892,15 @@ class VaultIndex:
             self._conns.clear()
 
     # ----------------------------------------------------------------------------------------- reads
+
+    @property
+    def commit_error(self) -> str | None:
+        """The last full-text commit failure (cleared by the next successful commit), or ``None``.
+
+        While it is set, new writes stay searchable through the overlay (up to its cap) and are retried.
+        """
+        err = self._commit_error
+        return None if err is None else f"{type(err).__name__}: {err}"
 
     def file_states(self, vault: str, *, under: str | None = None) -> dict[str, tuple[int, int]]:
         """``{path: (size, mtime_ns)}`` of every indexed file of ``vault`` (or only below folder ``under``).
@@ -1108,6 +1112,8 @@ class VaultIndex:
         if len(piece) != 1 or len(piece[0]) < PREFIX_MIN_CHARS:
             return []
         word = piece[0]
+        if searcher.doc_freq("body", word) > max(PREFIX_SKIP_DF, searcher.num_docs // 50):
+            return []  # a frequent complete word ("the"): expanding it costs a lot and adds little
         found: dict[str, int] = {}
         for fname in ("body", "title"):
             for term, n in searcher.terms_with_prefix(fname, word, limit=PREFIX_TERMS + 1):

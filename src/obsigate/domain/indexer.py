@@ -21,6 +21,7 @@ listed as files with a ``too_large`` diagnostic, not indexed as text.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import multiprocessing
@@ -63,28 +64,31 @@ def _inside(root: str, real: str) -> bool:
 def _prepare(path: str, size: int) -> tuple:
     """Read, decode and parse one note file (runs in this process or in a worker process).
 
-    Returns ``("note", parsed)``, ``("invalid_utf8", byte_offset)``, ``("too_large",)``,
-    ``("unreadable", message)`` or ``("parse_error", message)``. Picklable.
+    Returns ``(kind, payload, stat)``: kind ``"note"`` (payload: ParsedNote), ``"invalid_utf8"`` (byte offset),
+    ``"too_large"``, ``"unreadable"`` (message) or ``"parse_error"`` (message); ``stat`` = ``(size, mtime_ns)``
+    of the file as it was read (``None`` if not opened). Picklable.
     """
     if size > MAX_NOTE_BYTES:
-        return ("too_large",)
+        return ("too_large", None, None)
     try:
         with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
             raw = f.read(MAX_NOTE_BYTES + 1)
     except OSError as exc:
-        return ("unreadable", str(exc))
+        return ("unreadable", str(exc), None)
+    seen = (st.st_size, st.st_mtime_ns)
     if len(raw) > MAX_NOTE_BYTES:
-        return ("too_large",)
+        return ("too_large", None, seen)
     try:
         text = decode_note(raw)
     except UnicodeDecodeError as exc:
-        return ("invalid_utf8", exc.start)
+        return ("invalid_utf8", exc.start, seen)
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
     try:
-        return ("note", parse_note(text))
+        return ("note", parse_note(text), seen)
     except Exception as exc:  # a parser bug must not stop indexing
-        return ("parse_error", f"{type(exc).__name__}: {exc}")
+        return ("parse_error", f"{type(exc).__name__}: {exc}", seen)
 
 
 def _prepare_chunk(items: list[tuple[str, int]]) -> list[tuple]:
@@ -102,8 +106,9 @@ class _Pool:
     CHUNK = 64
     WINDOW = 6  # chunks in flight
 
-    def __init__(self, owner: Indexer) -> None:
+    def __init__(self, owner: Indexer, stop: threading.Event) -> None:
         self.owner = owner
+        self.stop = stop
         self.seen = 0
         self.ex: ProcessPoolExecutor | None = None
         self.broken = False
@@ -144,24 +149,22 @@ class _Pool:
         items, fut = self.inflight.popleft()
         owner = self.owner
         try:
-            results = fut.result() if not owner._stop.is_set() else None
+            results = fut.result() if not self.stop.is_set() else None
         except Exception:
             if not self.broken:
                 log.exception("indexing worker processes failed; parsing in-process from now on")
             self.broken = True
             results = None
+        touched = owner._touched
         for i, (vault, entry, path) in enumerate(items):
-            if owner._stop.is_set():
+            if self.stop.is_set():
                 return
             with owner._lock(vault.name, entry.path):
-                try:
-                    st = os.stat(path)
-                    fresh = (st.st_size, st.st_mtime_ns) == (entry.size, entry.mtime_ns)
-                except OSError:
-                    fresh = False
-                if results is not None and fresh:
+                if (vault.name, entry.path) in touched:
+                    ok = True  # refresh_path re-indexed it meanwhile, from newer content: keep that
+                elif results is not None:
                     ok = owner._store(vault, entry, results[i])
-                else:  # changed since the walk (or worker failure): redo it here
+                else:  # worker failure: redo it here
                     ok = owner._index_file(vault, entry, path)
             stats["indexed" if ok else "errors"] += 1
             owner._indexed += 1
@@ -208,6 +211,7 @@ class Indexer:
         self._pending = 0
         self._last: dict[str, Any] | None = None
         self._error: str | None = None
+        self._touched: set[tuple[str, str]] = set()  # paths refresh_path handled during a running refresh
 
     # ----------------------------------------------------------------------------------------- state
 
@@ -223,7 +227,8 @@ class Indexer:
         "last_refresh"}``: ``notes``/``files``/``diagnostics`` are index totals (``None`` once the index is
         closed), ``indexed`` = files (re)indexed by the running or last refresh, ``pending`` = watcher changes
         queued but not applied yet, timestamps are ISO 8601 UTC or ``None``, ``last_refresh`` = the counts
-        returned by the last :meth:`refresh_all` (or ``None``). ``error`` is present if the watcher failed.
+        returned by the last :meth:`refresh_all` (or ``None``). ``error`` is present if the build or watcher
+        failed, or if full-text commits are failing.
         """
         try:
             notes, files, diags = self._index.note_count(), self._index.file_count(), self._index.diagnostic_count()
@@ -240,8 +245,9 @@ class Indexer:
             "ready_at": _iso(self._ready_at),
             "last_refresh": self._last,
         }
-        if self._error:
-            out["error"] = self._error
+        err = self._error or getattr(self._index, "commit_error", None)
+        if err:
+            out["error"] = err
         return out
 
     # ------------------------------------------------------------------------------------ refreshing
@@ -261,6 +267,9 @@ class Indexer:
             ``{"vaults", "scanned", "indexed", "unchanged", "removed", "errors", "removed_vaults", "full",
             "seconds"}`` (``indexed`` counts files written, notes and other files; ``errors`` = unreadable files).
         """
+        return self._refresh_all(full=full, stop=threading.Event())
+
+    def _refresh_all(self, *, full: bool, stop: threading.Event) -> dict:
         with self._refresh_lock:
             t0 = time.monotonic()
             self._indexed = 0
@@ -270,10 +279,11 @@ class Indexer:
                 if name not in self._vaults:
                     self._index.delete_vault(name)
                     removed_vaults += 1
+            self._touched = set()
             for vault in self._vaults.values():
-                if self._stop.is_set():
+                if stop.is_set():
                     break
-                stats = self._refresh_vault(vault, full=full)
+                stats = self._refresh_vault(vault, full=full, stop=stop)
                 total["vaults"] += 1
                 for k, v in stats.items():
                     total[k] += v
@@ -282,17 +292,22 @@ class Indexer:
             self._last = out
             return out
 
-    def _refresh_vault(self, vault: Vault, *, full: bool, under: str = "") -> dict[str, int]:
+    def _refresh_vault(
+        self, vault: Vault, *, full: bool, under: str = "", stop: threading.Event | None = None, bulk: bool = True
+    ) -> dict[str, int]:
+        """Refresh one vault (or its folder ``under``). ``bulk`` = write through ``VaultIndex.batch()``
+        (fast, visible at the next commit); otherwise each write is visible at once (refresh_path)."""
+        stop = stop or threading.Event()
         idx = self._index
         states = idx.file_states(vault.name, under=under or None)
         stats = {"scanned": 0, "indexed": 0, "unchanged": 0, "removed": 0, "errors": 0}
         seen: set[str] = set()
         completed = False
-        pool = _Pool(self) if self._workers > 0 else None
+        pool = _Pool(self, stop) if self._workers > 0 else None
         try:
-            with idx.batch():
+            with idx.batch() if bulk else contextlib.nullcontext():
                 for entry, path in walk(vault, under):
-                    if self._stop.is_set():
+                    if stop.is_set():
                         break
                     seen.add(entry.path)
                     stats["scanned"] += 1
@@ -335,6 +350,8 @@ class Indexer:
     def _store(self, vault: Vault, entry: FileEntry, result: tuple) -> bool:
         """Write the outcome of :func:`_prepare` for one note; returns False if the note could not be read."""
         idx, name, kind = self._index, vault.name, result[0]
+        if result[2] is not None and result[2] != (entry.size, entry.mtime_ns):
+            entry = FileEntry(entry.path, *result[2])  # changed since the walk: record what was read
         try:
             if kind == "note":
                 parsed = result[1]
@@ -375,12 +392,14 @@ class Indexer:
         osp = os_path(v, rel)
         if osp is None:  # not a path a vault file can have (hidden, temp, '..', absolute): never indexed
             return
+        if self._refresh_lock.locked():
+            self._touched.add((vault, rel))  # a running refresh must not overwrite this with older content
         try:
             st = os.stat(osp) if _inside(str(v.root), os.path.realpath(osp)) else None
         except OSError:
             st = None
         if st is not None and stat.S_ISDIR(st.st_mode):
-            self._refresh_vault(v, full=False, under=rel)
+            self._refresh_vault(v, full=False, under=rel, bulk=False)
             return
         with self._lock(vault, rel):
             if st is not None and stat.S_ISREG(st.st_mode):
@@ -427,7 +446,7 @@ class Indexer:
             tg.start_soon(self._consume, recv, ready)
             await anyio.sleep(0.05)  # let the watcher register before the walk starts
             try:
-                stats = await anyio.to_thread.run_sync(self.refresh_all)
+                stats = await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
                 log.info("index ready: %s", stats)
             except Exception as exc:
                 log.exception("initial index build failed")

@@ -95,7 +95,7 @@ _TEMP_RE = re.compile(
       | \.(crdownload|part|partial|download)$   # partial downloads
       | ^~\$                   # MS Office owner file: ~$report.docx
       | ^\.~lock\..*\#$        # LibreOffice lock: .~lock.report.odt#
-      | \.sb-[0-9a-z]+-[0-9a-z]+$  # macOS safe-save copies (note.md.sb-1a2b3c4d-XyZ12): Obsidian/iCloud sync
+      | \.sb-[^.]*$           # macOS safe-save copies (note.md.sb-1a2b3c4d-XyZ12): Obsidian/iCloud sync
       | \.kate-swp$            # Kate swap
       | ___jb_(tmp|old)___$    # JetBrains safe write
       | ^\.syncthing\..*\.tmp$ # Syncthing partial file
@@ -110,7 +110,8 @@ def is_editor_temp(name: str) -> bool:
 
     Matches: vim ``*.swp``/``*.swo``/``*.swn``/``*.swx`` and ``4913``; ``*~``; Emacs ``.#*`` and ``#*#``;
     ``*.tmp``/``*.temp``; ``.goutputstream-*``; ``*.crdownload``/``*.part``/``*.partial``/``*.download``;
-    Office ``~$*``; LibreOffice ``.~lock.*#``; macOS/Obsidian sync safe-save ``*.sb-XXXX-YYYY``;
+    Office ``~$*``; LibreOffice ``.~lock.*#``; macOS/Obsidian sync safe-save ``*.sb-*`` (no dot after
+    ``.sb-``, so ``plan.sb-draft.md`` stays a note);
     ``*.kate-swp``; JetBrains ``*___jb_tmp___``/``*___jb_old___``; Syncthing ``.syncthing.*.tmp``;
     Resilio ``.!NNNN!*``. Extensions are compared case-insensitively.
     """
@@ -199,7 +200,7 @@ def _walk_dir(
         except UnicodeEncodeError:
             log.warning("vault %s: skipping a name that is not valid UTF-8 in %s", vault, dir_path)
             continue
-        nfc = unicodedata.normalize("NFC", name)
+        nfc = name if name.isascii() else unicodedata.normalize("NFC", name)
         rel = f"{rel_dir}/{nfc}" if rel_dir else nfc
         try:
             is_link = e.is_symlink()
