@@ -97,3 +97,16 @@ def test_settings_precedence_flag_over_env_over_config(tmp_path: Path) -> None:
         for k, v in old.items():
             os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
     assert (s.port, s.token_ttl, s.tool_rate_limit) == (7003, 1234, 5)
+
+
+def test_index_rebuild_while_the_index_is_held_is_refused(tmp_path: Path) -> None:
+    from obsigate.domain.index import VaultIndex
+
+    data = tmp_path / "data"
+    data.mkdir()
+    held = VaultIndex(data / "index.sqlite3")  # stands for a running server on the same data dir
+    try:
+        r = run("index", "rebuild", "--vault", f"demo={DEMO_VAULT}", data=data)
+    finally:
+        held.close()
+    assert r.returncode == 2 and "another ObsiGate process" in r.stderr

@@ -13,7 +13,7 @@ from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
 from obsigate.config import Settings
-from obsigate.domain.index import VaultIndex
+from obsigate.domain.index import IndexBusyError, VaultIndex
 from obsigate.domain.indexer import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Limits, Workspace
@@ -87,9 +87,18 @@ def open_auth(settings: Settings, data_dir: Path) -> AuthParts:
 
 
 def build_runtime(settings: Settings, data_dir: Path) -> ToolRuntime:
-    """Vaults, index, indexer (not started), audit log and rate limiter, wired into a :class:`ToolRuntime`."""
+    """Vaults, index, indexer (not started), audit log and rate limiter, wired into a :class:`ToolRuntime`.
+
+    Raises:
+        ConfigError: a missing vault folder, or the index held by another process.
+    """
     vaults = build_vaults(settings)
-    index = VaultIndex(data_dir / INDEX_FILE)
+    try:
+        index = VaultIndex(data_dir / INDEX_FILE)
+    except IndexBusyError:
+        raise ConfigError(
+            f"another ObsiGate process is using the index in {data_dir}; stop it first or use another --data-dir"
+        ) from None
     workspace = Workspace(
         vaults=vaults,
         index=index,
