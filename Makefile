@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.search_engines --vaultindex
 
 clean:
 	rm -rf $(VENV) data .pytest_cache
