@@ -24,6 +24,16 @@ from __future__ import annotations
 from typing import Any
 
 
+def error_body(code: str, message: str, hint: str | None = None, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The one wire shape of an error, for REST and MCP alike: ``{"code", "message", ["hint"], ["details"]}``."""
+    out: dict[str, Any] = {"code": code, "message": message}
+    if hint:
+        out["hint"] = hint
+    if details:
+        out["details"] = details
+    return out
+
+
 class ServiceError(Exception):
     """Base of every expected failure.
 
@@ -54,13 +64,8 @@ class ServiceError(Exception):
         self.details = details or {}
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the wire shape ``{"code", "message", ["hint"], ["details"]}``."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.hint:
-            out["hint"] = self.hint
-        if self.details:
-            out["details"] = self.details
-        return out
+        """Return the wire shape (see :func:`error_body`)."""
+        return error_body(self.code, self.message, self.hint, self.details)
 
 
 class BadRequest(ServiceError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from obsigate.services.errors import ServiceError
+from obsigate.services.errors import ServiceError, error_body
 
 
 class ToolError(Exception):
@@ -27,10 +27,5 @@ class ToolError(Exception):
         return cls(exc.code, exc.message, hint=exc.hint, details=exc.details, http_status=exc.http_status)
 
     def to_dict(self) -> dict[str, Any]:
-        """Wire shape ``{"code", "message", ["hint"], ["details"]}``."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.hint:
-            out["hint"] = self.hint
-        if self.details:
-            out["details"] = self.details
-        return out
+        """Wire shape ``{"code", "message", ["hint"], ["details"]}`` (:func:`~obsigate.services.errors.error_body`)."""
+        return error_body(self.code, self.message, self.hint, self.details)
