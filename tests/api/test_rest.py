@@ -158,3 +158,11 @@ def test_garbage_tokens_are_401(auth_server) -> None:
         r = httpx2.get(f"{auth_server.url}/api/vaults", headers={"Authorization": value})
         assert r.status_code == 401, value
         assert json.loads(r.text)["code"] == "unauthenticated"
+
+
+def test_search_never_reveals_a_secret(open_server) -> None:
+    url = open_server.url
+    for q in ("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH", "abcdefghij", "sk-proj-abcdefghij"):
+        assert httpx2.get(f"{url}/api/search", params={"q": q}).json()["total"] == 0, q
+    hits = httpx2.get(f"{url}/api/search", params={"q": "credentials api_key"}).json()["hits"]
+    assert hits and all("abcdefghij" not in h["snippet"] for h in hits)

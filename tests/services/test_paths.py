@@ -73,3 +73,26 @@ def test_symlink_leaving_the_vault_is_refused(vault: Vault, tmp_path: Path) -> N
 def test_symlink_inside_the_vault_is_allowed(vault: Vault) -> None:
     (vault.root / "alias.md").symlink_to(vault.root / "sub" / "a.md")
     assert resolve_safe_path(vault, "alias.md").rel == "alias.md"
+
+
+def test_symlink_into_a_hidden_folder_is_refused(vault: Vault) -> None:
+    (vault.root / ".obsidian").mkdir()
+    (vault.root / ".obsidian" / "secret.md").write_text("plugin key")
+    (vault.root / "hidlink.md").symlink_to(vault.root / ".obsidian" / "secret.md")
+    (vault.root / "hidtrash").symlink_to(vault.root / ".obsidian", target_is_directory=True)
+    for raw in ("hidlink.md", "hidtrash/secret.md"):
+        with pytest.raises(PathOutsideVault):
+            resolve_safe_path(vault, raw)
+
+
+def test_walker_and_guard_agree_on_unservable_names(vault: Vault) -> None:
+    from obsigate.domain.vault import iter_files
+
+    for name in ("colon:name.md", " lead.md", "trail.md ", "dot.", "ok.md"):
+        (vault.root / name).write_text("x")
+    (vault.root / "hidlink.md").symlink_to(vault.root / "sub" / "a.md")
+    listed = {e.path for e in iter_files(vault)}
+    assert listed == {"sub/a.md", "ok.md", "hidlink.md"}
+    for name in ("colon:name.md", " lead.md", "trail.md ", "dot."):
+        with pytest.raises(BadRequest):
+            resolve_safe_path(vault, name)

@@ -128,3 +128,36 @@ def test_visible_tools_for_a_user_without_vaults(runtime: ToolRuntime) -> None:
     names = [t.name for t in visible_tools(ToolContext(nobody, runtime, mode="mcp"))]
     assert "list_vaults" in names and "read_file" not in names
     assert len(visible_tools(ToolContext(ALICE, runtime, mode="mcp"))) == len(REGISTRY.for_scope(Scope.MCP))
+
+
+def test_paging_a_long_note_loses_nothing(runtime: ToolRuntime, small_vault) -> None:
+    body = "".join(f"line {i} é \"quoted\" and more words\n" for i in range(6_000))
+    (small_vault / "Long.md").write_text("# Long\n" + body)
+    runtime.workspace.limits = type(runtime.workspace.limits)(max_read_bytes=200_000, budget_chars=40_000)
+    ctx, parts, offset = ToolContext(ANONYMOUS, runtime), [], 0
+    while offset is not None:
+        page = run(ctx, "read_file", {"vault": "notes", "path": "Long.md", "offset": offset})
+        assert len(json.dumps(page, ensure_ascii=False)) <= 40_000
+        parts.append(page["content"])
+        offset = page["next_offset"]
+    assert "".join(parts) == "# Long\n" + body
+    raw, offset = [], 0
+    while offset is not None:
+        page = run(ctx, "read_file_raw", {"vault": "notes", "path": "Long.md", "offset": offset})
+        raw.append(page["content"])
+        offset = page["next_offset"]
+    assert "".join(raw) == "# Long\n" + body
+
+
+def test_frontmatter_secrets_are_redacted(runtime: ToolRuntime, small_vault) -> None:
+    (small_vault / "Keys.md").write_text('---\napi_key: "sk-abc123def456ghi789"\npassword: hunter2hunter2\n---\nbody\n')
+    out = run(ToolContext(ANONYMOUS, runtime), "read_file", {"vault": "notes", "path": "Keys.md"})
+    assert "hunter2hunter2" not in json.dumps(out) and "sk-abc123" not in json.dumps(out)
+
+
+def test_a_fifo_is_refused_without_blocking(runtime: ToolRuntime, small_vault) -> None:
+    import os
+
+    os.mkfifo(small_vault / "pipe.md")
+    for name in ("read_file", "read_file_raw"):
+        assert error_of(ToolContext(ANONYMOUS, runtime), name, {"vault": "notes", "path": "pipe.md"}).code == "not_a_file"

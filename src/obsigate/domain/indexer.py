@@ -42,6 +42,7 @@ from watchfiles import awatch
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.markdown import parse_note
+from obsigate.domain.redaction import redact_text
 from obsigate.domain.vault import FileEntry, Vault, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
 
 __all__ = ["MAX_NOTE_BYTES", "PARALLEL_AFTER", "Indexer"]
@@ -85,6 +86,9 @@ def _prepare(path: str, size: int) -> tuple:
         return ("invalid_utf8", exc.start, seen)
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
+    # The index only ever holds redacted text: snippets cannot show a secret, and searching for one
+    # (or a prefix of it) finds nothing.
+    text = redact_text(text)
     try:
         return ("note", parse_note(text), seen)
     except Exception as exc:  # a parser bug must not stop indexing
@@ -493,9 +497,12 @@ class Indexer:
                 except Exception as exc:
                     if self._stop.is_set():
                         break
-                    log.warning("file watcher failed (%s); restarting with polling in 2 s", exc)
+                    # Trigger: notify gave up (e.g. a symlink loop). Outcome: retry with polling, and catch up
+                    # with an incremental scan each time, so edits are never lost while the watcher is down.
+                    log.warning("file watcher failed (%s); rescanning and restarting with polling in 5 s", exc)
                     force_polling = True
-                    await anyio.sleep(2)
+                    await anyio.sleep(5)
+                    await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
 
     async def _consume(self, recv: Any, ready: anyio.Event) -> None:
         await ready.wait()

@@ -10,38 +10,84 @@ them backtrack badly.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 _PLACEHOLDERS = ("example", "your", "xxxx", "changeme", "<", "${", "placeholder", "redacted", "****")
 
-# (rule id, compiled pattern, group holding the secret: 0 = whole match)
-_TOKEN_RULES: list[tuple[str, re.Pattern[str], int]] = [
-    ("private-key", re.compile(r"-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[\s\S]{0,10000}?-----END[A-Z ]{0,40}PRIVATE KEY-----"), 0),
-    ("anthropic-api-key", re.compile(r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,120}"), 0),
-    ("openai-api-key", re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}"), 0),
-    ("openai-api-key", re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"), 0),
-    ("github-token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b"), 0),
-    ("github-token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,100}\b"), 0),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"), 0),
-    ("google-api-key", re.compile(r"\bAIza[A-Za-z0-9_-]{35}\b"), 0),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,100}"), 0),
-    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,100}"), 0),
-    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}\b"), 0),
-    ("obsigate-api-key", re.compile(r"\bog_[A-Za-z0-9]{40,60}\b"), 0),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,1000}"), 0),
-    ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]{1,100}:([^\s@/]{3,200})@"), 1),
+# (rule id, literal(s) one of which every match contains — a cheap prefilter, pattern, secret group)
+_TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
+    ("private-key", "-----BEGIN", re.compile(r"-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[\s\S]{0,10000}?-----END[A-Z ]{0,40}PRIVATE KEY-----"), 0),
+    ("anthropic-api-key", "sk-ant-", re.compile(r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,120}"), 0),
+    ("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-"), re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}"), 0),
+    ("openai-api-key", "T3BlbkFJ", re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"), 0),
+    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b"), 0),
+    ("github-token", "github_pat_", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,100}\b"), 0),
+    ("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"), 0),
+    ("google-api-key", "AIza", re.compile(r"\bAIza[A-Za-z0-9_-]{35}\b"), 0),
+    ("slack-token", "xox", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,100}"), 0),
+    ("slack-webhook", "hooks.slack.com", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,100}"), 0),
+    ("stripe-key", ("sk_", "rk_"), re.compile(r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}\b"), 0),
+    ("obsigate-api-key", "og_", re.compile(r"\bog_[A-Za-z0-9]{40,60}\b"), 0),
+    ("jwt", "eyJ", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,1000}"), 0),
 ]
-# `api_key = "..."`, `password: hunter22`, `export DB_PASSWORD=...` (name must say it is secret)
-_ASSIGNMENT = re.compile(
-    r"(?i)\b([A-Za-z0-9_.-]{0,40}(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key|auth)"
-    r"[A-Za-z0-9_.-]{0,20})(\s{0,3}[:=]\s{0,3})([\"']?)([^\s\"'`]{8,500})\3"
-)
+# `scheme://user:password@host`: matched from each "://" (a scan for the scheme at every word is 10x slower)
+_URL_USERINFO = re.compile(r"//[^\s:/@]{1,100}:([^\s@/]{3,200})@")
+# `api_key = "..."`, `password: hunter22`, `export DB_PASSWORD=...`: found from the secret-ish word, then the
+# rest of the name, the `:`/`=` and the value are matched forward (no scan that backtracks at every position).
+_SECRET_WORDS = (
+    "password", "passwd", "secret", "token", "auth",
+    "api_key", "api-key", "apikey", "private_key", "private-key", "privatekey", "access_key", "access-key", "accesskey",
+)  # fmt: skip
+_SECRET_WORD = re.compile("|".join(re.escape(w) for w in _SECRET_WORDS), re.IGNORECASE)
+
+
+def _secret_word_ends(text: str) -> list[int]:
+    """End offsets of secret-ish words in ``text``, case-insensitive. ``str.find`` on a lower-cased copy is
+    ~20x faster than a case-insensitive alternation regex; the regex is the fallback when lower-casing
+    changes the length (a few non-ASCII letters)."""
+    low = text.lower()
+    if len(low) != len(text):
+        return [m.end() for m in _SECRET_WORD.finditer(text)]
+    ends = []
+    for word in _SECRET_WORDS:
+        pos = low.find(word)
+        while pos != -1:
+            ends.append(pos + len(word))
+            pos = low.find(word, pos + 1)
+    return ends
+_ASSIGNMENT_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,20}\s{0,3}[:=]\s{0,3}([\"']?)([^\s\"'`]{8,500})\1")
 
 
 def _is_placeholder(value: str) -> bool:
     low = value.lower()
     return any(p in low for p in _PLACEHOLDERS) or low.startswith("[redacted")
+
+
+def secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where the secrets are: sorted, non-overlapping ``(start, end, rule)`` character spans of ``text``."""
+    found: list[tuple[int, int, str]] = []
+    for rule, literal, pattern, group in _TOKEN_RULES:
+        if (literal in text) if isinstance(literal, str) else any(lit in text for lit in literal):
+            found.extend((m.start(group), m.end(group), rule) for m in pattern.finditer(text))
+    pos = text.find("://")
+    while pos != -1:
+        m = _URL_USERINFO.match(text, pos + 1)
+        if m:
+            found.append((m.start(1), m.end(1), "url-credentials"))
+        pos = text.find("://", pos + 3)
+    for end in _secret_word_ends(text):
+        tail = _ASSIGNMENT_TAIL.match(text, end)
+        if tail and not _is_placeholder(tail.group(2)):
+            found.append((tail.start(2), tail.end(2), "secret-assignment"))
+    found.sort(key=lambda s: (s[0], -s[1]))
+    spans: list[tuple[int, int, str]] = []
+    for start, end, rule in found:
+        if spans and start < spans[-1][1]:
+            if end > spans[-1][1]:
+                spans[-1] = (spans[-1][0], end, spans[-1][2])
+            continue
+        spans.append((start, end, rule))
+    return spans
 
 
 def redact_text(text: str) -> str:
@@ -51,30 +97,16 @@ def redact_text(text: str) -> str:
     """
     if not text:
         return text
-    out = text
-    for rule, pattern, group in _TOKEN_RULES:
-        if group == 0:
-            out = pattern.sub(f"[REDACTED:{rule}]", out)
-        else:
-            out = pattern.sub(_group_replacer(rule, group), out)
-
-    def _assign(m: re.Match[str]) -> str:
-        value = m.group(4)
-        if _is_placeholder(value):
-            return m.group(0)
-        return f"{m.group(1)}{m.group(2)}{m.group(3)}[REDACTED:secret-assignment]{m.group(3)}"
-
-    return _ASSIGNMENT.sub(_assign, out)
-
-
-def _group_replacer(rule: str, group: int) -> Callable[[re.Match[str]], str]:
-    def repl(m: re.Match[str]) -> str:
-        start, end = m.span(group)
-        base = m.start(0)
-        whole = m.group(0)
-        return whole[: start - base] + f"[REDACTED:{rule}]" + whole[end - base :]
-
-    return repl
+    spans = secret_spans(text)
+    if not spans:
+        return text
+    out, pos = [], 0
+    for start, end, rule in spans:
+        out.append(text[pos:start])
+        out.append(f"[REDACTED:{rule}]")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def redact_payload(value: Any) -> Any:

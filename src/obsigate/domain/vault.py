@@ -136,8 +136,37 @@ def decode_note(raw: bytes) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+_RESERVED = set('\\:*?"<>|')
+
+
+def is_servable_name(name: str) -> bool:
+    """Whether one file or folder name can be served: not hidden, and spellable by every API path.
+
+    Refused: dot-names, control characters, Windows-reserved characters (backslash and ``: * ? " < > |``),
+    and leading/trailing spaces or a trailing dot. The path guard refuses the same names, so a file the walker
+    lists can always be read (``shared/reference/security.md`` §1.3).
+    """
+    return bool(
+        name
+        and not name.startswith(".")
+        and not _CONTROL.search(name)
+        and not (_RESERVED & set(name))
+        and name == name.strip()
+        and not name.endswith(".")
+    )
+
+
 def _inside(root: str, real: str) -> bool:
     return real == root or real.startswith(root.rstrip("/") + "/")
+
+
+def is_visible_real_path(root: str, real: str) -> bool:
+    """Whether a resolved path is inside ``root`` and reaches no hidden entry (a symlink to ``.obsidian/x``
+    or into ``.trash`` is as hidden as its target)."""
+    if not _inside(root, real):
+        return False
+    rel = real[len(root.rstrip("/")) + 1 :]
+    return not any(seg.startswith(".") for seg in rel.split("/") if seg)
 
 
 def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
@@ -193,8 +222,8 @@ def _walk_dir(
         return
     for e in entries:
         name = e.name
-        if name.startswith(".") or _CONTROL.search(name):
-            continue  # hidden; or a name no API path can spell (control characters)
+        if not is_servable_name(name):
+            continue  # hidden, or a name no API path can spell
         try:
             name.encode("utf-8")
         except UnicodeEncodeError:
@@ -206,8 +235,8 @@ def _walk_dir(
             is_link = e.is_symlink()
             if is_link:
                 real = os.path.realpath(e.path)
-                if not _inside(root, real):
-                    log.info("vault %s: symlink %s points outside the vault; not followed", vault, rel)
+                if not is_visible_real_path(root, real):
+                    log.info("vault %s: symlink %s points outside the vault or to a hidden entry; not followed", vault, rel)
                     continue
             st = e.stat(follow_symlinks=True)
         except OSError:  # dangling symlink, vanished entry, permission

@@ -9,44 +9,70 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import mimetypes
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
 from obsigate.domain.markdown import distinct_tags, parse_note
-from obsigate.domain.redaction import redact_payload, redact_text
+from obsigate.domain.redaction import redact_text
 from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
 from obsigate.services.paths import SafePath, resolve_safe_path
 from obsigate.services.workspace import Workspace
 
+MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
 _TEXT_SUFFIXES = {".md", ".txt", ".canvas", ".base", ".json", ".csv", ".yaml", ".yml"}
 
 
-def _load(vault: Vault, path: str) -> tuple[SafePath, bytes, int]:
-    """Read the file's bytes; returns (safe path, bytes, mtime_ns). Raises NotFound / BadRequest."""
+def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[SafePath, bytes, int]:
+    """Read a regular file's bytes; returns (safe path, bytes, mtime_ns).
+
+    Raises:
+        NotFound; BadRequest (``is_a_directory``, or ``not_a_file`` for FIFOs, sockets, devices: opening one
+        could block a worker forever); PayloadTooLarge when ``max_bytes`` is given and exceeded.
+    """
     safe = resolve_safe_path(vault, path)
+    missing = NotFound(
+        f"file {safe.rel!r} does not exist in vault {vault.name!r}",
+        hint="check the path with search_fulltext or list_directory",
+    )
     try:
-        if safe.abs.is_dir():
-            raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders")
-        st = safe.abs.stat()
-        data = safe.abs.read_bytes()
-    except FileNotFoundError:
-        raise NotFound(
-            f"file {safe.rel!r} does not exist in vault {vault.name!r}",
-            hint="check the path with search_fulltext or list_directory",
-        ) from None
-    except (IsADirectoryError, NotADirectoryError):
-        raise NotFound(f"file {safe.rel!r} does not exist in vault {vault.name!r}") from None
-    return safe, data, st.st_mtime_ns
+        st = os.stat(safe.abs)
+    except (FileNotFoundError, NotADirectoryError):
+        raise missing from None
+    if stat.S_ISDIR(st.st_mode):
+        raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders")
+    if not stat.S_ISREG(st.st_mode):
+        raise BadRequest(f"{safe.rel!r} is not a regular file", code="not_a_file")
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise PayloadTooLarge(f"{safe.rel!r} is {st.st_size} bytes; the most served at once is {max_bytes}")
+    try:
+        # O_NONBLOCK: if the file was swapped for a FIFO since the stat, open must not hang.
+        fd = os.open(safe.abs, os.O_RDONLY | os.O_NONBLOCK)
+    except (FileNotFoundError, NotADirectoryError):
+        raise missing from None
+    with os.fdopen(fd, "rb") as f:
+        fst = os.fstat(f.fileno())
+        if not stat.S_ISREG(fst.st_mode):
+            raise BadRequest(f"{safe.rel!r} is not a regular file", code="not_a_file")
+        data = f.read()
+    return safe, data, fst.st_mtime_ns
 
 
-def _window(text: str, offset: int, max_bytes: int) -> tuple[str, int | None, int]:
-    """Cut ``text`` to at most ``max_bytes`` UTF-8 bytes starting at byte ``offset``.
+def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tuple[str, int | None, int]:
+    """Cut ``text`` to at most ``max_bytes`` UTF-8 bytes starting at byte ``offset``, and small enough that its
+    JSON encoding stays under ``max_json_chars`` (so the result budget never has to cut it behind
+    ``next_offset``'s back).
 
     Returns (chunk, next_offset or None, total bytes). Offsets always fall on character boundaries.
+
+    Raises:
+        BadRequest: ``offset`` outside the text.
     """
     raw = text.encode("utf-8")
     total = len(raw)
@@ -54,10 +80,16 @@ def _window(text: str, offset: int, max_bytes: int) -> tuple[str, int | None, in
         raise BadRequest(f"offset must be between 0 and {total}")
     while offset < total and (raw[offset] & 0xC0) == 0x80:  # never start inside a character
         offset += 1
-    end = min(total, offset + max_bytes)
-    while end < total and (raw[end] & 0xC0) == 0x80:
-        end -= 1
-    return raw[offset:end].decode("utf-8"), (end if end < total else None), total
+    size = max_bytes
+    while True:
+        end = min(total, offset + size)
+        while end < total and (raw[end] & 0xC0) == 0x80:
+            end -= 1
+        chunk = raw[offset:end].decode("utf-8")
+        encoded = len(json.dumps(chunk, ensure_ascii=False))
+        if encoded <= max_json_chars or size <= 64:
+            return chunk, (end if end < total else None), total
+        size = max(64, int(size * max_json_chars / encoded * 0.95))
 
 
 def read_file_text(
@@ -77,7 +109,7 @@ def read_file_text(
     vault = ws.get_vault(vault_name, allowed)
     safe, data, mtime_ns = _load(vault, path)
     try:
-        text = decode_note(data)
+        text = redact_text(decode_note(data))  # before parsing, so frontmatter values are redacted too
     except UnicodeDecodeError:
         raise BadRequest(
             f"{safe.rel!r} is not UTF-8 text", code="not_text", hint="use read_file_raw to get its bytes"
@@ -86,7 +118,7 @@ def read_file_text(
         parsed = parse_note(text)
         body = parsed.body
         meta: dict[str, Any] = {
-            "frontmatter": redact_payload(parsed.frontmatter),
+            "frontmatter": parsed.frontmatter,
             "frontmatter_error": parsed.frontmatter_error,
             "tags": distinct_tags(parsed.tags),
             "aliases": list(parsed.aliases),
@@ -98,11 +130,11 @@ def read_file_text(
         meta = {"frontmatter": {}, "frontmatter_error": None, "tags": [], "aliases": [], "links": [], "headings": []}
     else:
         raise BadRequest(f"{safe.rel!r} is not a text note", code="not_text", hint="use read_file_raw")
-    chunk, next_offset, _ = _window(body, offset, ws.limits.max_read_bytes)
+    chunk, next_offset, _ = _window(body, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
     return {
         "vault": vault.name,
         "path": safe.rel,
-        "content": redact_text(chunk),
+        "content": chunk,
         **meta,
         "size": len(data),
         "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc).isoformat(timespec="seconds"),
@@ -131,13 +163,15 @@ def read_raw_file(
     try:
         text = decode_note(data)
     except UnicodeDecodeError:
-        if len(data) > ws.limits.max_read_bytes:
+        cap = min(ws.limits.max_read_bytes, ws.limits.budget_chars * 3 // 8)  # base64 grows by 4/3
+        if len(data) > cap:
             raise PayloadTooLarge(
-                f"{safe.rel!r} is {len(data)} bytes; binary files are returned whole up to {ws.limits.max_read_bytes}"
+                f"{safe.rel!r} is {len(data)} bytes; binary files are returned whole up to {cap} bytes",
+                hint="download it with GET /api/file/{vault}/raw instead",
             ) from None
         return {**common, "encoding": "base64", "content": base64.b64encode(data).decode("ascii"), "offset": 0, "next_offset": None, "truncated": False}
-    chunk, next_offset, _ = _window(text, offset, ws.limits.max_read_bytes)
-    return {**common, "encoding": "utf-8", "content": redact_text(chunk), "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
+    chunk, next_offset, _ = _window(redact_text(text), offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
+    return {**common, "encoding": "utf-8", "content": chunk, "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
 
 
 def read_file_bytes(ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None) -> tuple[str, bytes, str]:
@@ -146,7 +180,7 @@ def read_file_bytes(ws: Workspace, vault_name: str, path: str, allowed: Iterable
     Notes (text) are redacted before being returned; attachments are returned as stored.
     """
     vault = ws.get_vault(vault_name, allowed)
-    safe, data, _ = _load(vault, path)
+    safe, data, _ = _load(vault, path, max_bytes=MAX_DOWNLOAD_BYTES)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
     try:
         return safe.rel, redact_text(decode_note(data)).encode("utf-8"), mime

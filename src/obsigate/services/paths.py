@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from obsigate.domain.vault import Vault
+from obsigate.domain.vault import Vault, is_servable_name, is_visible_real_path
 from obsigate.services.errors import BadRequest, PathOutsideVault
 
 MAX_PATH_CHARS = 1024
@@ -47,7 +47,7 @@ def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
         raise BadRequest("path must be a string")
     if "\x00" in raw:
         raise PathOutsideVault("path contains a NUL byte", hint="give a vault-relative path such as 'Notes/Idea.md'")
-    text = unicodedata.normalize("NFC", raw.strip())
+    text = unicodedata.normalize("NFC", raw)
     if len(text) > MAX_PATH_CHARS:
         raise BadRequest(f"path is longer than {MAX_PATH_CHARS} characters")
     if text.startswith(("/", "~")) or any(c in _FORBIDDEN_CHARS for c in text):
@@ -65,6 +65,8 @@ def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
             raise PathOutsideVault(
                 f"path {raw!r} names a hidden entry; hidden files and folders are never served"
             )
+        if not is_servable_name(seg):
+            raise BadRequest(f"path segment {seg!r} has leading/trailing spaces or a trailing dot")
         if len(seg.encode("utf-8")) > MAX_SEGMENT_BYTES:
             raise BadRequest("a path segment is longer than 255 bytes")
     if len(segments) > MAX_DEPTH:
@@ -86,7 +88,6 @@ def resolve_safe_path(vault: Vault, raw: object, *, allow_root: bool = False) ->
     rel = normalize_rel(raw, allow_root=allow_root)
     root = vault.root
     target = root / rel if rel else root
-    real = Path(os.path.realpath(target))
-    if real != root and not real.is_relative_to(root):
-        raise PathOutsideVault(f"path {rel!r} resolves outside the vault (symlink)")
+    if not is_visible_real_path(str(root), os.path.realpath(target)):
+        raise PathOutsideVault(f"path {rel!r} resolves outside the vault or to a hidden entry (symlink)")
     return SafePath(rel=rel, abs=target)
