@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PORT   ?= 8000
 
 .PHONY: run test bench clean
 
@@ -13,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir ./data
+	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir ./data --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -110,3 +110,34 @@ def test_index_rebuild_while_the_index_is_held_is_refused(tmp_path: Path) -> Non
     finally:
         held.close()
     assert r.returncode == 2 and "another ObsiGate process" in r.stderr
+
+
+def test_data_dir_inside_a_vault_is_refused(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# a")
+    r = run("index", "rebuild", "--vault", f"v={vault}", data=vault / "data")
+    assert r.returncode == 2 and "overlaps vault" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--vault", "a=/tmp", "--vault", "a=/var"), "declared twice"),
+        (("--vault", f"a={__file__}"), "is a file"),
+    ],
+)
+def test_vault_declaration_errors(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    r = run("index", "rebuild", *args, data=tmp_path / "data")
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_serve_on_a_busy_port_fails_before_the_banner(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = run("serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--port", str(port), data=tmp_path / "data")
+    assert r.returncode == 2 and "cannot listen" in r.stderr and "MCP:" not in r.stdout

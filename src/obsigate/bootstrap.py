@@ -32,9 +32,16 @@ class ConfigError(Exception):
 
 
 def prepare_data_dir(data_dir: Path) -> Path:
-    """Create ``data_dir`` (mode 0700) if needed and return it absolute."""
+    """Create ``data_dir`` (mode 0700) if needed and return it absolute.
+
+    Raises:
+        ConfigError: it cannot be created or is not a folder.
+    """
     data_dir = data_dir.expanduser().resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"data dir {str(data_dir)!r} cannot be used: {exc.strerror or exc}") from None
     try:
         os.chmod(data_dir, 0o700)
     except OSError:
@@ -52,7 +59,8 @@ def build_vaults(settings: Settings) -> dict[str, Vault]:
     for name, vs in settings.vaults.items():
         root = vs.path.expanduser()
         if not root.is_dir():
-            raise ConfigError(f"vault {name!r}: folder {str(root)!r} does not exist")
+            what = "is a file, not a folder" if root.exists() else "does not exist"
+            raise ConfigError(f"vault {name!r}: {str(root)!r} {what}")
         vaults[name] = Vault(name=name, root=Path(os.path.realpath(root)), read_only=vs.read_only)
     return vaults
 
@@ -86,6 +94,22 @@ def open_auth(settings: Settings, data_dir: Path) -> AuthParts:
     return AuthParts(users, tokens, BearerAuthenticator(users, tokens))
 
 
+def check_data_dir_outside_vaults(data_dir: Path, vaults: dict[str, Vault]) -> None:
+    """Refuse a data dir inside a vault (or a vault inside the data dir): the JWT secret, the user database
+    and the index would otherwise be files any vault reader could download.
+
+    Raises:
+        ConfigError: naming the vault and what to do.
+    """
+    real = Path(os.path.realpath(data_dir))
+    for name, vault in vaults.items():
+        if real == vault.root or real.is_relative_to(vault.root) or vault.root.is_relative_to(real):
+            raise ConfigError(
+                f"data dir {str(real)!r} overlaps vault {name!r} ({str(vault.root)!r}); its secrets would be "
+                "readable as notes. Use a --data-dir outside every vault."
+            )
+
+
 def build_runtime(settings: Settings, data_dir: Path) -> ToolRuntime:
     """Vaults, index, indexer (not started), audit log and rate limiter, wired into a :class:`ToolRuntime`.
 
@@ -93,6 +117,7 @@ def build_runtime(settings: Settings, data_dir: Path) -> ToolRuntime:
         ConfigError: a missing vault folder, or the index held by another process.
     """
     vaults = build_vaults(settings)
+    check_data_dir_outside_vaults(data_dir, vaults)
     try:
         index = VaultIndex(data_dir / INDEX_FILE)
     except IndexBusyError:

@@ -7,6 +7,8 @@ precedence: flags > ``OBSIGATE_*`` env > ``<data-dir>/config.json`` > defaults (
 from __future__ import annotations
 
 import json
+import socket
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -109,6 +111,7 @@ def serve(
     )
     if not settings.vaults:
         raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
+    _check_port_free(settings.host, settings.port)
     try:
         application = create_app(settings)
     except ConfigError as exc:
@@ -128,9 +131,25 @@ def serve(
     uvicorn.run(application, host=settings.host, port=settings.port, log_level="warning", proxy_headers=False)
 
 
+def _check_port_free(host: str, port: int) -> None:
+    """Fail early, before the banner, when something already listens on ``host:port``."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise _fail(f"cannot listen on {host}:{port} ({exc.strerror}); is ObsiGate already running? try --port") from None
+
+
 def _auth(data_dir: Path | None):  # noqa: ANN202 — AuthParts, imported lazily for a fast CLI
     settings = _settings(data_dir=data_dir)
-    return open_auth(settings, prepare_data_dir(settings.data_dir)), settings
+    try:
+        return open_auth(settings, prepare_data_dir(settings.data_dir)), settings
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    except (OSError, sqlite3.Error) as exc:
+        raise _fail(f"cannot open the user database in {settings.data_dir}: {exc}") from None
 
 
 @user_app.command("add")

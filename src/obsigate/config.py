@@ -54,6 +54,8 @@ def parse_vault_specs(specs: list[str] | str) -> dict[str, VaultSettings]:
             raise ValueError(f"vault must be NAME=PATH, got {item!r}")
         if not VAULT_NAME.fullmatch(name) or set(name) == {"."}:
             raise ValueError(f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-' (the names users are granted)")
+        if name in out:
+            raise ValueError(f"vault {name!r} is declared twice")
         out[name] = VaultSettings(path=Path(path.strip()))
     return out
 

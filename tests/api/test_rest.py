@@ -166,3 +166,29 @@ def test_search_never_reveals_a_secret(open_server) -> None:
         assert httpx2.get(f"{url}/api/search", params={"q": q}).json()["total"] == 0, q
     hits = httpx2.get(f"{url}/api/search", params={"q": "credentials api_key"}).json()["hits"]
     assert hits and all("abcdefghij" not in h["snippet"] for h in hits)
+
+
+def test_foreign_host_is_refused_everywhere(open_server) -> None:
+    # DNS rebinding: a page on attacker.example resolved to 127.0.0.1 still sends its own Host
+    for path in ("/api/search?q=tidepool", "/api/vaults", "/"):
+        r = httpx2.get(f"{open_server.url}{path}", headers={"Host": "attacker.example"})
+        assert r.status_code == 421 and r.json()["code"] == "misdirected_request"
+        assert "tidepool" not in r.text
+    assert httpx2.get(f"{open_server.url}/api/vaults", headers={"Host": "localhost:1234"}).status_code == 200
+
+
+def test_search_offset_is_bounded(open_server) -> None:
+    for offset in ("99999999999999", "18446744073709551616", "10001"):
+        r = httpx2.get(f"{open_server.url}/api/search", params={"q": "tidepool", "offset": offset})
+        assert r.status_code == 400 and r.json()["code"] == "invalid_argument", offset
+    assert httpx2.get(f"{open_server.url}/api/health").json()["status"] == "ok"  # still alive
+
+
+def test_downloads_are_audited_and_rate_limited(live_server, small_vault) -> None:
+    server = live_server({"notes": small_vault}, auth_enabled=False, tool_rate_limit=3)
+    url = f"{server.url}/api/file/notes/raw"
+    codes = [httpx2.get(url, params={"path": "Home.md"}).status_code for _ in range(6)]
+    # sliding-window counters are approximate across a window edge, so allow one extra call
+    assert codes[:3] == [200, 200, 200] and codes.count(429) >= 2
+    audit = (server.settings.data_dir / "audit.log").read_text().splitlines()
+    assert sum('"tool": "download_file"' in line for line in audit) == 6

@@ -21,6 +21,8 @@ from obsigate.api import routes_auth, routes_files, routes_search, routes_vaults
 from obsigate.api.render import install_error_handlers
 from obsigate.bootstrap import build_runtime, check_auth_bind, open_auth, prepare_data_dir
 from obsigate.config import Settings
+from obsigate.api.hosts import HostGuard
+from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
 from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
 
@@ -62,6 +64,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.auth = auth
     app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
     install_error_handlers(app)
+    security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
+    app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
 
     @app.get("/api/health", tags=["health"], summary="Liveness and index state (no auth)")
     async def health() -> dict[str, Any]:

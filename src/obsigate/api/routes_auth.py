@@ -39,7 +39,8 @@ async def login(request: Request, body: LoginRequest) -> LoginResponse:
     account = hashlib.sha256(body.username.lower().encode()).hexdigest()[:16]
     ip = request.client.host if request.client else "unknown"
     limiter = state.login_limiter
-    if not (limiter.hit(PER_IP, "login-ip", ip) and limiter.hit(PER_ACCOUNT, "login-acct", account)):
+    # Per account *and* address: a stranger's failures cannot lock the owner out from their own machine.
+    if not (limiter.hit(PER_IP, "login-ip", ip) and limiter.hit(PER_ACCOUNT, "login-acct", account, ip)):
         raise RateLimited("too many login attempts; wait a minute", details={"retry_after": 60})
     user = await run_in_threadpool(state.auth.users.verify_password, body.username, body.password)
     ttl = state.settings.token_ttl

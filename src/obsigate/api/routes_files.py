@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Response
-from starlette.concurrency import run_in_threadpool
 
 from obsigate.api.deps import Ctx
 from obsigate.api.render import run_tool
 from obsigate.services.files import read_file_bytes
+from obsigate.tools.dispatch import call_operation
 
 router = APIRouter(prefix="/api", tags=["files"])
 
@@ -27,7 +27,10 @@ async def get_file(
     response_class=Response,
 )
 async def get_file_raw(ctx: Ctx, vault: str, path: str = Query(..., description="Vault-relative path")) -> Response:
-    rel, data, mime = await run_in_threadpool(read_file_bytes, ctx.workspace, vault, path, ctx.allowed_vaults)
+    _, data, mime = await call_operation(
+        ctx, "download_file", {"vault": vault, "path": path},
+        lambda: read_file_bytes(ctx.workspace, vault, path, ctx.allowed_vaults),
+    )  # fmt: skip
     if mime.startswith("text/"):
         mime += "; charset=utf-8"
     # The bytes are user content: never let a browser sniff or run them as our origin's HTML.

@@ -24,7 +24,20 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from obsigate.domain.md_links import Link
 
-__all__ = ["SCHEMA_VERSION", "MetaStore", "Stmt", "tag_key", "tag_rows"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "MetaStore",
+    "Stmt",
+    "clear_note_rows",
+    "delete_file",
+    "delete_vault",
+    "put_diagnostic",
+    "put_file",
+    "put_links",
+    "put_tags",
+    "tag_key",
+    "tag_rows",
+]
 
 log = logging.getLogger(__name__)
 

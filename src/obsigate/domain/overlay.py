@@ -18,7 +18,7 @@ import tantivy
 
 from obsigate.domain.fulltext import FIELD_BOOSTS, PREFIX_MIN_CHARS, PREFIX_TERMS, PREFIX_WEIGHT, NoteDoc
 
-__all__ = ["OVERLAY_COMMIT_AT", "Overlay", "Pending", "matches"]
+__all__ = ["OVERLAY_COMMIT_AT", "Key", "Overlay", "Pending", "matches"]
 
 OVERLAY_COMMIT_AT = 64  # overlay size that triggers an immediate commit
 OVERLAY_MAX_DOCS = 256  # beyond this, a write becomes visible at the next commit instead of at once

@@ -10,6 +10,7 @@ from obsigate.services.errors import BadRequest
 from obsigate.services.workspace import Workspace
 
 MAX_LIMIT = 100
+MAX_SEARCH_OFFSET = 10_000  # deeper pages are never useful, and the engine allocates offset + limit slots
 
 
 def _index_state(ws: Workspace) -> dict[str, Any]:
@@ -45,8 +46,8 @@ def search_vaults(
     """
     if not isinstance(q, str):
         raise BadRequest("q must be a string")
-    if not 1 <= limit <= MAX_LIMIT or offset < 0:
-        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset ≥ 0")
+    if not 1 <= limit <= MAX_LIMIT or not 0 <= offset <= MAX_SEARCH_OFFSET:
+        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset 0..{MAX_SEARCH_OFFSET}")
     vaults = _scope(ws, vault, allowed)
     page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
     hits = [

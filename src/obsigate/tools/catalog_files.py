@@ -15,7 +15,7 @@ from obsigate.tools.schemas import PathField, VaultField
 class ReadFileArgs(ToolArgs):
     vault: str = VaultField
     path: str = PathField
-    offset: int = Field(default=0, ge=0, description="UTF-8 byte offset to read on from (a previous next_offset).")
+    offset: int = Field(default=0, ge=0, le=2**40, description="UTF-8 byte offset to read on from (a previous next_offset).")
 
 
 class LinkInfo(BaseModel):

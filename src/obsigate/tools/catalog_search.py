@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from obsigate.services import search as svc
+from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import IndexState, Page
@@ -15,7 +16,7 @@ class SearchFulltextArgs(ToolArgs):
     vault: str | None = Field(default=None, description="Search only this vault; default: every vault you can use.")
     tag: str | None = Field(default=None, description="Only notes with this tag (nested tags included: 'a' matches 'a/b').", max_length=200)
     limit: int = Field(default=20, ge=1, le=100, description="Most hits to return.")
-    offset: int = Field(default=0, ge=0, description="Hits to skip (from a previous next_offset).")
+    offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip (from a previous next_offset).")
 
 
 class SearchHitInfo(BaseModel):

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 from obsigate.services import vaults as svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import Page, VaultField
+from obsigate.tools.schemas import MAX_LIST_OFFSET, Page, VaultField
 
 
 class ListVaultsArgs(ToolArgs):
@@ -37,7 +37,7 @@ class ListDirectoryArgs(ToolArgs):
     vault: str = VaultField
     path: str = Field(default="", description="Folder to list, relative to the vault root; '' for the root.", max_length=1024)
     limit: int = Field(default=200, ge=1, le=1000, description="Most entries to return.")
-    offset: int = Field(default=0, ge=0, description="Entries to skip (from a previous next_offset).")
+    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Entries to skip (from a previous next_offset).")
 
 
 class DirEntry(BaseModel):
@@ -70,7 +70,7 @@ class ListAllFilesArgs(ToolArgs):
     dir: str = Field(default="", description="Only files under this folder; '' for the whole vault.", max_length=1024)
     limit: int = Field(default=500, ge=1, le=5000, description="Most paths to return.")
     recursive: bool = Field(default=True, description="Include files in sub-folders.")
-    offset: int = Field(default=0, ge=0, description="Paths to skip (from a previous next_offset).")
+    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Paths to skip (from a previous next_offset).")
 
 
 class FileInfo(BaseModel):

@@ -7,7 +7,9 @@ access → confirmation → run → redact → size budget → audit.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 
 import anyio
 from pydantic import ValidationError
@@ -21,6 +23,7 @@ from obsigate.tools.errors import ToolError
 from obsigate.tools.registry import Risk, Scope, ToolSpec
 
 _MODE_SCOPE = {"mcp": Scope.MCP, "in_app": Scope.IN_APP}
+T = TypeVar("T")
 
 
 def visible_tools(ctx: ToolContext) -> list[ToolSpec]:
@@ -46,6 +49,44 @@ def _validation_error(exc: ValidationError) -> ToolError:
     )
 
 
+@asynccontextmanager
+async def _audited(ctx: ToolContext, name: str, args: Any) -> AsyncIterator[None]:
+    """Map failures to :class:`ToolError` and append one audit record, however the block ends."""
+    started = time.perf_counter()
+    vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
+    result_code = "ok"
+    try:
+        yield
+    except ServiceError as exc:
+        result_code = exc.code
+        raise ToolError.from_service(exc) from None
+    except ToolError as exc:
+        result_code = exc.code
+        raise
+    except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
+        result_code = "internal_error"
+        raise ToolError("internal_error", f"{name} failed unexpectedly ({type(exc).__name__})", http_status=500) from exc
+    finally:
+        if ctx.runtime.audit is not None:
+            ctx.runtime.audit.record(
+                AuditEvent(
+                    user=ctx.principal.name,
+                    auth_kind=ctx.principal.auth_kind,
+                    mode=ctx.mode,
+                    tool=name,
+                    vault=vault,
+                    args=summarize_args(args) if isinstance(args, dict) else {},
+                    result=result_code,
+                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                )
+            )
+
+
+def _rate_limit(ctx: ToolContext, name: str) -> None:
+    if ctx.runtime.limiter is not None:
+        ctx.runtime.limiter.hit(ctx.principal.name, name)  # per user: a new token is not a new budget
+
+
 async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
     """Run tool ``name`` for ``ctx`` and return its structured result (a JSON-safe dict).
 
@@ -55,19 +96,15 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
             ``confirmation_required``, ... Unexpected exceptions become ``internal_error`` (logged in
             the audit trail, never with a traceback to the caller).
     """
-    started = time.perf_counter()
-    args = arguments or {}
-    vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
-    result_code = "ok"
-    try:
+    args = arguments if arguments is not None else {}
+    async with _audited(ctx, name, args):
         spec = ctx.runtime.registry.get(name)
         scope = _MODE_SCOPE.get(ctx.mode)
         if spec is None or (scope is not None and scope not in spec.scopes):
             raise ToolError("unknown_tool", f"no tool named {name!r}", hint="list the tools to see their names", http_status=404)
         if not isinstance(args, dict):
             raise ToolError("invalid_argument", "arguments must be a JSON object")
-        if ctx.runtime.limiter is not None:
-            ctx.runtime.limiter.hit(ctx.principal.token_id or ctx.principal.name, name)
+        _rate_limit(ctx, name)
         try:
             parsed = spec.args_model.model_validate(args)
         except ValidationError as exc:
@@ -87,28 +124,16 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
             out = await anyio.to_thread.run_sync(spec.func, ctx, parsed)
         data = redact_payload(spec.result_model.model_validate(out).model_dump(mode="json"))
         return fit_to_budget(data, ctx.workspace.limits.budget_chars)
-    except ServiceError as exc:
-        result_code = exc.code
-        raise ToolError.from_service(exc) from None
-    except ToolError as exc:
-        result_code = exc.code
-        raise
-    except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
-        result_code = "internal_error"
-        raise ToolError(
-            "internal_error", f"{name} failed unexpectedly ({type(exc).__name__})", http_status=500
-        ) from exc
-    finally:
-        if ctx.runtime.audit is not None:
-            ctx.runtime.audit.record(
-                AuditEvent(
-                    user=ctx.principal.name,
-                    auth_kind=ctx.principal.auth_kind,
-                    mode=ctx.mode,
-                    tool=name,
-                    vault=vault,
-                    args=summarize_args(args) if isinstance(args, dict) else {},
-                    result=result_code,
-                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                )
-            )
+
+
+async def call_operation(ctx: ToolContext, name: str, args: dict[str, Any], work: Callable[[], T]) -> T:
+    """Run a front's own operation that is not a registry tool (e.g. an HTTP file download) under the same
+    rate limit, error mapping and audit as :func:`call_tool`. ``work`` is sync and runs in a worker thread;
+    it must check vault access itself (the services it calls do).
+
+    Raises:
+        ToolError: as :func:`call_tool`.
+    """
+    async with _audited(ctx, name, args):
+        _rate_limit(ctx, name)
+        return await anyio.to_thread.run_sync(work)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+MAX_LIST_OFFSET = 10_000_000
 VaultField = Field(description="Vault name, as returned by list_vaults.", min_length=1, max_length=64)
 PathField = Field(description="Vault-relative path with '/' separators, e.g. 'Projects/Plan.md'.", max_length=1024)
 
