@@ -29,7 +29,6 @@ import os
 import stat
 import threading
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -43,6 +42,7 @@ from watchfiles import awatch
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.markdown import parse_note
 from obsigate.domain.redaction import redact_text
+from obsigate.domain.text import nfc
 from obsigate.domain.vault import FileEntry, Vault, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
 
 __all__ = ["MAX_NOTE_BYTES", "PARALLEL_AFTER", "Indexer"]
@@ -84,8 +84,7 @@ def _prepare(path: str, size: int) -> tuple:
         text = decode_note(raw)
     except UnicodeDecodeError as exc:
         return ("invalid_utf8", exc.start, seen)
-    if not text.isascii():
-        text = unicodedata.normalize("NFC", text)
+    text = nfc(text)
     # The index only ever holds redacted text: snippets cannot show a secret, and searching for one
     # (or a prefix of it) finds nothing.
     text = redact_text(text)
@@ -392,7 +391,7 @@ class Indexer:
             KeyError: ``vault`` is not one of the indexer's vaults.
         """
         v = self._vaults[vault]
-        rel = unicodedata.normalize("NFC", path).strip("/")
+        rel = nfc(path).strip("/")
         osp = os_path(v, rel)
         if osp is None:  # not a path a vault file can have (hidden, temp, '..', absolute): never indexed
             return
@@ -469,7 +468,7 @@ class Indexer:
                 rel = abs_path[len(root) + 1 :].replace(os.sep, "/")
                 if is_hidden(rel) or is_editor_temp(rel.rsplit("/", 1)[-1]):
                     return None
-                return name, unicodedata.normalize("NFC", rel)
+                return name, nfc(rel)
         return None
 
     async def _watch(self, send: Any) -> None:

@@ -21,10 +21,11 @@ import logging
 import os
 import re
 import stat
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from obsigate.domain.text import nfc
 
 __all__ = [
     "FileEntry",
@@ -229,8 +230,8 @@ def _walk_dir(
         except UnicodeEncodeError:
             log.warning("vault %s: skipping a name that is not valid UTF-8 in %s", vault, dir_path)
             continue
-        nfc = name if name.isascii() else unicodedata.normalize("NFC", name)
-        rel = f"{rel_dir}/{nfc}" if rel_dir else nfc
+        name_nfc = nfc(name)
+        rel = f"{rel_dir}/{name_nfc}" if rel_dir else name_nfc
         try:
             is_link = e.is_symlink()
             if is_link:
@@ -251,7 +252,7 @@ def _walk_dir(
                 continue
             yield from _walk_dir(vault, root, e.path, rel, ancestors | {key}, depth + 1, seen)
         elif stat.S_ISREG(st.st_mode):
-            if is_editor_temp(nfc):
+            if is_editor_temp(name_nfc):
                 continue
             if rel in seen:  # two spellings (NFC/NFD) of one name in one folder
                 log.warning("vault %s: duplicate path after NFC normalisation: %s; skipped", vault, rel)
@@ -296,7 +297,7 @@ def os_path(vault: Vault, rel_path: str) -> str | None:
                 names = os.listdir(cur)
             except OSError:
                 return full
-            match = next((n for n in names if unicodedata.normalize("NFC", n) == seg), None)
+            match = next((n for n in names if nfc(n) == seg), None)
             if match is None:
                 return full
             cand = os.path.join(cur, match)
