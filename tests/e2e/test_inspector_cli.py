@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from support import REPO, SMALL_VAULT, free_port, write_tree
+from support import REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
 
 pytestmark = pytest.mark.e2e
 
@@ -71,20 +72,19 @@ class Served:
     token: str  # alice: vault "notes" only
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    """``obsigate serve`` on a free loopback port, vaults ``notes`` and ``other``, index ready."""
-    notes = write_tree(tmp_path / "notes", SMALL_VAULT)
-    other = write_tree(tmp_path / "other", {"Private.md": "# Private\n\nmarmalade protocol\n"})
+@contextmanager
+def serving(tmp_path: Path, vaults: dict[str, Path], grants: str) -> Iterator[Served]:
+    """``obsigate serve`` of ``vaults`` on a free loopback port, index ready, with a token for a user granted
+    ``grants`` (``--vaults`` syntax)."""
     data = tmp_path / "data"
-    obsigate("user", "add", "alice", "--vaults", "notes", data_dir=data)
+    obsigate("user", "add", "alice", "--vaults", grants, data_dir=data)
     token = obsigate("token", "create", "--user", "alice", data_dir=data).stdout.strip()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = (tmp_path / "serve.log").open("w")
+    vault_args = [arg for name, path in vaults.items() for arg in ("--vault", f"{name}={path}")]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "obsigate", "serve", "--data-dir", str(data), "--port", str(port),
-         "--vault", f"notes={notes}", "--vault", f"other={other}"],
+        [sys.executable, "-m", "obsigate", "serve", "--data-dir", str(data), "--port", str(port), *vault_args],
         stdout=log, stderr=subprocess.STDOUT,
     )
     try:
@@ -107,6 +107,15 @@ def served(tmp_path: Path) -> Iterator[Served]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """Vaults ``notes`` and ``other``; the token's user (alice) may use ``notes`` only."""
+    notes = write_tree(tmp_path / "notes", SMALL_VAULT)
+    other = write_tree(tmp_path / "other", {"Private.md": "# Private\n\nmarmalade protocol\n"})
+    with serving(tmp_path, {"notes": notes, "other": other}, "notes") as srv:
+        yield srv
 
 
 def inspect(inspector_dir: Path, tmp_path: Path, url: str, *args: str, token: str | None) -> tuple[int, Any, str]:
@@ -191,3 +200,26 @@ def test_no_token_is_auth_required(inspector_dir: Path, served: Served, tmp_path
         inspector_dir, tmp_path, served.url, "--method", "tools/list", "--stored-auth-only", token=None
     )
     assert code == 3, err
+
+
+@pytest.mark.skipif(not (SHARED_VAULTS / "obsidian-tasks-docs").is_dir(), reason="../shared/vaults is not present")
+def test_tasks_docs_vault_end_to_end(inspector_dir: Path, tmp_path: Path) -> None:
+    """The issue's "done when": serve tasks=../shared/vaults/obsidian-tasks-docs; a user's token lets the
+    Inspector list the tools, search and read with correct results."""
+    with serving(tmp_path, {"tasks": SHARED_VAULTS / "obsidian-tasks-docs"}, "tasks") as srv:
+        code, out, err = inspect(inspector_dir, tmp_path, srv.url, "--method", "tools/list", token=srv.token)
+        assert code == 0, err
+        assert "search_fulltext" in {t["name"] for t in out["result"]["tools"]}
+        code, out, err = inspect(
+            inspector_dir, tmp_path, srv.url, "--method", "tools/call", "--tool-name", "search_fulltext",
+            "--tool-args-json", '{"q": "recurring tasks", "vault": "tasks"}', token=srv.token,
+        )
+        assert code == 0, err
+        assert out["result"]["structuredContent"]["hits"][0]["path"] == "Getting Started/Recurring Tasks.md"
+        code, out, err = inspect(
+            inspector_dir, tmp_path, srv.url, "--method", "tools/call", "--tool-name", "read_file",
+            "--tool-args-json", '{"vault": "tasks", "path": "Getting Started/Recurring Tasks.md"}', token=srv.token,
+        )
+        assert code == 0, err
+        note = out["result"]["structuredContent"]
+        assert note["headings"][0]["text"] == "Recurring Tasks (Repetition)" and "every" in note["content"]
