@@ -141,3 +141,14 @@ def test_serve_on_a_busy_port_fails_before_the_banner(tmp_path: Path) -> None:
         port = s.getsockname()[1]
         r = run("serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--port", str(port), data=tmp_path / "data")
     assert r.returncode == 2 and "cannot listen" in r.stderr and "MCP:" not in r.stdout
+
+
+def test_refused_data_dir_leaves_the_vault_untouched(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir(mode=0o755)
+    os.chmod(vault, 0o755)
+    r = run("index", "rebuild", "--vault", f"v={vault}", data=vault)
+    assert r.returncode == 2 and "overlaps vault" in r.stderr
+    assert oct(vault.stat().st_mode & 0o777) == "0o755"
+    r = run("index", "rebuild", "--vault", f"v={vault}", data=vault / "data")
+    assert r.returncode == 2 and not (vault / "data").exists()

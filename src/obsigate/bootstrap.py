@@ -31,13 +31,16 @@ class ConfigError(Exception):
     """A setting that cannot work (missing vault folder, unsafe no-auth bind). The message says how to fix it."""
 
 
-def prepare_data_dir(data_dir: Path) -> Path:
-    """Create ``data_dir`` (mode 0700) if needed and return it absolute.
+def prepare_data_dir(data_dir: Path, vaults: dict[str, Vault] | None = None) -> Path:
+    """Check ``data_dir`` against ``vaults`` (before touching anything), create it (mode 0700) if needed and
+    return it absolute.
 
     Raises:
-        ConfigError: it cannot be created or is not a folder.
+        ConfigError: it overlaps a vault, cannot be created or is not a folder.
     """
     data_dir = data_dir.expanduser().resolve()
+    if vaults:
+        check_data_dir_outside_vaults(data_dir, vaults)
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -110,13 +113,13 @@ def check_data_dir_outside_vaults(data_dir: Path, vaults: dict[str, Vault]) -> N
             )
 
 
-def build_runtime(settings: Settings, data_dir: Path) -> ToolRuntime:
+def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] | None = None) -> ToolRuntime:
     """Vaults, index, indexer (not started), audit log and rate limiter, wired into a :class:`ToolRuntime`.
 
     Raises:
         ConfigError: a missing vault folder, or the index held by another process.
     """
-    vaults = build_vaults(settings)
+    vaults = vaults if vaults is not None else build_vaults(settings)
     check_data_dir_outside_vaults(data_dir, vaults)
     try:
         index = VaultIndex(data_dir / INDEX_FILE)

@@ -17,7 +17,7 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
-from obsigate.bootstrap import ConfigError, build_runtime, open_auth, prepare_data_dir
+from obsigate.bootstrap import ConfigError, build_runtime, build_vaults, open_auth, prepare_data_dir
 from obsigate.config import Settings, load_settings, parse_vault_specs
 from obsigate.services.errors import ServiceError
 
@@ -31,7 +31,7 @@ app.add_typer(token_app, name="token")
 app.add_typer(key_app, name="key")
 app.add_typer(index_app, name="index")
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # one error = one line, whatever the terminal width
 
 DataDir = Annotated[
     Path | None, typer.Option("--data-dir", envvar="OBSIGATE_DATA_DIR", help="Data folder (index, users, keys, audit).")
@@ -248,7 +248,8 @@ def index_rebuild(
     if not settings.vaults:
         raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
     try:
-        runtime = build_runtime(settings, prepare_data_dir(settings.data_dir))
+        vaults = build_vaults(settings)
+        runtime = build_runtime(settings, prepare_data_dir(settings.data_dir, vaults), vaults)
     except ConfigError as exc:
         raise _fail(str(exc)) from None
     indexer = runtime.workspace.indexer

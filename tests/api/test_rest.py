@@ -192,3 +192,12 @@ def test_downloads_are_audited_and_rate_limited(live_server, small_vault) -> Non
     assert codes[:3] == [200, 200, 200] and codes.count(429) >= 2
     audit = (server.settings.data_dir / "audit.log").read_text().splitlines()
     assert sum('"tool": "download_file"' in line for line in audit) == 6
+
+
+def test_host_guard_matches_whole_host_and_digit_ports() -> None:
+    from obsigate.api.hosts import host_allowed
+
+    allowed = ["127.0.0.1", "127.0.0.1:*", "localhost:*"]
+    assert host_allowed("127.0.0.1:8841", allowed) and host_allowed("LOCALHOST:80", allowed)
+    for bad in ("127.0.0.1:8841@evil.com", "127.0.0.1:.evil.com", "127.0.0.1.evil.com", "localhost:", ""):
+        assert not host_allowed(bad, allowed), bad

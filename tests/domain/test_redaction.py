@@ -56,3 +56,33 @@ def test_hostile_input_is_fast_enough_to_finish() -> None:
     # Patterns are bounded; a long run of near-matches must still complete (no catastrophic backtracking).
     text = ("password=" + "a" * 600 + " ") * 200 + "eyJ" + "a" * 5000
     assert "[REDACTED" in redact_text(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("**Password:** boldpassword777", "boldpassword777"),
+        ("password    =    x12345678", "x12345678"),
+        ("pwd=abcdefgh1", "abcdefgh1"),
+        ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA"),
+        ("redis://:pw12345@host", "pw12345"),
+        ('db_password: "correct horse battery staple"', "correct horse"),
+        ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGX\n-----END PGP PRIVATE KEY BLOCK-----", "lQOYBGX"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIabcdef\nxyz==\n\nnext para", "MIIabcdef"),
+        ("client_secret=yourclientsecret11", "yourclientsecret11"),
+    ],
+)
+def test_second_round_shapes(text: str, secret: str) -> None:
+    assert secret not in redact_text(text)
+
+
+def test_truncated_key_keeps_the_following_paragraph() -> None:
+    assert redact_text("-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n\nnext para").endswith("next para")
+
+
+def test_properties_under_a_secret_key_are_redacted_whatever_their_form() -> None:
+    from obsigate.domain.redaction import redact_properties
+
+    props = {"password": "blockscalarpw1234\n", "secrets": ["listsecretvalue9876"], "title": "Plan", "n": 3}
+    out = redact_properties(props)
+    assert out == {"password": "[REDACTED:secret-property]", "secrets": ["[REDACTED:secret-property]"], "title": "Plan", "n": 3}

@@ -164,3 +164,18 @@ def test_a_fifo_is_refused_without_blocking(runtime: ToolRuntime, small_vault) -
     os.mkfifo(small_vault / "pipe.md")
     for name in ("read_file", "read_file_raw"):
         assert error_of(ToolContext(ANONYMOUS, runtime), name, {"vault": "notes", "path": "pipe.md"}).code == "not_a_file"
+
+
+def test_symlink_loop_non_utf8_and_nfd_names(runtime: ToolRuntime, small_vault) -> None:
+    import os
+
+    ctx = ToolContext(ANONYMOUS, runtime)
+    os.symlink("loopB", small_vault / "loopA")
+    os.symlink("loopA", small_vault / "loopB")
+    assert error_of(ctx, "read_file", {"vault": "notes", "path": "loopA"}).code == "not_found"
+    (small_vault / "latin1.md").write_bytes(b"password=latin1secret999 caf\xe9\n")
+    for name in ("read_file", "read_file_raw"):
+        out = run(ctx, name, {"vault": "notes", "path": "latin1.md"})
+        assert "latin1secret999" not in json.dumps(out) and out["content"].startswith("password=[REDACTED")
+    (small_vault / "Cafe\u0301.md").write_text("# nfd name\n")  # as macOS tools write names
+    assert run(ctx, "read_file", {"vault": "notes", "path": "Caf\u00e9.md"})["headings"][0]["text"] == "nfd name"

@@ -19,7 +19,7 @@ from limits.strategies import MovingWindowRateLimiter
 from obsigate import __version__
 from obsigate.api import routes_auth, routes_files, routes_search, routes_vaults
 from obsigate.api.render import install_error_handlers
-from obsigate.bootstrap import build_runtime, check_auth_bind, open_auth, prepare_data_dir
+from obsigate.bootstrap import build_runtime, build_vaults, check_auth_bind, open_auth, prepare_data_dir
 from obsigate.config import Settings
 from obsigate.api.hosts import HostGuard
 from obsigate.mcp.auth import transport_security
@@ -34,8 +34,9 @@ def create_app(settings: Settings) -> FastAPI:
         obsigate.bootstrap.ConfigError: a missing vault folder, or auth disabled on a public bind.
     """
     check_auth_bind(settings)
-    data_dir = prepare_data_dir(settings.data_dir)
-    runtime = build_runtime(settings, data_dir)
+    vaults = build_vaults(settings)
+    data_dir = prepare_data_dir(settings.data_dir, vaults)
+    runtime = build_runtime(settings, data_dir, vaults)
     auth = open_auth(settings, data_dir)
     holder: dict[str, Any] = {}
 

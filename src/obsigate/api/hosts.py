@@ -14,8 +14,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 def host_allowed(host: str, allowed: list[str]) -> bool:
     """Whether ``host`` (a ``Host`` header value) matches ``allowed``; an entry ending in ``:*`` allows any port."""
+    host = host.lower()
     for entry in allowed:
-        if host == entry or (entry.endswith(":*") and host.startswith(entry[:-1])):
+        entry = entry.lower()
+        if host == entry:
+            return True
+        if entry.endswith(":*") and host.startswith(entry[:-1]) and host[len(entry) - 1 :].isdigit():
             return True
     return False
 

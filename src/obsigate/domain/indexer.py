@@ -21,6 +21,7 @@ listed as files with a ``too_large`` diagnostic, not indexed as text.
 
 from __future__ import annotations
 
+import dataclasses
 import contextlib
 import logging
 import math
@@ -41,7 +42,7 @@ from watchfiles import awatch
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.markdown import parse_note
-from obsigate.domain.redaction import redact_text
+from obsigate.domain.redaction import redact_properties, redact_text
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import FileEntry, Vault, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
 
@@ -89,7 +90,10 @@ def _prepare(path: str, size: int) -> tuple:
     # (or a prefix of it) finds nothing.
     text = redact_text(text)
     try:
-        return ("note", parse_note(text), seen)
+        parsed = parse_note(text)
+        if parsed.frontmatter:
+            parsed = dataclasses.replace(parsed, frontmatter=redact_properties(parsed.frontmatter))
+        return ("note", parsed, seen)
     except Exception as exc:  # a parser bug must not stop indexing
         return ("parse_error", f"{type(exc).__name__}: {exc}", seen)
 

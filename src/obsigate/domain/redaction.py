@@ -12,11 +12,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_PLACEHOLDERS = ("example", "your", "xxxx", "changeme", "<", "${", "placeholder", "redacted", "****")
+_PLACEHOLDERS = ("example", "xxxx", "changeme", "<", "${", "placeholder", "redacted", "****", "...")
+_PLACEHOLDER_STARTS = ("your-", "your_", "your ", "my-", "my_")
 
 # (rule id, literal(s) one of which every match contains — a cheap prefilter, pattern, secret group)
 _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
-    ("private-key", "-----BEGIN", re.compile(r"-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[\s\S]{0,10000}?-----END[A-Z ]{0,40}PRIVATE KEY-----"), 0),
+    # PEM and PGP private keys; a paste that lost its END line is redacted up to the end of its base64 run
+    ("private-key", "-----BEGIN", re.compile(
+        r"-----BEGIN[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,10000}?-----END[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+        r"|(?:[ \t]*\r?\n[A-Za-z0-9+/=:-]{1,120}){0,200})"), 0),
+    ("authorization-header", "uthorization", re.compile(r"(?i)authorization\s{0,3}:\s{0,3}(?:basic|bearer|token)\s+([A-Za-z0-9+/=._~-]{8,2000})"), 1),
     ("anthropic-api-key", "sk-ant-", re.compile(r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,120}"), 0),
     ("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-"), re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}"), 0),
     ("openai-api-key", "T3BlbkFJ", re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"), 0),
@@ -31,11 +36,11 @@ _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
     ("jwt", "eyJ", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,1000}"), 0),
 ]
 # `scheme://user:password@host`: matched from each "://" (a scan for the scheme at every word is 10x slower)
-_URL_USERINFO = re.compile(r"//[^\s:/@]{1,100}:([^\s@/]{3,200})@")
+_URL_USERINFO = re.compile(r"//[^\s:/@]{0,100}:([^\s@/]{3,200})@")
 # `api_key = "..."`, `password: hunter22`, `export DB_PASSWORD=...`: found from the secret-ish word, then the
 # rest of the name, the `:`/`=` and the value are matched forward (no scan that backtracks at every position).
 _SECRET_WORDS = (
-    "password", "passwd", "secret", "token", "auth",
+    "password", "passwd", "passphrase", "pwd", "secret", "token", "auth", "credential",
     "api_key", "api-key", "apikey", "private_key", "private-key", "privatekey", "access_key", "access-key", "accesskey",
 )  # fmt: skip
 _SECRET_WORD = re.compile("|".join(re.escape(w) for w in _SECRET_WORDS), re.IGNORECASE)
@@ -55,12 +60,16 @@ def _secret_word_ends(text: str) -> list[int]:
             ends.append(pos + len(word))
             pos = low.find(word, pos + 1)
     return ends
-_ASSIGNMENT_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,20}\s{0,3}[:=]\s{0,3}([\"']?)([^\s\"'`]{8,500})\1")
+# name rest, optional markdown emphasis (`**Password:** x`), `:`/`=`, then a quoted value (spaces allowed) or a bare one
+_ASSIGNMENT_TAIL = re.compile(
+    r"[A-Za-z0-9_.-]{0,20}[*_]{0,2}[ \t]{0,10}[:=][*_]{0,2}[ \t]{0,10}"
+    r"(?:([\"'])([^\"'\n]{4,500})\1|([^\s\"'`|]{8,500}))"
+)
 
 
 def _is_placeholder(value: str) -> bool:
     low = value.lower()
-    return any(p in low for p in _PLACEHOLDERS) or low.startswith("[redacted")
+    return any(p in low for p in _PLACEHOLDERS) or low.startswith(_PLACEHOLDER_STARTS) or low.startswith("[redacted")
 
 
 def secret_spans(text: str) -> list[tuple[int, int, str]]:
@@ -77,8 +86,10 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
         pos = text.find("://", pos + 3)
     for end in _secret_word_ends(text):
         tail = _ASSIGNMENT_TAIL.match(text, end)
-        if tail and not _is_placeholder(tail.group(2)):
-            found.append((tail.start(2), tail.end(2), "secret-assignment"))
+        if tail:
+            group = 2 if tail.group(2) is not None else 3
+            if not _is_placeholder(tail.group(group)):
+                found.append((tail.start(group), tail.end(group), "secret-assignment"))
     found.sort(key=lambda s: (s[0], -s[1]))
     spans: list[tuple[int, int, str]] = []
     for start, end, rule in found:
@@ -107,6 +118,25 @@ def redact_text(text: str) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _secret_key(key: object) -> bool:
+    return isinstance(key, str) and bool(_secret_word_ends(key))
+
+
+def redact_properties(value: Any, *, under_secret: bool = False) -> Any:
+    """Redact parsed frontmatter by key: every string under a key whose name says secret (``password``,
+    ``api_key``, ``secrets``...) is replaced, whatever its YAML form (block scalars, lists, multi-word
+    quoted values); other strings go through :func:`redact_text`."""
+    if isinstance(value, dict):
+        return {k: redact_properties(v, under_secret=under_secret or _secret_key(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_properties(v, under_secret=under_secret) for v in value]
+    if isinstance(value, str):
+        if under_secret and value.strip() and not value.startswith("[REDACTED"):
+            return "[REDACTED:secret-property]"
+        return redact_text(value)
+    return value
 
 
 def redact_payload(value: Any) -> Any:

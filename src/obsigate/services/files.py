@@ -16,10 +16,11 @@ import stat
 from collections.abc import Iterable
 from dataclasses import asdict
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from obsigate.domain.markdown import distinct_tags, parse_note
-from obsigate.domain.redaction import redact_text
+from obsigate.domain.redaction import redact_properties, redact_text
 from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
 from obsigate.services.paths import SafePath, resolve_safe_path
@@ -27,6 +28,18 @@ from obsigate.services.workspace import Workspace
 
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
 _TEXT_SUFFIXES = {".md", ".txt", ".canvas", ".base", ".json", ".csv", ".yaml", ".yml"}
+
+
+def _decode_text(rel: str, data: bytes) -> str | None:
+    """The file as text, or ``None`` for a binary file. Notes and other text files that are not valid UTF-8
+    are decoded with replacement characters rather than passed through as bytes: text is only ever served
+    redacted, and redaction needs a ``str``."""
+    try:
+        return decode_note(data)
+    except UnicodeDecodeError:
+        if is_note(rel) or Path(rel).suffix.lower() in _TEXT_SUFFIXES:
+            return data.decode("utf-8", errors="replace")
+        return None
 
 
 def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[SafePath, bytes, int]:
@@ -43,7 +56,7 @@ def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[Saf
     )
     try:
         st = os.stat(safe.abs)
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:  # absent, or unreadable (e.g. a symlink loop: ELOOP)
         raise missing from None
     if stat.S_ISDIR(st.st_mode):
         raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders")
@@ -54,7 +67,7 @@ def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[Saf
     try:
         # O_NONBLOCK: if the file was swapped for a FIFO since the stat, open must not hang.
         fd = os.open(safe.abs, os.O_RDONLY | os.O_NONBLOCK)
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:
         raise missing from None
     with os.fdopen(fd, "rb") as f:
         fst = os.fstat(f.fileno())
@@ -108,17 +121,15 @@ def read_file_text(
     """
     vault = ws.get_vault(vault_name, allowed)
     safe, data, mtime_ns = _load(vault, path)
-    try:
-        text = redact_text(decode_note(data))  # before parsing, so frontmatter values are redacted too
-    except UnicodeDecodeError:
-        raise BadRequest(
-            f"{safe.rel!r} is not UTF-8 text", code="not_text", hint="use read_file_raw to get its bytes"
-        ) from None
+    text = _decode_text(safe.rel, data)
+    if text is None:
+        raise BadRequest(f"{safe.rel!r} is not text", code="not_text", hint="use read_file_raw to get its bytes")
+    text = redact_text(text)  # before parsing, so frontmatter values are redacted too
     if is_note(safe.rel):
         parsed = parse_note(text)
         body = parsed.body
         meta: dict[str, Any] = {
-            "frontmatter": parsed.frontmatter,
+            "frontmatter": redact_properties(parsed.frontmatter),
             "frontmatter_error": parsed.frontmatter_error,
             "tags": distinct_tags(parsed.tags),
             "aliases": list(parsed.aliases),
@@ -160,9 +171,8 @@ def read_raw_file(
     safe, data, _ = _load(vault, path)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
     common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    try:
-        text = decode_note(data)
-    except UnicodeDecodeError:
+    text = _decode_text(safe.rel, data)
+    if text is None:
         cap = min(ws.limits.max_read_bytes, ws.limits.budget_chars * 3 // 8)  # base64 grows by 4/3
         if len(data) > cap:
             raise PayloadTooLarge(
@@ -182,8 +192,6 @@ def read_file_bytes(ws: Workspace, vault_name: str, path: str, allowed: Iterable
     vault = ws.get_vault(vault_name, allowed)
     safe, data, _ = _load(vault, path, max_bytes=MAX_DOWNLOAD_BYTES)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
-    try:
-        return safe.rel, redact_text(decode_note(data)).encode("utf-8"), mime
-    except UnicodeDecodeError:
-        return safe.rel, data, mime
+    text = _decode_text(safe.rel, data)
+    return (safe.rel, data, mime) if text is None else (safe.rel, redact_text(text).encode("utf-8"), mime)
 

@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from obsigate.domain.vault import Vault, is_servable_name, is_visible_real_path
+from obsigate.domain.vault import Vault, is_servable_name, is_visible_real_path, os_path
 from obsigate.services.errors import BadRequest, PathOutsideVault
 
 MAX_PATH_CHARS = 1024
@@ -87,7 +87,8 @@ def resolve_safe_path(vault: Vault, raw: object, *, allow_root: bool = False) ->
     """
     rel = normalize_rel(raw, allow_root=allow_root)
     root = vault.root
-    target = root / rel if rel else root
+    # the name as spelled on disk: a note synced from macOS may be stored NFD while every API path is NFC
+    target = Path(os_path(vault, rel) or root / rel) if rel else root
     if not is_visible_real_path(str(root), os.path.realpath(target)):
         raise PathOutsideVault(f"path {rel!r} resolves outside the vault or to a hidden entry (symlink)")
     return SafePath(rel=rel, abs=target)
