@@ -53,7 +53,12 @@ def _settings(**flags: Any) -> Settings:
             raise _fail(str(exc)) from None
     try:
         return load_settings(**flags)
-    except (ValidationError, ValueError) as exc:
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: {e['msg']}" for e in exc.errors(include_url=False)
+        )
+        raise _fail(f"invalid settings: {problems}") from None
+    except ValueError as exc:
         raise _fail(f"invalid settings: {exc}") from None
 
 
