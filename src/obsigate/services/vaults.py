@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
-from obsigate.domain.vault import is_editor_temp, is_note, iter_files
+from obsigate.domain.vault import is_editor_temp, is_note, is_servable_name, iter_files
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import resolve_safe_path
 from obsigate.services.workspace import Workspace
@@ -54,8 +54,8 @@ def browse_directory(
     files: list[dict[str, Any]] = []
     with os.scandir(safe.abs) as it:
         for entry in it:
-            if entry.name.startswith(".") or is_editor_temp(entry.name):
-                continue
+            if not is_servable_name(entry.name) or is_editor_temp(entry.name):
+                continue  # the walker's rule: hidden and unservable names are never shown
             rel = f"{safe.rel}/{entry.name}" if safe.rel else entry.name
             try:
                 resolve_safe_path(vault, rel)  # drops symlinks that leave the vault
