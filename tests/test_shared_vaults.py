@@ -73,3 +73,30 @@ def test_read_file_on_a_real_note(ctx: ToolContext) -> None:
     with pytest.raises(ToolError) as info:
         call(ctx, "read_file", vault="tasks", path=".obsidian/app.json")
     assert info.value.code == "path_outside_vault"
+
+
+def _link_counts(folder: str) -> dict[str, list[int]]:
+    """{kind: [resolved, unresolved]} over every note of a shared vault, with Obsidian's resolver."""
+    from obsigate.domain.links import LinkResolver
+    from obsigate.domain.markdown import parse_note
+    from obsigate.domain.vault import is_note, iter_files
+
+    vault = Vault(folder, Path(os.path.realpath(SHARED_VAULTS / folder)))
+    files = [e.path for e in iter_files(vault)]
+    resolver = LinkResolver(files)
+    counts: dict[str, list[int]] = {"wikilink": [0, 0], "markdown": [0, 0], "frontmatter": [0, 0]}
+    for path in filter(is_note, files):
+        for link in parse_note((vault.root / path).read_text(encoding="utf-8")).links:
+            counts[link.kind][resolver.resolve(link.target, path) is None] += 1
+    return counts
+
+
+def test_link_resolution_matches_stats_md() -> None:
+    kepano = _link_counts("kepano-obsidian")
+    assert kepano["wikilink"] == [64, 11]  # STATS.md: 75 wikilinks, 64 resolved, 11 unresolved
+    assert sum(kepano["frontmatter"]) == 134  # STATS.md: 134 wikilinks in frontmatter
+    tasks = _link_counts("obsidian-tasks-docs")
+    assert tasks["markdown"] == [128, 1]  # STATS.md: 129 markdown internal links, 128 resolved
+    # STATS.md counts 1112 wikilinks with 3 unresolved; our parser treats more spans as code (see the markdown
+    # tests), finds 1136, and every one of them resolves: the 3 sample links sit in code here.
+    assert tasks["wikilink"] == [1136, 0]

@@ -1,0 +1,91 @@
+"""Obsidian's link resolution: which file a link path points to, from a given note.
+
+The algorithm is Obsidian's ``MetadataCache.getLinkpathDest`` as documented in
+``shared/reference/obsidian.md`` §7 (sources [DECOMP], [API] there): candidates by lower-cased file name,
+then relative paths, then the vault-absolute form, then the shortest path ending with the link, preferring
+files under the source note's folder. Resolution is per file only: a ``#heading`` or ``#^block`` subpath
+never makes a link unresolved, so callers pass the link path without it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+
+from obsigate.domain.text import nfc
+
+__all__ = ["LinkResolver"]
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+class LinkResolver:
+    """Resolve link paths among a vault's visible files (vault-relative POSIX paths, NFC).
+
+    Hidden files must not be given: Obsidian never resolves a link to them (obsidian.md §13 case 20).
+    Lookups are case-insensitive with ``str.lower`` (JavaScript ``toLowerCase``, not ``casefold``: §12).
+    """
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self._by_name: dict[str, set[str]] = defaultdict(set)
+        for path in paths:
+            self.add(path)
+
+    def add(self, path: str) -> None:
+        """Make ``path`` a possible link target."""
+        self._by_name[path.rsplit("/", 1)[-1].lower()].add(path)
+
+    def remove(self, path: str) -> None:
+        """Forget ``path`` (deleted or renamed away)."""
+        name = path.rsplit("/", 1)[-1].lower()
+        self._by_name[name].discard(path)
+        if not self._by_name[name]:
+            del self._by_name[name]
+
+    def resolve(self, linkpath: str, source: str) -> str | None:
+        """The file ``linkpath`` (no ``#subpath``) points to from note ``source``, or ``None`` if unresolved.
+
+        Examples (obsidian.md §13, vault ``Note.md``, ``a/Note.md``, ``ab/Note.md``, ``pic.png``):
+        ``resolve("Note", "a/x.md") == "Note.md"``; ``resolve("b/Note", "x.md") == "ab/Note.md"`` (the
+        string-suffix quirk); ``resolve("pic", "x.md") is None`` (attachments need their extension).
+        """
+        link = nfc(linkpath.strip())
+        if not link:
+            return source  # [[#Heading]]: the note itself
+        last = link.rsplit("/", 1)[-1].lower()
+        candidates: set[str] = set()
+        if "." in last:
+            candidates = self._by_name.get(last, set())
+        if not candidates:
+            link, last = link + ".md", last + ".md"
+            candidates = self._by_name.get(last, set())
+        if not candidates:
+            return None
+        if "/" not in link and len(candidates) == 1:
+            return next(iter(candidates))
+        lowered = {c.lower(): c for c in sorted(candidates)}
+        folder = _folder(source)
+        if link.startswith(("./", "../")):
+            parts: list[str] = []
+            for seg in f"{folder}/{link}".split("/") if folder else link.split("/"):
+                if seg == "..":
+                    if parts:
+                        parts.pop()  # above the root clamps to the root
+                elif seg not in ("", "."):
+                    parts.append(seg)
+            hit = lowered.get("/".join(parts).lower())
+            if hit:
+                return hit
+        absolute = link.startswith("/")
+        hit = lowered.get(link[1:].lower() if absolute else link.lower())
+        if hit or absolute:
+            return hit
+        suffix = link.lower()
+        matches = [c for low, c in lowered.items() if low.endswith(suffix)]
+        near = sorted((c for c in matches if c.startswith(folder)), key=len)
+        far = sorted((c for c in matches if not c.startswith(folder)), key=len)
+        ranked = near + far
+        return ranked[0] if ranked else None
