@@ -201,3 +201,9 @@ def test_host_guard_matches_whole_host_and_digit_ports() -> None:
     assert host_allowed("127.0.0.1:8841", allowed) and host_allowed("LOCALHOST:80", allowed)
     for bad in ("127.0.0.1:8841@evil.com", "127.0.0.1:.evil.com", "127.0.0.1.evil.com", "localhost:", ""):
         assert not host_allowed(bad, allowed), bad
+
+
+def test_tree_search_route(open_server) -> None:
+    r = httpx2.get(f"{open_server.url}/api/tree-search", params={"q": "plan"})
+    assert r.status_code == 200 and r.json()["hits"][0]["path"] == "Projects/Plan.md"
+    assert httpx2.get(f"{open_server.url}/api/tree-search", params={"q": ""}).json()["code"] == "invalid_argument"

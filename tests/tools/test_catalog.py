@@ -14,6 +14,7 @@ EXPECTED = {
     "read_file_raw": ["vault", "path", "offset"],
     "search_fulltext": ["q", "vault", "tag", "limit", "offset"],
     "list_tags": ["vault"],
+    "search_paths": ["q", "vault", "limit"],
 }
 
 

@@ -27,3 +27,10 @@ async def search(
 @router.get("/tags", summary="Tags with note counts")
 async def tags(ctx: Ctx, vault: str | None = None) -> dict[str, Any]:
     return await run_tool(ctx, "list_tags", {"vault": vault})
+
+
+@router.get("/tree-search", summary="Find files by a fuzzy match on their path and title")
+async def tree_search(
+    ctx: Ctx, q: str = Query("", description="Words of the path"), vault: str | None = None, limit: int | None = None
+) -> dict[str, Any]:
+    return await run_tool(ctx, "search_paths", {"q": q, "vault": vault, "limit": limit})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from obsigate.services import paths_search as paths_svc
 from obsigate.services import search as svc
 from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
@@ -68,3 +69,30 @@ def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
 
     Nested tags count toward their parents (#project/alpha counts for #project)."""
     return ListTagsResult(**svc.list_tags(ctx.workspace, ctx.allowed_vaults, vault=args.vault))
+
+
+class SearchPathsArgs(ToolArgs):
+    q: str = Field(description="Words of the file path or title, in any order; letters may be skipped.", max_length=200)
+    vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
+    limit: int = Field(default=20, ge=1, le=100, description="Most paths to return.")
+
+
+class PathHit(BaseModel):
+    vault: str
+    path: str
+    title: str
+    score: float
+
+
+class SearchPathsResult(ToolOutput):
+    query: str
+    hits: list[PathHit]
+    total: int
+
+
+@tool("search_paths", title="Find files by path")
+def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
+    """Find notes and attachments by their path or title, forgivingly: 'plan budget' finds
+    'Projects/Field Station/Budget Plan.md'. Use it when you know roughly what a note is called;
+    use search_fulltext to search inside notes."""
+    return SearchPathsResult(**paths_svc.search_paths(ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit))

@@ -1,0 +1,76 @@
+"""``search_paths``: find files by a fuzzy match on their path and title (Obsidian's quick switcher idea)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from obsigate.services.errors import BadRequest
+from obsigate.services.workspace import Workspace
+
+MAX_QUERY_WORDS = 8
+
+
+def _subsequence_span(word: str, text: str) -> int | None:
+    """Length of the shortest-start greedy window of ``text`` holding ``word``'s letters in order, or None."""
+    start = text.find(word[0])
+    if start < 0:
+        return None
+    pos = start
+    for ch in word[1:]:
+        pos = text.find(ch, pos + 1)
+        if pos < 0:
+            return None
+    return pos - start + 1
+
+
+def path_score(path: str, words: list[str]) -> float | None:
+    """How well ``path`` matches every lower-cased word, higher is better; ``None`` if a word does not match.
+
+    Per word: in the file name (title) scores most, at its start more; anywhere in the path less; a scattered
+    in-order match (``plnbdg`` for ``Plan/Budget``) least, by how compact it is. Shorter paths break ties.
+    """
+    full = path.lower()
+    name = full.rsplit("/", 1)[-1].removesuffix(".md")
+    score = 0.0
+    for word in words:
+        if word in name:
+            score += 6.0 if name.startswith(word) else 4.0
+        elif word in full:
+            score += 2.0
+        else:
+            span = _subsequence_span(word, full)
+            if span is None:
+                return None
+            score += len(word) / span
+    return score - len(path) / 1000.0
+
+
+def search_paths(
+    ws: Workspace, q: str, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 20
+) -> dict[str, Any]:
+    """Files of one or every accessible vault whose path fuzzily matches ``q`` (every word must match).
+
+    Returns ``{"query", "hits": [{"vault", "path", "title", "score"}], "total", "truncated"}``, best first.
+
+    Raises:
+        BadRequest: an empty query or ``limit`` outside 1..100; VaultAccessDenied / NotFound for ``vault``.
+    """
+    words = q.lower().split()[:MAX_QUERY_WORDS] if isinstance(q, str) else []
+    if not words:
+        raise BadRequest("q must contain at least one word", hint="e.g. 'budget plan'")
+    if not 1 <= limit <= 100:
+        raise BadRequest("limit must be 1..100")
+    vaults = [ws.get_vault(vault, allowed).name] if vault else ws.accessible(allowed)
+    scored = []
+    for name in vaults:
+        for path in ws.index.file_states(name):
+            score = path_score(path, words)
+            if score is not None:
+                scored.append((-score, name, path))
+    scored.sort()
+    hits = [
+        {"vault": v, "path": p, "title": p.rsplit("/", 1)[-1].removesuffix(".md"), "score": round(-s, 3)}
+        for s, v, p in scored[:limit]
+    ]
+    return {"query": q, "hits": hits, "total": len(scored), "truncated": len(scored) > limit}

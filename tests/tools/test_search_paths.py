@@ -1,0 +1,40 @@
+"""The search_paths tool on a real indexed vault: results, permissions, bad input."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from obsigate.auth.principal import ANONYMOUS, Principal
+from obsigate.tools.api import ToolContext, ToolError, call_tool
+from obsigate.tools.context import ToolRuntime
+
+
+def run(ctx: ToolContext, args: dict) -> dict:
+    return anyio.run(call_tool, ctx, "search_paths", args)
+
+
+def test_finds_by_title_folder_and_scattered_letters(runtime: ToolRuntime) -> None:
+    ctx = ToolContext(ANONYMOUS, runtime, mode="mcp")
+    out = run(ctx, {"q": "plan"})
+    assert out["hits"][0] == {"vault": "notes", "path": "Projects/Plan.md", "title": "Plan", "score": out["hits"][0]["score"]}
+    assert [h["path"] for h in run(ctx, {"q": "proj secr"})["hits"]] == ["Projects/Secret.md"]
+    assert run(ctx, {"q": "attpic"})["hits"][0]["path"] == "Attachments/pic.png"
+    assert run(ctx, {"q": "zebra"})["total"] == 0
+    assert run(ctx, {"q": ".obsidian"})["total"] == 0  # hidden files are never candidates
+
+
+def test_other_users_vault_is_not_searched(runtime: ToolRuntime) -> None:
+    alice = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
+    ctx = ToolContext(alice, runtime, mode="mcp")
+    assert run(ctx, {"q": "private"})["total"] == 0
+    with pytest.raises(ToolError) as info:
+        run(ctx, {"q": "private", "vault": "other"})
+    assert info.value.code == "vault_access_denied"
+
+
+@pytest.mark.parametrize("args", [{"q": ""}, {"q": "   "}, {"q": "x", "limit": 0}, {"q": "x", "limit": 101}, {}])
+def test_bad_input(runtime: ToolRuntime, args: dict) -> None:
+    with pytest.raises(ToolError) as info:
+        run(ToolContext(ANONYMOUS, runtime), args)
+    assert info.value.code == "invalid_argument"
