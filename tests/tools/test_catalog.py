@@ -15,6 +15,7 @@ EXPECTED = {
     "search_fulltext": ["q", "vault", "tag", "limit", "offset"],
     "list_tags": ["vault"],
     "search_paths": ["q", "vault", "limit"],
+    "suggest_tags": ["q", "vault", "limit"],
 }
 
 

@@ -90,3 +90,40 @@ def list_tags(ws: Workspace, allowed: Iterable[str] | None, *, vault: str | None
         "truncated": len(chunk) < len(tags),
         "index": _index_state(ws),
     }
+
+
+def suggest_tags(
+    ws: Workspace, q: str, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 20
+) -> dict[str, Any]:
+    """Tags for ``q`` (leading ``#`` optional, case-insensitive), with note counts, best first: tags starting
+    with ``q``, then tags with a nested part starting with it (``sensors`` → ``project/sensors``), then tags
+    holding ``q``'s letters in order. Within a group, most used first. An empty ``q`` gives the most used tags.
+
+    Returns ``{"query", "tags": [{"tag", "count"}], "total", "truncated"}``.
+
+    Raises:
+        BadRequest: ``limit`` outside 1..100; VaultAccessDenied / NotFound for ``vault``.
+    """
+    if not 1 <= limit <= MAX_LIMIT:
+        raise BadRequest(f"limit must be 1..{MAX_LIMIT}")
+    needle = (q or "").strip().lstrip("#").lower()
+    ranked = []
+    for t in ws.index.list_tags(vaults=_scope(ws, vault, allowed)):
+        low = t.tag.lower()
+        if low.startswith(needle):
+            group = 0
+        elif any(part.startswith(needle) for part in low.split("/")[1:]):
+            group = 1
+        elif _in_order(needle, low):
+            group = 2
+        else:
+            continue
+        ranked.append((group, -t.count, t.tag))
+    ranked.sort()
+    chunk = [{"tag": tag, "count": -neg} for _, neg, tag in ranked[:limit]]
+    return {"query": q, "tags": chunk, "total": len(ranked), "truncated": len(ranked) > limit}
+
+
+def _in_order(needle: str, text: str) -> bool:
+    it = iter(text)
+    return all(ch in it for ch in needle)

@@ -96,3 +96,23 @@ def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     'Projects/Field Station/Budget Plan.md'. Use it when you know roughly what a note is called;
     use search_fulltext to search inside notes."""
     return SearchPathsResult(**paths_svc.search_paths(ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit))
+
+
+class SuggestTagsArgs(ToolArgs):
+    q: str = Field(default="", description="Start or letters of a tag ('#' optional); empty = most used tags.", max_length=200)
+    vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
+    limit: int = Field(default=20, ge=1, le=100, description="Most tags to return.")
+
+
+class SuggestTagsResult(ToolOutput):
+    query: str
+    tags: list[TagInfo]
+    total: int
+
+
+@tool("suggest_tags", title="Suggest tags")
+def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
+    """Suggest existing tags for a prefix or a few letters, with how many notes use each, best first.
+
+    Use it before tagging a note, to reuse the vault's tags ('sens' finds #project/sensors)."""
+    return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit))
