@@ -11,8 +11,11 @@ from obsigate.services.workspace import Workspace
 MAX_QUERY_WORDS = 8
 
 
-def _subsequence_span(word: str, text: str) -> int | None:
-    """Length of the shortest-start greedy window of ``text`` holding ``word``'s letters in order, or None."""
+def subsequence_span(word: str, text: str) -> int | None:
+    """Length of the greedy window of ``text`` holding ``word``'s letters in order (from the first
+    occurrence of its first letter), or ``None`` when they are not all there in order. Empty ``word`` → 0."""
+    if not word:
+        return 0
     start = text.find(word[0])
     if start < 0:
         return None
@@ -39,7 +42,7 @@ def path_score(path: str, words: list[str]) -> float | None:
         elif word in full:
             score += 2.0
         else:
-            span = _subsequence_span(word, full)
+            span = subsequence_span(word, full)
             if span is None:
                 return None
             score += len(word) / span

@@ -7,6 +7,7 @@ from typing import Any
 
 from obsigate.domain.redaction import redact_text
 from obsigate.services.errors import BadRequest
+from obsigate.services.paths_search import subsequence_span
 from obsigate.services.workspace import Workspace
 
 MAX_LIMIT = 100
@@ -114,7 +115,7 @@ def suggest_tags(
             group = 0
         elif any(part.startswith(needle) for part in low.split("/")[1:]):
             group = 1
-        elif _in_order(needle, low):
+        elif subsequence_span(needle, low) is not None:
             group = 2
         else:
             continue
@@ -123,7 +124,3 @@ def suggest_tags(
     chunk = [{"tag": tag, "count": -neg} for _, neg, tag in ranked[:limit]]
     return {"query": q, "tags": chunk, "total": len(ranked), "truncated": len(ranked) > limit}
 
-
-def _in_order(needle: str, text: str) -> bool:
-    it = iter(text)
-    return all(ch in it for ch in needle)
