@@ -207,3 +207,11 @@ def test_tree_search_route(open_server) -> None:
     r = httpx2.get(f"{open_server.url}/api/tree-search", params={"q": "plan"})
     assert r.status_code == 200 and r.json()["hits"][0]["path"] == "Projects/Plan.md"
     assert httpx2.get(f"{open_server.url}/api/tree-search", params={"q": ""}).json()["code"] == "invalid_argument"
+
+
+def test_web_page_and_script_are_served(open_server) -> None:
+    page = httpx2.get(f"{open_server.url}/")
+    assert page.status_code == 200 and "<title>ObsiGate</title>" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    script = httpx2.get(f"{open_server.url}/app.js")
+    assert script.headers["content-type"].startswith("text/javascript") and "textContent" in script.text

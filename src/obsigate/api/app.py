@@ -74,14 +74,16 @@ def create_app(settings: Settings) -> FastAPI:
         index = indexer.status() if indexer is not None else {"state": "ready"}
         return {"status": "ok", "version": __version__, "auth": settings.auth_enabled, "index": index}
 
+    web = files("obsigate.web")
+    page = web.joinpath("index.html").read_text(encoding="utf-8")  # read once, not per request
+    script = web.joinpath("app.js").read_text(encoding="utf-8")
+
     @app.get("/", include_in_schema=False, response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
-        page = files("obsigate.web").joinpath("index.html").read_text(encoding="utf-8")
         return HTMLResponse(page, headers={"Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'"})
 
     @app.get("/app.js", include_in_schema=False)
     async def home_js() -> HTMLResponse:
-        script = files("obsigate.web").joinpath("app.js").read_text(encoding="utf-8")
         return HTMLResponse(script, media_type="text/javascript")
 
     for module in (routes_auth, routes_vaults, routes_files, routes_search):
