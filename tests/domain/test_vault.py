@@ -11,6 +11,7 @@ import pytest
 from obsigate.domain.vault import (
     FileEntry,
     Vault,
+    created_ns,
     decode_note,
     is_editor_temp,
     is_hidden,
@@ -119,7 +120,7 @@ def test_walk_skips_hidden_and_temp_sorted_deterministic(tmp_path: Path) -> None
     assert got == _paths(v)  # deterministic
     e = next(x for x in iter_files(v) if x.path == "a.md")
     st = (tmp_path / "a.md").stat()
-    assert e == FileEntry("a.md", st.st_size, st.st_mtime_ns)
+    assert e == FileEntry("a.md", st.st_size, st.st_mtime_ns, created_ns(st))
 
 
 def test_walk_skips_non_regular_files(tmp_path: Path) -> None:

@@ -40,11 +40,13 @@ from obsigate.domain import fulltext, index_store, overlay, snippets
 from obsigate.domain.committer import Change, Committer, Op
 from obsigate.domain.fulltext import IndexBusyError, note_title
 from obsigate.domain.index_store import MetaStore
+from obsigate.domain.linkgraph import Backlink, LinkGraph, OutLink
+from obsigate.domain.links import link_contexts
 
 if TYPE_CHECKING:
     from obsigate.domain.markdown import ParsedNote
 
-__all__ = ["IndexBusyError", "SearchHit", "SearchPage", "TagCount", "VaultIndex"]
+__all__ = ["Backlink", "FileRecord", "IndexBusyError", "OutLink", "SearchHit", "SearchPage", "TagCount", "VaultIndex"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +90,18 @@ class TagCount:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """An indexed file: where it is, its stat values (bytes, ns since the epoch) and whether it is a note."""
+
+    vault: str
+    path: str
+    size: int
+    mtime_ns: int
+    created_ns: int
+    note: bool
+
+
 class VaultIndex:
     """Search/tag/file-state index of every vault of a server (see the module docstring for the design).
 
@@ -129,6 +143,7 @@ class VaultIndex:
                 heap_mb=writer_heap_mb,
                 threads=max(0, writer_threads),
             )
+            self._graph = LinkGraph(self._store)
         except BaseException:
             self._store.close()
             raise
@@ -146,7 +161,15 @@ class VaultIndex:
         return self._committer.batch()
 
     def upsert_note(
-        self, vault: str, path: str, text: str, parsed: ParsedNote, *, size: int, mtime_ns: int
+        self,
+        vault: str,
+        path: str,
+        text: str,
+        parsed: ParsedNote,
+        *,
+        size: int,
+        mtime_ns: int,
+        created_ns: int = 0,
     ) -> None:
         """Index (or re-index) a note: file state, tags, links, full text; clears its diagnostics.
 
@@ -156,33 +179,36 @@ class VaultIndex:
             parsed: ``obsigate.domain.markdown.parse_note(text)``; uses ``body``, ``frontmatter``, ``tags``,
                 ``aliases``, ``headings`` and ``links``.
             size, mtime_ns: the file's stat values, returned later by :meth:`file_states`.
+            created_ns: the file's creation time (``obsigate.domain.vault.created_ns``); 0 = use ``mtime_ns``.
         """
         del text
         rows, distinct, keys = index_store.tag_rows(parsed.tags)
         doc = fulltext.note_doc(vault, path, parsed, keys, distinct)
         ntok = self._committer.prepare(doc)
         ch = Change(index_store.clear_note_rows(vault, path))
-        ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=True, ntok=ntok))
+        ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=True, ntok=ntok, created_ns=created_ns))
         if rows:
             ch.sql.append(index_store.put_tags(vault, path, rows))
         if parsed.links:
-            ch.sql.append(index_store.put_links(vault, path, parsed.links))
+            ch.sql.append(index_store.put_links(vault, path, parsed.links, link_contexts(parsed)))
         ch.ops.append(Op(0, "upsert", vault, path, doc))
         ch.overlay.append((vault, path, doc, False))
         self._committer.apply(ch)
+        self._graph.touch(vault, path, exists=True)
 
-    def upsert_file(self, vault: str, path: str, *, size: int, mtime_ns: int) -> None:
+    def upsert_file(self, vault: str, path: str, *, size: int, mtime_ns: int, created_ns: int = 0) -> None:
         """Record a non-searchable file (attachment, or a note that could not be decoded).
 
         Removes any previous note data for the path (text, tags, links, diagnostics).
         """
         was_note = self._store.is_note(vault, path)
         ch = Change(index_store.clear_note_rows(vault, path))
-        ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=False))
+        ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=False, created_ns=created_ns))
         if was_note or self._committer.is_overlaid((vault, path)):
             ch.ops.append(Op(0, "delete", vault, path))
             ch.overlay.append((vault, path, None, True))
         self._committer.apply(ch)
+        self._graph.touch(vault, path, exists=True)
 
     def delete(self, vault: str, path: str) -> None:
         """Forget one file (note or not) and its tags, links, text and diagnostics. Unknown paths are a no-op."""
@@ -191,12 +217,14 @@ class VaultIndex:
         ch.ops.append(Op(0, "delete", vault, path))
         ch.overlay.append((vault, path, None, True))
         self._committer.apply(ch)
+        self._graph.touch(vault, path, exists=False)
 
     def delete_vault(self, vault: str) -> None:
         """Forget every file of ``vault`` (e.g. a vault removed from the configuration)."""
         ch = Change(index_store.delete_vault(vault))
         ch.ops.append(Op(0, "delete_vault", vault))
         self._committer.apply(ch)
+        self._graph.drop_vault(vault)
 
     def record_diagnostic(self, vault: str, path: str, code: str, message: str) -> None:
         """Attach a problem to a file (``invalid_utf8``, ``invalid_frontmatter``...). One row per code.
@@ -271,10 +299,64 @@ class VaultIndex:
             return []
         return [TagCount(tag, count) for tag, count in self._store.tag_counts(vs)]
 
-    def outgoing_links(self, vault: str, path: str) -> list[dict]:
-        """Links recorded for a note, in document order: ``[{"target", "subpath", "display", "kind", "embed",
-        "line", "key"}]`` (unresolved: resolution is the caller's job)."""
-        return self._store.outgoing_links(vault, path)
+    def file_records(self, vault: str, *, under: str | None = None) -> list[FileRecord]:
+        """Every indexed file of ``vault`` (or below folder ``under``), sorted by path."""
+        return [FileRecord(vault, *row) for row in self._store.file_records(vault, under)]
+
+    def recent(
+        self, vaults: Sequence[str], *, mode: str = "modified", limit: int = 20, offset: int = 0
+    ) -> tuple[list[FileRecord], int]:
+        """Files of ``vaults`` newest first by ``mode`` (``"modified"`` or ``"created"``), ties by vault, path.
+
+        Returns ``(page, total)`` with ``total`` the number of indexed files in those vaults.
+
+        Raises:
+            ValueError: unknown ``mode`` or negative ``limit``/``offset``.
+        """
+        if mode not in ("modified", "created") or limit < 0 or offset < 0:
+            raise ValueError("mode must be 'modified' or 'created'; limit and offset >= 0")
+        vs = list(dict.fromkeys(vaults))
+        if not vs:
+            return [], 0
+        rows, total = self._store.recent(vs, "mtime_ns" if mode == "modified" else "created_ns", limit, offset)
+        return [FileRecord(*row) for row in rows], total
+
+    def outgoing_links(self, vault: str, path: str) -> list[OutLink]:
+        """The links of note ``path`` in document order, each with the file it resolves to now (or ``None``).
+
+        A same-note link (``[[#Heading]]``) resolves to ``path`` itself.
+        """
+        return self._graph.outgoing(vault, path)
+
+    def backlinks(self, vault: str, path: str, *, limit: int = 50, offset: int = 0) -> tuple[list[Backlink], int]:
+        """Notes linking to file ``path`` (linked mentions, obsidian.md §11), by source path.
+
+        Every link form counts: wikilinks, embeds, markdown links and quoted frontmatter links, resolved as
+        Obsidian resolves them *now* (a new root-level ``Note.md`` takes over bare ``[[Note]]`` links at once).
+
+        Returns ``(page, total)``: ``total`` = number of linking notes; each ``Backlink`` lists that note's
+        links to ``path`` with line and context.
+        """
+        if limit < 0 or offset < 0:
+            raise ValueError("limit and offset must be >= 0")
+        found = self._graph.backlinks(vault, path)
+        return found[offset : offset + limit], len(found)
+
+    def resolve_link(self, vault: str, linkpath: str, source: str) -> str | None:
+        """The indexed file that ``linkpath`` (no ``#subpath``) written in note ``source`` points to, or ``None``."""
+        return self._graph.resolve(vault, linkpath, source)
+
+    def has_file(self, vault: str, path: str) -> bool:
+        """True if ``path`` is an indexed file of ``vault``."""
+        return self._graph.exists(vault, path)
+
+    def link_edges(self, vault: str) -> list[tuple[str, str | None, str, int]]:
+        """All links of ``vault`` as ``(source, resolved target or None, target, count)``; see ``LinkGraph.edges``."""
+        return self._graph.edges(vault)
+
+    def notes_with_tag(self, vault: str, tag: str) -> set[str]:
+        """Paths of the notes of ``vault`` carrying ``tag`` or a nested one (case-insensitive, ``#`` optional)."""
+        return self._store.notes_with_tag(vault, index_store.tag_key(tag))
 
     # ---------------------------------------------------------------------------------------- search
 

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from obsigate.domain.links import link_name
+
 if TYPE_CHECKING:
     from obsigate.domain.md_links import Link
 
@@ -41,7 +43,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "2"  # SQLite tables
+SCHEMA_VERSION = "3"  # SQLite tables
 Stmt = tuple[str, Any, bool]  # (statement, params, executemany)
 
 _DDL = """
@@ -51,14 +53,20 @@ CREATE TABLE IF NOT EXISTS files(
     size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
     kind INTEGER NOT NULL,              -- 1 searchable note, 0 other file (attachment, undecodable note)
     ntok INTEGER NOT NULL DEFAULT 0,    -- body word count (BM25 length estimate for the overlay)
+    created_ns INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (vault, path)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS files_by_mtime ON files(vault, mtime_ns);
+CREATE INDEX IF NOT EXISTS files_by_created ON files(vault, created_ns);
 CREATE TABLE IF NOT EXISTS tags(
     vault TEXT NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, display TEXT NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY (vault, path, key)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS links(
     vault TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, subpath TEXT,
     display TEXT, kind TEXT, embed INTEGER NOT NULL, line INTEGER, key TEXT,
+    name TEXT NOT NULL,                 -- lower-cased last segment of target: the backlink lookup key
+    context TEXT,                       -- the linking line (redacted, clipped)
     PRIMARY KEY (vault, path, seq)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_by_name ON links(vault, name);
 CREATE TABLE IF NOT EXISTS diagnostics(
     vault TEXT NOT NULL, path TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL, at_ns INTEGER NOT NULL,
     PRIMARY KEY (vault, path, code)) WITHOUT ROWID;
@@ -120,21 +128,27 @@ def clear_note_rows(vault: str, path: str) -> list[Stmt]:
     ]
 
 
-def put_file(vault: str, path: str, size: int, mtime_ns: int, *, note: bool, ntok: int = 0) -> Stmt:
-    sql = "INSERT OR REPLACE INTO files(vault, path, size, mtime_ns, kind, ntok) VALUES (?, ?, ?, ?, ?, ?)"
-    return sql, (vault, path, size, mtime_ns, 1 if note else 0, ntok), False
+def put_file(
+    vault: str, path: str, size: int, mtime_ns: int, *, note: bool, ntok: int = 0, created_ns: int = 0
+) -> Stmt:
+    sql = (
+        "INSERT OR REPLACE INTO files(vault, path, size, mtime_ns, kind, ntok, created_ns) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    return sql, (vault, path, size, mtime_ns, 1 if note else 0, ntok, created_ns or mtime_ns), False
 
 
 def put_tags(vault: str, path: str, rows: list[tuple[str, str, int]]) -> Stmt:
     return "INSERT INTO tags VALUES (?, ?, ?, ?, ?)", [(vault, path, k, d, n) for k, d, n in rows], True
 
 
-def put_links(vault: str, path: str, links: Sequence[Link]) -> Stmt:
+def put_links(vault: str, path: str, links: Sequence[Link], contexts: Sequence[str | None]) -> Stmt:
+    """Rows of a note's links; ``contexts[i]`` is the (clipped) line of ``links[i]``."""
     rows = [
-        (vault, path, i, lk.target, lk.subpath, lk.display, lk.kind, lk.embed, lk.line, lk.key)
-        for i, lk in enumerate(links)
+        (vault, path, i, lk.target, lk.subpath, lk.display, lk.kind, lk.embed, lk.line, lk.key, link_name(lk.target), ctx)
+        for i, (lk, ctx) in enumerate(zip(links, contexts, strict=True))
     ]
-    return "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows, True
+    return "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows, True
 
 
 def delete_file(vault: str, path: str) -> Stmt:
@@ -321,11 +335,28 @@ class MetaStore:
         out.sort(key=lambda t: (-t[1], t[0].lower(), t[0]))
         return out
 
-    def outgoing_links(self, vault: str, path: str) -> list[dict]:
-        rows = self.rconn().execute(
-            "SELECT target, subpath, display, kind, embed, line, key FROM links WHERE vault = ? AND path = ? "
-            "ORDER BY seq",
-            (vault, path),
-        )
-        names = ("target", "subpath", "display", "kind", "embed", "line", "key")
-        return [dict(zip(names, r, strict=True)) | {"embed": bool(r[4])} for r in rows]
+    def file_records(self, vault: str, under: str | None) -> list[tuple]:
+        """``(path, size, mtime_ns, created_ns, is_note)`` of the files of ``vault`` (below ``under``), by path."""
+        sql, args = "SELECT path, size, mtime_ns, created_ns, kind = 1 FROM files WHERE vault = ?", [vault]
+        if under and under.strip("/"):
+            prefix = under.strip("/")
+            sql += " AND path >= ? AND path < ?"
+            args += [prefix + "/", prefix + "0"]
+        return [(p, s, m, c, bool(k)) for p, s, m, c, k in self.rconn().execute(sql + " ORDER BY path", args)]
+
+    def recent(self, vaults: list[str], column: str, limit: int, offset: int) -> tuple[list[tuple], int]:
+        """A page of ``(vault, path, size, mtime_ns, created_ns, is_note)`` newest first by ``column``, and the total."""
+        assert column in ("mtime_ns", "created_ns")
+        marks = ",".join("?" * len(vaults))
+        conn = self.rconn()
+        total = conn.execute(f"SELECT count(*) FROM files WHERE vault IN ({marks})", vaults).fetchone()[0]
+        rows = conn.execute(
+            f"SELECT vault, path, size, mtime_ns, created_ns, kind = 1 FROM files WHERE vault IN ({marks}) "
+            f"ORDER BY {column} DESC, vault, path LIMIT ? OFFSET ?",
+            (*vaults, limit, offset),
+        ).fetchall()
+        return [(v, p, s, m, c, bool(k)) for v, p, s, m, c, k in rows], total
+
+    def notes_with_tag(self, vault: str, key: str) -> set[str]:
+        rows = self.rconn().execute("SELECT path FROM tags WHERE vault = ? AND key = ?", (vault, key))
+        return {r[0] for r in rows}

@@ -44,7 +44,7 @@ from obsigate.domain.index import VaultIndex
 from obsigate.domain.markdown import parse_note
 from obsigate.domain.redaction import redact_properties, redact_text
 from obsigate.domain.text import nfc
-from obsigate.domain.vault import FileEntry, Vault, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
+from obsigate.domain.vault import FileEntry, Vault, created_ns, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
 
 __all__ = ["MAX_NOTE_BYTES", "PARALLEL_AFTER", "Indexer"]
 
@@ -67,7 +67,7 @@ def _prepare(path: str, size: int) -> tuple:
     """Read, decode and parse one note file (runs in this process or in a worker process).
 
     Returns ``(kind, payload, stat)``: kind ``"note"`` (payload: ParsedNote), ``"invalid_utf8"`` (byte offset),
-    ``"too_large"``, ``"unreadable"`` (message) or ``"parse_error"`` (message); ``stat`` = ``(size, mtime_ns)``
+    ``"too_large"``, ``"unreadable"`` (message) or ``"parse_error"`` (message); ``stat`` = ``(size, mtime_ns, created_ns)``
     of the file as it was read (``None`` if not opened). Picklable.
     """
     if size > MAX_NOTE_BYTES:
@@ -78,7 +78,7 @@ def _prepare(path: str, size: int) -> tuple:
             raw = f.read(MAX_NOTE_BYTES + 1)
     except OSError as exc:
         return ("unreadable", str(exc), None)
-    seen = (st.st_size, st.st_mtime_ns)
+    seen = (st.st_size, st.st_mtime_ns, created_ns(st))
     if len(raw) > MAX_NOTE_BYTES:
         return ("too_large", None, seen)
     try:
@@ -345,7 +345,9 @@ class Indexer:
         """(Re)index one walked file in this process; returns False if it could not be read."""
         if not is_note(entry.path):
             try:
-                self._index.upsert_file(vault.name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+                self._index.upsert_file(
+                    vault.name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns, created_ns=entry.created_ns
+                )
             except RuntimeError:
                 raise  # index closed
             except Exception:
@@ -357,19 +359,21 @@ class Indexer:
     def _store(self, vault: Vault, entry: FileEntry, result: tuple) -> bool:
         """Write the outcome of :func:`_prepare` for one note; returns False if the note could not be read."""
         idx, name, kind = self._index, vault.name, result[0]
-        if result[2] is not None and result[2] != (entry.size, entry.mtime_ns):
+        if result[2] is not None and result[2][:2] != (entry.size, entry.mtime_ns):
             entry = FileEntry(entry.path, *result[2])  # changed since the walk: record what was read
         try:
             if kind == "note":
                 parsed = result[1]
-                idx.upsert_note(name, entry.path, "", parsed, size=entry.size, mtime_ns=entry.mtime_ns)
+                idx.upsert_note(
+                    name, entry.path, "", parsed, size=entry.size, mtime_ns=entry.mtime_ns, created_ns=entry.created_ns
+                )
                 if parsed.frontmatter_error:
                     idx.record_diagnostic(name, entry.path, "invalid_frontmatter", str(parsed.frontmatter_error))
                 return True
             if kind == "unreadable":
                 log.warning("vault %s: cannot read %s: %s", name, entry.path, result[1])
                 return False
-            idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns)
+            idx.upsert_file(name, entry.path, size=entry.size, mtime_ns=entry.mtime_ns, created_ns=entry.created_ns)
             if kind == "invalid_utf8":
                 msg = f"not valid UTF-8 (byte {result[1]}); not searchable"
             elif kind == "too_large":
@@ -410,7 +414,7 @@ class Indexer:
             return
         with self._lock(vault, rel):
             if st is not None and stat.S_ISREG(st.st_mode):
-                self._index_file(v, FileEntry(rel, st.st_size, st.st_mtime_ns), osp)
+                self._index_file(v, FileEntry(rel, st.st_size, st.st_mtime_ns, created_ns(st)), osp)
                 return
             self._index.delete(vault, rel)
         for gone in self._index.file_states(vault, under=rel):  # files below a folder that disappeared

@@ -12,10 +12,63 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from obsigate.domain.md_links import FRONTMATTER
 from obsigate.domain.text import nfc
 
-__all__ = ["LinkResolver"]
+if TYPE_CHECKING:
+    from obsigate.domain.markdown import ParsedNote
+
+__all__ = ["CONTEXT_CHARS", "LinkResolver", "clip_around", "link_contexts", "link_name", "lookup_names"]
+
+CONTEXT_CHARS = 240  # longest linking-line excerpt kept per link
+
+
+def link_name(linkpath: str) -> str:
+    """The key under which a link is looked up for backlinks: its last path segment, NFC, lower-cased.
+
+    ``"folder/My Note"`` → ``"my note"``; ``"../pic.PNG"`` → ``"pic.png"``; ``""`` (a same-note ``[[#h]]``)
+    → ``""``. A link can only resolve to a file whose :func:`lookup_names` contains this key.
+    """
+    return nfc(linkpath.strip()).rsplit("/", 1)[-1].lower()
+
+
+def lookup_names(path: str) -> tuple[str, ...]:
+    """The :func:`link_name` keys of links that may resolve to ``path``.
+
+    ``"a/Note.md"`` → ``("note.md", "note")`` (``[[Note]]`` and ``[[Note.md]]``); ``"pic.png"`` →
+    ``("pic.png",)`` (attachments need their extension, obsidian.md §7).
+    """
+    name = path.rsplit("/", 1)[-1].lower()
+    return (name, name[:-3]) if name.endswith(".md") and len(name) > 3 else (name,)
+
+
+def clip_around(line: str, needle: str, width: int = CONTEXT_CHARS) -> str:
+    """``line`` stripped, or a window of about ``width`` characters centred on ``needle`` (``…`` marks cuts)."""
+    line = line.strip()
+    if len(line) <= width:
+        return line
+    at = line.find(needle) if needle else -1
+    start = 0 if at < 0 else max(0, min(at - width // 3, len(line) - width))
+    out = line[start : start + width]
+    return ("…" if start else "") + out + ("…" if start + width < len(line) else "")
+
+
+def link_contexts(parsed: ParsedNote) -> list[str | None]:
+    """For each of ``parsed.links``, the line it sits on, clipped with :func:`clip_around`.
+
+    A frontmatter link's context is ``key: [[target]]`` (its YAML line is not kept by the parser).
+    """
+    lines = parsed.body.split("\n")
+    out: list[str | None] = []
+    for lk in parsed.links:
+        if lk.kind == FRONTMATTER:
+            out.append(clip_around(f"{lk.key}: [[{lk.target}]]", lk.target))
+            continue
+        i = lk.line - parsed.body_line
+        out.append(clip_around(lines[i], lk.target) if 0 <= i < len(lines) else None)
+    return out
 
 
 def _folder(path: str) -> str:
@@ -38,12 +91,18 @@ class LinkResolver:
         """Make ``path`` a possible link target."""
         self._by_name[path.rsplit("/", 1)[-1].lower()].add(path)
 
+    def contains(self, path: str) -> bool:
+        """True if ``path`` (exact spelling) is a known file."""
+        return path in self._by_name.get(path.rsplit("/", 1)[-1].lower(), ())
+
     def remove(self, path: str) -> None:
         """Forget ``path`` (deleted or renamed away)."""
         name = path.rsplit("/", 1)[-1].lower()
-        self._by_name[name].discard(path)
-        if not self._by_name[name]:
-            del self._by_name[name]
+        found = self._by_name.get(name)
+        if found is not None:
+            found.discard(path)
+            if not found:
+                del self._by_name[name]
 
     def resolve(self, linkpath: str, source: str) -> str | None:
         """The file ``linkpath`` (no ``#subpath``) points to from note ``source``, or ``None`` if unresolved.
