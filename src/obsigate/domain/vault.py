@@ -29,6 +29,7 @@ from obsigate.domain.text import nfc
 
 __all__ = [
     "FileEntry",
+    "created_ns",
     "Vault",
     "decode_note",
     "is_editor_temp",
@@ -72,11 +73,26 @@ class FileEntry:
         path: vault-relative POSIX path, NFC (``"projects/Plan.md"``).
         size: size in bytes (of the symlink target for a followed symlink).
         mtime_ns: modification time in nanoseconds since the epoch.
+        created_ns: creation time in nanoseconds since the epoch, see :func:`created_ns` (0 when unknown).
     """
 
     path: str
     size: int
     mtime_ns: int
+    created_ns: int = 0
+
+
+def created_ns(st: os.stat_result) -> int:
+    """A file's creation time in nanoseconds since the epoch, as Obsidian's ``file.stat.ctime`` reports it.
+
+    The birth time where the OS gives it (``st_birthtime``: macOS, Windows, BSD); otherwise (Linux, Python
+    3.11) the inode change time ``st_ctime_ns``, which equals the creation time for a file never renamed or
+    chmod-ed since, and is capped at the modification time so "created" never comes after "modified".
+    """
+    birth = getattr(st, "st_birthtime_ns", None) or int(getattr(st, "st_birthtime", 0) * 1e9)
+    if birth:
+        return birth
+    return min(st.st_ctime_ns, st.st_mtime_ns)
 
 
 def is_hidden(rel_path: str) -> bool:
@@ -258,7 +274,7 @@ def _walk_dir(
                 log.warning("vault %s: duplicate path after NFC normalisation: %s; skipped", vault, rel)
                 continue
             seen.add(rel)
-            yield FileEntry(rel, st.st_size, st.st_mtime_ns), e.path
+            yield FileEntry(rel, st.st_size, st.st_mtime_ns, created_ns(st)), e.path
 
 
 def iter_files(vault: Vault) -> Iterator[FileEntry]:
