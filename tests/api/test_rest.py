@@ -215,3 +215,20 @@ def test_web_page_and_script_are_served(open_server) -> None:
     assert "default-src 'self'" in page.headers["content-security-policy"]
     script = httpx2.get(f"{open_server.url}/app.js")
     assert script.headers["content-type"].startswith("text/javascript") and "textContent" in script.text
+
+
+def test_backlinks_and_graph_routes(open_server) -> None:
+    url = open_server.url
+    r = httpx2.get(f"{url}/api/backlinks/notes", params={"path": "Home.md"})
+    assert r.status_code == 200
+    body = r.json()
+    assert [b["path"] for b in body["backlinks"]] == ["Projects/Plan.md"] and body["total"] == 1
+    assert body["backlinks"][0]["links"][0]["subpath"] == "#Home"
+    missing = httpx2.get(f"{url}/api/backlinks/notes", params={"path": "Nope.md"})
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    graph = httpx2.get(f"{url}/api/graph/notes", params={"path": "Home.md", "depth": 1}).json()
+    assert graph["center"] == "Home.md" and {n["id"] for n in graph["nodes"]} == {"Home.md", "Projects/Plan.md", "Ideas.md"}
+    whole = httpx2.get(f"{url}/api/graph/notes").json()
+    assert whole["scope"] == "vault" and whole["total_nodes"] == 4
+    bad = httpx2.get(f"{url}/api/graph/notes", params={"scope": "galaxy"})
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_argument"

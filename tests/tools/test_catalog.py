@@ -16,6 +16,8 @@ EXPECTED = {
     "list_tags": ["vault"],
     "search_paths": ["q", "vault", "limit"],
     "suggest_tags": ["q", "vault", "limit"],
+    "get_backlinks": ["vault", "path", "limit", "offset", "unlinked"],
+    "get_graph": ["vault", "path", "depth", "scope", "tag", "limit"],
 }
 
 

@@ -17,7 +17,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from obsigate import __version__
-from obsigate.api import routes_auth, routes_files, routes_search, routes_vaults
+from obsigate.api import routes_auth, routes_files, routes_links, routes_search, routes_vaults
 from obsigate.api.render import install_error_handlers
 from obsigate.bootstrap import build_runtime, build_vaults, check_auth_bind, open_auth, prepare_data_dir
 from obsigate.config import Settings
@@ -86,7 +86,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def home_js() -> HTMLResponse:
         return HTMLResponse(script, media_type="text/javascript")
 
-    for module in (routes_auth, routes_vaults, routes_files, routes_search):
+    for module in (routes_auth, routes_vaults, routes_files, routes_links, routes_search):
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(

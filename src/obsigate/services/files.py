@@ -105,15 +105,29 @@ def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tupl
         size = max(64, int(size * max_json_chars / encoded * 0.95))
 
 
+def note_text(vault: Vault, path: str) -> str:
+    """The redacted text of one note or text file of ``vault`` (lossy decoding of invalid UTF-8).
+
+    Raises:
+        NotFound, PathOutsideVault, BadRequest (folder, not a regular file, or ``not_text`` for binaries).
+    """
+    safe, data, _ = _load(vault, path)
+    text = _decode_text(safe.rel, data)
+    if text is None:
+        raise BadRequest(f"{safe.rel!r} is not text", code="not_text")
+    return redact_text(text)
+
+
 def read_file_text(
     ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None, *, offset: int = 0
 ) -> dict[str, Any]:
     """A note's body and metadata, redacted.
 
     Returns ``{"vault", "path", "content", "frontmatter", "frontmatter_error", "tags", "aliases", "links":
-    [{"target", "subpath", "display", "kind", "embed", "line"}], "headings": [{"level", "text", "line"}],
+    [{"target", "subpath", "display", "kind", "embed", "line", "key", "resolved"}], "headings": [{"level", "text", "line"}],
     "size", "modified", "sha256", "offset", "next_offset", "truncated"}``. ``content`` is the body after the
-    frontmatter block; offsets are UTF-8 byte offsets into that body.
+    frontmatter block; offsets are UTF-8 byte offsets into that body. ``resolved`` is the vault path a link
+    points to now (Obsidian's resolution over the indexed files), ``None`` when unresolved.
 
     Raises:
         VaultAccessDenied, NotFound, PathOutsideVault, BadRequest (a folder, or a binary file:
@@ -133,7 +147,10 @@ def read_file_text(
             "frontmatter_error": parsed.frontmatter_error,
             "tags": distinct_tags(parsed.tags),
             "aliases": list(parsed.aliases),
-            "links": [asdict(link) for link in parsed.links],
+            "links": [
+                asdict(link) | {"resolved": ws.index.resolve_link(vault.name, link.target, safe.rel)}
+                for link in parsed.links
+            ],
             "headings": [asdict(h) for h in parsed.headings],
         }
     elif safe.abs.suffix.lower() in _TEXT_SUFFIXES:

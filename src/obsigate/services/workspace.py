@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.indexer import Indexer
@@ -18,6 +19,13 @@ class Limits:
     max_read_bytes: int = 200_000
     budget_chars: int = 100_000
     max_list: int = 1_000
+
+
+def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
+    """Paging keys of a list result: ``{"total", "offset", "truncated", "next_offset"}`` for a page of ``count``
+    items starting at ``offset`` out of ``total`` (``next_offset`` is ``None`` at the end)."""
+    end = offset + count
+    return {"total": total, "offset": offset, "truncated": end < total, "next_offset": end if end < total else None}
 
 
 @dataclass(slots=True)
@@ -50,6 +58,11 @@ class Workspace:
         if vault is None:
             raise NotFound(f"vault {name!r} does not exist", hint="call list_vaults to see the vaults you can use")
         return vault
+
+    def index_state(self) -> dict[str, Any]:
+        """``{"state": "indexing"|"ready", "complete": bool}``: results may be missing while not complete."""
+        state = self.indexer.state if self.indexer is not None else "ready"
+        return {"state": state, "complete": state == "ready"}
 
     def accessible(self, allowed: Iterable[str] | None) -> list[str]:
         """Names of declared vaults the caller may use, in declaration order."""

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from obsigate.tools import catalog_files, catalog_search, catalog_vaults  # noqa: F401 — registers the tools
+from obsigate.tools import (  # noqa: F401 — importing registers the tools
+    catalog_files,
+    catalog_links,
+    catalog_search,
+    catalog_vaults,
+)
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools
 from obsigate.tools.errors import ToolError

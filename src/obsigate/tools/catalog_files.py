@@ -25,7 +25,8 @@ class LinkInfo(BaseModel):
     kind: str = Field(description="'wikilink', 'markdown' or 'frontmatter'")
     embed: bool
     line: int
-    key: str | None = None
+    key: str | None = Field(default=None, description="Frontmatter property holding the link.")
+    resolved: str | None = Field(default=None, description="Vault path the link points to; null when unresolved.")
 
 
 class HeadingInfo(BaseModel):

@@ -1,0 +1,137 @@
+"""Backlinks of a file: linked mentions from the index's link graph, and optional unlinked mentions.
+
+Definitions from Obsidian's Backlinks pane (``shared/reference/obsidian.md`` §11): *linked mentions* are notes
+whose links, embeds or quoted frontmatter links resolve to the file; *unlinked mentions* are plain-text
+occurrences of the file's name or one of its aliases, case-insensitive, outside links, in other notes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from obsigate.domain.links import clip_around
+from obsigate.domain.markdown import parse_note
+from obsigate.domain.redaction import redact_text
+from obsigate.domain.vault import Vault, is_note
+from obsigate.services.errors import BadRequest, NotFound, ServiceError
+from obsigate.services.files import note_text
+from obsigate.services.paths import resolve_safe_path
+from obsigate.services.workspace import Workspace, page_fields
+
+MAX_LIMIT = 200
+LINKS_PER_NOTE = 20  # occurrences listed per linking note; ``count`` still gives them all
+UNLINKED_CANDIDATES = 200  # notes searched for unlinked mentions (the full-text hits for each name)
+# Spans that are links already (their text is not an "unlinked" mention): wikilinks/embeds, markdown links.
+_LINK_SPAN = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
+
+
+def _title(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def _target(ws: Workspace, vault: Vault, path: str) -> str:
+    rel = resolve_safe_path(vault, path).rel
+    if not ws.index.has_file(vault.name, rel):
+        raise NotFound(
+            f"file {rel!r} is not in vault {vault.name!r} (or not indexed yet)",
+            hint="check the path with search_paths or list_directory",
+        )
+    return rel
+
+
+def get_backlinks(
+    ws: Workspace,
+    vault_name: str,
+    path: str,
+    allowed: Iterable[str] | None,
+    *,
+    limit: int = 50,
+    offset: int = 0,
+    unlinked: bool = False,
+) -> dict[str, Any]:
+    """Notes linking to ``path`` (any file: note or attachment), by linking note path.
+
+    Returns ``{"vault", "path", "backlinks": [{"path", "title", "count", "links": [{"line", "context",
+    "subpath", "display", "kind", "embed", "key"}]}], "total", "offset", "truncated", "next_offset",
+    "index": {...}}``; ``total`` counts linking notes; ``links`` lists at most 20 occurrences per note
+    (``count`` has them all); ``context`` is the linking line, redacted and clipped. With ``unlinked``, also
+    ``"unlinked": [{"path", "title", "count", "mentions": [{"line", "context"}]}]`` for up to ``limit`` notes
+    (see :func:`unlinked_mentions`).
+
+    Raises:
+        VaultAccessDenied, NotFound (vault, or a file the index does not know), PathOutsideVault,
+        BadRequest (limit outside 1..200, negative offset).
+    """
+    if not 1 <= limit <= MAX_LIMIT or offset < 0:
+        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset >= 0")
+    vault = ws.get_vault(vault_name, allowed)
+    rel = _target(ws, vault, path)
+    page, total = ws.index.backlinks(vault.name, rel, limit=limit, offset=offset)
+    items = [
+        {
+            "path": b.path,
+            "title": _title(b.path),
+            "count": len(b.links),
+            "links": [
+                {
+                    "line": r.line,
+                    "context": redact_text(r.context) if r.context else r.context,
+                    "subpath": r.subpath,
+                    "display": r.display,
+                    "kind": r.kind,
+                    "embed": r.embed,
+                    "key": r.key,
+                }
+                for r in b.links[:LINKS_PER_NOTE]
+            ],
+        }
+        for b in page
+    ]
+    out: dict[str, Any] = {"vault": vault.name, "path": rel, "backlinks": items, **page_fields(total, offset, len(items))}
+    if unlinked:
+        out["unlinked"] = unlinked_mentions(ws, vault, rel, limit=limit)
+    out["index"] = ws.index_state()
+    return out
+
+
+def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> list[dict[str, Any]]:
+    """Other notes that name ``rel`` (its title or an alias) in plain text without linking to it.
+
+    Candidates are the full-text hits for each name (up to 200 each); a mention is a case-insensitive,
+    whole-word occurrence outside frontmatter and outside link spans; notes that already link to ``rel`` are
+    left out, as in Obsidian. Returns ``[{"path", "title", "count", "mentions": [{"line", "context"}]}]``
+    (≤ ``limit`` notes, ≤ 20 mentions each, by path).
+    """
+    names = [_title(rel)]
+    if is_note(rel):
+        try:
+            names += [a for a in parse_note(note_text(vault, rel)).aliases if a.strip()]
+        except ServiceError:
+            pass  # unreadable now: the title alone still works
+    names = list(dict.fromkeys(n.strip() for n in names if len(n.strip()) >= 2))
+    if not names:
+        return []
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=len, reverse=True)), re.I)
+    linked = {b.path for b in ws.index.backlinks(vault.name, rel, limit=10**9)[0]}
+    candidates: set[str] = set()
+    for name in names:
+        hits = ws.index.search(name, vaults=[vault.name], limit=UNLINKED_CANDIDATES).hits
+        candidates.update(h.path for h in hits)
+    out = []
+    for source in sorted(candidates - linked - {rel}):
+        try:
+            parsed = parse_note(note_text(vault, source))
+        except ServiceError:
+            continue  # deleted or unreadable since it was indexed
+        mentions = []
+        for i, line in enumerate(parsed.body.split("\n")):
+            for m in pattern.finditer(_LINK_SPAN.sub(lambda s: " " * len(s.group()), line)):
+                mentions.append({"line": parsed.body_line + i, "context": clip_around(line, m.group())})
+        if mentions:
+            out.append({"path": source, "title": _title(source), "count": len(mentions), "mentions": mentions[:LINKS_PER_NOTE]})
+            if len(out) >= limit:
+                break
+    return out

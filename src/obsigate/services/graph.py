@@ -1,0 +1,152 @@
+"""The link graph of a vault as nodes and edges, like Obsidian's Graph view (``obsidian.md`` §11).
+
+Two scopes: ``local`` (the neighbourhood of one file, ``depth`` link hops in either direction, as the local
+graph pane) and ``vault`` (every note, optionally below a folder; orphans included). Edges are resolved
+links aggregated per (source, target) pair; links that resolve to nothing become ``unresolved`` nodes ("not
+created yet" in Obsidian). A ``tag`` keeps only the notes carrying it (nested tags included). Results are
+bounded by ``limit`` nodes: the most connected are kept and ``truncated`` says so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable
+from typing import Any
+
+from obsigate.domain.vault import is_note
+from obsigate.services.errors import BadRequest, NotFound
+from obsigate.services.paths import normalize_rel
+from obsigate.services.workspace import Workspace
+
+MAX_NODES = 2_000
+MAX_DEPTH = 3
+EDGES_PER_NODE = 5  # the edge list is cut at limit × this
+
+
+def _title(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def _node(key: str, unresolved: bool) -> dict[str, Any]:
+    if unresolved:
+        return {"id": key, "title": key.rsplit("/", 1)[-1], "type": "unresolved"}
+    return {"id": key, "title": _title(key), "type": "note" if is_note(key) else "attachment"}
+
+
+def get_graph(
+    ws: Workspace,
+    vault_name: str,
+    allowed: Iterable[str] | None,
+    *,
+    path: str | None = None,
+    depth: int = 1,
+    scope: str | None = None,
+    tag: str | None = None,
+    limit: int = 200,
+) -> dict[str, Any]:
+    """Nodes and edges of the link graph of one vault.
+
+    Args:
+        path: ``local`` scope: the centre file (required); ``vault`` scope: an optional folder to keep.
+        depth: link hops from the centre (1..3), following links both ways; ignored for ``vault``.
+        scope: ``"local"`` or ``"vault"``; default ``local`` when ``path`` names a file, else ``vault``.
+        tag: keep only notes carrying this tag or a nested one (the centre is always kept).
+        limit: most nodes returned (1..2000); edges are cut at ``limit`` × 5.
+
+    Returns:
+        ``{"vault", "scope", "center", "nodes": [{"id", "title", "type": "note"|"attachment"|"unresolved",
+        "degree", "depth"?}], "edges": [{"source", "target", "count"}], "total_nodes", "total_edges",
+        "truncated", "index": {...}}``. ``id`` is the vault-relative path (or the link text of an unresolved
+        node); ``count`` is the number of links from source to target.
+
+    Raises:
+        VaultAccessDenied / NotFound (vault, or the centre file), BadRequest (bad scope, depth or limit).
+    """
+    if not 1 <= limit <= MAX_NODES or not 1 <= depth <= MAX_DEPTH:
+        raise BadRequest(f"limit must be 1..{MAX_NODES} and depth 1..{MAX_DEPTH}")
+    vault = ws.get_vault(vault_name, allowed).name
+    rel = normalize_rel(path, allow_root=True) if path else ""
+    if scope is None:
+        scope = "local" if rel and ws.index.has_file(vault, rel) else "vault"
+    if scope not in ("local", "vault"):
+        raise BadRequest("scope must be 'local' or 'vault'")
+    tagged = ws.index.notes_with_tag(vault, tag) if tag and tag.strip("# ") else None
+    edges = ws.index.link_edges(vault)
+    if scope == "local":
+        if not rel or not ws.index.has_file(vault, rel):
+            raise NotFound(f"file {rel!r} is not in vault {vault!r}", hint="local graphs need an existing file in path")
+        keep, depth_of = _neighbourhood(edges, rel, depth, tagged)
+    else:
+        keep = {r.path for r in ws.index.file_records(vault, under=rel or None) if r.note}
+        if tagged is not None:
+            keep &= tagged
+        depth_of = {}
+    unresolved: set[str] = set()
+    kept_edges: Counter[tuple[str, str]] = Counter()
+    for source, dest, target, n in edges:
+        if source not in keep:
+            continue
+        if dest is None:
+            if scope == "vault" or depth_of.get(source, depth) < depth:
+                unresolved.add(target)
+                kept_edges[(source, target)] += n
+        elif dest in keep:
+            kept_edges[(source, dest)] += n
+    degree: Counter[str] = Counter()
+    for s, t in kept_edges:
+        degree[s] += 1
+        degree[t] += 1
+    ids = keep | unresolved
+    center = rel if scope == "local" else None
+    ranked = sorted(ids, key=lambda i: (i != center, -degree[i], i))
+    chosen = set(ranked[:limit])
+    nodes = []
+    for i in ranked[:limit]:
+        node = _node(i, i not in keep)
+        node["degree"] = degree[i]
+        if i in depth_of:
+            node["depth"] = depth_of[i]
+        nodes.append(node)
+    out_edges = [
+        {"source": s, "target": t, "count": n} for (s, t), n in sorted(kept_edges.items()) if s in chosen and t in chosen
+    ]
+    total_edges = len(kept_edges)
+    cap = limit * EDGES_PER_NODE
+    return {
+        "vault": vault,
+        "scope": scope,
+        "center": center,
+        "nodes": nodes,
+        "edges": out_edges[:cap],
+        "total_nodes": len(ids),
+        "total_edges": total_edges,
+        "truncated": len(ids) > limit or len(out_edges) > cap or len(out_edges) < total_edges,
+        "index": ws.index_state(),
+    }
+
+
+def _neighbourhood(
+    edges: list[tuple[str, str | None, str, int]], center: str, depth: int, tagged: set[str] | None
+) -> tuple[set[str], dict[str, int]]:
+    """Files within ``depth`` hops of ``center`` over resolved edges both ways (BFS), with their hop count.
+
+    With ``tagged``, notes without the tag are neither kept nor walked through (the centre always is).
+    """
+    adjacent: dict[str, set[str]] = {}
+    for source, dest, _, _ in edges:
+        if dest is not None:
+            adjacent.setdefault(source, set()).add(dest)
+            adjacent.setdefault(dest, set()).add(source)
+    depth_of = {center: 0}
+    queue = deque([center])
+    while queue:
+        cur = queue.popleft()
+        if depth_of[cur] == depth:
+            continue
+        for nxt in adjacent.get(cur, ()):
+            if nxt in depth_of or (tagged is not None and nxt not in tagged):
+                continue
+            depth_of[nxt] = depth_of[cur] + 1
+            queue.append(nxt)
+    return set(depth_of), depth_of

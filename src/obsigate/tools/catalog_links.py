@@ -1,0 +1,131 @@
+"""Link tools: get_backlinks and get_graph, over the index's resolved link graph."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from obsigate.services import backlinks as backlinks_svc
+from obsigate.services import graph as graph_svc
+from obsigate.tools.context import ToolContext
+from obsigate.tools.registry import ToolArgs, ToolOutput, tool
+from obsigate.tools.schemas import MAX_LIST_OFFSET, IndexState, Page, PathField, VaultField
+
+
+class GetBacklinksArgs(ToolArgs):
+    vault: str = VaultField
+    path: str = PathField
+    limit: int = Field(default=50, ge=1, le=backlinks_svc.MAX_LIMIT, description="Most linking notes to return.")
+    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Linking notes to skip (a previous next_offset).")
+    unlinked: bool = Field(default=False, description="Also list notes that mention the note's name or an alias without linking it.")
+
+
+class LinkOccurrence(BaseModel):
+    line: int | None = Field(description="1-based line of the link in the linking note.")
+    context: str | None = Field(description="The linking line (clipped).")
+    subpath: str | None = Field(default=None, description="'#Heading' or '#^block' the link points at.")
+    display: str | None = None
+    kind: str = Field(description="'wikilink', 'markdown' or 'frontmatter'")
+    embed: bool
+    key: str | None = Field(default=None, description="Frontmatter property holding the link.")
+
+
+class BacklinkInfo(BaseModel):
+    path: str
+    title: str
+    count: int = Field(description="Links from this note to the file (links lists at most 20).")
+    links: list[LinkOccurrence]
+
+
+class Mention(BaseModel):
+    line: int
+    context: str
+
+
+class UnlinkedInfo(BaseModel):
+    path: str
+    title: str
+    count: int
+    mentions: list[Mention]
+
+
+class GetBacklinksResult(ToolOutput, Page):
+    vault: str
+    path: str
+    backlinks: list[BacklinkInfo]
+    unlinked: list[UnlinkedInfo] | None = None
+    index: IndexState
+
+
+@tool("get_backlinks", title="Backlinks of a note")
+def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResult:
+    """List the notes that link to a note or attachment, with each linking line as context.
+
+    Links are resolved exactly as Obsidian does (wikilinks, embeds, markdown links, quoted frontmatter links).
+    Set `unlinked` to also find plain-text mentions of the note's name or aliases that are not links yet."""
+    return GetBacklinksResult(
+        **backlinks_svc.get_backlinks(
+            ctx.workspace, args.vault, args.path, ctx.allowed_vaults, limit=args.limit, offset=args.offset, unlinked=args.unlinked
+        )
+    )
+
+
+class GetGraphArgs(ToolArgs):
+    vault: str = VaultField
+    path: str | None = Field(
+        default=None,
+        max_length=1024,
+        description="local scope: the note at the centre; vault scope: only notes under this folder.",
+    )
+    depth: int = Field(default=1, ge=1, le=graph_svc.MAX_DEPTH, description="Link hops from the centre, both directions (local scope).")
+    scope: Literal["local", "vault"] | None = Field(
+        default=None, description="'local' (around path) or 'vault' (every note); default: local when path is a file."
+    )
+    tag: str | None = Field(default=None, max_length=200, description="Only notes with this tag (nested tags included).")
+    limit: int = Field(default=200, ge=1, le=graph_svc.MAX_NODES, description="Most nodes; the most linked are kept.")
+
+
+class GraphNode(BaseModel):
+    id: str = Field(description="Vault-relative path, or the link text of an unresolved node.")
+    title: str
+    type: str = Field(description="'note', 'attachment' or 'unresolved' (linked but not created yet)")
+    degree: int = Field(description="Edges touching the node in this graph.")
+    depth: int | None = Field(default=None, description="Hops from the centre (local scope).")
+
+
+class GraphEdge(BaseModel):
+    source: str
+    target: str
+    count: int = Field(description="Links from source to target.")
+
+
+class GetGraphResult(ToolOutput):
+    vault: str
+    scope: str
+    center: str | None
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    total_nodes: int
+    total_edges: int
+    index: IndexState
+
+
+@tool("get_graph", title="Link graph")
+def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
+    """Get the link graph as nodes and edges: around one note (local, `depth` hops) or for the whole vault.
+
+    Unresolved links show up as nodes of type 'unresolved'. Large graphs keep the most linked nodes and set
+    `truncated`."""
+    return GetGraphResult(
+        **graph_svc.get_graph(
+            ctx.workspace,
+            args.vault,
+            ctx.allowed_vaults,
+            path=args.path,
+            depth=args.depth,
+            scope=args.scope,
+            tag=args.tag,
+            limit=args.limit,
+        )
+    )
