@@ -31,12 +31,15 @@ def test_vaults_browse_files(open_server) -> None:
     assert vaults == [{"name": "notes", "notes": 4, "read_only": False, "destructive_tools": True}]
     root = httpx2.get(f"{url}/api/browse/notes").json()
     assert [e["name"] for e in root["entries"]] == ["Attachments", "Projects", "Home.md", "Ideas.md"]
+    assert root["summary"] == {"dirs": 2, "files": 2, "notes": 2}
+    assert [(e["files"], e["notes"]) for e in root["entries"][:2]] == [(1, 0), (2, 2)]
     sub = httpx2.get(f"{url}/api/browse/notes", params={"path": "Projects"}).json()
     assert [e["path"] for e in sub["entries"]] == ["Projects/Plan.md", "Projects/Secret.md"]
     files = httpx2.get(f"{url}/api/vault/notes/files").json()
     assert sorted(f["path"] for f in files["files"]) == [
         "Attachments/pic.png", "Home.md", "Ideas.md", "Projects/Plan.md", "Projects/Secret.md"
     ]
+    assert [f["path"] for f in files["files"]] == sorted(f["path"] for f in files["files"])
     paged = httpx2.get(f"{url}/api/vault/notes/files", params={"limit": 2}).json()
     assert paged["total"] == 5 and paged["truncated"] is True and paged["next_offset"] == 2
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
-from obsigate.domain.vault import is_editor_temp, is_note, is_servable_name, iter_files
+from obsigate.domain.vault import is_editor_temp, is_note, is_servable_name, walk
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import resolve_safe_path
 from obsigate.services.workspace import Workspace
@@ -39,7 +39,10 @@ def browse_directory(
     """One folder's visible entries, folders first then files, each sorted by name (case-insensitive).
 
     Returns ``{"vault", "path", "entries": [{"name", "path", "type": "dir"|"file", "size"?, "modified"?,
-    "is_note"?, "children"?}], "total", "offset", "truncated", "next_offset"}``.
+    "is_note"?, "files"?, "notes"?}], "summary": {"dirs", "files", "notes"}, "total", "offset", "truncated",
+    "next_offset"}``. A folder entry carries ``files``/``notes``: how many indexed files and notes it holds at
+    any depth, so a page of a 10k-file root is still an overview of the whole vault. ``summary`` counts this
+    folder's own entries (all pages).
 
     Raises:
         VaultAccessDenied, NotFound (no such folder), BadRequest (a file, not a folder), PathOutsideVault.
@@ -51,34 +54,52 @@ def browse_directory(
     if not safe.abs.is_dir():
         raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory", hint="use read_file for files")
     dirs: list[dict[str, Any]] = []
-    files: list[dict[str, Any]] = []
+    files: list[tuple[str, os.DirEntry]] = []  # stat-ed only for the page served: a 10k-file root stays cheap
     with os.scandir(safe.abs) as it:
         for entry in it:
             if not is_servable_name(entry.name) or is_editor_temp(entry.name):
                 continue  # the walker's rule: hidden and unservable names are never shown
             rel = f"{safe.rel}/{entry.name}" if safe.rel else entry.name
             try:
-                resolve_safe_path(vault, rel)  # drops symlinks that leave the vault
+                if entry.is_symlink():
+                    resolve_safe_path(vault, rel)  # drops symlinks that leave the vault
                 if entry.is_dir():
                     dirs.append({"name": entry.name, "path": rel, "type": "dir"})
                 elif entry.is_file():
-                    st = entry.stat()
-                    files.append(
-                        {
-                            "name": entry.name,
-                            "path": rel,
-                            "type": "file",
-                            "size": st.st_size,
-                            "modified": _iso(st.st_mtime_ns),
-                            "is_note": is_note(rel),
-                        }
-                    )
+                    files.append((rel, entry))
             except (OSError, BadRequest):
                 continue
     dirs.sort(key=lambda e: e["name"].lower())
-    files.sort(key=lambda e: e["name"].lower())
-    entries = dirs + files
-    return _page({"vault": vault.name, "path": safe.rel}, "entries", entries, limit, offset)
+    files.sort(key=lambda f: f[1].name.lower())
+    _count_below(ws, vault.name, safe.rel, dirs)
+    summary = {"dirs": len(dirs), "files": len(files), "notes": sum(1 for rel, _ in files if is_note(rel))}
+    page = _page({"vault": vault.name, "path": safe.rel, "summary": summary}, "entries", [*dirs, *files], limit, offset)
+    page["entries"] = [e if isinstance(e, dict) else _file_entry(*e) for e in page["entries"]]
+    return page
+
+
+def _file_entry(rel: str, entry: os.DirEntry) -> dict[str, Any]:
+    try:
+        st = entry.stat()
+        size, modified = st.st_size, _iso(st.st_mtime_ns)
+    except OSError:  # vanished since the listing
+        size, modified = None, None
+    return {"name": entry.name, "path": rel, "type": "file", "size": size, "modified": modified, "is_note": is_note(rel)}
+
+
+def _count_below(ws: Workspace, vault: str, folder: str, dirs: list[dict[str, Any]]) -> None:
+    """Add ``files`` and ``notes`` (indexed, at any depth) to each folder entry of ``dirs``, in one index pass."""
+    if not dirs:
+        return
+    counts: dict[str, list[int]] = {d["name"]: [0, 0] for d in dirs}
+    skip = len(folder) + 1 if folder else 0
+    for rec in ws.index.file_records(vault, under=folder or None):
+        top, sep, _ = rec.path[skip:].partition("/")
+        if sep and top in counts:
+            counts[top][0] += 1
+            counts[top][1] += rec.note
+    for d in dirs:
+        d["files"], d["notes"] = counts[d["name"]]
 
 
 def list_all_files(
@@ -91,7 +112,10 @@ def list_all_files(
     limit: int = 500,
     offset: int = 0,
 ) -> dict[str, Any]:
-    """Every visible file under ``dir`` (default: the root), as vault-relative paths in walk order.
+    """Every visible file under ``dir`` (default: the root), sorted by vault-relative path (code points).
+
+    Served from the index once it is ready (no disk walk per page, so paging a 100k-file vault is cheap);
+    while the first build runs, from a walk of the folder.
 
     Returns ``{"vault", "dir", "files": [{"path", "size", "modified", "is_note"}], "total", "offset",
     "truncated", "next_offset"}``.
@@ -104,15 +128,15 @@ def list_all_files(
     if not safe.abs.is_dir():
         raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}")
     prefix = f"{safe.rel}/" if safe.rel else ""
-    files = []
-    for entry in iter_files(vault):
-        if prefix and not entry.path.startswith(prefix):
-            continue
-        if not recursive and "/" in entry.path[len(prefix) :]:
-            continue
-        files.append(
-            {"path": entry.path, "size": entry.size, "modified": _iso(entry.mtime_ns), "is_note": is_note(entry.path)}
-        )
+    if ws.index_state()["complete"]:
+        found = [(r.path, r.size, r.mtime_ns) for r in ws.index.file_records(vault.name, under=safe.rel or None)]
+    else:
+        found = sorted((e.path, e.size, e.mtime_ns) for e, _ in walk(vault, safe.rel))
+    files = [
+        {"path": path, "size": size, "modified": _iso(mtime), "is_note": is_note(path)}
+        for path, size, mtime in found
+        if recursive or "/" not in path[len(prefix) :]
+    ]
     return _page({"vault": vault.name, "dir": safe.rel}, "files", files, limit, offset)
 
 

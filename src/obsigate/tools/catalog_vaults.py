@@ -47,11 +47,20 @@ class DirEntry(BaseModel):
     size: int | None = None
     modified: str | None = None
     is_note: bool | None = None
+    files: int | None = Field(default=None, description="Folders: files inside, at any depth.")
+    notes: int | None = Field(default=None, description="Folders: notes inside, at any depth.")
+
+
+class FolderSummary(BaseModel):
+    dirs: int
+    files: int
+    notes: int
 
 
 class ListDirectoryResult(ToolOutput, Page):
     vault: str
     path: str
+    summary: FolderSummary = Field(description="This folder's own sub-folders, files and notes (every page).")
     entries: list[DirEntry]
 
 
