@@ -21,6 +21,7 @@ from obsigate.services.workspace import Workspace
 MAX_NODES = 2_000
 MAX_DEPTH = 3
 EDGES_PER_NODE = 5  # the edge list is cut at limit × this
+EXPLORE_FACTOR = 5  # a local walk visits at most limit × this files before ranking them
 
 
 def _title(path: str) -> str:
@@ -72,16 +73,17 @@ def get_graph(
     if scope not in ("local", "vault"):
         raise BadRequest("scope must be 'local' or 'vault'")
     tagged = ws.index.notes_with_tag(vault, tag) if tag and tag.strip("# ") else None
-    edges = ws.index.link_edges(vault)
+    capped = False
     if scope == "local":
         if not rel or not ws.index.has_file(vault, rel):
             raise NotFound(f"file {rel!r} is not in vault {vault!r}", hint="local graphs need an existing file in path")
-        keep, depth_of = _neighbourhood(edges, rel, depth, tagged)
+        depth_of, edges, capped = _neighbourhood(ws, vault, rel, depth, tagged, limit * EXPLORE_FACTOR)
+        keep = set(depth_of)
     else:
         keep = {r.path for r in ws.index.file_records(vault, under=rel or None) if r.note}
         if tagged is not None:
             keep &= tagged
-        depth_of = {}
+        depth_of, edges = {}, ws.index.link_edges(vault)
     unresolved: set[str] = set()
     kept_edges: Counter[tuple[str, str]] = Counter()
     for source, dest, target, n in edges:
@@ -121,32 +123,43 @@ def get_graph(
         "edges": out_edges[:cap],
         "total_nodes": len(ids),
         "total_edges": total_edges,
-        "truncated": len(ids) > limit or len(out_edges) > cap or len(out_edges) < total_edges,
+        "truncated": capped or len(ids) > limit or len(out_edges) > cap or len(out_edges) < total_edges,
         "index": ws.index_state(),
     }
 
 
 def _neighbourhood(
-    edges: list[tuple[str, str | None, str, int]], center: str, depth: int, tagged: set[str] | None
-) -> tuple[set[str], dict[str, int]]:
-    """Files within ``depth`` hops of ``center`` over resolved edges both ways (BFS), with their hop count.
+    ws: Workspace, vault: str, center: str, depth: int, tagged: set[str] | None, cap: int
+) -> tuple[dict[str, int], list[tuple[str, str | None, str, int]], bool]:
+    """Breadth-first walk from ``center`` over resolved links both ways, up to ``depth`` hops and ``cap`` files.
 
-    With ``tagged``, notes without the tag are neither kept nor walked through (the centre always is).
+    Only the visited notes' own links and backlinks are read (never the whole vault's), so a local graph costs
+    the same in a 100k-note vault as in a small one. With ``tagged``, notes without the tag are neither kept
+    nor walked through (the centre always is).
+
+    Returns ``(hops per file, edges as LinkGraph.edges gives them for the visited notes, capped)``.
     """
-    adjacent: dict[str, set[str]] = {}
-    for source, dest, _, _ in edges:
-        if dest is not None:
-            adjacent.setdefault(source, set()).add(dest)
-            adjacent.setdefault(dest, set()).add(source)
     depth_of = {center: 0}
     queue = deque([center])
+    edges: list[tuple[str, str | None, str, int]] = []
+    capped = False
     while queue:
         cur = queue.popleft()
+        links: Counter[tuple[str | None, str]] = Counter()
+        for out in ws.index.outgoing_links(vault, cur):
+            if out.target.strip() and out.resolved != cur:
+                links[(out.resolved, out.resolved or out.target)] += 1
+        edges += [(cur, dest, target, n) for (dest, target), n in links.items()]
         if depth_of[cur] == depth:
             continue
-        for nxt in adjacent.get(cur, ()):
+        found = [dest for dest, _ in links if dest is not None]
+        found += [b.path for b in ws.index.backlinks(vault, cur, limit=cap)[0]]
+        for nxt in found:
             if nxt in depth_of or (tagged is not None and nxt not in tagged):
                 continue
+            if len(depth_of) >= cap:
+                capped = True
+                break
             depth_of[nxt] = depth_of[cur] + 1
             queue.append(nxt)
-    return set(depth_of), depth_of
+    return depth_of, edges, capped
