@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+import anyio
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_VAULTS = REPO.parent / "shared" / "vaults"
@@ -36,3 +40,13 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 2.0, what: str = "") -> float:
+    """Poll ``check`` every 20 ms until true; fail after ``timeout`` seconds. Returns the elapsed time."""
+    t0 = time.monotonic()
+    while not check():
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"not visible within {timeout}s: {what}")
+        await anyio.sleep(0.02)
+    return time.monotonic() - t0

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import anyio
 import pytest
+
+from support import eventually
 
 import obsigate.domain.indexer as indexer_mod
 from obsigate.domain.index import VaultIndex
@@ -42,12 +43,6 @@ def vault(tmp_path: Path) -> Vault:
         write(root, rel, text)
     return Vault("v", root)
 
-
-@pytest.fixture
-def index(tmp_path: Path) -> Iterator[VaultIndex]:
-    ix = VaultIndex(tmp_path / "data" / "index.sqlite3", commit_interval=0.2)
-    yield ix
-    ix.close()
 
 
 @pytest.fixture
@@ -180,19 +175,6 @@ def test_big_refresh_parses_in_worker_processes(
 # ----------------------------------------------------------------------------------- real watcher
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-async def eventually(check: Callable[[], bool], timeout: float = 2.0, what: str = "") -> float:
-    """Poll ``check`` until true; fail after ``timeout`` seconds. Returns the elapsed time."""
-    t0 = time.monotonic()
-    while not check():
-        if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"not visible within {timeout}s: {what}")
-        await anyio.sleep(0.02)
-    return time.monotonic() - t0
 
 
 @pytest.mark.anyio

@@ -7,13 +7,10 @@ not against our own parser.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import anyio
 import pytest
-from support import SHARED_VAULTS, write_tree
+from support import SHARED_VAULTS, eventually, write_tree
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.indexer import Indexer
@@ -35,12 +32,6 @@ def vault(tmp_path: Path) -> Vault:
     write_tree(root, NOTES)
     return Vault("v", root)
 
-
-@pytest.fixture
-def index(tmp_path: Path) -> Iterator[VaultIndex]:
-    ix = VaultIndex(tmp_path / "data" / "index.sqlite3", commit_interval=0.2)
-    yield ix
-    ix.close()
 
 
 def build(index: VaultIndex, vault: Vault) -> Indexer:
@@ -128,17 +119,6 @@ def test_graph_survives_reopen(tmp_path: Path, vault: Vault) -> None:
         again.close()
 
 
-async def eventually(check: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
-    t0 = time.monotonic()
-    while not check():
-        if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"not visible within {timeout}s: {what}")
-        await anyio.sleep(0.02)
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.mark.anyio
@@ -148,16 +128,16 @@ async def test_external_create_edit_rename_delete_reach_backlinks(index: VaultIn
     try:
         await eventually(lambda: ix.state == "ready", 30, "ready")
         write_tree(vault.root, {"New.md": "links to [[Home]]\n"})
-        await eventually(lambda: "New.md" in sources(index, "Home.md"), what="create")
+        await eventually(lambda: "New.md" in sources(index, "Home.md"), 5, "create")
         write_tree(vault.root, {"New.md": "no more links\n"})
-        await eventually(lambda: "New.md" not in sources(index, "Home.md"), what="edit")
+        await eventually(lambda: "New.md" not in sources(index, "Home.md"), 5, "edit")
         (vault.root / "Home.md").rename(vault.root / "House.md")
-        await eventually(lambda: index.has_file("v", "House.md") and not index.has_file("v", "Home.md"), what="rename")
+        await eventually(lambda: index.has_file("v", "House.md") and not index.has_file("v", "Home.md"), 5, "rename")
         # renamed outside ObsiGate, so links are not rewritten: [[Home]] now dangles, House has no backlinks
         assert [o.resolved for o in index.outgoing_links("v", "a/Hub.md")][0] is None
         assert sources(index, "House.md") == [] and sources(index, "a/Hub.md")[0] == "House.md"
         (vault.root / "a" / "Other.md").unlink()
-        await eventually(lambda: "a/Other.md" not in sources(index, "a/Hub.md"), what="delete")
+        await eventually(lambda: "a/Other.md" not in sources(index, "a/Hub.md"), 5, "delete")
     finally:
         await ix.stop()
 

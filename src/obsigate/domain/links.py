@@ -9,7 +9,6 @@ never makes a link unresolved, so callers pass the link path without it.
 
 from __future__ import annotations
 
-import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
