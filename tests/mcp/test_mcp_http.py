@@ -29,7 +29,7 @@ pytestmark = pytest.mark.anyio
 
 MCP_TOOLS = {
     "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
-    "search_paths", "suggest_tags", "get_backlinks", "get_graph",
+    "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
 }
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 PROTOCOL = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
@@ -102,7 +102,8 @@ async def test_server_identity_and_capabilities(gateway, era: str) -> None:
         else:  # 2026-07-28: every result is stamped with _meta serverInfo
             assert listed.meta["io.modelcontextprotocol/serverInfo"]["name"] == "obsigate"
         caps = client.server_capabilities
-        assert caps.tools is not None and caps.resources is not None and caps.prompts is None
+        assert caps.tools is not None and caps.resources is not None
+        assert caps.prompts is not None and caps.completions is not None
         assert "list_vaults" in (client.instructions or "")
 
 

@@ -18,6 +18,7 @@ EXPECTED = {
     "suggest_tags": ["q", "vault", "limit"],
     "get_backlinks": ["vault", "path", "limit", "offset", "unlinked"],
     "get_graph": ["vault", "path", "depth", "scope", "tag", "limit"],
+    "list_recent": ["vault", "limit", "mode", "offset"],
 }
 
 

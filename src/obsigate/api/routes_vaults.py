@@ -40,3 +40,14 @@ async def vault_files(
     return await run_tool(
         ctx, "list_all_files", {"vault": vault, "dir": dir, "recursive": recursive, "limit": limit, "offset": offset}
     )
+
+
+@router.get("/recent", summary="Recently modified or created files")
+async def recent(
+    ctx: Ctx,
+    vault: str | None = Query(None, description="Only this vault; default: every vault you can use"),
+    limit: int | None = None,
+    offset: int | None = None,
+    mode: str | None = Query(None, description="'modified' (default) or 'created'"),
+) -> dict[str, Any]:
+    return await run_tool(ctx, "list_recent", {"vault": vault, "limit": limit, "offset": offset, "mode": mode})

@@ -37,6 +37,8 @@ from mcp_types import (
 from obsigate import __version__
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.mcp.auth import principal_from_access_token
+from obsigate.mcp.completion import CompletionHandler
+from obsigate.mcp.prompts import PromptHandlers
 from obsigate.mcp.resources import ResourceHandlers
 from obsigate.tools.api import Scope, ToolContext, ToolError, ToolRuntime, ToolSpec, call_tool, visible_tools
 
@@ -51,9 +53,9 @@ ERROR_META_KEY = "obsigate/error"
 INSTRUCTIONS = (
     "ObsiGate serves Obsidian-style markdown vaults. Start with list_vaults: every other tool takes one of "
     "its names as `vault`. Paths are vault-relative with '/' separators. Find notes with search_fulltext, "
-    "then read them with read_file. Failed calls return isError with a stable code first "
-    "(e.g. 'vault_access_denied: ...') and a hint on how to fix the call. Secrets in notes are shown as "
-    "[REDACTED:...]."
+    "then read them with read_file; list_recent shows what changed lately. Failed calls return isError with "
+    "a stable code first (e.g. 'vault_access_denied: ...') and a hint on how to fix the call. Secrets in "
+    "notes are shown as [REDACTED:...]."
 )
 
 
@@ -107,6 +109,11 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
           never an opaque ``-32603``.
         * ``resources/list``, ``resources/templates/list``, ``resources/read``: see
           :mod:`obsigate.mcp.resources`.
+        * ``prompts/list``, ``prompts/get``: see :mod:`obsigate.mcp.prompts`; ``completion/complete`` (prompt
+          arguments and the file template): see :mod:`obsigate.mcp.completion`.
+
+    Capabilities follow the handlers (SDK ``Server.get_capabilities``): ``tools``, ``resources``, ``prompts``
+    and ``completions``, without ``listChanged`` or subscriptions.
     """
     tools_by_name: dict[str, Tool] = {}
 
@@ -152,6 +159,8 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         return spec.input_schema if spec is not None and Scope.MCP in spec.scopes else None
 
     resources = ResourceHandlers(runtime, principal_of)
+    prompts = PromptHandlers(runtime, principal_of)
+    completion = CompletionHandler(runtime, principal_of)
     return Server(
         SERVER_NAME,
         version=__version__,
@@ -164,4 +173,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         on_list_resources=resources.list_resources,
         on_list_resource_templates=resources.list_templates,
         on_read_resource=resources.read_resource,
+        on_list_prompts=prompts.list_prompts,
+        on_get_prompt=prompts.get_prompt,
+        on_completion=completion.complete,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from obsigate.tools import (  # noqa: F401 — importing registers the tools
     catalog_files,
     catalog_links,
+    catalog_recent,
     catalog_search,
     catalog_vaults,
 )

@@ -1,0 +1,151 @@
+"""``list_recent``: the most recently modified or created files of the vaults a caller may use."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from typing import Any
+
+from obsigate.services.errors import BadRequest
+from obsigate.services.workspace import Workspace
+
+MODES = ("modified", "created")
+MAX_LIMIT = 100
+MAX_OFFSET = 10_000_000
+
+#: Clock skew tolerated before a timestamp counts as "in the future" (seconds).
+FUTURE_SKEW_S = 60
+
+_MINUTE = 60
+_HOUR = 60 * _MINUTE
+_DAY = 24 * _HOUR
+_MONTH = 30 * _DAY
+_YEAR = 365 * _DAY
+
+
+def humanize_age(seconds: float) -> str:
+    """How long ago something happened, for people: ``seconds`` is ``now - then`` (may be negative).
+
+    Boundaries (``n`` is always rounded down):
+
+    ========================  ==========================
+    ``seconds``               result
+    ========================  ==========================
+    < -60 (beyond the skew)   ``"in the future"``
+    -60 … < 60                ``"just now"``
+    60 … < 1 h                ``"1 minute ago"``, ``"n minutes ago"``
+    1 h … < 24 h              ``"1 hour ago"``, ``"n hours ago"``
+    24 h … < 48 h             ``"yesterday"``
+    2 … < 30 days             ``"n days ago"``
+    30 … < 365 days           ``"1 month ago"``, ``"n months ago"`` (30-day months, so 1…12)
+    ≥ 365 days                ``"1 year ago"``, ``"n years ago"`` (365-day years)
+    ========================  ==========================
+
+    Small negative ages (a file stamped by a machine whose clock is slightly ahead) read ``"just now"``.
+    """
+    if seconds < -FUTURE_SKEW_S:
+        return "in the future"
+    if seconds < _MINUTE:
+        return "just now"
+    if seconds < _HOUR:
+        return _plural(int(seconds // _MINUTE), "minute")
+    if seconds < _DAY:
+        return _plural(int(seconds // _HOUR), "hour")
+    if seconds < 2 * _DAY:
+        return "yesterday"
+    if seconds < _MONTH:
+        return _plural(int(seconds // _DAY), "day")
+    if seconds < _YEAR:
+        return _plural(int(seconds // _MONTH), "month")
+    return _plural(int(seconds // _YEAR), "year")
+
+
+def _plural(n: int, unit: str) -> str:
+    return f"1 {unit} ago" if n == 1 else f"{n} {unit}s ago"
+
+
+def iso_utc(ns: int) -> str:
+    """``ns`` nanoseconds since the epoch as ISO 8601 UTC, truncated to the second: ``2026-11-30T08:15:00+00:00``."""
+    return datetime.fromtimestamp(ns // 10**9, tz=timezone.utc).isoformat(timespec="seconds")
+
+
+def _index_state(ws: Workspace) -> dict[str, Any]:
+    state = ws.indexer.state if ws.indexer is not None else "ready"
+    return {"state": state, "complete": state == "ready"}
+
+
+def _title(path: str) -> str:
+    """A note's title is its file name without ``.md``; an attachment keeps its extension."""
+    name = path.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def list_recent(
+    ws: Workspace,
+    allowed: Iterable[str] | None,
+    *,
+    vault: str | None = None,
+    mode: str = "modified",
+    limit: int = 20,
+    offset: int = 0,
+    now: float | None = None,
+) -> dict[str, Any]:
+    """The most recently modified (or created) files, notes and attachments alike, newest first.
+
+    Scope: ``vault`` alone, or every vault the caller may use. Order comes from the index
+    (``VaultIndex.recent``): by modification (``mode="modified"``) or creation time (``mode="created"``),
+    newest first, ties by vault then path. Creation time is the file's birth time where the OS records it
+    (on Linux: the inode change time capped at the modification time, see
+    :func:`obsigate.domain.vault.created_ns`); when unknown (0), the modification time is shown.
+
+    Args:
+        now: the current time in seconds since the epoch (default: the clock), for ``age``.
+
+    Returns:
+        ``{"mode", "files": [{"vault", "path", "title", "is_note", "size" (bytes), "modified", "created"
+        (ISO 8601 UTC), "age" (:func:`humanize_age` of the ``mode`` time)}], "total" (files in scope),
+        "offset", "truncated", "next_offset" (``None`` at the end), "index": {"state", "complete"}}`` and,
+        while the first index build runs, a ``warning`` (recent files may be missing).
+
+    Raises:
+        BadRequest: ``mode`` not ``modified``/``created``, ``limit`` outside 1..100, ``offset`` outside
+            0..10 000 000.
+        VaultAccessDenied / NotFound: for an explicit ``vault``.
+    """
+    if mode not in MODES:
+        raise BadRequest(f"mode must be one of {', '.join(MODES)}, not {mode!r}", hint="use 'modified' or 'created'")
+    if not 1 <= limit <= MAX_LIMIT or not 0 <= offset <= MAX_OFFSET:
+        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset 0..{MAX_OFFSET}")
+    vaults = [ws.get_vault(vault, allowed).name] if vault else ws.accessible(allowed)
+    records, total = ws.index.recent(vaults, mode=mode, limit=limit, offset=offset) if vaults else ([], 0)
+    clock = time.time() if now is None else now
+    files = []
+    for rec in records:
+        created = rec.created_ns or rec.mtime_ns
+        stamp = created if mode == "created" else rec.mtime_ns
+        files.append(
+            {
+                "vault": rec.vault,
+                "path": rec.path,
+                "title": _title(rec.path),
+                "is_note": rec.note,
+                "size": rec.size,
+                "modified": iso_utc(rec.mtime_ns),
+                "created": iso_utc(created),
+                "age": humanize_age(clock - stamp / 1e9),
+            }
+        )
+    end = offset + len(files)
+    out: dict[str, Any] = {
+        "mode": mode,
+        "files": files,
+        "total": total,
+        "offset": offset,
+        "truncated": end < total,
+        "next_offset": end if end < total else None,
+        "index": _index_state(ws),
+    }
+    if not out["index"]["complete"]:
+        out["warning"] = "the index is still being built; recent files may be missing"
+    return out
