@@ -8,14 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import SMALL_VAULT, write_tree
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.indexer import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
-from obsigate.services.recent import humanize_age, iso_utc, list_recent
-from obsigate.services.workspace import Workspace
-from support import SMALL_VAULT, write_tree
+from obsigate.services.recent import humanize_age, list_recent
+from obsigate.services.workspace import Workspace, iso_utc
 
 MIN, HOUR, DAY = 60, 3600, 86400
 NOW = 1_700_000_000.0  # a fixed "now" in the past, for ages (2023-11-14)

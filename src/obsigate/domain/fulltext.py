@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import tantivy
 
 from obsigate.domain.text import nfc
+from obsigate.domain.vault import note_title
 
 if TYPE_CHECKING:
     from obsigate.domain.markdown import ParsedNote
@@ -42,7 +43,6 @@ __all__ = [
     "expand",
     "filtered_query",
     "note_doc",
-    "note_title",
     "open_index",
     "open_writer",
     "query_pieces",
@@ -89,11 +89,6 @@ def schema() -> tantivy.Schema:
 
 def doc_key(vault: str, path: str) -> str:
     return f"{vault}:{path}"  # vault names never contain ':'
-
-
-def note_title(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    return name[:-3] if name.lower().endswith(".md") else name
 
 
 # --------------------------------------------------------------------------------------- opening

@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 from obsigate.domain import fulltext, index_store, overlay, snippets
 from obsigate.domain.committer import Change, Committer, Op
-from obsigate.domain.fulltext import IndexBusyError, note_title
+from obsigate.domain.fulltext import IndexBusyError
+from obsigate.domain.vault import note_title
 from obsigate.domain.index_store import MetaStore
 from obsigate.domain.linkgraph import Backlink, LinkGraph, OutLink
 from obsigate.domain.links import link_contexts

@@ -36,6 +36,7 @@ __all__ = [
     "is_hidden",
     "is_note",
     "iter_files",
+    "note_title",
     "walk",
 ]
 
@@ -93,6 +94,13 @@ def created_ns(st: os.stat_result) -> int:
     if birth:
         return birth
     return min(st.st_ctime_ns, st.st_mtime_ns)
+
+
+def note_title(path: str) -> str:
+    """What Obsidian shows as a file's title: its name without ``.md`` (``"a/Plan.md"`` → ``"Plan"``); other
+    files keep their extension (``"img/pic.png"`` → ``"pic.png"``)."""
+    name = path.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
 
 
 def is_hidden(rel_path: str) -> bool:

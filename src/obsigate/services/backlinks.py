@@ -14,7 +14,7 @@ from typing import Any
 from obsigate.domain.links import clip_around
 from obsigate.domain.markdown import parse_note
 from obsigate.domain.redaction import redact_text
-from obsigate.domain.vault import Vault, is_note
+from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.files import note_text
 from obsigate.services.paths import resolve_safe_path
@@ -25,11 +25,6 @@ LINKS_PER_NOTE = 20  # occurrences listed per linking note; ``count`` still give
 UNLINKED_CANDIDATES = 200  # notes searched for unlinked mentions (the full-text hits for each name)
 # Spans that are links already (their text is not an "unlinked" mention): wikilinks/embeds, markdown links.
 _LINK_SPAN = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)")
-
-
-def _title(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    return name[:-3] if name.lower().endswith(".md") else name
 
 
 def _target(ws: Workspace, vault: Vault, path: str) -> str:
@@ -73,7 +68,7 @@ def get_backlinks(
     items = [
         {
             "path": b.path,
-            "title": _title(b.path),
+            "title": note_title(b.path),
             "count": len(b.links),
             "links": [
                 {
@@ -105,7 +100,7 @@ def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> l
     left out, as in Obsidian. Returns ``[{"path", "title", "count", "mentions": [{"line", "context"}]}]``
     (≤ ``limit`` notes, ≤ 20 mentions each, by path).
     """
-    names = [_title(rel)]
+    names = [note_title(rel)]
     if is_note(rel):
         try:
             names += [a for a in parse_note(note_text(vault, rel)).aliases if a.strip()]
@@ -131,7 +126,7 @@ def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> l
             for m in pattern.finditer(_LINK_SPAN.sub(lambda s: " " * len(s.group()), line)):
                 mentions.append({"line": parsed.body_line + i, "context": clip_around(line, m.group())})
         if mentions:
-            out.append({"path": source, "title": _title(source), "count": len(mentions), "mentions": mentions[:LINKS_PER_NOTE]})
+            out.append({"path": source, "title": note_title(source), "count": len(mentions), "mentions": mentions[:LINKS_PER_NOTE]})
             if len(out) >= limit:
                 break
     return out

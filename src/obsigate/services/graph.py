@@ -13,7 +13,7 @@ from collections import Counter, deque
 from collections.abc import Iterable
 from typing import Any
 
-from obsigate.domain.vault import is_note
+from obsigate.domain.vault import is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import normalize_rel
 from obsigate.services.workspace import Workspace
@@ -24,15 +24,10 @@ EDGES_PER_NODE = 5  # the edge list is cut at limit × this
 EXPLORE_FACTOR = 5  # a local walk visits at most limit × this files before ranking them
 
 
-def _title(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    return name[:-3] if name.lower().endswith(".md") else name
-
-
 def _node(key: str, unresolved: bool) -> dict[str, Any]:
     if unresolved:
         return {"id": key, "title": key.rsplit("/", 1)[-1], "type": "unresolved"}
-    return {"id": key, "title": _title(key), "type": "note" if is_note(key) else "attachment"}
+    return {"id": key, "title": note_title(key), "type": "note" if is_note(key) else "attachment"}
 
 
 def get_graph(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from datetime import datetime, timezone
 from typing import Any
 
 from obsigate.services.errors import BadRequest
-from obsigate.services.workspace import Workspace
+from obsigate.domain.vault import note_title
+from obsigate.services.workspace import Workspace, iso_utc, page_fields
 
 MODES = ("modified", "created")
 MAX_LIMIT = 100
@@ -65,22 +65,6 @@ def _plural(n: int, unit: str) -> str:
     return f"1 {unit} ago" if n == 1 else f"{n} {unit}s ago"
 
 
-def iso_utc(ns: int) -> str:
-    """``ns`` nanoseconds since the epoch as ISO 8601 UTC, truncated to the second: ``2026-11-30T08:15:00+00:00``."""
-    return datetime.fromtimestamp(ns // 10**9, tz=timezone.utc).isoformat(timespec="seconds")
-
-
-def _index_state(ws: Workspace) -> dict[str, Any]:
-    state = ws.indexer.state if ws.indexer is not None else "ready"
-    return {"state": state, "complete": state == "ready"}
-
-
-def _title(path: str) -> str:
-    """A note's title is its file name without ``.md``; an attachment keeps its extension."""
-    name = path.rsplit("/", 1)[-1]
-    return name[:-3] if name.lower().endswith(".md") else name
-
-
 def list_recent(
     ws: Workspace,
     allowed: Iterable[str] | None,
@@ -128,7 +112,7 @@ def list_recent(
             {
                 "vault": rec.vault,
                 "path": rec.path,
-                "title": _title(rec.path),
+                "title": note_title(rec.path),
                 "is_note": rec.note,
                 "size": rec.size,
                 "modified": iso_utc(rec.mtime_ns),
@@ -136,16 +120,7 @@ def list_recent(
                 "age": humanize_age(clock - stamp / 1e9),
             }
         )
-    end = offset + len(files)
-    out: dict[str, Any] = {
-        "mode": mode,
-        "files": files,
-        "total": total,
-        "offset": offset,
-        "truncated": end < total,
-        "next_offset": end if end < total else None,
-        "index": _index_state(ws),
-    }
+    out: dict[str, Any] = {"mode": mode, "files": files, **page_fields(total, offset, len(files)), "index": ws.index_state()}
     if not out["index"]["complete"]:
         out["warning"] = "the index is still being built; recent files may be missing"
     return out

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from datetime import datetime, timezone
 from typing import Any
 
 from obsigate.domain.vault import is_editor_temp, is_note, is_servable_name, walk
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import resolve_safe_path
-from obsigate.services.workspace import Workspace
-
-
-def _iso(mtime_ns: int) -> str:
-    return datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc).isoformat(timespec="seconds")
+from obsigate.services.workspace import Workspace, iso_utc
 
 
 def list_accessible_vaults(ws: Workspace, allowed: Iterable[str] | None) -> list[dict[str, Any]]:
@@ -81,7 +76,7 @@ def browse_directory(
 def _file_entry(rel: str, entry: os.DirEntry) -> dict[str, Any]:
     try:
         st = entry.stat()
-        size, modified = st.st_size, _iso(st.st_mtime_ns)
+        size, modified = st.st_size, iso_utc(st.st_mtime_ns)
     except OSError:  # vanished since the listing
         size, modified = None, None
     return {"name": entry.name, "path": rel, "type": "file", "size": size, "modified": modified, "is_note": is_note(rel)}
@@ -133,7 +128,7 @@ def list_all_files(
     else:
         found = sorted((e.path, e.size, e.mtime_ns) for e, _ in walk(vault, safe.rel))
     files = [
-        {"path": path, "size": size, "modified": _iso(mtime), "is_note": is_note(path)}
+        {"path": path, "size": size, "modified": iso_utc(mtime), "is_note": is_note(path)}
         for path, size, mtime in found
         if recursive or "/" not in path[len(prefix) :]
     ]

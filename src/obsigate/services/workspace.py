@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from obsigate.domain.index import VaultIndex
@@ -19,6 +20,11 @@ class Limits:
     max_read_bytes: int = 200_000
     budget_chars: int = 100_000
     max_list: int = 1_000
+
+
+def iso_utc(ns: int) -> str:
+    """``ns`` nanoseconds since the epoch as ISO 8601 UTC, truncated to the second: ``2026-11-30T08:15:00+00:00``."""
+    return datetime.fromtimestamp(ns // 10**9, tz=timezone.utc).isoformat(timespec="seconds")
 
 
 def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
