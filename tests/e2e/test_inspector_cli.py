@@ -151,6 +151,7 @@ def test_tools_list(inspector_dir: Path, served: Served, tmp_path: Path, era: li
     assert set(tools) == {
         "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
         "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
+    "search_advanced",
     }
     assert all(t["annotations"]["readOnlyHint"] is True and "outputSchema" in t for t in tools.values())
 

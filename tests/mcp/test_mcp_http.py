@@ -30,6 +30,7 @@ pytestmark = pytest.mark.anyio
 MCP_TOOLS = {
     "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
     "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
+    "search_advanced",
 }
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 PROTOCOL = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}

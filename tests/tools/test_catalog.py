@@ -19,6 +19,10 @@ EXPECTED = {
     "get_backlinks": ["vault", "path", "limit", "offset", "unlinked"],
     "get_graph": ["vault", "path", "depth", "scope", "tag", "limit"],
     "list_recent": ["vault", "limit", "mode", "offset"],
+    "search_advanced": [
+        "q", "vault", "tag", "limit", "offset", "sort", "case_sensitive", "whole_word", "regex",
+        "include_paths", "exclude_paths", "created", "modified", "size",
+    ],
 }
 
 

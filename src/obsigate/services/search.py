@@ -14,17 +14,6 @@ MAX_LIMIT = 100
 MAX_SEARCH_OFFSET = 10_000  # deeper pages are never useful, and the engine allocates offset + limit slots
 
 
-def _index_state(ws: Workspace) -> dict[str, Any]:
-    state = ws.indexer.state if ws.indexer is not None else "ready"
-    return {"state": state, "complete": state == "ready"}
-
-
-def _scope(ws: Workspace, vault: str | None, allowed: Iterable[str] | None) -> list[str]:
-    if vault:
-        return [ws.get_vault(vault, allowed).name]
-    return ws.accessible(allowed)
-
-
 def search_vaults(
     ws: Workspace,
     q: str,
@@ -49,7 +38,7 @@ def search_vaults(
         raise BadRequest("q must be a string")
     if not 1 <= limit <= MAX_LIMIT or not 0 <= offset <= MAX_SEARCH_OFFSET:
         raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset 0..{MAX_SEARCH_OFFSET}")
-    vaults = _scope(ws, vault, allowed)
+    vaults = ws.scope(vault, allowed)
     page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
     hits = [
         {
@@ -70,7 +59,7 @@ def search_vaults(
         "offset": offset,
         "truncated": end < page.total,
         "next_offset": end if end < page.total else None,
-        "index": _index_state(ws),
+        "index": ws.index_state(),
     }
     if not out["index"]["complete"]:
         out["warning"] = "the index is still being built; results may be incomplete"
@@ -82,14 +71,14 @@ def list_tags(ws: Workspace, allowed: Iterable[str] | None, *, vault: str | None
 
     Returns ``{"tags": [{"tag", "count"}], "total", "truncated", "index": {...}}``, most used first.
     """
-    vaults = _scope(ws, vault, allowed)
+    vaults = ws.scope(vault, allowed)
     tags = ws.index.list_tags(vaults=vaults)
     chunk = tags[:limit]
     return {
         "tags": [{"tag": t.tag, "count": t.count} for t in chunk],
         "total": len(tags),
         "truncated": len(chunk) < len(tags),
-        "index": _index_state(ws),
+        "index": ws.index_state(),
     }
 
 
@@ -109,7 +98,7 @@ def suggest_tags(
         raise BadRequest(f"limit must be 1..{MAX_LIMIT}")
     needle = (q or "").strip().lstrip("#").lower()
     ranked = []
-    for t in ws.index.list_tags(vaults=_scope(ws, vault, allowed)):
+    for t in ws.index.list_tags(vaults=ws.scope(vault, allowed)):
         low = t.tag.lower()
         if low.startswith(needle):
             group = 0

@@ -65,6 +65,11 @@ class Workspace:
             raise NotFound(f"vault {name!r} does not exist", hint="call list_vaults to see the vaults you can use")
         return vault
 
+    def scope(self, vault: str | None, allowed: Iterable[str] | None) -> list[str]:
+        """The vaults a query covers: ``[vault]`` when one is named (checked as :meth:`get_vault`), else every
+        vault the caller may use."""
+        return [self.get_vault(vault, allowed).name] if vault else self.accessible(allowed)
+
     def index_state(self) -> dict[str, Any]:
         """``{"state": "indexing"|"ready", "complete": bool}``: results may be missing while not complete."""
         state = self.indexer.state if self.indexer is not None else "ready"
