@@ -375,3 +375,21 @@ def test_concurrent_searches_and_writes(ix: VaultIndex) -> None:
     assert ix.search("concurrent", vaults=["v"]).total == 50
     ix.flush()
     assert ix.search("concurrent", vaults=["v"]).total == 50
+
+
+def test_note_texts_see_committed_and_pending_writes(ix: VaultIndex, mode: str) -> None:
+    add(ix, "a.md", "---\ntags: [Greek]\n---\nalpha body\n")
+    add(ix, "b.md", "beta body\n")
+    add(ix, "c.md", "gamma body\n")
+    add(ix, "w.md", "other vault\n", vault="w")
+    settle(ix, mode)
+    add(ix, "b.md", "beta edited\n")  # pending in the overlay while a commit may be running
+    ix.delete("v", "c.md")
+    assert {p: (b, t) for p, b, t in ix.note_texts("v")} == {"a.md": ("alpha body\n", ("Greek",)), "b.md": ("beta edited\n", ())}
+    assert [p for p, _, _ in ix.note_texts("v", ["a.md", "c.md", "zz.md"])] == ["a.md"]
+    assert list(ix.note_texts("v", [])) == []
+    ix.flush()
+    assert {p: b for p, b, _ in ix.note_texts("v")} == {"a.md": "alpha body\n", "b.md": "beta edited\n"}
+    assert [p for p, _, _ in ix.note_texts("w")] == ["w.md"]
+    ix.delete_vault("w")
+    assert list(ix.note_texts("w")) == []

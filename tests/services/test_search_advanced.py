@@ -110,9 +110,13 @@ def test_literal_text_is_not_query_syntax(ws: Workspace) -> None:
     assert paths(search(ws, q="café")) == ["Cafe.md"]  # NFD note, NFC query
 
 
-def test_text_inside_a_word_needs_regex(ws: Workspace) -> None:
-    assert search(ws, q="udget", vault="notes")["total"] == 0  # the index finds notes by their words
+def test_literal_matches_inside_words_unless_whole_word(ws: Workspace) -> None:
+    assert search(ws, q="udget", vault="notes")["total"] == 5  # as Obsidian's search: a substring
     assert search(ws, q="udget", regex=True, vault="notes")["total"] == 5
+    assert search(ws, q="udget", whole_word=True, vault="notes")["total"] == 0
+    assert paths(search(ws, q="budget", whole_word=True, vault="notes", sort="path")) == [
+        "Archive/Old plan.md", "Projects/Budget 2024.md", "Projects/Plan.md", "Secret.md"
+    ]  # not "budgeteer"
 
 
 def test_regex(ws: Workspace) -> None:
@@ -228,11 +232,13 @@ def test_paging(ws: Workspace) -> None:
     assert search(ws, q="budget", offset=50)["hits"] == []
 
 
+def test_whole_word_scan_when_the_index_matches_too_many(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    narrowed = search(ws, q="budget", whole_word=True, vault="notes")
+    monkeypatch.setattr(adv, "MAX_INDEX_CANDIDATES", 2)  # too many index hits: every passing note is scanned
+    assert search(ws, q="budget", whole_word=True, vault="notes") == narrowed
+
+
 def test_partial_results_say_so(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(adv, "MAX_INDEX_CANDIDATES", 2)
-    monkeypatch.setattr(adv, "INDEX_CHUNK", 1)
-    capped = search(ws, q="budget", vault="notes")
-    assert capped["total"] <= 2 and capped["truncated"] is True and "only the 2 notes" in capped["warning"]
     monkeypatch.setattr(adv, "TIME_BUDGET_S", 0.0)
     late = search(ws, q="budget", regex=True)
     assert late["timed_out"] is True and late["total"] == 0 and "stopped after" in late["warning"]
