@@ -179,3 +179,18 @@ def test_symlink_loop_non_utf8_and_nfd_names(runtime: ToolRuntime, small_vault) 
         assert "latin1secret999" not in json.dumps(out) and out["content"].startswith("password=[REDACTED")
     (small_vault / "Cafe\u0301.md").write_text("# nfd name\n")  # as macOS tools write names
     assert run(ctx, "read_file", {"vault": "notes", "path": "Caf\u00e9.md"})["headings"][0]["text"] == "nfd name"
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("get_backlinks", {"vault": "notes", "path": "Home.md\ud800"}),
+        ("search_advanced", {"q": "\udfff"}),
+        ("search_fulltext", {"q": "x", "tag": "a\ud800"}),
+        ("read_file", {"vault": "notes", "path": "Home.md", "\ud800": 1}),
+    ],
+)
+def test_lone_surrogates_are_invalid_and_still_audited(runtime: ToolRuntime, name: str, args: dict) -> None:
+    assert error_of(ToolContext(ALICE, runtime, mode="mcp"), name, args).code == "invalid_argument"
+    last = runtime.audit.tail(1)[0]
+    assert last["tool"] == name and last["result"] == "invalid_argument"

@@ -8,9 +8,24 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["nfc"]
+__all__ = ["has_lone_surrogate", "nfc"]
 
 
 def nfc(s: str) -> str:
     """``s`` in Unicode NFC; ASCII text is returned as is (the common case costs one scan)."""
     return s if s.isascii() else unicodedata.normalize("NFC", s)
+
+
+def has_lone_surrogate(value: object) -> bool:
+    """True if ``value`` (a str, or lists/dicts of them, e.g. decoded JSON) holds a lone UTF-16 surrogate.
+
+    JSON allows ``"\\ud800"`` escapes that decode to such code points; they are not Unicode scalar values,
+    cannot be encoded as UTF-8 (file names, the audit log, the index) and are refused at the door.
+    """
+    if isinstance(value, str):
+        return not value.isascii() and any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, dict):
+        return any(has_lone_surrogate(k) or has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(has_lone_surrogate(v) for v in value)
+    return False

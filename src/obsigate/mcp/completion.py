@@ -32,9 +32,16 @@ from typing import Any
 import anyio
 from mcp import MCPError
 from mcp.server.context import ServerRequestContext
-from mcp_types import INVALID_PARAMS, CompleteRequestParams, CompleteResult, Completion, PromptReference
+from mcp_types import (
+    INVALID_PARAMS,
+    CompleteRequestParams,
+    CompleteResult,
+    Completion,
+    PromptReference,
+)
 
 from obsigate.auth.principal import Principal
+from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.vault import is_note
 from obsigate.mcp.prompts import PROMPTS, PromptSpec
 from obsigate.mcp.resources import FILE_TEMPLATE, VAULT_TEMPLATE
@@ -191,11 +198,13 @@ class CompletionHandler:
         except RateLimited as exc:
             raise _refusal(exc) from None
         ws = self.runtime.workspace
+        context = (params.context.arguments if params.context is not None else None) or {}
+        if has_lone_surrogate(value) or has_lone_surrogate(context):
+            return _bounded([])  # not text any file or vault name can hold
         if kind == "vault":
             return _bounded(complete_vaults(ws, principal.vaults, value))
         if kind == "none":
             return _bounded([])
-        context = (params.context.arguments if params.context is not None else None) or {}
         vault = self._vault(ws, principal, context.get(vault_arg))
         if vault is None:
             return _bounded([])

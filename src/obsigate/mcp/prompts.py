@@ -41,6 +41,7 @@ from mcp_types import (
 )
 
 from obsigate.auth.principal import Principal
+from obsigate.domain.text import has_lone_surrogate
 from obsigate.services import vaults
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.paths import resolve_safe_path
@@ -294,6 +295,8 @@ def check_arguments(spec: PromptSpec, raw: dict[str, str] | None) -> dict[str, s
         BadRequest: an unknown argument, a missing or blank required one, or one longer than its limit.
     """
     given = dict(raw or {})
+    if has_lone_surrogate(given):
+        raise BadRequest("arguments must be valid Unicode text (a lone surrogate was sent)")
     unknown = sorted(set(given) - {a.name for a in spec.arguments})
     if unknown:
         raise BadRequest(f"prompt {spec.name!r} has no argument {unknown[0]!r}", hint="see prompts/list")

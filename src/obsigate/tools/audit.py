@@ -67,7 +67,8 @@ class AuditLog:
     def record(self, event: AuditEvent) -> None:
         """Append ``event`` with a UTC ``ts``. I/O errors are swallowed: auditing must not break a read."""
         line = {"ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), **asdict(event)}
-        data = (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+        # backslashreplace: a lone surrogate in a refused argument must not cost the record
+        data = (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode("utf-8", "backslashreplace")
         with self._lock:
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

@@ -15,6 +15,7 @@ import anyio
 from pydantic import ValidationError
 
 from obsigate.domain.redaction import redact_payload
+from obsigate.domain.text import has_lone_surrogate
 from obsigate.services.errors import ServiceError
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.budget import fit_to_budget
@@ -104,6 +105,8 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
             raise ToolError("unknown_tool", f"no tool named {name!r}", hint="list the tools to see their names", http_status=404)
         if not isinstance(args, dict):
             raise ToolError("invalid_argument", "arguments must be a JSON object")
+        if has_lone_surrogate(args):
+            raise ToolError("invalid_argument", "arguments must be valid Unicode text (a lone surrogate was sent)")
         _rate_limit(ctx, name)
         try:
             parsed = spec.args_model.model_validate(args)
