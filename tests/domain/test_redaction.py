@@ -86,3 +86,26 @@ def test_properties_under_a_secret_key_are_redacted_whatever_their_form() -> Non
     props = {"password": "blockscalarpw1234\n", "secrets": ["listsecretvalue9876"], "title": "Plan", "n": 3}
     out = redact_properties(props)
     assert out == {"password": "[REDACTED:secret-property]", "secrets": ["[REDACTED:secret-property]"], "title": "Plan", "n": 3}
+
+
+SK = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
+
+
+def test_redact_note_keeps_links_around_secrets_and_line_numbers() -> None:
+    from obsigate.domain.markdown import parse_note
+    from obsigate.domain.redaction import redact_note
+
+    pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----"
+    text = f"---\ntoken: {SK}\n---\n{pem}\n[[{SK}]] and [{SK}](Self.md) and [[Self|{SK}]] #tok/{SK} #ok\n"
+    note = redact_note(parse_note(text))
+    assert SK not in repr(note)
+    assert [(lk.kind, lk.target, lk.display) for lk in note.links] == [
+        ("wikilink", "[REDACTED:openai-api-key]", None),
+        ("markdown", "Self.md", "[REDACTED:openai-api-key]"),
+        ("wikilink", "Self", "[REDACTED:openai-api-key]"),
+    ]
+    assert note.tags == ("ok",)  # a tag holding a secret is dropped
+    assert note.links[0].line == 8
+    body_lines = note.body.split("\n")
+    assert body_lines[note.links[0].line - note.body_line].startswith("[[[REDACTED")  # same line after the PEM
+    assert note.frontmatter == {"token": "[REDACTED:secret-property]"}

@@ -21,7 +21,6 @@ listed as files with a ``too_large`` diagnostic, not indexed as text.
 
 from __future__ import annotations
 
-import dataclasses
 import contextlib
 import logging
 import math
@@ -42,7 +41,7 @@ from watchfiles import awatch
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.markdown import parse_note
-from obsigate.domain.redaction import redact_properties, redact_text
+from obsigate.domain.redaction import redact_note
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import FileEntry, Vault, created_ns, decode_note, is_editor_temp, is_hidden, is_note, os_path, walk
 
@@ -86,13 +85,10 @@ def _prepare(path: str, size: int) -> tuple:
     except UnicodeDecodeError as exc:
         return ("invalid_utf8", exc.start, seen)
     text = nfc(text)
-    # The index only ever holds redacted text: snippets cannot show a secret, and searching for one
-    # (or a prefix of it) finds nothing.
-    text = redact_text(text)
     try:
-        parsed = parse_note(text)
-        if parsed.frontmatter:
-            parsed = dataclasses.replace(parsed, frontmatter=redact_properties(parsed.frontmatter))
+        # The index only ever holds redacted text: snippets cannot show a secret, and searching for one
+        # (or a prefix of it) finds nothing. Parsed first, so a secret cannot break the link it sits in.
+        parsed = redact_note(parse_note(text))
         return ("note", parsed, seen)
     except Exception as exc:  # a parser bug must not stop indexing
         return ("parse_error", f"{type(exc).__name__}: {exc}", seen)

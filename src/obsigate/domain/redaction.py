@@ -9,8 +9,12 @@ them backtrack badly.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from obsigate.domain.markdown import ParsedNote
 
 _PLACEHOLDERS = ("example", "xxxx", "changeme", "<", "${", "placeholder", "redacted", "****", "...")
 _PLACEHOLDER_STARTS = ("your-", "your_", "your ", "my-", "my_")
@@ -101,8 +105,11 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-def redact_text(text: str) -> str:
+def redact_text(text: str, *, keep_lines: bool = False) -> str:
     """Return ``text`` with every detected secret replaced by ``[REDACTED:<rule>]``.
+
+    With ``keep_lines``, a secret spanning lines (a PEM private key) leaves its line breaks after the marker,
+    so line numbers computed on the original text stay true on the redacted one.
 
     Shapes: str → str; text without secrets comes back unchanged (same object).
     """
@@ -115,9 +122,38 @@ def redact_text(text: str) -> str:
     for start, end, rule in spans:
         out.append(text[pos:start])
         out.append(f"[REDACTED:{rule}]")
+        if keep_lines:
+            out.append("\n" * text.count("\n", start, end))
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def redact_note(parsed: ParsedNote) -> ParsedNote:
+    """A parsed note with every secret redacted, field by field, keeping its line numbers.
+
+    Parse first, redact second: a secret inside link syntax (``[[sk-…]]``, ``[sk-…](Note.md)``) must not
+    break the link it sits in, which redacting the text first would (the marker holds brackets). Body text
+    keeps its lines (:func:`redact_text` ``keep_lines``); link targets, subpaths and display texts, aliases
+    and heading texts are redacted; tags holding a secret are dropped (a marker is not a tag); frontmatter
+    goes through :func:`redact_properties`.
+    """
+    def red(value: str | None) -> str | None:
+        return redact_text(value) if value else value
+
+    return dataclasses.replace(
+        parsed,
+        frontmatter=redact_properties(parsed.frontmatter),
+        frontmatter_error=red(parsed.frontmatter_error),
+        body=redact_text(parsed.body, keep_lines=True),
+        tags=tuple(t for t in parsed.tags if redact_text(t) is t),
+        aliases=tuple(redact_text(a) for a in parsed.aliases),
+        links=tuple(
+            dataclasses.replace(lk, target=redact_text(lk.target), subpath=red(lk.subpath), display=red(lk.display))
+            for lk in parsed.links
+        ),
+        headings=tuple(dataclasses.replace(h, text=redact_text(h.text)) for h in parsed.headings),
+    )
 
 
 def _secret_key(key: object) -> bool:

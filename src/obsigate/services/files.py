@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from obsigate.domain.markdown import distinct_tags, parse_note
-from obsigate.domain.redaction import redact_properties, redact_text
+from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
 from obsigate.services.paths import SafePath, resolve_safe_path
@@ -106,7 +106,8 @@ def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tupl
 
 
 def note_text(vault: Vault, path: str) -> str:
-    """The redacted text of one note or text file of ``vault`` (lossy decoding of invalid UTF-8).
+    """The redacted text of one note or text file of ``vault`` (lossy decoding of invalid UTF-8), with its
+    line breaks kept (line numbers stay true).
 
     Raises:
         NotFound, PathOutsideVault, BadRequest (folder, not a regular file, or ``not_text`` for binaries).
@@ -115,7 +116,7 @@ def note_text(vault: Vault, path: str) -> str:
     text = _decode_text(safe.rel, data)
     if text is None:
         raise BadRequest(f"{safe.rel!r} is not text", code="not_text")
-    return redact_text(text)
+    return redact_text(text, keep_lines=True)
 
 
 def read_file_text(
@@ -138,12 +139,11 @@ def read_file_text(
     text = _decode_text(safe.rel, data)
     if text is None:
         raise BadRequest(f"{safe.rel!r} is not text", code="not_text", hint="use read_file_raw to get its bytes")
-    text = redact_text(text)  # before parsing, so frontmatter values are redacted too
     if is_note(safe.rel):
-        parsed = parse_note(text)
+        parsed = redact_note(parse_note(text))
         body = parsed.body
         meta: dict[str, Any] = {
-            "frontmatter": redact_properties(parsed.frontmatter),
+            "frontmatter": parsed.frontmatter,
             "frontmatter_error": parsed.frontmatter_error,
             "tags": distinct_tags(parsed.tags),
             "aliases": list(parsed.aliases),
@@ -154,7 +154,7 @@ def read_file_text(
             "headings": [asdict(h) for h in parsed.headings],
         }
     elif safe.abs.suffix.lower() in _TEXT_SUFFIXES:
-        body = text
+        body = redact_text(text)
         meta = {"frontmatter": {}, "frontmatter_error": None, "tags": [], "aliases": [], "links": [], "headings": []}
     else:
         raise BadRequest(f"{safe.rel!r} is not a text note", code="not_text", hint="use read_file_raw")
