@@ -22,7 +22,7 @@ NOTES = {
     "a/Other.md": "Embed ![[Hub]] and a [md link](Hub.md) and [[Missing note]].\n",
     "b/Deep.md": "Bare [[Hub]] from b; picture ![[pic.png]]; not a link `[[Hub]]`.\n",
     "pic.png": "png",
-    "Long.md": "x " * 400 + "[[Hub]] tail " + "y " * 400 + "\n",
+    "Long.md": "Hub Hub " + "x " * 400 + "[[Hub]] tail " + "y " * 400 + "\n",
 }
 
 

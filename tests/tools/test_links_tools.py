@@ -92,6 +92,7 @@ def test_local_graph_depth_and_unresolved_nodes(garden: ToolRuntime) -> None:
     nodes = {n["id"]: n for n in one["nodes"]}
     assert set(nodes) == {"Worms.md", "Compost.md", "Ghost page"}
     assert nodes["Ghost page"]["type"] == "unresolved" and nodes["Compost.md"]["depth"] == 1
+    assert nodes["Ghost page"]["depth"] == 1
     assert {(e["source"], e["target"]) for e in one["edges"]} == {("Compost.md", "Worms.md"), ("Worms.md", "Ghost page")}
     two = run(garden, "get_graph", {"vault": "garden", "path": "Worms.md", "depth": 2})
     assert {n["id"] for n in two["nodes"]} >= {"Beds.md", "Journal/2024.md"}
@@ -123,6 +124,9 @@ def test_vault_graph_includes_orphans_and_is_bounded(garden: ToolRuntime) -> Non
         ("get_graph", {"vault": "garden", "path": "Nope.md", "scope": "local"}, "not_found"),
         ("get_graph", {"vault": "garden", "scope": "local"}, "not_found"),
         ("get_graph", {"vault": "garden", "scope": "galaxy"}, "invalid_argument"),
+        ("get_graph", {"vault": "garden", "path": "Nowhere"}, "not_found"),  # a typo is not an empty graph
+        ("get_graph", {"vault": "garden", "path": "Compost.md", "scope": "vault"}, "not_a_directory"),
+        ("get_graph", {"vault": "garden", "path": "../x"}, "path_outside_vault"),
         ("get_graph", {"vault": "garden", "depth": 9}, "invalid_argument"),
         ("get_graph", {"vault": "garden", "limit": 100000}, "invalid_argument"),
     ],

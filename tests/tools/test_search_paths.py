@@ -38,3 +38,11 @@ def test_bad_input(runtime: ToolRuntime, args: dict) -> None:
     with pytest.raises(ToolError) as info:
         run(ToolContext(ANONYMOUS, runtime), args)
     assert info.value.code == "invalid_argument"
+
+
+def test_accents_and_unicode_forms_do_not_matter(runtime: ToolRuntime, small_vault) -> None:
+    (small_vault / "Cafe\u0301 notes.md").write_text("decomposed name on disk\n")  # NFD, as macOS stores it
+    runtime.workspace.indexer.refresh_all()
+    ctx = ToolContext(ANONYMOUS, runtime, mode="mcp")
+    for q in ("Caf\u00e9", "Cafe\u0301", "cafe", "CAFÉ notes"):
+        assert [h["path"] for h in run(ctx, {"q": q})["hits"]] == ["Caf\u00e9 notes.md"], q

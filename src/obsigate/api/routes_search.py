@@ -70,12 +70,18 @@ async def search_advanced_post(
 
 
 @router.get("/tags", summary="Tags with note counts")
-async def tags(ctx: Ctx, vault: str | None = None) -> dict[str, Any]:
-    return await run_tool(ctx, "list_tags", {"vault": vault})
+async def tags(
+    ctx: Ctx, vault: str | None = None, limit: int | None = None, offset: int | None = None
+) -> dict[str, Any]:
+    return await run_tool(ctx, "list_tags", {"vault": vault, "limit": limit, "offset": offset})
 
 
 @router.get("/tree-search", summary="Find files by a fuzzy match on their path and title")
 async def tree_search(
-    ctx: Ctx, q: str = Query("", description="Words of the path"), vault: str | None = None, limit: int | None = None
+    ctx: Ctx,
+    q: str = Query("", description="Words of the path"),
+    vault: str | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
 ) -> dict[str, Any]:
-    return await run_tool(ctx, "search_paths", {"q": q, "vault": vault, "limit": limit})
+    return await run_tool(ctx, "search_paths", {"q": q, "vault": vault, "limit": limit, "offset": offset})

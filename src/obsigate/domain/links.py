@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from obsigate.domain.md_links import FRONTMATTER
+from obsigate.domain.md_links import FRONTMATTER, Link
 from obsigate.domain.text import nfc
 
 if TYPE_CHECKING:
@@ -54,6 +54,13 @@ def clip_around(line: str, needle: str, width: int = CONTEXT_CHARS) -> str:
     return ("…" if start else "") + out + ("…" if start + width < len(line) else "")
 
 
+def _link_needle(line: str, lk: Link) -> str:
+    """Text that locates ``lk`` in its line: the link's own markup when found, so a long line is clipped
+    around the link rather than around an earlier plain mention of the same name."""
+    marks = (f"[[{lk.target}", f"]({lk.target}", f"](<{lk.target}", f"]({lk.target.replace(' ', '%20')}")
+    return next((m for m in marks if m in line), lk.target)
+
+
 def link_contexts(parsed: ParsedNote) -> list[str | None]:
     """For each of ``parsed.links``, the line it sits on, clipped with :func:`clip_around`.
 
@@ -66,7 +73,7 @@ def link_contexts(parsed: ParsedNote) -> list[str | None]:
             out.append(clip_around(f"{lk.key}: [[{lk.target}]]", lk.target))
             continue
         i = lk.line - parsed.body_line
-        out.append(clip_around(lines[i], lk.target) if 0 <= i < len(lines) else None)
+        out.append(clip_around(lines[i], _link_needle(lines[i], lk)) if 0 <= i < len(lines) else None)
     return out
 
 

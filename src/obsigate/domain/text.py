@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["has_lone_surrogate", "nfc"]
+__all__ = ["fold", "has_lone_surrogate", "nfc"]
 
 
 def nfc(s: str) -> str:
@@ -29,3 +29,13 @@ def has_lone_surrogate(value: object) -> bool:
     if isinstance(value, (list, tuple)):
         return any(has_lone_surrogate(v) for v in value)
     return False
+
+
+def fold(s: str) -> str:
+    """``s`` lower-cased without accents, for forgiving comparisons: ``"Café"``, ``"cafe\u0301"`` → ``"cafe"``.
+
+    Decomposes (NFKD) and drops combining marks (Unicode category ``Mn``); ASCII is only lower-cased.
+    """
+    if s.isascii():
+        return s.lower()
+    return "".join(c for c in unicodedata.normalize("NFKD", s) if unicodedata.category(c) != "Mn").lower()

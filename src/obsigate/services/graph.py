@@ -15,7 +15,7 @@ from typing import Any
 
 from obsigate.domain.vault import is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound
-from obsigate.services.paths import normalize_rel
+from obsigate.services.paths import normalize_rel, resolve_safe_path
 from obsigate.services.workspace import Workspace
 
 MAX_NODES = 2_000
@@ -75,6 +75,11 @@ def get_graph(
         depth_of, edges, capped = _neighbourhood(ws, vault, rel, depth, tagged, limit * EXPLORE_FACTOR)
         keep = set(depth_of)
     else:
+        if rel and ws.index.has_file(vault, rel):
+            raise BadRequest(f"{rel!r} is a file; the vault scope takes a folder", code="not_a_directory",
+                             hint="use scope 'local' for the graph around a note")  # fmt: skip
+        if rel and not resolve_safe_path(ws.vaults[vault], rel).abs.is_dir():
+            raise NotFound(f"folder {rel!r} does not exist in vault {vault!r}", hint="check it with list_directory")
         keep = {r.path for r in ws.index.file_records(vault, under=rel or None) if r.note}
         if tagged is not None:
             keep &= tagged
@@ -85,9 +90,11 @@ def get_graph(
         if source not in keep:
             continue
         if dest is None:
-            if scope == "vault" or depth_of.get(source, depth) < depth:
+            if scope == "vault" or depth_of[source] < depth:
                 unresolved.add(target)
                 kept_edges[(source, target)] += n
+                if scope == "local" and target not in keep:
+                    depth_of.setdefault(target, depth_of[source] + 1)
         elif dest in keep:
             kept_edges[(source, dest)] += n
     degree: Counter[str] = Counter()

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from obsigate.domain.text import fold
+from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
-from obsigate.services.workspace import Workspace
+from obsigate.services.workspace import Workspace, page_fields
 
 MAX_QUERY_WORDS = 8
 
@@ -28,12 +30,13 @@ def subsequence_span(word: str, text: str) -> int | None:
 
 
 def path_score(path: str, words: list[str]) -> float | None:
-    """How well ``path`` matches every lower-cased word, higher is better; ``None`` if a word does not match.
+    """How well ``path`` matches every word (folded with :func:`~obsigate.domain.text.fold`: case and accents
+    ignored), higher is better; ``None`` if a word does not match.
 
     Per word: in the file name (title) scores most, at its start more; anywhere in the path less; a scattered
     in-order match (``plnbdg`` for ``Plan/Budget``) least, by how compact it is. Shorter paths break ties.
     """
-    full = path.lower()
+    full = fold(path)
     name = full.rsplit("/", 1)[-1].removesuffix(".md")
     score = 0.0
     for word in words:
@@ -50,21 +53,29 @@ def path_score(path: str, words: list[str]) -> float | None:
 
 
 def search_paths(
-    ws: Workspace, q: str, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 20
+    ws: Workspace,
+    q: str,
+    allowed: Iterable[str] | None,
+    *,
+    vault: str | None = None,
+    limit: int = 20,
+    offset: int = 0,
 ) -> dict[str, Any]:
     """Files of one or every accessible vault whose path fuzzily matches ``q`` (every word must match).
 
-    Returns ``{"query", "hits": [{"vault", "path", "title", "score"}], "total", "truncated"}``, best first.
+    Returns ``{"query", "hits": [{"vault", "path", "title", "score"}], "total", "offset", "truncated",
+    "next_offset"}``, best first.
 
     Raises:
-        BadRequest: an empty query or ``limit`` outside 1..100; VaultAccessDenied / NotFound for ``vault``.
+        BadRequest: an empty query, ``limit`` outside 1..100 or a negative ``offset``; VaultAccessDenied /
+        NotFound for ``vault``.
     """
-    words = q.lower().split()[:MAX_QUERY_WORDS] if isinstance(q, str) else []
+    words = fold(q).split()[:MAX_QUERY_WORDS] if isinstance(q, str) else []
     if not words:
         raise BadRequest("q must contain at least one word", hint="e.g. 'budget plan'")
-    if not 1 <= limit <= 100:
-        raise BadRequest("limit must be 1..100")
-    vaults = [ws.get_vault(vault, allowed).name] if vault else ws.accessible(allowed)
+    if not 1 <= limit <= 100 or offset < 0:
+        raise BadRequest("limit must be 1..100 and offset >= 0")
+    vaults = ws.scope(vault, allowed)
     scored = []
     for name in vaults:
         for path in ws.index.file_states(name):
@@ -73,7 +84,7 @@ def search_paths(
                 scored.append((-score, name, path))
     scored.sort()
     hits = [
-        {"vault": v, "path": p, "title": p.rsplit("/", 1)[-1].removesuffix(".md"), "score": round(-s, 3)}
-        for s, v, p in scored[:limit]
+        {"vault": v, "path": p, "title": note_title(p), "score": round(-s, 3)}
+        for s, v, p in scored[offset : offset + limit]
     ]
-    return {"query": q, "hits": hits, "total": len(scored), "truncated": len(scored) > limit}
+    return {"query": q, "hits": hits, **page_fields(len(scored), offset, len(hits))}

@@ -8,7 +8,7 @@ from typing import Any
 from obsigate.domain.redaction import redact_text
 from obsigate.services.errors import BadRequest
 from obsigate.services.paths_search import subsequence_span
-from obsigate.services.workspace import Workspace
+from obsigate.services.workspace import Workspace, page_fields
 
 MAX_LIMIT = 100
 MAX_SEARCH_OFFSET = 10_000  # deeper pages are never useful, and the engine allocates offset + limit slots
@@ -66,36 +66,48 @@ def search_vaults(
     return out
 
 
-def list_tags(ws: Workspace, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 500) -> dict[str, Any]:
+def list_tags(
+    ws: Workspace, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 500, offset: int = 0
+) -> dict[str, Any]:
     """Distinct tags with the number of notes carrying each (nested parents counted, as Obsidian's tag pane).
 
-    Returns ``{"tags": [{"tag", "count"}], "total", "truncated", "index": {...}}``, most used first.
+    Returns ``{"tags": [{"tag", "count"}], "total", "offset", "truncated", "next_offset", "index": {...}}``,
+    most used first.
+
+    Raises:
+        BadRequest: ``limit`` < 1 or ``offset`` < 0; VaultAccessDenied / NotFound for ``vault``.
     """
-    vaults = ws.scope(vault, allowed)
-    tags = ws.index.list_tags(vaults=vaults)
-    chunk = tags[:limit]
+    if limit < 1 or offset < 0:
+        raise BadRequest("limit must be >= 1 and offset >= 0")
+    tags = ws.index.list_tags(vaults=ws.scope(vault, allowed))
+    chunk = tags[offset : offset + limit]
     return {
         "tags": [{"tag": t.tag, "count": t.count} for t in chunk],
-        "total": len(tags),
-        "truncated": len(chunk) < len(tags),
+        **page_fields(len(tags), offset, len(chunk)),
         "index": ws.index_state(),
     }
 
 
 def suggest_tags(
-    ws: Workspace, q: str, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 20
+    ws: Workspace,
+    q: str,
+    allowed: Iterable[str] | None,
+    *,
+    vault: str | None = None,
+    limit: int = 20,
+    offset: int = 0,
 ) -> dict[str, Any]:
     """Tags for ``q`` (leading ``#`` optional, case-insensitive), with note counts, best first: tags starting
     with ``q``, then tags with a nested part starting with it (``sensors`` → ``project/sensors``), then tags
     holding ``q``'s letters in order. Within a group, most used first. An empty ``q`` gives the most used tags.
 
-    Returns ``{"query", "tags": [{"tag", "count"}], "total", "truncated"}``.
+    Returns ``{"query", "tags": [{"tag", "count"}], "total", "offset", "truncated", "next_offset"}``.
 
     Raises:
-        BadRequest: ``limit`` outside 1..100; VaultAccessDenied / NotFound for ``vault``.
+        BadRequest: ``limit`` outside 1..100, negative ``offset``; VaultAccessDenied / NotFound for ``vault``.
     """
-    if not 1 <= limit <= MAX_LIMIT:
-        raise BadRequest(f"limit must be 1..{MAX_LIMIT}")
+    if not 1 <= limit <= MAX_LIMIT or offset < 0:
+        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset >= 0")
     needle = (q or "").strip().lstrip("#").lower()
     ranked = []
     for t in ws.index.list_tags(vaults=ws.scope(vault, allowed)):
@@ -110,6 +122,6 @@ def suggest_tags(
             continue
         ranked.append((group, -t.count, t.tag))
     ranked.sort()
-    chunk = [{"tag": tag, "count": -neg} for _, neg, tag in ranked[:limit]]
-    return {"query": q, "tags": chunk, "total": len(ranked), "truncated": len(ranked) > limit}
+    chunk = [{"tag": tag, "count": -neg} for _, neg, tag in ranked[offset : offset + limit]]
+    return {"query": q, "tags": chunk, **page_fields(len(ranked), offset, len(chunk))}
 

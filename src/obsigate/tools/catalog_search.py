@@ -13,7 +13,7 @@ from obsigate.services import search_args
 from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import IndexState, Page
+from obsigate.tools.schemas import MAX_LIST_OFFSET, IndexState, Page
 
 
 class SearchFulltextArgs(ToolArgs):
@@ -79,8 +79,8 @@ class SearchAdvancedArgs(ToolArgs):
     offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip (from a previous next_offset).")
     sort: Literal["relevance", "path", "modified", "created", "size"] | None = Field(
         default=None,
-        description="Order: relevance (default when q is literal text; for a regex: most matches first), path "
-        "(default otherwise), or newest/largest first: modified, created, size.",
+        description="Order: relevance (most matches first; default when q is literal text), path (default "
+        "otherwise), or newest/largest first: modified, created, size.",
     )
     case_sensitive: bool = Field(default=False, description="Match letter case exactly.")
     whole_word: bool = Field(default=False, description="Only matches not touching a letter, digit or '_' on either side.")
@@ -125,9 +125,9 @@ def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvance
     """Find notes containing exact text or a regular expression, optionally case-sensitive or whole-word, and filter
     them by path globs, tag, created/modified dates and size (q may be empty to list notes by filters alone).
 
-    Use it when search_fulltext's word matching is not precise enough. A literal q is found in the notes holding
-    its words (text inside a word, like 'udget' in 'budget', needs regex=true). Each hit gives the number of
-    matches and a snippet. A search stops after 2 seconds: timed_out is then true and results are partial; narrow
+    Use it when search_fulltext's word matching is not precise enough. A literal q matches anywhere in a note's
+    body, inside words too ('udget' finds 'budget') unless whole_word. Each hit gives the number of matches and
+    a snippet. A search stops after 2 seconds: timed_out is then true and results are partial; narrow
     it with vault, include_paths or dates. Page with `offset` = `next_offset`."""
     return SearchAdvancedResult(
         **adv_svc.search_advanced(
@@ -153,6 +153,8 @@ def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvance
 
 class ListTagsArgs(ToolArgs):
     vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
+    limit: int = Field(default=500, ge=1, le=1000, description="Most tags to return.")
+    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Items to skip (from a previous next_offset).")
 
 
 class TagInfo(BaseModel):
@@ -160,9 +162,8 @@ class TagInfo(BaseModel):
     count: int = Field(description="Notes carrying the tag or one of its nested children.")
 
 
-class ListTagsResult(ToolOutput):
+class ListTagsResult(ToolOutput, Page):
     tags: list[TagInfo]
-    total: int
     index: IndexState
 
 
@@ -171,13 +172,16 @@ def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
     """List the tags used in your vaults with how many notes carry each, most used first.
 
     Nested tags count toward their parents (#project/alpha counts for #project)."""
-    return ListTagsResult(**svc.list_tags(ctx.workspace, ctx.allowed_vaults, vault=args.vault))
+    return ListTagsResult(
+        **svc.list_tags(ctx.workspace, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset)
+    )
 
 
 class SearchPathsArgs(ToolArgs):
     q: str = Field(description="Words of the file path or title, in any order; letters may be skipped.", max_length=200)
     vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
     limit: int = Field(default=20, ge=1, le=100, description="Most paths to return.")
+    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Items to skip (from a previous next_offset).")
 
 
 class PathHit(BaseModel):
@@ -187,10 +191,9 @@ class PathHit(BaseModel):
     score: float
 
 
-class SearchPathsResult(ToolOutput):
+class SearchPathsResult(ToolOutput, Page):
     query: str
     hits: list[PathHit]
-    total: int
 
 
 @tool("search_paths", title="Find files by path")
@@ -198,19 +201,21 @@ def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     """Find notes and attachments by their path or title, forgivingly: 'plan budget' finds
     'Projects/Field Station/Budget Plan.md'. Use it when you know roughly what a note is called;
     use search_fulltext to search inside notes."""
-    return SearchPathsResult(**paths_svc.search_paths(ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit))
+    return SearchPathsResult(**paths_svc.search_paths(
+        ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset
+    ))
 
 
 class SuggestTagsArgs(ToolArgs):
     q: str = Field(default="", description="Start or letters of a tag ('#' optional); empty = most used tags.", max_length=200)
     vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
     limit: int = Field(default=20, ge=1, le=100, description="Most tags to return.")
+    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Items to skip (from a previous next_offset).")
 
 
-class SuggestTagsResult(ToolOutput):
+class SuggestTagsResult(ToolOutput, Page):
     query: str
     tags: list[TagInfo]
-    total: int
 
 
 @tool("suggest_tags", title="Suggest tags")
@@ -218,4 +223,6 @@ def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
     """Suggest existing tags for a prefix or a few letters, with how many notes use each, best first.
 
     Use it before tagging a note, to reuse the vault's tags ('sens' finds #project/sensors)."""
-    return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit))
+    return SuggestTagsResult(**svc.suggest_tags(
+        ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset
+    ))
