@@ -15,6 +15,11 @@ What a generated vault looks like:
   inline ``#tags`` from a nested tag vocabulary, ``[[wikilinks]]`` to other notes, ``##`` headings,
   bullet/task lists, occasional fenced code blocks.
 * Planted words with a known document count (for benchmarks): ``zanzibarite`` in ``max(3, N/2000)`` notes.
+* Optional hub notes (``--hubs H``, default 0): ``H`` notes with vault-unique titles that many notes link to,
+  like a map-of-content or a person note, so backlink queries see realistic fan-in. Hub ``k`` (0-based) is
+  linked by a ``See also [[Hub title]].`` line at the end of about ``20 % / (k + 1)`` of the other notes
+  (hub 0 from ~2,000 notes at 10k, ~20,000 at 100k). The hub lines come from their own seeded generator and
+  are appended after the note text, so a vault with hubs is the vault without hubs plus those lines.
 * A hidden manifest ``.genvault.json`` (ignored by the vault walk) records seed, counts and planted words.
 """
 
@@ -109,10 +114,15 @@ def _vocabulary(rng: random.Random) -> tuple[list[str], list[float]]:
     return words, cum
 
 
+HUB_SHARE = 0.20  # hub k is linked from ~HUB_SHARE / (k + 1) of the notes
+
+
 class _Gen:
-    def __init__(self, seed: int, notes: int) -> None:
+    def __init__(self, seed: int, notes: int, hubs: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.seed = seed
         self.n = notes
+        self.n_hubs = max(0, min(hubs, notes // 10))
         self.words, self.cum = _vocabulary(self.rng)
         self.tags = [f"{r}/{leaf}" for r in TAG_ROOTS for leaf in TAG_LEAVES] + list(TAG_LEAVES)
         self.titles: list[str] = []
@@ -137,6 +147,28 @@ class _Gen:
             self.paths.append(f"{folder}/{title}.md" if folder else f"{title}.md")
         step = max(1, self.n // max(3, self.n // 2000))
         self.rare_notes = sorted({(i * step + 7) % self.n for i in range(max(3, self.n // 2000))})
+        self._plan_hubs()
+
+    def _plan_hubs(self) -> None:
+        """Pick the hub notes (vault-unique titles, so ``[[title]]`` resolves to them) with their own RNG."""
+        self.hrng = random.Random(f"hubs:{self.seed}")
+        self.hubs: list[int] = []
+        if not self.n_hubs:
+            return
+        seen: dict[str, int] = {}
+        for t in self.titles:
+            seen[t.lower()] = seen.get(t.lower(), 0) + 1
+        unique = [i for i, t in enumerate(self.titles) if seen[t.lower()] == 1 and "[" not in t and "|" not in t]
+        self.hubs = self.hrng.sample(unique, self.n_hubs)
+        self.hub_links = [0] * self.n_hubs
+
+    def _hub_lines(self, i: int) -> list[str]:
+        out = []
+        for k, h in enumerate(self.hubs):
+            if self.hrng.random() < HUB_SHARE / (k + 1) and h != i:
+                out.append(f"See also [[{self.titles[h]}]].")
+                self.hub_links[k] += 1
+        return out
 
     def _words(self, k: int) -> list[str]:
         return self.rng.choices(self.words, cum_weights=self.cum, k=k)
@@ -193,6 +225,8 @@ class _Gen:
             size += len(block) + 2
         if i in self._rare_set:
             parts.insert(len(parts) // 2 + 1, f"The {RARE_WORD} sample was filed here.")
+        if self.hubs:  # after every draw from self.rng: the rest of the vault is unchanged by hubs
+            parts += self._hub_lines(i)
         return "\n\n".join(parts) + "\n"
 
     def write(self, out: Path) -> dict:
@@ -211,16 +245,23 @@ class _Gen:
             "bytes": total,
             "planted": {RARE_WORD: len(self.rare_notes)},
         }
+        if self.hubs:
+            # linkers = notes with a "See also" line to the hub; random sentence links add a few more
+            manifest["hubs"] = [
+                {"path": self.paths[h], "title": self.titles[h], "linkers": self.hub_links[k]}
+                for k, h in enumerate(self.hubs)
+            ]
         return manifest
 
 
-def generate(out: Path, *, notes: int, seed: int) -> dict:
+def generate(out: Path, *, notes: int, seed: int, hubs: int = 0) -> dict:
     """Write a vault of ``notes`` notes under ``out`` and return its manifest (also stored as ``.genvault.json``).
 
-    Deterministic for a given ``(notes, seed)``. ``out`` is created if needed; existing files with the same
-    names are overwritten, other files are left alone.
+    Deterministic for a given ``(notes, seed, hubs)``; ``hubs=0`` gives the same bytes as before hubs existed.
+    ``out`` is created if needed; existing files with the same names are overwritten, other files are left
+    alone.
     """
-    g = _Gen(seed, notes)
+    g = _Gen(seed, notes, hubs)
     manifest = g.write(out)
     manifest["seed"] = seed
     (out / ".genvault.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
@@ -232,9 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--notes", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--hubs", type=int, default=0, help="hub notes many others link to (default 0)")
     a = ap.parse_args(argv)
     t = time.perf_counter()
-    m = generate(a.out, notes=a.notes, seed=a.seed)
+    m = generate(a.out, notes=a.notes, seed=a.seed, hubs=a.hubs)
     print(json.dumps({**m, "seconds": round(time.perf_counter() - t, 2)}))
     return 0
 

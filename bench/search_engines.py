@@ -508,10 +508,9 @@ def worker_vi_serve(vault_dir: Path, work: Path, reps: int) -> dict:
     return out
 
 
-def _child(args: list[str]) -> dict:
-    r = subprocess.run(
-        [sys.executable, "-m", "bench.search_engines", *args], cwd=ROOT, capture_output=True, text=True, check=False
-    )
+def _child(args: list[str], module: str = "bench.search_engines") -> dict:
+    """Run ``python -m <module> <args>`` in a fresh process; return the JSON object on its last stdout line."""
+    r = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise SystemExit(f"child {args} failed:\n{r.stderr}")
     return json.loads(r.stdout.strip().splitlines()[-1])
