@@ -192,12 +192,15 @@ class VaultIndex:
         ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=True, ntok=ntok, created_ns=created_ns))
         if rows:
             ch.sql.append(index_store.put_tags(vault, path, rows))
+        new_file = self._graph.touch(vault, path, exists=True)
         if parsed.links:
-            ch.sql.append(index_store.put_links(vault, path, parsed.links, link_contexts(parsed)))
+            resolved = self._graph.resolve_all(vault, path, (lk.target for lk in parsed.links))
+            ch.sql.append(index_store.put_links(vault, path, parsed.links, link_contexts(parsed), resolved))
+        if new_file:
+            ch.sql.append(self._reresolve(vault, path))
         ch.ops.append(Op(0, "upsert", vault, path, doc))
         ch.overlay.append((vault, path, doc, False))
         self._committer.apply(ch)
-        self._graph.touch(vault, path, exists=True)
 
     def upsert_file(self, vault: str, path: str, *, size: int, mtime_ns: int, created_ns: int = 0) -> None:
         """Record a non-searchable file (attachment, or a note that could not be decoded).
@@ -207,20 +210,26 @@ class VaultIndex:
         was_note = self._store.is_note(vault, path)
         ch = Change(index_store.clear_note_rows(vault, path))
         ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=False, created_ns=created_ns))
+        if self._graph.touch(vault, path, exists=True):
+            ch.sql.append(self._reresolve(vault, path))
         if was_note or self._committer.is_overlaid((vault, path)):
             ch.ops.append(Op(0, "delete", vault, path))
             ch.overlay.append((vault, path, None, True))
         self._committer.apply(ch)
-        self._graph.touch(vault, path, exists=True)
 
     def delete(self, vault: str, path: str) -> None:
         """Forget one file (note or not) and its tags, links, text and diagnostics. Unknown paths are a no-op."""
         ch = Change(index_store.clear_note_rows(vault, path))
         ch.sql.append(index_store.delete_file(vault, path))
+        if self._graph.touch(vault, path, exists=False):
+            ch.sql.append(self._reresolve(vault, path))
         ch.ops.append(Op(0, "delete", vault, path))
         ch.overlay.append((vault, path, None, True))
         self._committer.apply(ch)
-        self._graph.touch(vault, path, exists=False)
+
+    def _reresolve(self, vault: str, path: str) -> index_store.Stmt:
+        """A statement re-resolving the stored links that ``path`` appearing or disappearing may re-target."""
+        return (lambda c: self._graph.on_files_changed(c, vault, [path]), None, False)
 
     def delete_vault(self, vault: str) -> None:
         """Forget every file of ``vault`` (e.g. a vault removed from the configuration)."""
@@ -342,8 +351,11 @@ class VaultIndex:
         """
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must be >= 0")
-        found = self._graph.backlinks(vault, path)
-        return found[offset : offset + limit], len(found)
+        return self._graph.backlinks(vault, path, limit, offset)
+
+    def backlink_sources(self, vault: str, path: str) -> set[str]:
+        """Paths of every note linking to file ``path`` (itself excluded)."""
+        return self._graph.backlink_sources(vault, path)
 
     def resolve_link(self, vault: str, linkpath: str, source: str) -> str | None:
         """The indexed file that ``linkpath`` (no ``#subpath``) written in note ``source`` points to, or ``None``."""

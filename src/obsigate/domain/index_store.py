@@ -43,8 +43,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "3"  # SQLite tables
-Stmt = tuple[str, Any, bool]  # (statement, params, executemany)
+SCHEMA_VERSION = "4"  # SQLite tables
+Stmt = tuple[Any, Any, bool]  # (statement, params, executemany); a callable statement gets the connection
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -63,10 +63,12 @@ CREATE TABLE IF NOT EXISTS tags(
 CREATE TABLE IF NOT EXISTS links(
     vault TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, subpath TEXT,
     display TEXT, kind TEXT, embed INTEGER NOT NULL, line INTEGER, key TEXT,
-    name TEXT NOT NULL,                 -- lower-cased last segment of target: the backlink lookup key
+    name TEXT NOT NULL,                 -- lower-cased last segment of target: re-resolution lookup key
     context TEXT,                       -- the linking line (redacted, clipped)
+    resolved TEXT,                      -- the file it resolves to now (NULL: unresolved), see linkgraph.py
     PRIMARY KEY (vault, path, seq)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_by_name ON links(vault, name);
+CREATE INDEX IF NOT EXISTS links_by_resolved ON links(vault, resolved, path);
 CREATE TABLE IF NOT EXISTS diagnostics(
     vault TEXT NOT NULL, path TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL, at_ns INTEGER NOT NULL,
     PRIMARY KEY (vault, path, code)) WITHOUT ROWID;
@@ -142,13 +144,15 @@ def put_tags(vault: str, path: str, rows: list[tuple[str, str, int]]) -> Stmt:
     return "INSERT INTO tags VALUES (?, ?, ?, ?, ?)", [(vault, path, k, d, n) for k, d, n in rows], True
 
 
-def put_links(vault: str, path: str, links: Sequence[Link], contexts: Sequence[str | None]) -> Stmt:
-    """Rows of a note's links; ``contexts[i]`` is the (clipped) line of ``links[i]``."""
+def put_links(
+    vault: str, path: str, links: Sequence[Link], contexts: Sequence[str | None], resolved: Sequence[str | None]
+) -> Stmt:
+    """Rows of a note's links; ``contexts[i]`` is the (clipped) line of ``links[i]``, ``resolved[i]`` its file."""
     rows = [
-        (vault, path, i, lk.target, lk.subpath, lk.display, lk.kind, lk.embed, lk.line, lk.key, link_name(lk.target), ctx)
-        for i, (lk, ctx) in enumerate(zip(links, contexts, strict=True))
+        (vault, path, i, lk.target, lk.subpath, lk.display, lk.kind, lk.embed, lk.line, lk.key, link_name(lk.target), ctx, dest)
+        for i, (lk, ctx, dest) in enumerate(zip(links, contexts, resolved, strict=True))
     ]
-    return "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows, True
+    return "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows, True
 
 
 def delete_file(vault: str, path: str) -> Stmt:
@@ -247,8 +251,12 @@ class MetaStore:
 
     @staticmethod
     def run(c: sqlite3.Connection, stmts: Sequence[Stmt]) -> None:
+        """Run statements in order; a callable in place of the SQL text is called with the connection."""
         for sql, params, many in stmts:
-            (c.executemany if many else c.execute)(sql, params)
+            if callable(sql):
+                sql(c)
+            else:
+                (c.executemany if many else c.execute)(sql, params)
 
     @staticmethod
     def journal(c: sqlite3.Connection, gen: int, vault: str, path: str | None) -> None:

@@ -1,25 +1,32 @@
 """The resolved link graph of the indexed vaults: backlinks, outgoing links, edges.
 
-Links are stored as written (``links`` table, keyed by :func:`~obsigate.domain.links.link_name`) and resolved
-when read, against an in-memory :class:`~obsigate.domain.links.LinkResolver` per vault that follows every
-indexed file. Resolving at read time is what makes the graph exact under change: creating a root-level
-``Note.md`` re-targets every bare ``[[Note]]`` at once (obsidian.md §13 case 19), deleting a note turns its
-inbound links unresolved, and no stored row ever needs rewriting.
+Every link row of the ``links`` table stores what it resolves to (``resolved``, NULL when unresolved),
+computed with an in-memory :class:`~obsigate.domain.links.LinkResolver` per vault that follows every indexed
+file. Resolution depends on the link text, its note's path and the set of files; the set changes only when
+a file appears or disappears, and then only links whose lookup name (:func:`~obsigate.domain.links.link_name`)
+is one of that file's :func:`~obsigate.domain.links.lookup_names` can change. So each such change re-resolves
+just those rows (:meth:`LinkGraph.on_files_changed`, run in order with the other writes): creating a
+root-level ``Note.md`` re-targets every bare ``[[Note]]`` at once (obsidian.md §13 case 19), deleting a note
+turns its inbound links unresolved, and a backlinks query is one indexed lookup whatever the fan-in.
 
-Backlinks of a file = the rows whose ``name`` is one of the file's :func:`~obsigate.domain.links.lookup_names`
-(an indexed lookup) that resolve to it from their own note (obsidian.md §11 "linked mentions").
+Backlinks of a file = rows whose ``resolved`` is the file, from other notes (obsidian.md §11 "linked
+mentions").
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from obsigate.domain.index_store import MetaStore
 from obsigate.domain.links import LinkResolver, lookup_names
 
 __all__ = ["Backlink", "LinkGraph", "LinkRef", "OutLink"]
+
+_REF_COLUMNS = "subpath, display, kind, embed, line, key, context"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +70,7 @@ class OutLink:
     ref: LinkRef
 
 
-def _ref(row: tuple) -> LinkRef:
+def _ref(row: Sequence) -> LinkRef:
     subpath, display, kind, embed, line, key, context = row
     return LinkRef(line, context, subpath, display, kind, bool(embed), key)
 
@@ -86,20 +93,54 @@ class LinkGraph:
 
     # ------------------------------------------------------------------------------------ changes
 
-    def touch(self, vault: str, path: str, *, exists: bool) -> None:
-        """Record that ``path`` was (re)indexed (``exists``) or forgotten; invalidates cached edges."""
+    def touch(self, vault: str, path: str, *, exists: bool) -> bool:
+        """Record that ``path`` was (re)indexed (``exists``) or forgotten; invalidates cached edges.
+
+        Returns True when the set of files changed (a new file, or one gone): the caller must then have
+        :meth:`on_files_changed` run after its own writes.
+        """
         with self._lock:
-            if exists:
-                self._resolvers[vault].add(path)
-            elif vault in self._resolvers:
-                self._resolvers[vault].remove(path)
             self._generation[vault] += 1
+            resolver = self._resolvers[vault]
+            if exists == resolver.contains(path):
+                return False
+            (resolver.add if exists else resolver.remove)(path)
+            return True
 
     def drop_vault(self, vault: str) -> None:
         """Forget every file of ``vault``."""
         with self._lock:
             self._resolvers.pop(vault, None)
             self._generation[vault] += 1
+
+    def resolve_all(self, vault: str, source: str, targets: Iterable[str]) -> list[str | None]:
+        """What each of ``targets`` (link paths written in note ``source``) resolves to now."""
+        with self._lock:
+            resolver = self._resolvers[vault]
+            return [resolver.resolve(t, source) for t in targets]
+
+    def on_files_changed(self, c: sqlite3.Connection, vault: str, paths: Iterable[str]) -> None:
+        """Re-resolve the stored links that a file appearing or disappearing at ``paths`` may re-target.
+
+        Runs on the write connection inside the committer's transaction, after the writes queued before it,
+        so rows inserted earlier in the same batch are seen.
+        """
+        names = sorted({n for p in paths for n in lookup_names(p)})
+        marks = ",".join("?" * len(names))
+        rows = c.execute(
+            f"SELECT path, seq, target, resolved FROM links INDEXED BY links_by_name WHERE vault = ? AND name IN ({marks})",
+            (vault, *names),
+        ).fetchall()
+        with self._lock:
+            resolver = self._resolvers[vault]
+            updates = [
+                (now, vault, path, seq)
+                for path, seq, target, old in rows
+                if (now := resolver.resolve(target, path)) != old
+            ]
+            self._generation[vault] += 1
+        if updates:
+            c.executemany("UPDATE links SET resolved = ? WHERE vault = ? AND path = ? AND seq = ?", updates)
 
     # -------------------------------------------------------------------------------------- reads
 
@@ -115,44 +156,47 @@ class LinkGraph:
             resolver = self._resolvers.get(vault)
             return resolver is not None and resolver.contains(path)
 
-    def backlinks(self, vault: str, path: str) -> list[Backlink]:
-        """Notes of ``vault`` with a link resolving to ``path`` (itself excluded), by source path.
-
-        A note linking several times to ``path`` appears once with every link in ``links``.
-        """
-        names = lookup_names(path)
-        marks = ",".join("?" * len(names))
-        rows = self._store.rconn().execute(
-            "SELECT path, target, subpath, display, kind, embed, line, key, context FROM links "
-            f"WHERE vault = ? AND name IN ({marks}) ORDER BY path, seq",
-            (vault, *names),
+    def backlinks(self, vault: str, path: str, limit: int, offset: int) -> tuple[list[Backlink], int]:
+        """A page of the notes of ``vault`` with a link resolving to ``path`` (itself excluded), by source
+        path, and how many there are. A note linking several times appears once, with every link."""
+        conn = self._store.rconn()
+        where = "FROM links INDEXED BY links_by_resolved WHERE vault = ? AND resolved = ? AND path != ?"
+        args = (vault, path, path)
+        total = conn.execute(f"SELECT count(DISTINCT path) {where}", args).fetchone()[0]
+        if not total or limit <= 0 or offset >= total:
+            return [], total
+        page = [r[0] for r in conn.execute(f"SELECT DISTINCT path {where} ORDER BY path LIMIT ? OFFSET ?", (*args, limit, offset))]
+        marks = ",".join("?" * len(page))
+        rows = conn.execute(
+            f"SELECT path, {_REF_COLUMNS} {where} AND path IN ({marks}) ORDER BY path, seq", (*args, *page)
         ).fetchall()
-        out: dict[str, list[LinkRef]] = {}
-        with self._lock:
-            resolver = self._resolvers.get(vault)
-            if resolver is None:
-                return []
-            for source, target, *rest in rows:
-                if source != path and resolver.resolve(target, source) == path:
-                    out.setdefault(source, []).append(_ref(tuple(rest)))
-        return [Backlink(p, tuple(refs)) for p, refs in out.items()]
+        grouped: dict[str, list[LinkRef]] = {p: [] for p in page}
+        for source, *rest in rows:
+            grouped[source].append(_ref(rest))
+        return [Backlink(p, tuple(refs)) for p, refs in grouped.items()], total
+
+    def backlink_sources(self, vault: str, path: str) -> set[str]:
+        """Paths of every note linking to ``path`` (itself excluded)."""
+        rows = self._store.rconn().execute(
+            "SELECT DISTINCT path FROM links INDEXED BY links_by_resolved WHERE vault = ? AND resolved = ? AND path != ?",
+            (vault, path, path),
+        )
+        return {r[0] for r in rows}
 
     def outgoing(self, vault: str, path: str) -> list[OutLink]:
-        """The links of note ``path`` in document order, each with what it resolves to now."""
+        """The links of note ``path`` in document order, each with what it resolves to."""
         rows = self._store.rconn().execute(
-            "SELECT target, subpath, display, kind, embed, line, key, context FROM links "
-            "WHERE vault = ? AND path = ? ORDER BY seq",
+            f"SELECT target, resolved, {_REF_COLUMNS} FROM links WHERE vault = ? AND path = ? ORDER BY seq",
             (vault, path),
         ).fetchall()
-        with self._lock:
-            resolver = self._resolvers.get(vault) or LinkResolver()
-            return [OutLink(t, resolver.resolve(t, path) if t.strip() else path, _ref(tuple(r))) for t, *r in rows]
+        return [OutLink(t, r, _ref(rest)) for t, r, *rest in rows]
 
     def edges(self, vault: str) -> list[tuple[str, str | None, str, int]]:
-        """Every link of ``vault`` aggregated: ``(source, resolved target or None, target as written, count)``.
+        """Every link of ``vault`` aggregated: ``(source, resolved target or None, target, count)`` where
+        ``target`` is the resolved path, or the link text for an unresolved link.
 
-        Same-note links (``[[#Heading]]``) are left out. Cached until the vault's next change, so repeated
-        graph queries cost one resolution pass per change.
+        Same-note links (``[[#Heading]]``, a note linking itself) are left out. Cached until the vault's next
+        change, so repeated graph queries cost one pass per change.
         """
         with self._lock:
             gen = self._generation[vault]
@@ -160,15 +204,12 @@ class LinkGraph:
             if cached is not None and cached[0] == gen:
                 return cached[1]
         rows = self._store.rconn().execute(
-            "SELECT path, target, count(*) FROM links WHERE vault = ? AND name != '' GROUP BY path, target", (vault,)
+            "SELECT path, resolved, CASE WHEN resolved IS NULL THEN target ELSE resolved END, count(*) "
+            "FROM links WHERE vault = ? AND name != '' AND (resolved IS NULL OR resolved != path) GROUP BY 1, 2, 3",
+            (vault,),
         ).fetchall()
+        edges = [(s, d, t, n) for s, d, t, n in rows]
         with self._lock:
-            resolver = self._resolvers.get(vault) or LinkResolver()
-            agg: dict[tuple[str, str | None, str], int] = defaultdict(int)
-            for source, target, n in rows:
-                dest = resolver.resolve(target, source)
-                agg[(source, dest, target if dest is None else dest)] += n
-            edges = [(s, d, t, n) for (s, d, t), n in agg.items() if d != s]
             if self._generation[vault] == gen:
                 self._edges[vault] = (gen, edges)
         return edges

@@ -110,7 +110,7 @@ def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> l
     if not names:
         return []
     pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=len, reverse=True)), re.I)
-    linked = {b.path for b in ws.index.backlinks(vault.name, rel, limit=10**9)[0]}
+    linked = ws.index.backlink_sources(vault.name, rel)
     candidates: set[str] = set()
     for name in names:
         hits = ws.index.search(name, vaults=[vault.name], limit=UNLINKED_CANDIDATES).hits
