@@ -76,8 +76,13 @@ def _is_placeholder(value: str) -> bool:
     return any(p in low for p in _PLACEHOLDERS) or low.startswith(_PLACEHOLDER_STARTS) or low.startswith("[redacted")
 
 
+_MIN_SECRET_CHARS = 8  # the shortest text any rule matches (`pwd:"ab12"`, `//u:pwd@`): shorter text holds none
+
+
 def secret_spans(text: str) -> list[tuple[int, int, str]]:
     """Where the secrets are: sorted, non-overlapping ``(start, end, rule)`` character spans of ``text``."""
+    if len(text) < _MIN_SECRET_CHARS:
+        return []  # most strings of a tool result (kinds, short names): skip the ~30 prefilter scans
     found: list[tuple[int, int, str]] = []
     for rule, literal, pattern, group in _TOKEN_RULES:
         if (literal in text) if isinstance(literal, str) else any(lit in text for lit in literal):
