@@ -30,7 +30,7 @@ Ranking is BM25 over the fields, with boosts title 4, aliases 3, headings 2, pro
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -356,6 +356,11 @@ class VaultIndex:
     def backlink_sources(self, vault: str, path: str) -> set[str]:
         """Paths of every note linking to file ``path`` (itself excluded)."""
         return self._graph.backlink_sources(vault, path)
+
+    def notes_linking_names(self, vault: str, names: Iterable[str]) -> set[str]:
+        """Notes of ``vault`` with a link whose lower-cased last segment (``links.link_name``) is in ``names``:
+        every note whose links a file appearing, disappearing or moving under those names may affect."""
+        return self._graph.sources_with_names(vault, names)
 
     def resolve_link(self, vault: str, linkpath: str, source: str) -> str | None:
         """The indexed file that ``linkpath`` (no ``#subpath``) written in note ``source`` points to, or ``None``."""

@@ -183,6 +183,18 @@ class LinkGraph:
         )
         return {r[0] for r in rows}
 
+    def sources_with_names(self, vault: str, names: Iterable[str]) -> set[str]:
+        """Paths of the notes holding a link whose :func:`~obsigate.domain.links.link_name` is in ``names``."""
+        keys = sorted(set(names))
+        if not keys:
+            return set()
+        marks = ",".join("?" * len(keys))
+        rows = self._store.rconn().execute(
+            f"SELECT DISTINCT path FROM links INDEXED BY links_by_name WHERE vault = ? AND name IN ({marks})",
+            (vault, *keys),
+        )
+        return {r[0] for r in rows}
+
     def outgoing(self, vault: str, path: str) -> list[OutLink]:
         """The links of note ``path`` in document order, each with what it resolves to."""
         rows = self._store.rconn().execute(

@@ -5,19 +5,26 @@ The block scanner (:mod:`obsigate.domain.md_blocks`) hands each run to :func:`sc
 then takes out wikilinks and markdown links, and gives what is left to
 :func:`obsigate.domain.tags.scan_tags`. ``%% comments %%`` are deliberately *not* masked: Obsidian indexes
 them. Masking keeps offsets (same-length overwrites), so links keep their line numbers.
+
+Where each link sits is available too, for span-based rewriting (obsidian.md §10, §12.5): :func:`link_spans`
+for one run of text, and :func:`recording_inline_runs` to record every run the block scanner hands over
+while a note is parsed (so only what the parser itself reports as a link, with the same masking, is seen).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 from obsigate.domain.md_links import Link, markdown_link, wikilink
 from obsigate.domain.tags import MASK_BOUNDARY, MASK_OPAQUE, scan_tags
 
-__all__ = ["scan_inline"]
+__all__ = ["InlineRun", "LinkSpan", "link_spans", "recording_inline_runs", "scan_inline"]
 
 _MASK_TOKEN = re.compile(r"\\[!-/:-@\[-`{-~]|`+|\$\$?|<!--")
 _BACKTICKS = re.compile(r"`+")
@@ -33,6 +40,63 @@ _MD_DEST = re.compile(
     re.X,
 )
 _CONTROL_MASKS = str.maketrans({MASK_OPAQUE: "\x02", MASK_BOUNDARY: "\x02"})
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSpan:
+    """Where one link sits in the text of its inline run (offsets into that text, end exclusive).
+
+    - ``start``/``end``: the whole markup, ``!`` of an embed included (``![[a|b]]``, ``[t](d "x")``);
+    - ``inner``: a wikilink's content between ``[[`` and ``]]``, or a markdown link's label between ``[``
+      and ``]``;
+    - ``dest``: a markdown link's destination as written, without the ``<…>`` of the angle form and
+      without the title; None for a wikilink.
+    """
+
+    start: int
+    end: int
+    link: Link
+    inner: tuple[int, int]
+    dest: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class InlineRun:
+    """One inline run the block scanner handed to :func:`scan_inline`: its text (lines joined by ``\\n``;
+    each line is a suffix of its file line, after blockquote markers and indentation), the file line it
+    starts on, and its links in document order."""
+
+    text: str
+    line: int
+    spans: tuple[LinkSpan, ...]
+
+
+# what the scanners collect per link: (start, link, end, inner span, markdown destination span), see LinkSpan
+_Found = tuple[int, Link, int, tuple[int, int], tuple[int, int] | None]
+_RUN_SINK: ContextVar[list[InlineRun] | None] = ContextVar("obsigate_inline_runs", default=None)
+
+
+@contextmanager
+def recording_inline_runs() -> Iterator[list[InlineRun]]:
+    """Record, into the yielded list, every :class:`InlineRun` scanned in this context (thread-safe).
+
+    ``with recording_inline_runs() as runs: parsed = parse_note(text)`` gives the position of every body
+    link ``parsed.links`` holds (obsidian.md §12.5: rewrites are span-based); parsing is otherwise unchanged.
+    """
+    runs: list[InlineRun] = []
+    token = _RUN_SINK.set(runs)
+    try:
+        yield runs
+    finally:
+        _RUN_SINK.reset(token)
+
+
+def link_spans(text: str, line: int = 1) -> list[LinkSpan]:
+    """The links of one inline run of ``text`` with their spans, exactly as :func:`scan_inline` sees them
+    (code spans, math, HTML comments and escapes masked; ``%% comments %%`` not: obsidian.md §4)."""
+    with recording_inline_runs() as runs:
+        scan_inline(text, line, False, [], [])
+    return list(runs[0].spans)
 
 
 @lru_cache(maxsize=64)
@@ -119,14 +183,17 @@ def scan_inline(text: str, line: int, table: bool, links: list[Link], tags: list
     else:  # long paragraphs: keep many links per paragraph linear
         breaks = [m.start() for m in re.finditer("\n", text)]
         line_of = lambda pos: line + bisect_right(breaks, pos)  # noqa: E731
-    found: list[tuple[int, Link]] = []
+    found: list[_Found] = []
     if "[[" in masked:
         masked = _wikilinks(text, masked, line_of, found)
     if "](" in masked:
         masked = _markdown_links(text, masked, line_of, found)
     if found:
         found.sort(key=lambda item: item[0])
-        links.extend(link for _, link in found)
+        links.extend(item[1] for item in found)
+    sink = _RUN_SINK.get()
+    if sink is not None:
+        sink.append(InlineRun(text, line, tuple(LinkSpan(s, e, lk, i, d) for s, lk, e, i, d in found)))
     if "#" in masked:
         tags.extend([tag for _, tag in scan_tags(masked, table)])
 
@@ -142,7 +209,7 @@ def _overwrite(masked: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _wikilinks(text: str, masked: str, line_of: Callable[[int], int], found: list[tuple[int, Link]]) -> str:
+def _wikilinks(text: str, masked: str, line_of: Callable[[int], int], found: list[_Found]) -> str:
     """§4: ``(!?)[[content]]`` on one line; content runs to the first ``]]`` and may not contain ``[[``."""
     spans = []
     for m in _WIKILINK.finditer(masked):
@@ -151,14 +218,14 @@ def _wikilinks(text: str, masked: str, line_of: Callable[[int], int], found: lis
         if pos + 4 < end:  # [[]] is not a link (§4)
             link = wikilink(text[pos + 2 : end - 2], start != pos, line_of(start))
             if link is not None:
-                found.append((start, link))
+                found.append((start, link, end, (pos + 2, end - 2), None))
             spans.append((start, end))
     if not spans or ("#" not in masked and "](" not in masked):
         return masked  # nobody reads the masked text any further
     return _overwrite(masked, spans)
 
 
-def _markdown_links(text: str, masked: str, line_of: Callable[[int], int], found: list[tuple[int, Link]]) -> str:
+def _markdown_links(text: str, masked: str, line_of: Callable[[int], int], found: list[_Found]) -> str:
     """§5/§6: ``[text](dest "title")`` and ``![alt](dest)``; image alt text holds no tags (readback)."""
     spans: list[tuple[int, int]] = []
 
@@ -172,12 +239,13 @@ def _markdown_links(text: str, masked: str, line_of: Callable[[int], int], found
                 continue
             start, end = m.start() - embed, dest.end()
             label_start, label_end = m.span(1)
-            raw = dest.group(1) if dest.group(1) is not None else dest.group(2)
+            group = 1 if dest.group(1) is not None else 2
+            raw = dest.group(group)
             display = text[label_start:label_end].strip() or None
             if raw:
                 link = markdown_link(raw, display, embed, line_of(start))
                 if link is not None:
-                    found.append((start, link))
+                    found.append((start, link, end, (label_start, label_end), dest.span(group)))
             if embed:
                 spans.append((start, end))
             else:

@@ -1,0 +1,167 @@
+"""Pure text edits of a note that keep everything they do not target byte for byte.
+
+A note is decoded into :class:`NoteText` (BOM flag, line-ending style, text with ``\\n`` line breaks) and
+encoded back by :meth:`NoteText.encode`, so a CRLF file with a BOM stays CRLF with a BOM whatever the edit.
+Replacement text is always literal: ``$&``, ``$1`` or ``\\1`` are inserted as typed (peers' users lost text to
+``re.sub`` templates). A file whose line breaks are mixed is kept as is (no conversion either way).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["EditError", "NoteText", "append", "heading_section", "replace_exact", "replace_section"]
+
+BOM = "\ufeff"
+
+
+class EditError(ValueError):
+    """An edit that cannot apply as asked. ``code`` is stable: ``not_found`` (text or heading absent),
+    ``count_mismatch`` (the text occurs a different number of times than expected), ``ambiguous``
+    (several headings match)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class NoteText:
+    """A decoded note: ``text`` with ``\\n`` line breaks, whether it had a BOM, and its line-ending style."""
+
+    text: str
+    bom: bool = False
+    newline: str = "\n"  # "\r\n" when every line break of the file was CRLF
+
+    @classmethod
+    def decode(cls, data: bytes) -> NoteText:
+        """UTF-8 bytes → NoteText (invalid bytes are replaced; callers refuse such notes before editing).
+
+        A file is taken as CRLF only if it has at least one CRLF and no bare LF; then its text is normalised
+        to LF for editing and :meth:`encode` restores CRLF everywhere.
+        """
+        text = data.decode("utf-8", errors="replace")
+        bom = text.startswith(BOM)
+        if bom:
+            text = text[1:]
+        crlf = text.count("\r\n")
+        if crlf and crlf == text.count("\n"):
+            return cls(text.replace("\r\n", "\n"), bom, "\r\n")
+        return cls(text, bom, "\n")
+
+    def with_text(self, text: str) -> NoteText:
+        """The same BOM and line-ending style around new ``text`` (given with ``\\n`` or CRLF breaks)."""
+        return NoteText(text.replace("\r\n", "\n") if self.newline == "\r\n" else text, self.bom, self.newline)
+
+    def encode(self) -> bytes:
+        """Back to bytes with the original BOM and line endings."""
+        text = self.text.replace("\n", "\r\n") if self.newline == "\r\n" else self.text
+        return ((BOM if self.bom else "") + text).encode("utf-8")
+
+
+def append(note: NoteText, content: str) -> NoteText:
+    """``content`` added at the end, joined by exactly one line break (none added to an empty note)."""
+    text = note.text
+    content = content.replace("\r\n", "\n") if note.newline == "\r\n" else content
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return NoteText(text + content, note.bom, note.newline)
+
+
+def replace_exact(note: NoteText, find: str, replace: str, expected_count: int | None = 1) -> tuple[NoteText, int]:
+    """Replace every occurrence of the literal ``find`` by the literal ``replace``.
+
+    Args:
+        expected_count: how many occurrences there must be (``None``: any number ≥ 1). A mismatch changes
+            nothing: the caller's picture of the note is wrong.
+
+    Returns:
+        ``(new note, occurrences replaced)``.
+
+    Raises:
+        EditError: ``not_found`` (0 occurrences, or empty ``find``) or ``count_mismatch``.
+    """
+    if note.newline == "\r\n":
+        find, replace = find.replace("\r\n", "\n"), replace.replace("\r\n", "\n")
+    if not find:
+        raise EditError("not_found", "the text to find is empty")
+    count = note.text.count(find)
+    if count == 0:
+        raise EditError("not_found", "the text to replace does not occur in the note (it must match exactly)")
+    if expected_count is not None and count != expected_count:
+        raise EditError(
+            "count_mismatch", f"the text occurs {count} times, not {expected_count}: give more context or the count"
+        )
+    return NoteText(note.text.replace(find, replace), note.bom, note.newline), count
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """``(level, text)`` of an ATX heading line (``## Title ##``), else ``None`` (obsidian.md §8)."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith("#"):
+        return None
+    level = len(stripped) - len(stripped.lstrip("#"))
+    rest = stripped[level:]
+    if level > 6 or (rest and rest[0] not in " \t"):
+        return None
+    title = rest.strip()
+    unclosed = title.rstrip("#")
+    if unclosed != title and (not unclosed or unclosed.endswith((" ", "\t"))):  # "## T ##": closing sequence
+        title = unclosed.strip()
+    return level, title
+
+
+def heading_section(text: str, heading: str) -> tuple[int, int, int]:
+    """Where the section under ``heading`` is: ``(heading line index, first body line, end line)`` (0-based,
+    end exclusive). The section runs to the next heading of the same or a higher level, or the end; fenced
+    code is skipped (a ``#`` line inside a fence is not a heading). ``heading`` may carry its ``#`` marks.
+
+    Raises:
+        EditError: ``not_found`` or ``ambiguous`` (the heading text occurs more than once).
+    """
+    want = heading.strip().lstrip("#").strip()
+    lines = text.split("\n")
+    found: list[tuple[int, int]] = []
+    fence: str | None = None
+    heads: list[tuple[int, int]] = []
+    for i, line in enumerate(lines):
+        s = line.lstrip(" ")
+        if fence is not None:
+            if s.startswith(fence):
+                fence = None
+            continue
+        if s.startswith(("```", "~~~")):
+            fence = s[:3]
+            continue
+        h = _heading(line)
+        if h is not None:
+            heads.append((i, h[0]))
+            if h[1] == want:
+                found.append((i, h[0]))
+    if not found:
+        raise EditError("not_found", f"no heading {want!r} in the note")
+    if len(found) > 1:
+        raise EditError("ambiguous", f"the heading {want!r} occurs {len(found)} times")
+    start, level = found[0]
+    end = next((i for i, lv in heads if i > start and lv <= level), len(lines))
+    return start, start + 1, end
+
+
+def replace_section(note: NoteText, heading: str, content: str) -> NoteText:
+    """The body under ``heading`` (up to the next heading of the same or higher level) replaced by
+    ``content``; the heading line itself and everything outside the section stay as they are. A blank line
+    is kept before the next heading when the section had one.
+
+    Raises:
+        EditError: see :func:`heading_section`.
+    """
+    lines = note.text.split("\n")
+    _, body_start, end = heading_section(note.text, heading)
+    content = content.replace("\r\n", "\n")
+    new_body = content.split("\n") if content else []
+    if new_body and new_body[-1] == "":
+        new_body.pop()
+    had_gap = end < len(lines) and end > body_start and lines[end - 1].strip() == ""
+    if had_gap and (not new_body or new_body[-1].strip()):
+        new_body.append("")
+    return NoteText("\n".join(lines[:body_start] + new_body + lines[end:]), note.bom, note.newline)
