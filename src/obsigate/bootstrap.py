@@ -16,8 +16,10 @@ from obsigate.config import Settings
 from obsigate.domain.index import IndexBusyError, VaultIndex
 from obsigate.domain.indexer import Indexer
 from obsigate.domain.vault import Vault
+from obsigate.services.backups import BackupStore
 from obsigate.services.workspace import Limits, Workspace
 from obsigate.tools.audit import AuditLog
+from obsigate.tools.confirm import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
 
@@ -25,6 +27,7 @@ INDEX_FILE = "index.sqlite3"
 USERS_FILE = "users.sqlite3"
 JWT_SECRET_FILE = "jwt_secret"
 AUDIT_FILE = "audit.log"
+BACKUPS_DIR = "backups"
 
 
 class ConfigError(Exception):
@@ -114,7 +117,12 @@ def check_data_dir_outside_vaults(data_dir: Path, vaults: dict[str, Vault]) -> N
 
 
 def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] | None = None) -> ToolRuntime:
-    """Vaults, index, indexer (not started), audit log and rate limiter, wired into a :class:`ToolRuntime`.
+    """Vaults, index, indexer (not started), backup store, audit log, rate limiter and confirmation tokens,
+    wired into a :class:`ToolRuntime`.
+
+    Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``audit.log``,
+    ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start) and
+    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600).
 
     Raises:
         ConfigError: a missing vault folder, or the index held by another process.
@@ -133,9 +141,13 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
         indexer=Indexer(index, vaults),
         limits=Limits(max_read_bytes=settings.max_tool_read_bytes, budget_chars=settings.tool_result_budget_tokens * 4),
         destructive={n: vs.ai_destructive_tools for n, vs in settings.vaults.items()},
+        backups=BackupStore(data_dir / BACKUPS_DIR),
     )
     return ToolRuntime(
         workspace=workspace,
         audit=AuditLog(data_dir / AUDIT_FILE),
         limiter=ToolRateLimiter(settings.tool_rate_limit, settings.tool_rate_window, settings.tool_rate_limit_per_tool),
+        confirmations=ConfirmationService(
+            data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
+        ),
     )

@@ -111,7 +111,12 @@ class Settings(BaseSettings):
     tool_rate_limit: int = Field(default=60, ge=1, description="Tool calls allowed per identity per window.")
     tool_rate_limit_per_tool: int | None = Field(default=None, ge=1, description="Per tool and identity; default = global.")
     tool_rate_window: int = Field(default=60, ge=1, description="Rate-limit window length (s).")
-    mcp_confirmation_ttl: int = Field(default=300, ge=10, description="Lifetime (s) of confirmation tokens.")
+    mcp_confirmation_ttl: int = Field(
+        default=300,
+        ge=10,
+        le=86_400,
+        description="Lifetime (s) of the single-use confirmation tokens of propose_*/apply_* (10 s to 1 day).",
+    )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra Origin values accepted on /mcp (loopback origins always are)."
     )

@@ -30,7 +30,13 @@ pytestmark = pytest.mark.anyio
 MCP_TOOLS = {
     "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
     "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
-    "search_advanced",
+    "search_advanced", "list_backups", "diff_backup",
+    "propose_create_file", "apply_create_file", "propose_create_directory", "apply_create_directory",
+    "propose_edit_file", "apply_edit_file", "propose_append_to_file", "apply_append_to_file",
+    "propose_restore_backup", "apply_restore_backup", "propose_rename_file", "apply_rename_file",
+    "propose_rename_directory", "apply_rename_directory", "propose_move_path", "apply_move_path",
+    "propose_replace_in_files", "apply_replace_in_files", "propose_delete_file", "apply_delete_file",
+    "propose_delete_directory", "apply_delete_directory",
 }
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 PROTOCOL = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
@@ -73,8 +79,12 @@ async def test_tools_list_both_eras(gateway, era: str) -> None:
         tools = (await client.list_tools()).tools
     assert {t.name for t in tools} == MCP_TOOLS
     for tool in tools:
-        assert tool.annotations is not None and tool.annotations.read_only_hint is True
-        assert tool.annotations.destructive_hint is False and tool.annotations.open_world_hint is False
+        assert tool.annotations is not None and tool.annotations.open_world_hint is False
+        if tool.name.startswith("apply_"):  # the only tools that change anything, and they say so
+            dangerous = tool.name.removeprefix("apply_").startswith(("rename_", "move_", "replace_", "delete_"))
+            assert tool.annotations.read_only_hint is False and tool.annotations.destructive_hint is dangerous
+        else:
+            assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
         assert tool.output_schema is not None and tool.output_schema.get("type") == "object"
         assert tool.input_schema["type"] == "object" and tool.input_schema.get("additionalProperties") is False
         assert tool.title and tool.description

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from obsigate.tools.api import REGISTRY, Scope
+from obsigate.tools.registry import Risk, ToolKind
 
 EXPECTED = {
     "list_vaults": [],
@@ -23,22 +24,54 @@ EXPECTED = {
         "q", "vault", "tag", "limit", "offset", "sort", "case_sensitive", "whole_word", "regex",
         "include_paths", "exclude_paths", "created", "modified", "size",
     ],
+    "list_backups": ["vault", "path"],
+    "diff_backup": ["vault", "path", "version", "compare_with"],
+}
+# The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
+WRITES = {
+    "create_file": (Risk.WRITE, ["vault", "path", "content"]),
+    "create_directory": (Risk.WRITE, ["vault", "path"]),
+    "edit_file": (Risk.WRITE, ["vault", "path", "content", "find", "replace", "expected_count", "heading"]),
+    "append_to_file": (Risk.WRITE, ["vault", "path", "content"]),
+    "restore_backup": (Risk.WRITE, ["vault", "path", "version"]),
+    "rename_file": (Risk.DANGEROUS, ["vault", "path", "new_name"]),
+    "rename_directory": (Risk.DANGEROUS, ["vault", "path", "new_name"]),
+    "move_path": (Risk.DANGEROUS, ["vault", "source_path", "destination_dir"]),
+    "replace_in_files": (Risk.DANGEROUS, [
+        "find", "replace", "vault", "case_sensitive", "whole_word", "regex", "include_paths", "exclude_paths",
+        "replace_all", "dry_run",
+    ]),
+    "delete_file": (Risk.DANGEROUS, ["vault", "path"]),
+    "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
 }
 
 
 def test_catalog_is_frozen() -> None:
-    got = {spec.name: list(spec.input_schema["properties"]) for spec in REGISTRY}
-    assert got == EXPECTED
+    tools = {spec.name: spec for spec in REGISTRY if spec.kind is ToolKind.TOOL}
+    assert {n: list(s.input_schema["properties"]) for n, s in tools.items() if s.risk == "read"} == EXPECTED
+    assert {n: (s.risk, list(s.input_schema["properties"])) for n, s in tools.items() if s.risk != "read"} == WRITES
+    for name in WRITES:
+        propose, apply = REGISTRY.get(f"propose_{name}"), REGISTRY.get(f"apply_{name}")
+        assert propose is not None and list(propose.input_schema["properties"]) == list(tools[name].input_schema["properties"])
+        assert apply is not None and list(apply.input_schema["properties"]) == ["confirmation_token"]
 
 
-def test_every_tool_is_read_only_and_offered_everywhere() -> None:
+def test_read_tools_are_read_only_and_offered_everywhere() -> None:
     for spec in REGISTRY:
-        assert spec.risk == "read"
         assert spec.scopes == {Scope.IN_APP, Scope.MCP}
-        assert spec.annotations == {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
         assert spec.input_schema["type"] == "object"
         assert "truncated" in spec.output_schema["properties"]
         assert len(spec.description) > 40
+        if spec.risk == "read" and spec.kind is ToolKind.TOOL:
+            assert spec.annotations == {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+
+
+def test_write_tools_say_what_they_risk() -> None:
+    for name, (risk, _) in WRITES.items():
+        apply = REGISTRY.get(f"apply_{name}")
+        assert apply.annotations["readOnlyHint"] is False
+        assert apply.annotations["destructiveHint"] is (risk is Risk.DANGEROUS)
+        assert REGISTRY.get(f"propose_{name}").annotations["readOnlyHint"] is True
 
 
 def test_every_tool_has_a_heading_in_the_mcp_guide() -> None:

@@ -17,7 +17,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from obsigate import __version__
-from obsigate.api import routes_auth, routes_files, routes_links, routes_search, routes_vaults
+from obsigate.api import routes_auth, routes_backups, routes_files, routes_links, routes_search, routes_vaults, routes_write
 from obsigate.api.render import install_error_handlers
 from obsigate.bootstrap import build_runtime, build_vaults, check_auth_bind, open_auth, prepare_data_dir
 from obsigate.config import Settings
@@ -67,6 +67,7 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
     app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
+    app.state.allowed_hosts = security.allowed_hosts  # write routes check a browser's Origin against it
 
     @app.get("/api/health", tags=["health"], summary="Liveness and index state (no auth)")
     async def health() -> dict[str, Any]:
@@ -86,7 +87,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def home_js() -> HTMLResponse:
         return HTMLResponse(script, media_type="text/javascript")
 
-    for module in (routes_auth, routes_vaults, routes_files, routes_links, routes_search):
+    for module in (routes_auth, routes_vaults, routes_files, routes_backups, routes_links, routes_search, routes_write):
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(

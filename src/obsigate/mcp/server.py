@@ -17,22 +17,29 @@ import json
 import logging
 from typing import Any
 
+import anyio
 from mcp import MCPError
 from mcp.server import Server
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp_types import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     CallToolRequestParams,
     CallToolResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitResult,
+    InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
     TextContent,
     Tool,
     ToolAnnotations,
 )
+from mcp_types.version import is_version_at_least
 
 from obsigate import __version__
 from obsigate.auth.principal import ANONYMOUS, Principal
@@ -41,8 +48,11 @@ from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers
 from obsigate.mcp.resources import ResourceHandlers
 from obsigate.tools.api import Scope, ToolContext, ToolError, ToolRuntime, ToolSpec, call_tool, visible_tools
+from obsigate.tools.budget import fit_to_budget
+from obsigate.tools.dispatch import call_operation
+from obsigate.tools.registry import APPLY_PREFIX, ToolKind
 
-__all__ = ["ERROR_META_KEY", "SERVER_NAME", "build_mcp_server", "error_result", "to_mcp_tool"]
+__all__ = ["CONFIRM_INPUT_KEY", "ERROR_META_KEY", "SERVER_NAME", "build_mcp_server", "error_result", "to_mcp_tool"]
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +60,20 @@ SERVER_NAME = "obsigate"
 #: ``_meta`` key of a failed ``tools/call`` result carrying ``{"code", "message", ["hint"], ["details"]}``.
 ERROR_META_KEY = "obsigate/error"
 
+#: ``input_requests`` key of the inline confirmation (2026-07-28 multi-round-trip elicitation).
+CONFIRM_INPUT_KEY = "obsigate/confirm"
+#: An empty form: accepting it is the confirmation (MCP ``client/elicitation`` form mode).
+CONFIRM_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+#: First revision whose ``tools/call`` carries elicitation in an ``InputRequiredResult`` (MRTR).
+MRTR_VERSION = "2026-07-28"
+_MESSAGE_DIFF_CHARS = 6000
+
 INSTRUCTIONS = (
     "ObsiGate serves Obsidian-style markdown vaults. Start with list_vaults: every other tool takes one of "
     "its names as `vault`. Paths are vault-relative with '/' separators. Find notes with search_fulltext, "
-    "then read them with read_file; list_recent shows what changed lately. Failed calls return isError with "
+    "then read them with read_file; list_recent shows what changed lately. Changes take two steps: a "
+    "propose_<tool> call changes nothing and returns a diff and a confirmation_token; show the diff to the "
+    "user and, once they agree, call apply_<tool> with the token. Failed calls return isError with "
     "a stable code first (e.g. 'vault_access_denied: ...') and a hint on how to fix the call. Secrets in "
     "notes are shown as [REDACTED:...]."
 )
@@ -89,6 +109,37 @@ def error_result(err: ToolError) -> CallToolResult:
     )
 
 
+def success_result(data: dict[str, Any]) -> CallToolResult:
+    """A tool's structured result as ``structuredContent`` plus the same JSON as one text block."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def confirmation_message(data: dict[str, Any]) -> str:
+    """The text a human reads in the inline confirmation of a proposal: vault, summary and the (redacted)
+    diffs, cut at about 6000 characters."""
+    lines = [f"Apply this change to vault {data.get('vault')!r}? ({data.get('tool')})", "", str(data.get("summary", ""))]
+    budget = _MESSAGE_DIFF_CHARS
+    for entry in data.get("diffs") or []:
+        head = f"{entry.get('action', '?')} {entry.get('path', '')}" + (f" -> {entry['to']}" if entry.get("to") else "")
+        diff = str(entry.get("diff") or "")
+        lines += ["", head]
+        if diff and budget > 0:
+            lines.append(diff if len(diff) <= budget else diff[:budget] + "\n…(diff cut)")
+            budget -= len(diff)
+    if data.get("truncated"):
+        lines += ["", "(the proposal was cut to fit the size budget)"]
+    return "\n".join(lines)
+
+
+def _client_elicits(ctx: ServerRequestContext[Any, Any]) -> bool:
+    """Whether the client declared form elicitation (a bare ``elicitation: {}`` counts as form, MCP
+    2025-11-25 ``client/elicitation`` §Capabilities)."""
+    caps = ctx.session.client_capabilities
+    elicitation = caps.elicitation if caps is not None else None
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
 def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
     """Build the low-level MCP ``Server`` over ``runtime``'s registry and workspace.
 
@@ -106,7 +157,16 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
           budget, audit). Success → JSON text + ``structuredContent``; a ``ToolError`` →
           :func:`error_result`; an unknown tool → JSON-RPC ``-32602`` (a protocol error, per
           ``server/tools`` §Error Handling). Unexpected exceptions become ``isError`` ``internal_error``,
-          never an opaque ``-32603``.
+          never an opaque ``-32603``. Write tools are listed and called as ``propose_<tool>``/``apply_<tool>``
+          (the raw tool answers ``confirmation_required``).
+        * Inline confirmation: when the client declared form elicitation, ``propose_<tool>`` asks the human
+          right away (MCP ``client/elicitation``, an empty form whose message is the summary and diffs): over
+          2025-11-25 and older as an ``elicitation/create`` request on the call's stream (waiting at most the
+          token lifetime), over 2026-07-28 as an ``InputRequiredResult`` whose ``requestState`` (the proposal,
+          AES-GCM sealed by the SDK's ``RequestStateBoundary``: bound to the caller, the tool, its arguments,
+          and the token lifetime) comes back with the answer. Accept → ``apply_<tool>`` runs at once and the
+          result has ``status: "applied"`` and ``result``; decline → the token is spent unused, ``status:
+          "declined"``, no token; cancel, no answer or a client error → the usual proposal with its token.
         * ``resources/list``, ``resources/templates/list``, ``resources/read``: see
           :mod:`obsigate.mcp.resources`.
         * ``prompts/list``, ``prompts/get``: see :mod:`obsigate.mcp.prompts`; ``completion/complete`` (prompt
@@ -139,19 +199,85 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         tctx = ToolContext(principal_of(ctx), runtime, mode="mcp")
         return ListToolsResult(tools=[mcp_tool(spec) for spec in visible_tools(tctx)])
 
-    async def handle_call(ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
-        tctx = ToolContext(principal_of(ctx), runtime, mode="mcp")
+    async def run_tool(tctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> dict[str, Any] | CallToolResult:
+        """``call_tool``, with a failure already rendered as a result (or raised as ``-32602``)."""
         try:
-            data = await call_tool(tctx, params.name, params.arguments)
+            return await call_tool(tctx, name, arguments)
         except ToolError as err:
             if err.code == "unknown_tool":
-                raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}", {"code": "unknown_tool"}) from None
+                raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}", {"code": "unknown_tool"}) from None
             return error_result(err)
         except Exception:  # call_tool contains its own failures; this guards the glue around it
-            log.exception("tools/call %s failed unexpectedly", params.name)
-            return error_result(ToolError("internal_error", f"{params.name} failed unexpectedly", http_status=500))
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+            log.exception("tools/call %s failed unexpectedly", name)
+            return error_result(ToolError("internal_error", f"{name} failed unexpectedly", http_status=500))
+
+    async def settle(tctx: ToolContext, spec: ToolSpec, data: dict[str, Any], answer: ElicitResult | None) -> CallToolResult:
+        """Finish an inline confirmation: apply on accept, spend the token on decline, else the proposal."""
+        token = data.get("confirmation_token")
+        if answer is None or answer.action == "cancel" or not isinstance(token, str) or spec.origin is None:
+            return success_result(data)
+        closed = {**data, "confirmation_token": None, "expires_at": None, "expires_in": None}
+        if answer.action == "decline":
+            service = runtime.confirmations
+            if service is not None:
+                try:
+                    await call_operation(
+                        tctx, f"decline_{spec.origin.name}", {}, lambda: service.revoke(token, user=tctx.principal.name)
+                    )
+                except ToolError:
+                    pass  # the token is not returned either way
+            return success_result({**closed, "status": "declined"})
+        applied = await run_tool(tctx, f"{APPLY_PREFIX}{spec.origin.name}", {"confirmation_token": token})
+        if isinstance(applied, CallToolResult):
+            return applied
+        out = fit_to_budget({**closed, "status": "applied", "result": applied}, runtime.workspace.limits.budget_chars)
+        return success_result(out)
+
+    async def propose_inline(
+        ctx: ServerRequestContext[Any, Any], tctx: ToolContext, spec: ToolSpec, params: CallToolRequestParams
+    ) -> CallToolResult | InputRequiredResult:
+        """``propose_<tool>`` for a client that elicits: ask the human inline (see the Handlers above)."""
+        modern = is_version_at_least(ctx.protocol_version, MRTR_VERSION)
+        if modern and params.request_state is not None:
+            # The retry of our own InputRequiredResult: the boundary has verified and unsealed the state.
+            try:
+                data = json.loads(params.request_state)["proposal"]
+                assert isinstance(data, dict)
+            except (ValueError, KeyError, TypeError, AssertionError):
+                raise MCPError(INVALID_PARAMS, "invalid_argument: requestState is not ours") from None
+            answer = (params.input_responses or {}).get(CONFIRM_INPUT_KEY)
+            return await settle(tctx, spec, data, answer if isinstance(answer, ElicitResult) else None)
+        data = await run_tool(tctx, params.name, params.arguments)
+        if isinstance(data, CallToolResult):
+            return data
+        request = ElicitRequestFormParams(message=confirmation_message(data), requested_schema=CONFIRM_SCHEMA)
+        if modern:
+            return InputRequiredResult(
+                input_requests={CONFIRM_INPUT_KEY: ElicitRequest(params=request)},
+                request_state=json.dumps({"proposal": data}, ensure_ascii=False, separators=(",", ":")),
+            )
+        if not ctx.session.can_send_request:
+            return success_result(data)
+        answer: ElicitResult | None = None
+        wait = runtime.confirmations.ttl_s if runtime.confirmations is not None else 300
+        try:
+            with anyio.move_on_after(wait):
+                answer = await ctx.session.elicit_form(
+                    request.message, CONFIRM_SCHEMA, related_request_id=ctx.request_id
+                )
+        except Exception as exc:  # noqa: BLE001 — a client that cannot confirm inline gets the two-step proposal
+            log.info("inline confirmation of %s not answered (%s)", params.name, type(exc).__name__)
+        return await settle(tctx, spec, data, answer)
+
+    async def handle_call(
+        ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
+    ) -> CallToolResult | InputRequiredResult:
+        tctx = ToolContext(principal_of(ctx), runtime, mode="mcp")
+        spec = runtime.registry.get(params.name)
+        if spec is not None and spec.kind is ToolKind.PROPOSE and Scope.MCP in spec.scopes and _client_elicits(ctx):
+            return await propose_inline(ctx, tctx, spec, params)
+        data = await run_tool(tctx, params.name, params.arguments)
+        return data if isinstance(data, CallToolResult) else success_result(data)
 
     def input_schema_of(name: str) -> dict[str, Any] | None:
         # Used by the SDK for 2026-07-28 ``Mcp-Param-*`` header checks, so it need not run tools/list.
@@ -161,7 +287,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
     resources = ResourceHandlers(runtime, principal_of)
     prompts = PromptHandlers(runtime, principal_of)
     completion = CompletionHandler(runtime, principal_of)
-    return Server(
+    server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
         title="ObsiGate",
@@ -177,3 +303,8 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         on_get_prompt=prompts.get_prompt,
         on_completion=completion.complete,
     )
+    # Seals the requestState of our inline confirmations (2026-07-28): AES-GCM under a per-process key, bound to
+    # the caller, the method, the tool and its arguments, and valid as long as a confirmation token.
+    ttl = float(runtime.confirmations.ttl_s if runtime.confirmations is not None else 300)
+    server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(ttl=ttl), default_audience=SERVER_NAME))
+    return server

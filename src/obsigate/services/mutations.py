@@ -8,10 +8,30 @@ and nothing is written (the confirmation flow binds these hashes into its token)
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Proposal"]
+from obsigate.domain.link_rewrite import affected_names, plan_link_updates
+from obsigate.domain.text import nfc
+from obsigate.domain.text_edit import EditError, NoteText, append, replace_exact, replace_section
+from obsigate.domain.vault import Vault, is_note, walk
+from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
+from obsigate.services.backups import redacted_diff
+from obsigate.services.mutation_exec import MakeDir, Move, Remove, Step, Write, execute, vault_lock
+from obsigate.services.paths import normalize_rel, resolve_safe_path
+from obsigate.services.search_args import compile_globs, compile_query
+from obsigate.services.workspace import Workspace
+
+__all__ = ["OPERATIONS", "Proposal", "apply", "propose"]
+
+MAX_DIFF_CHARS = 50_000  # per file, in a proposal
+REPLACE_BUDGET_S = 10.0  # replace_in_files reads every note once
+NOTE_TIMEOUT_S = 0.5  # one note's regex
 
 
 @dataclass(slots=True)
@@ -30,3 +50,439 @@ class Proposal:
     diffs: list[dict[str, Any]] = field(default_factory=list)
     reads: dict[str, str] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------------------- helpers
+
+
+def _writable(ws: Workspace, vault_name: str, allowed: Iterable[str] | None) -> Vault:
+    vault = ws.get_vault(vault_name, allowed)
+    if vault.read_only:
+        raise Forbidden(f"vault {vault.name!r} is read-only", code="vault_read_only")
+    return vault
+
+
+def _sha(data: bytes | None) -> str:
+    return "" if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _read(vault: Vault, rel: str) -> bytes | None:
+    """The bytes of the regular file ``rel``, ``None`` if absent. A folder or special file → BadRequest."""
+    target = resolve_safe_path(vault, rel).abs
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        raise BadRequest(f"{rel!r} is a folder", code="is_a_directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise BadRequest(f"{rel!r} is not a regular file", code="not_a_file")
+    return target.read_bytes()
+
+
+def _existing(vault: Vault, rel: str) -> bytes:
+    data = _read(vault, rel)
+    if data is None:
+        raise NotFound(f"file {rel!r} does not exist in vault {vault.name!r}", hint="check the path with search_paths")
+    return data
+
+
+def _text_of(rel: str, data: bytes) -> NoteText:
+    """A file's text for editing; binaries and invalid UTF-8 are refused (an edit must not corrupt them)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest(f"{rel!r} is not UTF-8 text; it cannot be edited as text", code="not_text") from None
+    return NoteText.decode(data)
+
+
+def _diff(rel: str, before: bytes | None, after: bytes | None, *, to: str | None = None) -> str:
+    """Unified diff of two versions (redacted on both sides, bounded; linear-time, ``domain.textdiff``)."""
+    if before is None or after is None:  # a creation or a deletion: the whole text on one side
+        before, after = before or b"", after or b""
+    diff, _ = redacted_diff(
+        before, after, path=rel, old_label=f"a/{rel}", new_label=f"b/{to or rel}", max_chars=MAX_DIFF_CHARS
+    )
+    return diff
+
+
+def _check(expected: Mapping[str, str] | None, reads: Mapping[str, str]) -> None:
+    """Refuse to apply when a file read by the proposal changed since (the token bound these hashes)."""
+    if expected is None:
+        return
+    changed = sorted(p for p in set(expected) | set(reads) if expected.get(p) != reads.get(p))
+    if changed:
+        raise Conflict(
+            f"{changed[0]!r} changed since the change was proposed; nothing was written",
+            hint="propose the change again to review it against the current files",
+            details={"changed": changed[:20]},
+        )
+
+
+@dataclass(slots=True)
+class _Plan:
+    proposal: Proposal
+    steps: list[Step]
+    reason: str
+
+
+def _run(ws: Workspace, vault: Vault, plan: Callable[[], _Plan], expected: Mapping[str, str] | None) -> dict[str, Any]:
+    """Plan again under the vault's lock, check it against ``expected``, execute it; the tool result."""
+    with vault_lock(vault):
+        p = plan()
+        _check(expected, p.proposal.reads)
+        done = execute(ws, vault, p.steps, reason=p.reason) if p.steps else None
+    return {
+        "vault": vault.name,
+        "summary": p.proposal.summary,
+        "changes": [{k: d[k] for k in ("path", "action", "to") if k in d} for d in p.proposal.diffs],
+        "backups": done.backups if done else [],
+        "details": p.proposal.details,
+    }
+
+
+def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to: str | None = None) -> dict[str, Any]:
+    entry = {"path": rel, "action": action, "diff": _diff(rel, before, after, to=to)}
+    if to is not None:
+        entry["to"] = to
+    return entry
+
+
+# --------------------------------------------------------------------------------------- entry points
+
+_PLANNERS: dict[str, Callable[..., _Plan]] = {}
+
+
+def _planner(name: str) -> Callable[[Callable[..., _Plan]], Callable[..., _Plan]]:
+    def register(fn: Callable[..., _Plan]) -> Callable[..., _Plan]:
+        _PLANNERS[name] = fn
+        return fn
+
+    return register
+
+
+def propose(ws: Workspace, op: str, vault_name: str, allowed: Iterable[str] | None, **args: Any) -> Proposal:
+    """What mutation ``op`` (``create_file``, ``edit_file``, ... see :data:`OPERATIONS`) would do; changes
+    nothing.
+
+    Raises:
+        VaultAccessDenied / NotFound (vault), Forbidden ``vault_read_only``, and the operation's own errors
+        (``exists``, ``not_found``, ``path_outside_vault``, ``count_mismatch``...).
+    """
+    vault = _writable(ws, vault_name, allowed)
+    return _PLANNERS[op](ws, vault, **args).proposal
+
+
+def apply(
+    ws: Workspace,
+    op: str,
+    vault_name: str,
+    allowed: Iterable[str] | None,
+    *,
+    expected: Mapping[str, str] | None = None,
+    **args: Any,
+) -> dict[str, Any]:
+    """Perform mutation ``op``: re-plan it under the vault's lock, check ``expected`` (a proposal's
+    ``reads``), back up, write atomically, update the index.
+
+    Returns:
+        ``{"vault", "summary", "changes": [{"path", "action", "to"?}], "backups": [{"path", "version"}],
+        "details"}``.
+
+    Raises:
+        Conflict (``conflict`` when a file changed since ``expected``, ``exists``), plus :func:`propose`'s.
+    """
+    vault = _writable(ws, vault_name, allowed)
+    return _run(ws, vault, lambda: _PLANNERS[op](ws, vault, **args), expected)
+
+
+# ---------------------------------------------------------------------------------- create and edit
+
+
+@_planner("create_file")
+def _create_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Plan:
+    rel = normalize_rel(path)
+    if _exists(vault, rel):
+        raise Conflict(f"{rel!r} already exists", code="exists", hint="edit it with edit_file, or pick another name")
+    data = content.encode("utf-8")
+    prop = Proposal(f"create {rel} ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
+    return _Plan(prop, [Write(rel, data, exclusive=True)], "create_file")
+
+
+def _exists(vault: Vault, rel: str) -> bool:
+    return os.path.lexists(resolve_safe_path(vault, rel).abs)
+
+
+@_planner("create_directory")
+def _create_directory(ws: Workspace, vault: Vault, *, path: str) -> _Plan:
+    rel = normalize_rel(path)
+    if _exists(vault, rel):
+        raise Conflict(f"{rel!r} already exists", code="exists")
+    prop = Proposal(f"create folder {rel}", [{"path": rel, "action": "mkdir", "diff": ""}], {rel: ""})
+    return _Plan(prop, [MakeDir(rel)], "create_directory")
+
+
+@_planner("edit_file")
+def _edit_file(
+    ws: Workspace,
+    vault: Vault,
+    *,
+    path: str,
+    content: str | None = None,
+    find: str | None = None,
+    replace: str | None = None,
+    expected_count: int | None = 1,
+    heading: str | None = None,
+) -> _Plan:
+    rel = normalize_rel(path)
+    before = _existing(vault, rel)
+    note = _text_of(rel, before)
+    try:
+        if find is not None:
+            if content is not None or heading is not None or replace is None:
+                raise BadRequest("give find with replace (and optionally expected_count), without content or heading")
+            edited, count = replace_exact(note, find, replace, expected_count)
+            how = f"replace {count} occurrence{'s' if count != 1 else ''}"
+        elif heading is not None:
+            if content is None:
+                raise BadRequest("give the new section text in content")
+            edited, how = replace_section(note, heading, content), f"replace the section under {heading.strip()!r}"
+        elif content is not None:
+            edited, how = note.with_text(content), "replace the whole content"
+        else:
+            raise BadRequest("give content (whole note), find + replace, or heading + content")
+    except EditError as exc:
+        raise (NotFound if exc.code == "not_found" else BadRequest)(str(exc), code=exc.code) from None
+    after = edited.encode()
+    if after == before:
+        return _Plan(Proposal(f"{rel}: no change", [], {rel: _sha(before)}), [], "edit_file")
+    prop = Proposal(f"{rel}: {how}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
+    return _Plan(prop, [Write(rel, after)], "edit_file")
+
+
+@_planner("append_to_file")
+def _append_to_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Plan:
+    rel = normalize_rel(path)
+    before = _read(vault, rel)
+    if before is None:
+        data = content.encode("utf-8")
+        prop = Proposal(f"create {rel} with the text ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
+        return _Plan(prop, [Write(rel, data, exclusive=True)], "append_to_file")
+    after = append(_text_of(rel, before), content).encode()
+    prop = Proposal(f"append {len(after) - len(before)} bytes to {rel}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
+    return _Plan(prop, [Write(rel, after)], "append_to_file")
+
+
+@_planner("restore_backup")
+def _restore_backup(ws: Workspace, vault: Vault, *, path: str, version: str) -> _Plan:
+    rel = normalize_rel(path)
+    if ws.backups is None:
+        raise Unavailable("no backup store is configured")
+    data = ws.backups.read(vault.name, rel, version)
+    before = _read(vault, rel)
+    action = "create" if before is None else "modify"
+    prop = Proposal(f"restore {rel} from backup {version}", [_change(rel, action, before, data)], {rel: _sha(before)})
+    return _Plan(prop, [Write(rel, data, exclusive=before is None)], "restore_backup")
+
+
+# ------------------------------------------------------------------------------- rename, move, delete
+
+
+def _moves_for(vault: Vault, src: str, dst: str) -> dict[str, str]:
+    """``{old path: new path}`` of every vault file moved when ``src`` (a file or folder) becomes ``dst``."""
+    target = resolve_safe_path(vault, src).abs
+    if target.is_dir():
+        return {e.path: dst + e.path[len(src) :] for e, _ in walk(vault, src)}
+    return {src: dst}
+
+
+def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> _Plan:
+    """Move ``src`` to ``dst`` and rewrite every link the move would break, as Obsidian does (obsidian.md
+    §10): every note linking into the moved files, and the moved notes' own relative links."""
+    if src == dst:
+        raise BadRequest("the new location is the current one")
+    if not _exists(vault, src):
+        raise NotFound(f"{src!r} does not exist in vault {vault.name!r}")
+    if _exists(vault, dst):
+        raise Conflict(f"{dst!r} already exists", code="exists", hint="pick another name")
+    if (dst + "/").startswith(src + "/"):
+        raise BadRequest("a folder cannot be moved into itself")
+    moves = _moves_for(vault, src, dst)
+    files = {r.path for r in ws.index.file_records(vault.name)} | set(moves)
+    sources = ws.index.notes_linking_names(vault.name, affected_names(moves)) | {p for p in moves if is_note(p)}
+    raw: dict[str, bytes] = {}
+    notes: dict[str, NoteText] = {}
+    for path in sorted(sources):
+        data = _read(vault, path)
+        if data is None:
+            continue  # the index knew a note that is gone: nothing to rewrite
+        raw[path] = data
+        try:
+            notes[path] = _text_of(path, data)
+        except BadRequest:
+            continue  # not UTF-8: its links cannot be rewritten, and it is left byte for byte
+    updates = plan_link_updates(files, moves, {p: n.text for p, n in notes.items()})
+    back = {new: old for old, new in moves.items()}
+    reads = {p: _sha(d) for p, d in raw.items()} | {dst: ""}
+    reads[src] = reads.get(src) or _tree_hash(vault, src)
+    diffs = [{"path": src, "action": "move", "to": dst, "diff": ""}]
+    steps: list[Step] = [Move(src, dst)]
+    per_file: dict[str, int] = {}
+    for up in updates:
+        old_path = back.get(up.path, up.path)
+        before = raw[old_path]
+        after = notes[old_path].with_text(up.text).encode()
+        if after == before:
+            continue
+        diffs.append(_change(up.path, "modify", before, after))
+        steps.append(Write(up.path, after))
+        per_file[up.path] = len(up.edits)
+    total = sum(per_file.values())
+    summary = f"{reason.split('_')[0]} {src} → {dst}; {total} link{'s' if total != 1 else ''} updated in {len(per_file)} note{'s' if len(per_file) != 1 else ''}"
+    details = {"moved": len(moves), "links_updated": per_file, "links_total": total}
+    return _Plan(Proposal(summary, diffs, reads, details), steps, reason)
+
+
+def _tree_hash(vault: Vault, rel: str) -> str:
+    """One hash over the names and contents of every file below folder ``rel`` (a proposal's view of it)."""
+    h = hashlib.sha256()
+    for e, osp in sorted(walk(vault, rel), key=lambda t: t[0].path):
+        h.update(e.path.encode() + b"\0")
+        with open(osp, "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def _new_name(path: str, new_name: str, *, folder: bool) -> str:
+    name = new_name.strip() if isinstance(new_name, str) else ""
+    if not name or "/" in name or "\\" in name:
+        raise BadRequest("new_name must be a file or folder name, without '/'", hint="use move_path to change folders")
+    if not folder and is_note(path) and not is_note(name) and "." not in name.rsplit("/", 1)[-1]:
+        name += ".md"  # 'Renamed' for a note means 'Renamed.md', as in Obsidian's rename box
+    parent = path.rsplit("/", 1)[0] if "/" in path else ""
+    return normalize_rel(f"{parent}/{name}" if parent else name)
+
+
+@_planner("rename_file")
+def _rename_file(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> _Plan:
+    rel = normalize_rel(path)
+    if resolve_safe_path(vault, rel).abs.is_dir():
+        raise BadRequest(f"{rel!r} is a folder", code="is_a_directory", hint="use rename_directory")
+    return _relocate(ws, vault, rel, _new_name(rel, new_name, folder=False), "rename_file")
+
+
+@_planner("rename_directory")
+def _rename_directory(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> _Plan:
+    rel = normalize_rel(path)
+    if not resolve_safe_path(vault, rel).abs.is_dir():
+        raise BadRequest(f"{rel!r} is not a folder", code="not_a_directory", hint="use rename_file")
+    return _relocate(ws, vault, rel, _new_name(rel, new_name, folder=True), "rename_directory")
+
+
+@_planner("move_path")
+def _move_path(ws: Workspace, vault: Vault, *, source_path: str, destination_dir: str) -> _Plan:
+    src = normalize_rel(source_path)
+    dest_dir = normalize_rel(destination_dir, allow_root=True)
+    if dest_dir and not resolve_safe_path(vault, dest_dir).abs.is_dir():
+        raise NotFound(f"folder {dest_dir!r} does not exist", hint="create it with create_directory first")
+    name = src.rsplit("/", 1)[-1]
+    return _relocate(ws, vault, src, f"{dest_dir}/{name}" if dest_dir else name, "move_path")
+
+
+@_planner("delete_file")
+def _delete_file(ws: Workspace, vault: Vault, *, path: str) -> _Plan:
+    rel = normalize_rel(path)
+    before = _existing(vault, rel)
+    broken = ws.index.backlinks(vault.name, rel, limit=0)[1]
+    summary = f"delete {rel} (kept in the backups)" + (f"; {broken} notes link to it" if broken else "")
+    prop = Proposal(summary, [_change(rel, "delete", before, None)], {rel: _sha(before)}, {"backlinks": broken})
+    return _Plan(prop, [Remove(rel)], "delete_file")
+
+
+@_planner("delete_directory")
+def _delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: bool = False) -> _Plan:
+    rel = normalize_rel(path)
+    target = resolve_safe_path(vault, rel).abs
+    if not target.is_dir():
+        raise (BadRequest(f"{rel!r} is a file", code="not_a_directory") if target.exists() else NotFound(f"folder {rel!r} does not exist"))
+    files = [e.path for e, _ in walk(vault, rel)]
+    hidden = [os.path.join(d, n) for d, dirs, names in os.walk(target) for n in dirs + names if n.startswith(".")]
+    if hidden:  # never served, so never deleted unseen (and the backup store keeps only vault paths)
+        raise Conflict(
+            f"folder {rel!r} holds hidden entries ({os.path.relpath(hidden[0], target)}...); remove them first",
+            code="hidden_entries",
+        )
+    if any(target.iterdir()) and not recursive:
+        raise Conflict(f"folder {rel!r} is not empty", code="directory_not_empty", hint="set recursive to delete what it holds")
+    summary = f"delete folder {rel} and its {len(files)} files (kept in the backups)" if files else f"delete empty folder {rel}"
+    diffs = [{"path": rel, "action": "rmdir", "diff": ""}] + [{"path": p, "action": "delete", "diff": ""} for p in files[:200]]
+    prop = Proposal(summary, diffs, {rel: _tree_hash(vault, rel)}, {"files": len(files)})
+    return _Plan(prop, [Remove(rel)], "delete_directory")
+
+
+# ------------------------------------------------------------------------------------ replace in files
+
+
+@_planner("replace_in_files")
+def _replace_in_files(
+    ws: Workspace,
+    vault: Vault,
+    *,
+    find: str,
+    replace: str,
+    case_sensitive: bool = False,
+    whole_word: bool = False,
+    regex: bool = False,
+    include_paths: Sequence[str] | None = None,
+    exclude_paths: Sequence[str] | None = None,
+    replace_all: bool = True,
+    dry_run: bool = False,
+) -> _Plan:
+    if not isinstance(find, str) or not find:
+        raise BadRequest("find must be non-empty text")
+    pattern = compile_query(nfc(find), regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
+    include, exclude = compile_globs(include_paths, "include_paths"), compile_globs(exclude_paths, "exclude_paths")
+    deadline = time.monotonic() + REPLACE_BUDGET_S
+    diffs: list[dict[str, Any]] = []
+    steps: list[Step] = []
+    counts: dict[str, int] = {}
+    reads: dict[str, str] = {}
+    for rec in ws.index.file_records(vault.name):
+        if not rec.note or (include and not include.match(rec.path)) or (exclude and exclude.match(rec.path)):
+            continue
+        if time.monotonic() > deadline:
+            raise Unavailable(
+                f"replace_in_files ran out of its {REPLACE_BUDGET_S:g} s budget; narrow it with include_paths",
+                code="timeout",
+            )
+        data = _read(vault, rec.path)
+        if data is None:
+            continue
+        try:
+            note = _text_of(rec.path, data)
+        except BadRequest:
+            continue
+        found = [0]
+
+        def literal(m: Any, found: list[int] = found) -> str:
+            found[0] += 1
+            return replace  # never a template: '$1', '\\1' and '&' are inserted as typed
+
+        try:
+            new_text = pattern.sub(literal, note.text, count=0 if replace_all else 1, timeout=NOTE_TIMEOUT_S)
+        except TimeoutError:
+            raise BadRequest(f"the pattern takes too long on {rec.path!r}", code="invalid_regex") from None
+        if not found[0]:
+            continue
+        after = note.with_text(new_text).encode()
+        reads[rec.path] = _sha(data)
+        counts[rec.path] = found[0]
+        diffs.append(_change(rec.path, "modify", data, after))
+        steps.append(Write(rec.path, after))
+    total = sum(counts.values())
+    summary = f"replace {total} match{'es' if total != 1 else ''} in {len(counts)} note{'s' if len(counts) != 1 else ''}"
+    details = {"files": counts, "total": total, "dry_run": dry_run}
+    return _Plan(Proposal(summary + (" (dry run)" if dry_run else ""), diffs, reads, details), [] if dry_run else steps, "replace_in_files")
+
+
+OPERATIONS = tuple(_PLANNERS)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from obsigate.domain.index import VaultIndex
 from obsigate.domain.indexer import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import NotFound, VaultAccessDenied
+
+if TYPE_CHECKING:  # services.backups imports this module
+    from obsigate.services.backups import BackupStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +39,15 @@ def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class Workspace:
-    """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools."""
+    """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools;
+    ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``)."""
 
     vaults: Mapping[str, Vault]
     index: VaultIndex
     indexer: Indexer | None = None
     limits: Limits = field(default_factory=Limits)
     destructive: Mapping[str, bool] = field(default_factory=dict)
+    backups: BackupStore | None = None
 
     def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
         """Return the vault ``name`` if the caller may use it.

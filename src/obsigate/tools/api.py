@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from obsigate.tools import (  # noqa: F401 — importing registers the tools
+# Import order is the catalog's order in tools/list: discovery first, then reading, searching, writing.
+from obsigate.tools import (  # noqa: F401, I001 — importing registers the tools
+    catalog_vaults,
     catalog_files,
     catalog_links,
-    catalog_recent,
     catalog_search,
-    catalog_vaults,
+    catalog_recent,
+    catalog_backups,
+    catalog_write,
 )
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools

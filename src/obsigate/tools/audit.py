@@ -24,7 +24,12 @@ _MAX_INLINE = 120
 
 @dataclass(frozen=True, slots=True)
 class AuditEvent:
-    """One tool call. ``result`` is ``"ok"`` or the error code; ``duration_ms`` is wall time in ms."""
+    """One tool call. ``result`` is ``"ok"`` or the error code; ``duration_ms`` is wall time in ms.
+
+    Mutations add ``paths`` (the files a proposal or an application touches), ``proposal`` (the confirmation's
+    ``jti``, linking a ``propose_`` record to its ``apply_`` record; never the token itself) and ``backups``
+    (the backup ids the tool reported).
+    """
 
     user: str
     auth_kind: str
@@ -35,6 +40,9 @@ class AuditEvent:
     result: str
     duration_ms: float
     action: str = "ai_tool_call"
+    paths: list[str] | None = None
+    proposal: str | None = None
+    backups: list[str] | None = None
 
 
 def summarize_args(args: dict[str, Any]) -> dict[str, Any]:

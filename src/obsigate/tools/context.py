@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from obsigate.auth.principal import Principal
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog
+from obsigate.tools.confirm import ConfirmationService
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, ToolRegistry
 
@@ -16,23 +17,31 @@ MODES = ("mcp", "in_app", "rest", "cli")
 @dataclass(slots=True)
 class ToolRuntime:
     """Built once per process by the composition root: the services' world, the audit log, the rate
-    limiter (``None`` = unlimited) and the registry the fronts read."""
+    limiter (``None`` = unlimited), the registry the fronts read and the confirmation tokens of
+    ``propose_``/``apply_`` (``None``: those tools answer ``unavailable``)."""
 
     workspace: Workspace
     audit: AuditLog | None = None
     limiter: ToolRateLimiter | None = None
     registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
+    confirmations: ConfirmationService | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ToolContext:
     """One call's caller (``principal``), the ``runtime``, the front (``mode``: one of ``MODES``) and whether
-    a human already confirmed this call (``confirmed``)."""
+    a human already confirmed this call (``confirmed``).
+
+    ``expected_reads``: set by ``apply_<tool>`` to the proposal's ``reads`` (``{vault-relative path: sha256 hex,
+    "" = absent}``); a write tool passes it to its service, which raises ``Conflict`` and writes nothing if
+    any of those files changed since the proposal. ``None`` (REST, a direct confirmed call): no such check.
+    """
 
     principal: Principal
     runtime: ToolRuntime
     mode: str = "rest"
     confirmed: bool = False
+    expected_reads: dict[str, str] | None = None
 
     @property
     def workspace(self) -> Workspace:

@@ -3,6 +3,12 @@
 A tool is a function ``fn(ctx: ToolContext, args: ArgsModel) -> ResultModel`` decorated with :func:`tool`.
 Its docstring is the one description a model reads; the Pydantic models give the JSON Schemas
 (``inputSchema``/``outputSchema`` in MCP terms); ``risk`` drives confirmation and MCP annotations.
+
+A ``write`` or ``dangerous`` tool declared with a ``planner`` gets two derived tools, registered with it
+(issue 4 item 4, ``security.md`` §4.2): ``propose_<name>`` (same arguments; runs the planner, changes
+nothing, returns the planned change and a ``confirmation_token``) and ``apply_<name>`` (the token only; runs
+the tool). ``call_tool`` runs both (:mod:`obsigate.tools.dispatch`); the model-facing fronts list them
+instead of the raw tool (:func:`~obsigate.tools.dispatch.visible_tools`).
 """
 
 from __future__ import annotations
@@ -12,11 +18,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, get_type_hints
+from typing import Any, Literal, get_type_hints
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 TOOL_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+PROPOSE_PREFIX = "propose_"
+APPLY_PREFIX = "apply_"
+#: Result fields that are credentials: never put them in an LLM prompt of the in-app agent, never log them
+#: (``tools.confirm.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
+SECRET_RESULT_FIELDS = frozenset({"confirmation_token"})
 
 
 class Risk(StrEnum):
@@ -34,6 +45,14 @@ class Scope(StrEnum):
     MCP = "mcp"
 
 
+class ToolKind(StrEnum):
+    """A declared tool, or one of the two steps derived from a tool with a planner."""
+
+    TOOL = "tool"
+    PROPOSE = "propose"
+    APPLY = "apply"
+
+
 class ToolArgs(BaseModel):
     """Base of every argument model: unknown arguments are errors, strings are stripped of nothing."""
 
@@ -48,9 +67,72 @@ class ToolOutput(BaseModel):
     notice: str | None = None
 
 
+class ConfirmArgs(ToolArgs):
+    """Arguments of every ``apply_<name>`` tool."""
+
+    confirmation_token: str = Field(
+        min_length=1,
+        max_length=8192,
+        description="The confirmation_token returned by the matching propose_ call, unchanged.",
+    )
+
+
+class DiffEntry(BaseModel):
+    """One file a proposal touches (``services.mutations.Proposal.diffs``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    path: str = Field(description="Vault-relative path.")
+    action: str = Field(description="create, modify, delete, move, mkdir or rmdir.")
+    diff: str = Field(default="", description="Unified diff of the text (redacted); empty for binaries and folders.")
+    to: str | None = Field(default=None, description="Destination path of a move.")
+
+
+class ProposalResult(ToolOutput):
+    """What every ``propose_<name>`` returns. ``result`` is typed per tool (see :func:`proposal_result_model`)."""
+
+    status: Literal["proposed", "applied", "declined"] = Field(
+        default="proposed",
+        description="proposed: nothing changed, apply with the token; applied: the user confirmed inline and the "
+        "change is done (see result); declined: the user refused it inline, nothing changed.",
+    )
+    tool: str = Field(description="The tool the proposal is for.")
+    vault: str | None = Field(default=None, description="The vault it changes.")
+    summary: str = Field(description="One sentence saying what the change does.")
+    diffs: list[DiffEntry] = Field(default_factory=list, description="Per file: path, action, unified diff.")
+    details: dict[str, Any] = Field(default_factory=dict, description="Tool-specific facts about the change.")
+    confirmation_token: str | None = Field(
+        default=None,
+        description="Single-use token for the matching apply_ tool, bound to you, these arguments and the files "
+        "as read now. Pass it unchanged; null once applied or declined.",
+        json_schema_extra={"x-obsigate-secret": True},
+    )
+    expires_at: str | None = Field(default=None, description="When the token expires (ISO 8601, UTC).")
+    expires_in: int | None = Field(default=None, description="Seconds until the token expires.")
+
+
+def proposal_result_model(base: ToolSpec) -> type[ProposalResult]:
+    """The result model of ``propose_<base.name>``: :class:`ProposalResult` plus ``result`` (``base``'s own
+    result model, set only when ``status`` is ``applied``)."""
+    model: type[ProposalResult] = create_model(  # type: ignore[call-overload]
+        f"Propose_{base.name}_Result",
+        __base__=ProposalResult,
+        result=(base.result_model | None, Field(default=None, description=f"{base.name}'s result once applied.")),
+    )
+    return model
+
+
+def _not_called_directly(ctx: Any, args: Any) -> Any:  # pragma: no cover - call_tool dispatches derived kinds
+    raise RuntimeError("propose_/apply_ tools are run by call_tool")
+
+
 @dataclass(frozen=True)
 class ToolSpec:
-    """One registered tool. ``func`` is sync (run in a worker thread) or async."""
+    """One registered tool. ``func`` is sync (run in a worker thread) or async.
+
+    ``planner`` (write/dangerous tools): ``(ctx, args) -> services.mutations.Proposal``, computing the change
+    without making it. ``kind``/``origin``: a derived ``propose_``/``apply_`` spec and the tool it derives from.
+    """
 
     name: str
     title: str
@@ -62,6 +144,9 @@ class ToolSpec:
     func: Callable[..., Any]
     idempotent: bool = True
     is_async: bool = field(default=False)
+    planner: Callable[..., Any] | None = None
+    kind: ToolKind = ToolKind.TOOL
+    origin: ToolSpec | None = None
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -80,17 +165,83 @@ class ToolSpec:
         return schema
 
     @property
+    def takes_vault(self) -> bool:
+        """Whether the tool works on a named vault (for ``apply_``: whether the proposed tool does)."""
+        model = self.origin.args_model if self.origin is not None else self.args_model
+        return "vault" in model.model_fields
+
+    @property
     def annotations(self) -> dict[str, bool]:
         """MCP ``ToolAnnotations`` hints (MCP spec 2025-06-18+, ``schema.ts`` ToolAnnotations).
 
-        Vault tools never reach outside the server, so ``openWorldHint`` is false.
+        Vault tools never reach outside the server, so ``openWorldHint`` is false. A ``propose_`` tool changes
+        nothing in its environment (the vault): ``readOnlyHint: true``, so hosts may run it without asking, and
+        the host's approval prompt lands on ``apply_``, where the change happens (``readOnlyHint: false``,
+        ``destructiveHint`` from the tool's risk). Neither is idempotent: each proposal mints a new token and
+        each token applies once.
         """
+        if self.kind is ToolKind.PROPOSE:
+            return {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
         return {
-            "readOnlyHint": self.risk is Risk.READ,
+            "readOnlyHint": self.risk is Risk.READ and self.kind is ToolKind.TOOL,
             "destructiveHint": self.risk is Risk.DANGEROUS,
-            "idempotentHint": self.idempotent,
+            "idempotentHint": self.idempotent and self.kind is ToolKind.TOOL,
             "openWorldHint": False,
         }
+
+
+def _first_paragraph(text: str) -> str:
+    return text.strip().split("\n\n", 1)[0].strip()
+
+
+def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
+    """The ``propose_<name>`` and ``apply_<name>`` specs of a tool with a planner.
+
+    ``propose_``: ``base``'s arguments, risk ``read`` (it changes nothing), result :func:`proposal_result_model`.
+    ``apply_``: :class:`ConfirmArgs`, ``base``'s risk and result model. Both keep ``base``'s scopes.
+    """
+    what = "dangerous change (deletes, moves or rewrites existing content)" if base.risk is Risk.DANGEROUS else "change"
+    propose = ToolSpec(
+        name=f"{PROPOSE_PREFIX}{base.name}",
+        title=f"Propose: {base.title}",
+        description=(
+            f"{base.description}\n\n"
+            f"This is step 1 of 2 and changes NOTHING: it returns the planned {what} as `summary`, a unified "
+            f"diff per file (`diffs`), `details`, and a single-use `confirmation_token` (valid a few minutes, "
+            f"for you only). Show the summary and diffs to the user; only once they agree, call "
+            f"{APPLY_PREFIX}{base.name} with the token. If the client asked the user inline, `status` is "
+            f"`applied` (done, see `result`) or `declined` (nothing changed, no token)."
+        ),
+        risk=Risk.READ,
+        scopes=base.scopes,
+        args_model=base.args_model,
+        result_model=proposal_result_model(base),
+        func=_not_called_directly,
+        idempotent=False,
+        kind=ToolKind.PROPOSE,
+        origin=base,
+    )
+    apply = ToolSpec(
+        name=f"{APPLY_PREFIX}{base.name}",
+        title=f"Apply: {base.title}",
+        description=(
+            f"Step 2 of 2: carry out the change proposed by {PROPOSE_PREFIX}{base.name} "
+            f"({_first_paragraph(base.description)}). Takes only the `confirmation_token` that "
+            f"{PROPOSE_PREFIX}{base.name} returned. Call it only after the user agreed to that proposal. The "
+            f"token works once, for the user it was issued to, until it expires (`invalid_confirmation`, "
+            f"`token_reused`: propose again). If a file changed since the proposal, the call fails with "
+            f"`conflict` and nothing is written: propose again. Returns {base.name}'s result."
+        ),
+        risk=base.risk,
+        scopes=base.scopes,
+        args_model=ConfirmArgs,
+        result_model=base.result_model,
+        func=_not_called_directly,
+        idempotent=False,
+        kind=ToolKind.APPLY,
+        origin=base,
+    )
+    return propose, apply
 
 
 class ToolRegistry:
@@ -100,12 +251,29 @@ class ToolRegistry:
         self._tools: dict[str, ToolSpec] = {}
 
     def add(self, spec: ToolSpec) -> ToolSpec:
-        """Register ``spec``. Raises ValueError on a duplicate or an invalid name (MCP: 1–128 of [A-Za-z0-9_.-])."""
-        if spec.name in self._tools:
-            raise ValueError(f"tool {spec.name!r} registered twice")
-        if not 1 <= len(spec.name) <= 128 or set(spec.name) - TOOL_NAME_CHARS:
-            raise ValueError(f"invalid tool name {spec.name!r}")
-        self._tools[spec.name] = spec
+        """Register ``spec`` and, when it has a planner, its ``propose_``/``apply_`` pair right after it.
+
+        Raises:
+            ValueError: a duplicate name (the derived ones included), an invalid name (MCP: 1–128 of
+                ``[A-Za-z0-9_.-]``), a planner on a ``read`` tool or on a tool without a ``vault`` argument,
+                or a derived spec passed in directly (register its tool instead).
+        """
+        if spec.kind is not ToolKind.TOOL:
+            raise ValueError(f"{spec.name!r} is derived from {spec.origin.name if spec.origin else '?'!r}; register that tool")
+        specs = [spec]
+        if spec.planner is not None:
+            if spec.risk is Risk.READ:
+                raise ValueError(f"tool {spec.name!r}: a planner only makes sense on a write or dangerous tool")
+            if "vault" not in spec.args_model.model_fields:
+                raise ValueError(f"tool {spec.name!r}: a tool with a planner must take a `vault` argument")
+            specs.extend(derive_confirmation_specs(spec))
+        for s in specs:
+            if s.name in self._tools:
+                raise ValueError(f"tool {s.name!r} registered twice")
+            if not 1 <= len(s.name) <= 128 or set(s.name) - TOOL_NAME_CHARS:
+                raise ValueError(f"invalid tool name {s.name!r}")
+        for s in specs:
+            self._tools[s.name] = s
         return spec
 
     def get(self, name: str) -> ToolSpec | None:
@@ -114,6 +282,10 @@ class ToolRegistry:
     def for_scope(self, scope: Scope) -> list[ToolSpec]:
         """Tools offered on ``scope``, in registration order."""
         return [t for t in self._tools.values() if scope in t.scopes]
+
+    def declared(self) -> list[ToolSpec]:
+        """The declared tools only (no derived ``propose_``/``apply_``): what to ``add`` to another registry."""
+        return [t for t in self._tools.values() if t.kind is ToolKind.TOOL]
 
     def __iter__(self) -> Iterator[ToolSpec]:
         return iter(self._tools.values())
@@ -131,13 +303,25 @@ def tool(
     title: str,
     risk: Risk = Risk.READ,
     scopes: Iterable[Scope] = (Scope.IN_APP, Scope.MCP),
-    idempotent: bool = True,
+    idempotent: bool | None = None,
+    planner: Callable[..., Any] | None = None,
     registry: ToolRegistry | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a tool. The function's docstring becomes its description; its annotations give the models.
 
+    Args:
+        risk: ``read`` (runs directly), ``write`` or ``dangerous`` (needs a confirmation: ``ctx.confirmed``).
+        idempotent: the MCP ``idempotentHint``; default true for ``read`` tools, false otherwise.
+        planner: for ``write``/``dangerous`` tools, ``planner(ctx, args) -> services.mutations.Proposal`` (same
+            ``args`` model as the tool, sync or async) that changes nothing. Registers ``propose_<name>`` and
+            ``apply_<name>`` with the tool. The tool itself then runs with ``ctx.confirmed=True`` and, when
+            reached through ``apply_<name>``, ``ctx.expected_reads`` = the proposal's ``reads``: it must refuse
+            (``services.errors.Conflict``) if any of those files changed, and write nothing.
+
     Raises:
-        TypeError: the function is not ``(ctx, args: ToolArgs subclass) -> ToolOutput subclass`` or has no docstring.
+        TypeError: the function is not ``(ctx, args: ToolArgs subclass) -> ToolOutput subclass``, has no
+            docstring, or ``planner`` is not ``(ctx, args)``.
+        ValueError: see :meth:`ToolRegistry.add`.
     """
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -153,6 +337,8 @@ def tool(
         doc = inspect.getdoc(func)
         if not doc:
             raise TypeError(f"tool {name}: the docstring is the model-facing description and is required")
+        if planner is not None and len(inspect.signature(planner).parameters) != 2:
+            raise TypeError(f"tool {name}: planner signature must be (ctx, args)")
         (registry if registry is not None else REGISTRY).add(
             ToolSpec(
                 name=name,
@@ -163,8 +349,9 @@ def tool(
                 args_model=args_model,
                 result_model=result_model,
                 func=func,
-                idempotent=idempotent,
+                idempotent=(risk is Risk.READ) if idempotent is None else idempotent,
                 is_async=inspect.iscoroutinefunction(func),
+                planner=planner,
             )
         )
         return func

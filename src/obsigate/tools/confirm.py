@@ -1,0 +1,385 @@
+"""Confirmation tokens for the two-step propose → apply flow (issue 4 item 4; ``security.md`` §4.2, §2.3).
+
+``propose_<tool>`` runs the tool's planner and calls :meth:`ConfirmationService.issue`; ``apply_<tool>`` calls
+:meth:`ConfirmationService.redeem` and runs the tool with the proposal's arguments and read hashes
+(:mod:`obsigate.tools.dispatch` drives both).
+
+The token is a compact JWS (RFC 7515/7519), HS256 over a key of its own (32 random bytes, hex, in
+``<data_dir>/confirm.key``, mode 0600; never the access-token secret, so an access token can never pass as a
+confirmation and the reverse, ``security.md`` §4.1). Header ``typ`` and claim ``typ`` are
+``mcp_confirmation`` (RFC 8725 §3.11 explicit typing; PyJWT checks neither, so :meth:`redeem` does). Claims:
+``iss``, ``aud`` (``obsigate-confirm``), ``sub`` (user name), ``jti`` (uuid4 hex), ``iat``, ``exp``
+(``iat`` + TTL), ``tool``, ``vault``, ``args_sha256`` and ``reads_sha256`` (SHA-256 of the canonical JSON of
+the validated arguments and of ``{path: sha256 of the file as the plan read it, "" = absent}``).
+
+Server side, ``<data_dir>/confirmations.sqlite3`` (0600) keeps, per ``jti``, the proposal (``proposals``: user,
+tool, vault, arguments, reads, paths, exp; deleted when redeemed) and the spent tokens (``used``: jti primary
+key). Redeeming inserts the ``jti`` into ``used`` in the same transaction that takes the proposal out, so a
+token works once even across concurrent calls and restarts (the table is on disk). Expired rows are purged.
+
+A token is a credential: it is never logged (the audit log keeps only the ``jti``), and it must never enter a
+prompt of the in-app agent: :func:`strip_secret_fields` removes it (the UI's Apply card gets it instead).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import jwt
+
+from obsigate.auth.tokens import load_or_create_secret
+from obsigate.tools.errors import ToolError
+from obsigate.tools.registry import SECRET_RESULT_FIELDS
+
+__all__ = [
+    "AUDIENCE",
+    "CONFIRM_DB_FILE",
+    "CONFIRM_KEY_FILE",
+    "TOKEN_TYPE",
+    "ConfirmationService",
+    "Issued",
+    "Redeemed",
+    "canonical_json",
+    "sha256_json",
+    "strip_secret_fields",
+]
+
+CONFIRM_KEY_FILE = "confirm.key"
+CONFIRM_DB_FILE = "confirmations.sqlite3"
+TOKEN_TYPE = "mcp_confirmation"
+AUDIENCE = "obsigate-confirm"
+ISSUER = "obsigate"
+ALGORITHM = "HS256"
+KEY_BYTES = 32
+MAX_TOKEN_CHARS = 8192
+#: Every claim a confirmation token must carry (PyJWT only checks those listed in ``options["require"]``).
+REQUIRED_CLAIMS = ("iss", "aud", "sub", "jti", "iat", "exp", "typ", "tool", "vault", "args_sha256", "reads_sha256")
+#: Spent ``jti`` rows are kept this long after their token's expiry before being purged.
+USED_GRACE_S = 60
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS proposals (
+    jti TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    vault TEXT NOT NULL,
+    args_json TEXT NOT NULL,
+    reads_json TEXT NOT NULL,
+    paths_json TEXT NOT NULL,
+    exp INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS used (jti TEXT PRIMARY KEY, used_at INTEGER NOT NULL, exp INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS proposals_exp ON proposals(exp);
+CREATE INDEX IF NOT EXISTS used_exp ON used(exp);
+"""
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys, no whitespace, non-ASCII escaped: the same text for the same value, always (the
+    input of ``args_sha256``/``reads_sha256``; values are JSON-mode model dumps, so no floats of note)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def sha256_json(value: Any) -> str:
+    """Hex SHA-256 of :func:`canonical_json` of ``value``."""
+    return hashlib.sha256(canonical_json(value).encode("ascii")).hexdigest()
+
+
+def strip_secret_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a tool result without its credential fields (``confirmation_token``), for anything that goes
+    into an LLM prompt (the in-app agent). The caller keeps the original for the UI's Apply card."""
+    return {k: v for k, v in data.items() if k not in SECRET_RESULT_FIELDS}
+
+
+def _invalid(reason: str, tool: str | None = None) -> ToolError:
+    hint = f"call propose_{tool} again for a fresh token" if tool else "call the propose_ tool again for a fresh token"
+    return ToolError(
+        "invalid_confirmation",
+        "the confirmation token is invalid or expired",
+        hint=hint,
+        details={"reason": reason},
+        http_status=400,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Issued:
+    """A new confirmation: the ``token`` (secret), its ``jti``, ``expires_at`` (epoch s) and ``expires_in`` (s)."""
+
+    token: str
+    jti: str
+    expires_at: int
+    expires_in: int
+
+    @property
+    def expires_at_iso(self) -> str:
+        """``expires_at`` as ISO 8601 UTC (``2026-11-30T08:15:00+00:00``)."""
+        return datetime.fromtimestamp(self.expires_at, tz=timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Redeemed:
+    """A spent confirmation: what to run (``tool`` with ``args`` on ``vault``) and the ``reads`` it must match."""
+
+    jti: str
+    tool: str
+    vault: str
+    args: dict[str, Any]
+    reads: dict[str, str]
+    paths: list[str]
+
+
+class ConfirmationService:
+    """Issues and redeems single-use confirmation tokens, with the proposals they stand for.
+
+    Args:
+        key_path: the HMAC key file (created with 32 random bytes, hex, mode 0600, on first use; see
+            :func:`obsigate.auth.tokens.load_or_create_secret`).
+        db_path: the SQLite store (created 0600).
+        ttl_s: token lifetime in seconds (``OBSIGATE_MCP_CONFIRMATION_TTL``, default 300).
+        clock: seconds since the epoch (``time.time``); tests inject one. It stamps ``iat``/``exp`` and the
+            rows, and :meth:`redeem` refuses a token whose ``exp`` has passed by it, besides PyJWT's own check
+            against the wall clock (no leeway: the same process issues and verifies).
+
+    Thread-safe: every operation opens its own SQLite connection.
+    """
+
+    def __init__(
+        self, key_path: Path, db_path: Path, *, ttl_s: int = 300, clock: Callable[[], float] = time.time
+    ) -> None:
+        if ttl_s < 1:
+            raise ValueError("ttl_s must be at least 1 second")
+        self.ttl_s = int(ttl_s)
+        self._clock = clock
+        self._key = load_or_create_secret(Path(key_path), KEY_BYTES)
+        self._db_path = Path(db_path)
+        self._db_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(self._db_path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(self._db_path, 0o600)
+        with self._connect() as db:
+            db.executescript(_SCHEMA)
+
+    @classmethod
+    def in_data_dir(cls, data_dir: Path, *, ttl_s: int = 300, clock: Callable[[], float] = time.time) -> ConfirmationService:
+        """The service over ``<data_dir>/confirm.key`` and ``<data_dir>/confirmations.sqlite3``."""
+        return cls(data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=ttl_s, clock=clock)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A fresh autocommit connection, closed on exit (an open transaction is then rolled back)."""
+        db = sqlite3.connect(self._db_path, timeout=10, isolation_level=None)
+        try:
+            db.execute("PRAGMA synchronous=FULL")
+            yield db
+        finally:
+            db.close()
+
+    def _now(self) -> int:
+        return int(self._clock())
+
+    # --- issue ----------------------------------------------------------------------------------------
+
+    def issue(
+        self,
+        *,
+        user: str,
+        tool: str,
+        vault: str | None,
+        args: Mapping[str, Any],
+        reads: Mapping[str, str],
+        paths: list[str] | None = None,
+    ) -> Issued:
+        """Store a proposal and return its signed token.
+
+        Args:
+            user: the caller's name (the ``sub`` claim; only that user may redeem it).
+            tool: the declared tool to run on apply (not ``propose_...``).
+            vault: the vault it changes (``""``/``None`` if none).
+            args: the tool's validated arguments as JSON (``model_dump(mode="json", by_alias=True)``).
+            reads: ``{vault-relative path: sha256 hex of the bytes read, "" = absent}`` from the plan.
+            paths: the paths the proposal touches, for the audit record of the application.
+
+        Also purges expired proposals and spent tokens.
+        """
+        now = self._now()
+        exp = now + self.ttl_s
+        jti = uuid.uuid4().hex
+        args_json, reads_json = canonical_json(dict(args)), canonical_json(dict(reads))
+        claims = {
+            "iss": ISSUER,
+            "aud": AUDIENCE,
+            "sub": user,
+            "jti": jti,
+            "iat": now,
+            "exp": exp,
+            "typ": TOKEN_TYPE,
+            "tool": tool,
+            "vault": vault or "",
+            "args_sha256": hashlib.sha256(args_json.encode("ascii")).hexdigest(),
+            "reads_sha256": hashlib.sha256(reads_json.encode("ascii")).hexdigest(),
+        }
+        token = jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"typ": TOKEN_TYPE})
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM proposals WHERE exp < ?", (now,))
+            db.execute("DELETE FROM used WHERE exp < ?", (now - USED_GRACE_S,))
+            db.execute(
+                "INSERT INTO proposals(jti, user, tool, vault, args_json, reads_json, paths_json, exp) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (jti, user, tool, vault or "", args_json, reads_json, json.dumps(paths or []), exp),
+            )
+            db.execute("COMMIT")
+        return Issued(token=token, jti=jti, expires_at=exp, expires_in=self.ttl_s)
+
+    # --- redeem ---------------------------------------------------------------------------------------
+
+    def decode(self, token: object, *, tool: str | None = None) -> dict[str, Any]:
+        """Verify ``token`` strictly and return its claims (nothing is spent).
+
+        Checks: size; signature with ``algorithms=["HS256"]`` only (``alg: none`` and algorithm confusion fail,
+        RFC 8725 §3.1) and a key of at least 32 bytes; every claim of :data:`REQUIRED_CLAIMS` present; ``exp``
+        and ``iat`` against the wall clock with no leeway and ``exp`` against the injected clock; ``aud`` and
+        ``iss`` equal; header ``typ`` and claim ``typ`` equal to ``mcp_confirmation``; ``tool``, when given,
+        equal to the claim.
+
+        Raises:
+            ToolError: ``invalid_confirmation`` with ``details.reason`` (``malformed``, ``expired``,
+                ``invalid_signature``, ``wrong_type``, ``wrong_tool``, ``missing_claim:NAME``...). The token never
+                appears in the error.
+        """
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
+            raise _invalid("malformed", tool)
+        try:
+            decoded = jwt.decode_complete(
+                token,
+                self._key,
+                algorithms=[ALGORITHM],
+                audience=AUDIENCE,
+                issuer=ISSUER,
+                leeway=0,
+                options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True, "strict_aud": True},
+            )
+        except jwt.MissingRequiredClaimError as exc:
+            raise _invalid(f"missing_claim:{exc.claim}", tool) from None
+        except jwt.ExpiredSignatureError:
+            raise _invalid("expired", tool) from None
+        except jwt.ImmatureSignatureError:
+            raise _invalid("not_yet_valid", tool) from None
+        except jwt.InvalidSignatureError:
+            raise _invalid("invalid_signature", tool) from None
+        except (jwt.InvalidAudienceError, jwt.InvalidIssuerError):
+            raise _invalid("wrong_type", tool) from None
+        except jwt.InvalidAlgorithmError:
+            raise _invalid("invalid_algorithm", tool) from None
+        except jwt.InvalidTokenError:
+            raise _invalid("malformed", tool) from None
+        header, claims = decoded["header"], decoded["payload"]
+        if header.get("typ") != TOKEN_TYPE or claims.get("typ") != TOKEN_TYPE:
+            raise _invalid("wrong_type", tool)
+        if not isinstance(claims["exp"], int) or claims["exp"] <= self._now():
+            raise _invalid("expired", tool)
+        for name in ("sub", "jti", "tool", "args_sha256", "reads_sha256"):
+            if not isinstance(claims.get(name), str) or not claims[name]:
+                raise _invalid("malformed", tool)
+        if not isinstance(claims.get("vault"), str):
+            raise _invalid("malformed", tool)
+        if tool is not None and claims["tool"] != tool:
+            raise _invalid("wrong_tool", tool)
+        return claims
+
+    def redeem(self, token: object, *, user: str, tool: str) -> Redeemed:
+        """Spend ``token`` for ``user`` on ``tool`` and return the proposal it stands for.
+
+        Order (``security.md`` §4.2): :meth:`decode`; the ``sub`` claim must be ``user``; then, in one SQLite
+        transaction, insert the ``jti`` into ``used`` (a primary-key clash = replay) and take the proposal out of
+        ``proposals``; finally the stored arguments and reads must hash to the token's ``args_sha256`` and
+        ``reads_sha256``. A token is spent by its first redemption whatever happens next (a ``conflict`` needs a
+        new proposal anyway); refusals before the insert leave it unspent.
+
+        Raises:
+            ToolError: ``invalid_confirmation`` (see :meth:`decode`; also ``unknown_proposal``,
+                ``args_mismatch``), ``forbidden`` (403: the token was issued to another user),
+                ``token_reused`` (409: already redeemed, before or after a restart).
+        """
+        claims = self.decode(token, tool=tool)
+        if claims["sub"] != user:
+            raise ToolError(
+                "forbidden",
+                "this confirmation token was issued to another user",
+                hint=f"call propose_{tool} yourself",
+                http_status=403,
+            )
+        jti = claims["jti"]
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("INSERT INTO used(jti, used_at, exp) VALUES (?, ?, ?)", (jti, self._now(), claims["exp"]))
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK")
+                raise ToolError(
+                    "token_reused",
+                    "this confirmation token was already used",
+                    hint=f"each token works once: call propose_{tool} again",
+                    http_status=409,
+                ) from None
+            row = db.execute(
+                "SELECT user, tool, vault, args_json, reads_json, paths_json FROM proposals WHERE jti = ?", (jti,)
+            ).fetchone()
+            db.execute("DELETE FROM proposals WHERE jti = ?", (jti,))
+            db.execute("COMMIT")
+        if row is None:
+            raise _invalid("unknown_proposal", tool)
+        row_user, row_tool, vault, args_json, reads_json, paths_json = row
+        if (
+            row_user != user
+            or row_tool != tool
+            or vault != claims["vault"]
+            or hashlib.sha256(args_json.encode("ascii")).hexdigest() != claims["args_sha256"]
+            or hashlib.sha256(reads_json.encode("ascii")).hexdigest() != claims["reads_sha256"]
+        ):
+            raise _invalid("args_mismatch", tool)
+        return Redeemed(
+            jti=jti,
+            tool=tool,
+            vault=vault,
+            args=json.loads(args_json),
+            reads=json.loads(reads_json),
+            paths=json.loads(paths_json),
+        )
+
+    def revoke(self, token: object, *, user: str) -> str | None:
+        """Spend ``token`` without applying it (the user declined it inline); return its ``jti``, or ``None`` if
+        it was not a valid unspent token of ``user`` (nothing to revoke)."""
+        try:
+            claims = self.decode(token)
+        except ToolError:
+            return None
+        if claims["sub"] != user:
+            return None
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT OR IGNORE INTO used(jti, used_at, exp) VALUES (?, ?, ?)", (claims["jti"], self._now(), claims["exp"]))
+            db.execute("DELETE FROM proposals WHERE jti = ?", (claims["jti"],))
+            db.execute("COMMIT")
+        return claims["jti"]
+
+    def purge(self) -> int:
+        """Delete expired proposals and spent tokens past expiry (+60 s); return how many rows went."""
+        now = self._now()
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            n = db.execute("DELETE FROM proposals WHERE exp < ?", (now,)).rowcount
+            n += db.execute("DELETE FROM used WHERE exp < ?", (now - USED_GRACE_S,)).rowcount
+            db.execute("COMMIT")
+        return n

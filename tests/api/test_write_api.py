@@ -1,0 +1,68 @@
+"""REST write routes on a real server on loopback: each mutation, the editor's save with its version, and
+the cross-site guard."""
+
+from __future__ import annotations
+
+import httpx2
+import pytest
+
+
+@pytest.fixture
+def server(live_server, small_vault):
+    return live_server({"notes": small_vault}, auth_enabled=False, tool_rate_limit=10_000)
+
+
+def test_create_edit_save_append_delete_restore(server, small_vault) -> None:
+    url = f"{server.url}/api"
+    r = httpx2.post(f"{url}/file/notes", json={"path": "New/Idea.md", "content": "# Idea\nokapi\n"})
+    assert r.status_code == 200 and r.json()["changes"] == [{"path": "New/Idea.md", "action": "create", "to": None}]
+    assert httpx2.post(f"{url}/file/notes", json={"path": "New/Idea.md", "content": "x"}).json()["code"] == "exists"
+    assert httpx2.get(f"{url}/search", params={"q": "okapi"}).json()["hits"][0]["path"] == "New/Idea.md"
+    r = httpx2.patch(f"{url}/file/notes", json={"path": "New/Idea.md", "find": "okapi", "replace": "$1 okapi"})
+    assert r.status_code == 200 and (small_vault / "New/Idea.md").read_text() == "# Idea\n$1 okapi\n"
+    read = httpx2.get(f"{url}/file/notes", params={"path": "New/Idea.md"}).json()
+    saved = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v2\n", "version": read["sha256"]})
+    assert saved.status_code == 200 and (small_vault / "New/Idea.md").read_text() == "v2\n"
+    stale = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v3\n", "version": read["sha256"]})
+    assert stale.status_code == 409 and stale.json()["code"] == "conflict"
+    assert (small_vault / "New/Idea.md").read_text() == "v2\n"
+    httpx2.post(f"{url}/file/notes/append", json={"path": "New/Idea.md", "content": "tail"})
+    assert (small_vault / "New/Idea.md").read_text() == "v2\ntail"
+    gone = httpx2.delete(f"{url}/file/notes", params={"path": "New/Idea.md"}).json()
+    assert not (small_vault / "New/Idea.md").exists()
+    versions = httpx2.get(f"{url}/file/notes/backups", params={"path": "New/Idea.md"}).json()["versions"]
+    assert versions[0]["version"] == gone["backups"][0]["version"]
+    diff = httpx2.get(f"{url}/file/notes/diff", params={"path": "New/Idea.md", "version": versions[-1]["version"]}).json()
+    assert "-# Idea" in diff["diff"]
+    httpx2.post(f"{url}/file/notes/restore", json={"path": "New/Idea.md", "version": versions[0]["version"]})
+    assert (small_vault / "New/Idea.md").read_text() == "v2\ntail"
+
+
+def test_folders_move_rename_and_replace(server, small_vault) -> None:
+    url = f"{server.url}/api"
+    assert httpx2.post(f"{url}/directory/notes", json={"path": "Archive"}).status_code == 200
+    moved = httpx2.post(f"{url}/move/notes", json={"source_path": "Ideas.md", "destination_dir": "Archive"}).json()
+    assert moved["changes"][0] == {"path": "Ideas.md", "action": "move", "to": "Archive/Ideas.md"}
+    renamed = httpx2.patch(f"{url}/directory/notes", json={"path": "Projects", "new_name": "Work"}).json()
+    assert renamed["details"]["links_updated"] == {"Home.md": 1}
+    assert "[[Plan|the plan]] and [[Ideas]]" in (small_vault / "Home.md").read_text()  # shortest form that resolves
+    dry = httpx2.post(f"{url}/search/replace", json={"vault": "notes", "find": "tidepool", "replace": "rockpool", "dry_run": True}).json()
+    assert dry["details"]["total"] == 2 and "tidepool" in (small_vault / "Work/Plan.md").read_text()
+    refused = httpx2.delete(f"{url}/directory/notes", params={"path": "Archive"})
+    assert refused.status_code == 409 and refused.json()["code"] == "directory_not_empty"
+    assert httpx2.delete(f"{url}/directory/notes", params={"path": "Archive", "recursive": "true"}).status_code == 200
+    assert not (small_vault / "Archive").exists()
+
+
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [
+        ({"Origin": "https://evil.example", "Content-Type": "application/json"}, "forbidden_origin"),
+        ({"Content-Type": "text/plain"}, "unsupported_media_type"),  # a cross-site "simple" request
+    ],
+)
+def test_cross_site_writes_are_refused(server, small_vault, headers: dict, code: str) -> None:
+    r = httpx2.post(f"{server.url}/api/file/notes", content=b'{"path": "x.md", "content": "x"}', headers=headers)
+    assert r.json()["code"] == code and not (small_vault / "x.md").exists()
+    same = {"Origin": server.url, "Content-Type": "application/json"}
+    assert httpx2.post(f"{server.url}/api/file/notes", content=b'{"path": "x.md", "content": "x"}', headers=same).status_code == 200

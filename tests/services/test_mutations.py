@@ -1,0 +1,188 @@
+"""services.mutations on real vault folders, a real index and a real backup store."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support import write_tree
+
+from obsigate.domain.index import VaultIndex
+from obsigate.domain.indexer import Indexer
+from obsigate.domain.vault import Vault
+from obsigate.services import mutation_exec
+from obsigate.services import mutations as m
+from obsigate.services.backups import BackupStore
+from obsigate.services.errors import ServiceError
+from obsigate.services.workspace import Workspace
+
+NOTES = {
+    "Home.md": "---\ntitle: Home: the start\n---\n# Home\nSee [[Plan]] and [the plan](Projects/Plan.md).\n",
+    "Projects/Plan.md": "# Plan\n## Budget\nsmall\n\n## Risks\nnone\n",
+    "Projects/C++ (draft) v1.2.md": "links [[Plan#Budget|budget]] and ![[pic.png]]\n",
+    "Daily/2024-05-01.md": "cost: 10 USD\n",
+    "pic.png": b"\x89PNG\r\n\x1a\n",
+}
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Iterator[Workspace]:
+    root = write_tree(tmp_path / "v", NOTES)
+    vaults = {"v": Vault("v", root), "ro": Vault("ro", write_tree(tmp_path / "ro", {"a.md": "x\n"}), read_only=True)}
+    index = VaultIndex(tmp_path / "index.sqlite3")
+    indexer = Indexer(index, vaults)
+    indexer.refresh_all()
+    yield Workspace(vaults=vaults, index=index, indexer=indexer, backups=BackupStore(tmp_path / "backups"))
+    index.close()
+
+
+def apply(ws: Workspace, op: str, **args: object) -> dict:
+    return m.apply(ws, op, "v", None, **args)
+
+
+def code_of(ws: Workspace, op: str, vault: str = "v", **args: object) -> str:
+    with pytest.raises(ServiceError) as info:
+        m.apply(ws, op, vault, None, **args)
+    return info.value.code
+
+
+def read(ws: Workspace, rel: str) -> bytes:
+    return (ws.vaults["v"].root / rel).read_bytes()
+
+
+def test_create_never_overwrites_and_makes_folders(ws: Workspace) -> None:
+    out = apply(ws, "create_file", path="New/Deep/Idea.md", content="# Idea\nnarwhal\n")
+    assert out["changes"] == [{"path": "New/Deep/Idea.md", "action": "create"}] and out["backups"] == []
+    assert read(ws, "New/Deep/Idea.md") == b"# Idea\nnarwhal\n"
+    assert [h.path for h in ws.index.search("narwhal", vaults=["v"]).hits] == ["New/Deep/Idea.md"]  # indexed at once
+    assert code_of(ws, "create_file", path="Home.md", content="x") == "exists"
+    assert read(ws, "Home.md").startswith(b"---\ntitle")
+
+
+def test_two_parallel_creates_one_wins(ws: Workspace) -> None:
+    results: list[str] = []
+
+    def create(text: str) -> None:
+        try:
+            apply(ws, "create_file", path="race.md", content=text)
+            results.append("ok")
+        except ServiceError as exc:
+            results.append(exc.code)
+
+    threads = [threading.Thread(target=create, args=(t,)) for t in ("first\n", "second\n")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["exists", "ok"]
+    assert read(ws, "race.md") in (b"first\n", b"second\n")
+
+
+def test_ten_parallel_appends_all_land(ws: Workspace) -> None:
+    threads = [threading.Thread(target=apply, args=(ws, "append_to_file"), kwargs={"path": "log.md", "content": f"line {i}\n"}) for i in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    lines = read(ws, "log.md").decode().splitlines()
+    assert sorted(lines) == sorted(f"line {i}" for i in range(10))
+
+
+def test_edit_forms_keep_the_rest_byte_for_byte(ws: Workspace) -> None:
+    apply(ws, "edit_file", path="Home.md", find="See [[Plan]]", replace="Read [[Plan]]")
+    assert read(ws, "Home.md") == b"---\ntitle: Home: the start\n---\n# Home\nRead [[Plan]] and [the plan](Projects/Plan.md).\n"
+    apply(ws, "edit_file", path="Projects/Plan.md", heading="## Budget", content="large\n")
+    assert read(ws, "Projects/Plan.md") == b"# Plan\n## Budget\nlarge\n\n## Risks\nnone\n"
+    out = apply(ws, "edit_file", path="Daily/2024-05-01.md", find="10", replace="$1 \\1 $&")
+    assert read(ws, "Daily/2024-05-01.md") == b"cost: $1 \\1 $& USD\n" and len(out["backups"]) == 1
+    assert code_of(ws, "edit_file", path="Daily/2024-05-01.md", find="U", replace="u", expected_count=2) == "count_mismatch"
+    assert code_of(ws, "edit_file", path="Nope.md", content="x") == "not_found"
+    assert code_of(ws, "edit_file", path="pic.png", content="x") == "not_text"
+
+
+def test_crlf_bom_note_round_trips_except_the_edit(ws: Workspace) -> None:
+    raw = "\ufeff# T\r\nalpha\r\nbeta\r\n".encode()
+    (ws.vaults["v"].root / "crlf.md").write_bytes(raw)
+    apply(ws, "edit_file", path="crlf.md", find="alpha", replace="ALPHA\nmore")
+    assert read(ws, "crlf.md") == "\ufeff# T\r\nALPHA\r\nmore\r\nbeta\r\n".encode()
+
+
+def test_conflict_when_the_file_changed_after_the_proposal(ws: Workspace) -> None:
+    proposal = m.propose(ws, "edit_file", "v", None, path="Home.md", content="mine\n")
+    assert "-See [[Plan]]" in proposal.diffs[0]["diff"] and "+mine" in proposal.diffs[0]["diff"]
+    (ws.vaults["v"].root / "Home.md").write_text("edited elsewhere\n")
+    with pytest.raises(ServiceError) as info:
+        apply(ws, "edit_file", path="Home.md", content="mine\n", expected=proposal.reads)
+    assert info.value.code == "conflict" and read(ws, "Home.md") == b"edited elsewhere\n"
+
+
+def test_delete_keeps_a_backup_that_restores(ws: Workspace) -> None:
+    out = apply(ws, "delete_file", path="Projects/Plan.md")
+    assert not (ws.vaults["v"].root / "Projects/Plan.md").exists()
+    assert out["details"]["backlinks"] == 2 and out["backups"][0]["path"] == "Projects/Plan.md"
+    assert ws.index.search("risks", vaults=["v"]).total == 0
+    apply(ws, "restore_backup", path="Projects/Plan.md", version=out["backups"][0]["version"])
+    assert read(ws, "Projects/Plan.md") == NOTES["Projects/Plan.md"].encode()
+
+
+def test_delete_directory_needs_recursive_and_backs_everything_up(ws: Workspace) -> None:
+    assert code_of(ws, "delete_directory", path="Projects") == "directory_not_empty"
+    (ws.vaults["v"].root / "Projects/.hidden").write_text("not served, so not deleted blindly\n")
+    assert code_of(ws, "delete_directory", path="Projects", recursive=True) == "hidden_entries"
+    (ws.vaults["v"].root / "Projects/.hidden").unlink()
+    out = apply(ws, "delete_directory", path="Projects", recursive=True)
+    assert not (ws.vaults["v"].root / "Projects").exists()
+    assert {b["path"] for b in out["backups"]} == {"Projects/Plan.md", "Projects/C++ (draft) v1.2.md"}
+
+
+def test_rename_rewrites_every_inbound_link(ws: Workspace) -> None:
+    out = apply(ws, "rename_file", path="Projects/Plan.md", new_name="Roadmap")
+    root = ws.vaults["v"].root
+    assert (root / "Projects/Roadmap.md").exists() and not (root / "Projects/Plan.md").exists()
+    home = read(ws, "Home.md").decode()
+    assert "[[Roadmap]]" in home and "(Projects/Roadmap.md)" in home
+    assert "[[Roadmap#Budget|budget]]" in read(ws, "Projects/C++ (draft) v1.2.md").decode()
+    assert out["details"]["links_total"] == 3 and set(out["details"]["links_updated"]) == {"Home.md", "Projects/C++ (draft) v1.2.md"}
+    sources = {b.path for b in ws.index.backlinks("v", "Projects/Roadmap.md")[0]}
+    assert sources == {"Home.md", "Projects/C++ (draft) v1.2.md"}
+
+
+def test_move_and_rename_a_folder_keep_links(ws: Workspace) -> None:
+    apply(ws, "create_directory", path="Archive")
+    apply(ws, "move_path", source_path="Projects/C++ (draft) v1.2.md", destination_dir="Archive")
+    moved = read(ws, "Archive/C++ (draft) v1.2.md").decode()
+    assert "[[Plan#Budget|budget]]" in moved  # still resolves: Plan is unique
+    apply(ws, "rename_directory", path="Projects", new_name="Work")
+    assert "(Work/Plan.md)" in read(ws, "Home.md").decode()
+    assert {b.path for b in ws.index.backlinks("v", "Work/Plan.md")[0]} == {"Home.md", "Archive/C++ (draft) v1.2.md"}
+    assert code_of(ws, "move_path", source_path="Work", destination_dir="Work") == "invalid_argument"
+
+
+def test_replace_in_files_literal_dry_run_and_counts(ws: Workspace) -> None:
+    dry = apply(ws, "replace_in_files", find="plan", replace="$0", dry_run=True)
+    assert dry["details"]["files"] == {"Home.md": 3, "Projects/C++ (draft) v1.2.md": 1, "Projects/Plan.md": 1}
+    assert read(ws, "Home.md") == NOTES["Home.md"].encode()
+    out = apply(ws, "replace_in_files", find="Plan", replace="$0", case_sensitive=True, whole_word=True, include_paths=["Home.md"])
+    assert out["details"]["total"] == 2 and b"[[$0]] and [the plan](Projects/$0.md)" in read(ws, "Home.md")
+
+
+def test_read_only_vault_refuses_and_a_failed_step_rolls_back(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert code_of(ws, "create_file", vault="ro", path="b.md", content="x") == "vault_read_only"
+    real = mutation_exec.atomic_write
+    calls = {"n": 0}
+
+    def failing(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError("disk full")
+        real(path, data, exclusive=exclusive)
+
+    monkeypatch.setattr(mutation_exec, "atomic_write", failing)
+    with pytest.raises(OSError):
+        apply(ws, "rename_file", path="Projects/Plan.md", new_name="Roadmap")
+    root = ws.vaults["v"].root
+    assert (root / "Projects/Plan.md").exists() and not (root / "Projects/Roadmap.md").exists()
+    assert read(ws, "Home.md") == NOTES["Home.md"].encode()
+    assert read(ws, "Projects/C++ (draft) v1.2.md") == NOTES["Projects/C++ (draft) v1.2.md"].encode()

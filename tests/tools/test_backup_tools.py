@@ -1,0 +1,99 @@
+"""list_backups and diff_backup through the real tool layer (call_tool), over an indexed vault with a real
+backup store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from obsigate.auth.principal import ANONYMOUS, Principal
+from obsigate.services.backups import BackupStore
+from obsigate.tools.api import REGISTRY, Scope, ToolContext, ToolError, call_tool
+from obsigate.tools.context import ToolRuntime
+
+SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
+UNKNOWN = "20200101T000000.000000Z-0000"
+
+
+@pytest.fixture
+def rt(runtime: ToolRuntime, tmp_path: Path) -> ToolRuntime:
+    runtime.workspace.backups = BackupStore(tmp_path / "data" / "backups")
+    return runtime
+
+
+def run(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMOUS, mode: str = "mcp") -> dict:
+    return anyio.run(call_tool, ToolContext(principal, rt, mode=mode), name, args)
+
+
+def fails(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMOUS) -> ToolError:
+    with pytest.raises(ToolError) as err:
+        run(rt, name, args, principal)
+    return err.value
+
+
+def test_both_tools_are_read_only_and_offered_everywhere() -> None:
+    for name, params in (("list_backups", ["vault", "path"]), ("diff_backup", ["vault", "path", "version", "compare_with"])):
+        spec = REGISTRY.get(name)
+        assert spec is not None and list(spec.input_schema["properties"]) == params
+        assert spec.risk == "read" and spec.scopes == {Scope.IN_APP, Scope.MCP}
+        assert spec.annotations["readOnlyHint"] is True and spec.annotations["destructiveHint"] is False
+        assert spec.input_schema.get("additionalProperties") is False
+        assert "truncated" in spec.output_schema["properties"]
+
+
+def test_list_then_diff_then_find_a_deleted_note(rt: ToolRuntime) -> None:
+    store = rt.workspace.backups
+    assert store is not None
+    ideas = rt.workspace.vaults["notes"].root / "Ideas.md"
+    first = store.save("notes", "Ideas.md", ideas.read_bytes(), reason="edit_file")
+    ideas.write_text("# Ideas\n\nA tidepool sensor network. #project/sensors\n\n- [x] sketch the buoy\n")
+    second = store.save("notes", "Ideas.md", ideas.read_bytes(), reason="delete_file")
+    ideas.unlink()
+
+    listed = run(rt, "list_backups", {"vault": "notes", "path": "Ideas.md"})
+    assert listed["vault"] == "notes" and listed["path"] == "Ideas.md" and listed["total"] == 2
+    assert [v["version"] for v in listed["versions"]] == [second, first]
+    assert [(v["reason"], v["deleted"]) for v in listed["versions"]] == [("delete_file", True), ("edit_file", False)]
+    assert listed["truncated"] is False
+
+    between = run(rt, "diff_backup", {"vault": "notes", "path": "Ideas.md", "version": first, "compare_with": second})
+    assert between["compare_with"] == second and between["truncated"] is False
+    assert "-- [ ] sketch the buoy" in between["diff"] and "+- [x] sketch the buoy" in between["diff"]
+    now = run(rt, "diff_backup", {"vault": "notes", "path": "Ideas.md", "version": second})
+    assert now["compare_with"] is None and now["diff"].splitlines()[1] == "+++ Ideas.md (absent now)"
+    assert run(rt, "list_backups", {"vault": "notes", "path": "Never/Saved.md"})["versions"] == []
+
+
+def test_secrets_never_leave_through_a_diff(rt: ToolRuntime) -> None:
+    store = rt.workspace.backups
+    assert store is not None
+    version = store.save("notes", "Projects/Secret.md", f"# Credentials\n\npassword: {SECRET}\n".encode(), reason="edit_file")
+    out = run(rt, "diff_backup", {"vault": "notes", "path": "Projects/Secret.md", "version": version})
+    assert SECRET not in str(out) and "[REDACTED:" in out["diff"]
+
+
+def test_errors_have_their_codes(rt: ToolRuntime) -> None:
+    alice = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
+    assert fails(rt, "list_backups", {"vault": "other", "path": "Private.md"}, alice).code == "vault_access_denied"
+    assert fails(rt, "list_backups", {"vault": "notes", "path": "../other/Private.md"}).code == "path_outside_vault"
+    assert fails(rt, "list_backups", {"vault": "notes", "path": ".obsidian/app.json"}).code == "path_outside_vault"
+    assert fails(rt, "diff_backup", {"vault": "notes", "path": "Home.md", "version": UNKNOWN}).code == "not_found"
+    bad = fails(rt, "diff_backup", {"vault": "notes", "path": "Home.md", "version": "latest"})
+    assert bad.code == "invalid_argument" and bad.hint and "list_backups" in bad.hint
+    assert fails(rt, "diff_backup", {"vault": "notes", "path": "Home.md"}).code == "invalid_argument"
+    assert fails(rt, "list_backups", {"vault": "notes", "path": "Home.md", "limit": 5}).code == "invalid_argument"
+    rt.workspace.backups = None
+    assert fails(rt, "list_backups", {"vault": "notes", "path": "Home.md"}).code == "unavailable"
+
+
+def test_a_long_diff_fits_the_result_budget(rt: ToolRuntime) -> None:
+    store = rt.workspace.backups
+    assert store is not None
+    long = rt.workspace.vaults["notes"].root / "Long.md"
+    long.write_text("".join(f"line {i}\n" for i in range(40_000)))
+    version = store.save("notes", "Long.md", "".join(f"LINE {i}\n" for i in range(40_000)).encode(), reason="edit_file")
+    out = run(rt, "diff_backup", {"vault": "notes", "path": "Long.md", "version": version})
+    assert out["truncated"] is True and out["diff"].endswith("compare narrower versions or read the backup\n")
+    assert out["notice"] is None  # cut by the service on a line boundary, not by the budget
