@@ -151,15 +151,34 @@ def test_tools_list(inspector_dir: Path, served: Served, tmp_path: Path, era: li
     assert set(tools) == {
         "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
         "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
-    "search_advanced", "list_backups", "diff_backup",
-    "propose_create_file", "apply_create_file", "propose_create_directory", "apply_create_directory",
-    "propose_edit_file", "apply_edit_file", "propose_append_to_file", "apply_append_to_file",
-    "propose_restore_backup", "apply_restore_backup", "propose_rename_file", "apply_rename_file",
-    "propose_rename_directory", "apply_rename_directory", "propose_move_path", "apply_move_path",
-    "propose_replace_in_files", "apply_replace_in_files", "propose_delete_file", "apply_delete_file",
-    "propose_delete_directory", "apply_delete_directory",
+        "search_advanced", "list_backups", "diff_backup",
+        "propose_create_file", "apply_create_file", "propose_create_directory", "apply_create_directory",
+        "propose_edit_file", "apply_edit_file", "propose_append_to_file", "apply_append_to_file",
+        "propose_restore_backup", "apply_restore_backup", "propose_rename_file", "apply_rename_file",
+        "propose_rename_directory", "apply_rename_directory", "propose_move_path", "apply_move_path",
+        "propose_replace_in_files", "apply_replace_in_files", "propose_delete_file", "apply_delete_file",
+        "propose_delete_directory", "apply_delete_directory",
     }
-    assert all(t["annotations"]["readOnlyHint"] is True and "outputSchema" in t for t in tools.values())
+    assert all("outputSchema" in t for t in tools.values())
+    assert all(t["annotations"]["readOnlyHint"] is (not name.startswith("apply_")) for name, t in tools.items())
+
+
+def test_propose_then_apply_a_new_note(inspector_dir: Path, served: Served, tmp_path: Path) -> None:
+    args = '{"vault": "notes", "path": "Inbox/From inspector.md", "content": "# Hello\\n"}'
+    code, out, err = inspect(
+        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "propose_create_file",
+        "--tool-args-json", args, token=served.token,
+    )
+    assert code == 0, err
+    proposal = out["result"]["structuredContent"]
+    assert proposal["diffs"][0]["action"] == "create" and "+# Hello" in proposal["diffs"][0]["diff"]
+    token = json.dumps({"confirmation_token": proposal["confirmation_token"]})
+    code, out, err = inspect(
+        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "apply_create_file",
+        "--tool-args-json", token, token=served.token,
+    )
+    assert code == 0, err
+    assert out["result"]["structuredContent"]["changes"] == [{"path": "Inbox/From inspector.md", "action": "create", "to": None}]
 
 
 @pytest.mark.parametrize("era", [[], ["--protocol-era", "modern"]], ids=["2025-11-25", "2026-07-28"])
