@@ -186,3 +186,42 @@ def test_read_only_vault_refuses_and_a_failed_step_rolls_back(ws: Workspace, mon
     assert (root / "Projects/Plan.md").exists() and not (root / "Projects/Roadmap.md").exists()
     assert read(ws, "Home.md") == NOTES["Home.md"].encode()
     assert read(ws, "Projects/C++ (draft) v1.2.md") == NOTES["Projects/C++ (draft) v1.2.md"].encode()
+
+
+TASKS = Path(__file__).resolve().parents[2].parent / "shared" / "vaults" / "obsidian-tasks-docs"
+
+
+@pytest.mark.skipif(not TASKS.is_dir(), reason="shared vaults not present")
+def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "tasks"
+    shutil.copytree(TASKS, root, ignore=shutil.ignore_patterns(".*"))
+    vaults = {"t": Vault("t", root)}
+    index = VaultIndex(tmp_path / "index.sqlite3")
+    try:
+        indexer = Indexer(index, vaults)
+        indexer.refresh_all()
+        ws = Workspace(vaults=vaults, index=index, indexer=indexer, backups=BackupStore(tmp_path / "backups"))
+
+        def link_map() -> dict[tuple[str, int, str], str | None]:
+            return {
+                (r.path, i, o.target): o.resolved
+                for r in index.file_records("t") if r.note
+                for i, o in enumerate(index.outgoing_links("t", r.path))
+            }
+
+        # the most linked note, and a folder full of images
+        target = max((r.path for r in index.file_records("t") if r.note), key=lambda p: index.backlinks("t", p)[1])
+        before_sources = {b.path for b in index.backlinks("t", target, limit=1000)[0]}
+        unresolved_before = sum(v is None for v in link_map().values())
+        out = m.apply(ws, "rename_file", "t", None, path=target, new_name="Renamed (C++ draft) v1.2")
+        new = target.rsplit("/", 1)[0] + "/Renamed (C++ draft) v1.2.md" if "/" in target else "Renamed (C++ draft) v1.2.md"
+        assert out["details"]["links_total"] >= 20
+        assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
+        m.apply(ws, "rename_directory", "t", None, path="images", new_name="pictures")
+        indexer.refresh_all()  # and a full rescan agrees with what the writes indexed
+        assert sum(v is None for v in link_map().values()) == unresolved_before
+        assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
+    finally:
+        index.close()

@@ -357,8 +357,12 @@ def _new_name(path: str, new_name: str, *, folder: bool) -> str:
     name = new_name.strip() if isinstance(new_name, str) else ""
     if not name or "/" in name or "\\" in name:
         raise BadRequest("new_name must be a file or folder name, without '/'", hint="use move_path to change folders")
-    if not folder and is_note(path) and not is_note(name) and "." not in name.rsplit("/", 1)[-1]:
-        name += ".md"  # 'Renamed' for a note means 'Renamed.md', as in Obsidian's rename box
+    if not folder:  # as Obsidian's rename box: the name is typed without the extension, which is kept
+        old_ext = os.path.splitext(path)[1]
+        if is_note(path) and not is_note(name):
+            name += ".md"  # 'Plan v1.2' for a note means 'Plan v1.2.md'
+        elif not is_note(path) and "." not in name and old_ext:
+            name += old_ext
     parent = path.rsplit("/", 1)[0] if "/" in path else ""
     return normalize_rel(f"{parent}/{name}" if parent else name)
 

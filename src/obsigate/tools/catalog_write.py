@@ -104,7 +104,10 @@ class RestoreArgs(ToolArgs):
 class RenameArgs(ToolArgs):
     vault: str = VaultField
     path: str = PathField
-    new_name: str = Field(description="New name in the same folder (for a note, '.md' may be left out).", max_length=255)
+    new_name: str = Field(
+        description="New name in the same folder; a file keeps its extension when it is left out ('Plan v2' → 'Plan v2.md').",
+        max_length=255,
+    )
 
 
 class MoveArgs(ToolArgs):
