@@ -66,3 +66,9 @@ def test_cross_site_writes_are_refused(server, small_vault, headers: dict, code:
     assert r.json()["code"] == code and not (small_vault / "x.md").exists()
     same = {"Origin": server.url, "Content-Type": "application/json"}
     assert httpx2.post(f"{server.url}/api/file/notes", content=b'{"path": "x.md", "content": "x"}', headers=same).status_code == 200
+
+
+def test_oversized_bodies_are_refused(server) -> None:
+    big = b'{"path": "big.md", "content": "' + b"x" * (9 * 1024 * 1024) + b'"}'
+    r = httpx2.post(f"{server.url}/api/file/notes", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "too_large"

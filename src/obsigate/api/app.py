@@ -18,6 +18,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from obsigate import __version__
 from obsigate.api import routes_auth, routes_backups, routes_files, routes_links, routes_search, routes_vaults, routes_write
+from obsigate.api.body_limit import BodyLimit
 from obsigate.api.render import install_error_handlers
 from obsigate.bootstrap import build_runtime, build_vaults, check_auth_bind, open_auth, prepare_data_dir
 from obsigate.config import Settings
@@ -66,6 +67,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
+    app.add_middleware(BodyLimit)
     app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
     app.state.allowed_hosts = security.allowed_hosts  # write routes check a browser's Origin against it
 
