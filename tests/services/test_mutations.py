@@ -225,3 +225,37 @@ def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: 
         assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
     finally:
         index.close()
+
+
+SECRET_NOTE = 'intro\napi_key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"\npassword: Hunter2Secret!x\n## Keys\nold\n'
+
+
+def test_an_edit_of_the_redacted_text_never_writes_markers_over_secrets(ws: Workspace) -> None:
+    from obsigate.domain.redaction import redact_text
+
+    (ws.vaults["v"].root / "keys.md").write_text(SECRET_NOTE)
+    shown = redact_text(SECRET_NOTE)  # what read_file_raw gave the agent
+    proposal = m.propose(ws, "edit_file", "v", None, path="keys.md", content=shown.replace("intro", "Intro"))
+    assert "sk-proj" not in str(proposal.diffs) and "-intro" in proposal.diffs[0]["diff"]
+    assert "-api_key" not in proposal.diffs[0]["diff"]  # the secret line is unchanged, and shown as such
+    apply(ws, "edit_file", path="keys.md", content=shown.replace("intro", "Intro"))
+    assert read(ws, "keys.md").decode() == SECRET_NOTE.replace("intro", "Intro")
+    apply(ws, "edit_file", path="keys.md", heading="Keys", content="new\n")
+    assert "Hunter2Secret!x" in read(ws, "keys.md").decode() and read(ws, "keys.md").endswith(b"## Keys\nnew\n")
+
+
+def test_secrets_cannot_be_found_by_guessing(ws: Workspace) -> None:
+    (ws.vaults["v"].root / "keys.md").write_text(SECRET_NOTE)
+    assert code_of(ws, "edit_file", path="keys.md", find="Hunter2", replace="x") == "not_found"
+    out = apply(ws, "replace_in_files", find=r"password: H", replace="x", regex=True, include_paths=["keys.md"], dry_run=True)
+    assert out["details"]["total"] == 0
+    out = apply(ws, "replace_in_files", find="sk-proj", replace="x", include_paths=["keys.md"])
+    assert out["details"]["total"] == 0 and read(ws, "keys.md").decode() == SECRET_NOTE
+
+
+def test_names_and_paths_that_cannot_work_are_refused_cleanly(ws: Workspace) -> None:
+    assert code_of(ws, "create_file", path="Home.md/child.md", content="x") == "not_a_directory"
+    assert code_of(ws, "create_directory", path="Home.md/sub") == "not_a_directory"
+    assert code_of(ws, "create_file", path="folder/", content="x") == "invalid_argument"
+    assert code_of(ws, "rename_file", path="Projects/Plan.md", new_name="Plan #1") == "unsafe_name"
+    assert (ws.vaults["v"].root / "Projects/Plan.md").exists()

@@ -134,6 +134,35 @@ def redact_text(text: str, *, keep_lines: bool = False) -> str:
     return "".join(out)
 
 
+_MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
+
+
+def restore_secrets(original: str, edited: str) -> str:
+    """``edited`` with each ``[REDACTED:<rule>]`` marker put back to the secret it stands for in ``original``.
+
+    An agent edits the redacted text it was shown; writing that text back as is would replace every secret
+    of the note by its marker. The n-th marker of a rule in ``edited`` becomes the n-th secret of that rule
+    in ``original`` (the order redaction met them); markers beyond those secrets stay as written.
+    """
+    if "[REDACTED:" not in edited:
+        return edited
+    secrets: dict[str, list[str]] = {}
+    for start, end, rule in secret_spans(original):
+        secrets.setdefault(rule, []).append(original[start:end])
+    used: dict[str, int] = {}
+
+    def put_back(m: re.Match[str]) -> str:
+        rule = m.group(1)
+        n = used.get(rule, 0)
+        found = secrets.get(rule, [])
+        if n >= len(found):
+            return m.group(0)
+        used[rule] = n + 1
+        return found[n]
+
+    return _MARKER.sub(put_back, edited)
+
+
 def redact_note(parsed: ParsedNote) -> ParsedNote:
     """A parsed note with every secret redacted, field by field, keeping its line numbers.
 

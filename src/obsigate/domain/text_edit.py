@@ -8,6 +8,7 @@ Replacement text is always literal: ``$&``, ``$1`` or ``\\1`` are inserted as ty
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["EditError", "NoteText", "append", "heading_section", "replace_exact", "replace_section"]
@@ -68,12 +69,21 @@ def append(note: NoteText, content: str) -> NoteText:
     return NoteText(text + content, note.bom, note.newline)
 
 
-def replace_exact(note: NoteText, find: str, replace: str, expected_count: int | None = 1) -> tuple[NoteText, int]:
+def replace_exact(
+    note: NoteText,
+    find: str,
+    replace: str,
+    expected_count: int | None = 1,
+    protected: Sequence[tuple[int, int]] = (),
+) -> tuple[NoteText, int]:
     """Replace every occurrence of the literal ``find`` by the literal ``replace``.
 
     Args:
         expected_count: how many occurrences there must be (``None``: any number ≥ 1). A mismatch changes
             nothing: the caller's picture of the note is wrong.
+        protected: character spans of ``note.text`` (the secrets) that no occurrence may touch: an occurrence
+            overlapping one does not count and is left alone, so a guess at a hidden secret behaves exactly
+            like text that is not there.
 
     Returns:
         ``(new note, occurrences replaced)``.
@@ -85,14 +95,24 @@ def replace_exact(note: NoteText, find: str, replace: str, expected_count: int |
         find, replace = find.replace("\r\n", "\n"), replace.replace("\r\n", "\n")
     if not find:
         raise EditError("not_found", "the text to find is empty")
-    count = note.text.count(find)
-    if count == 0:
+    text, starts, pos = note.text, [], note.text.find(find)
+    while pos >= 0:
+        end = pos + len(find)
+        if not any(s < end and pos < e for s, e in protected):
+            starts.append(pos)
+        pos = text.find(find, end)
+    if not starts:
         raise EditError("not_found", "the text to replace does not occur in the note (it must match exactly)")
-    if expected_count is not None and count != expected_count:
+    if expected_count is not None and len(starts) != expected_count:
         raise EditError(
-            "count_mismatch", f"the text occurs {count} times, not {expected_count}: give more context or the count"
+            "count_mismatch", f"the text occurs {len(starts)} times, not {expected_count}: give more context or the count"
         )
-    return NoteText(note.text.replace(find, replace), note.bom, note.newline), count
+    out, last = [], 0
+    for start in starts:
+        out += (text[last:start], replace)
+        last = start + len(find)
+    out.append(text[last:])
+    return NoteText("".join(out), note.bom, note.newline), len(starts)
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -149,19 +169,23 @@ def heading_section(text: str, heading: str) -> tuple[int, int, int]:
 
 def replace_section(note: NoteText, heading: str, content: str) -> NoteText:
     """The body under ``heading`` (up to the next heading of the same or higher level) replaced by
-    ``content``; the heading line itself and everything outside the section stay as they are. A blank line
-    is kept before the next heading when the section had one.
+    ``content``; the heading line itself and everything outside the section stay as they are. Blank lines
+    around the old body (after the heading, before the next heading) are kept, and so is the note's final
+    line break.
 
     Raises:
         EditError: see :func:`heading_section`.
     """
-    lines = note.text.split("\n")
-    _, body_start, end = heading_section(note.text, heading)
-    content = content.replace("\r\n", "\n")
-    new_body = content.split("\n") if content else []
-    if new_body and new_body[-1] == "":
-        new_body.pop()
-    had_gap = end < len(lines) and end > body_start and lines[end - 1].strip() == ""
-    if had_gap and (not new_body or new_body[-1].strip()):
-        new_body.append("")
-    return NoteText("\n".join(lines[:body_start] + new_body + lines[end:]), note.bom, note.newline)
+    final_break = note.text.endswith("\n")
+    lines = (note.text[:-1] if final_break else note.text).split("\n")
+    _, body_start, end = heading_section("\n".join(lines), heading)
+    new_body = content.replace("\r\n", "\n").strip("\n").split("\n") if content.strip("\n") else []
+    lead = 0
+    while body_start + lead < end and not lines[body_start + lead].strip():
+        lead += 1
+    trail = 0
+    while end - trail - 1 >= body_start + lead and not lines[end - trail - 1].strip():
+        trail += 1
+    body = lines[body_start : body_start + lead] + new_body + lines[end - trail : end]
+    text = "\n".join(lines[:body_start] + body + lines[end:])
+    return NoteText(text + ("\n" if final_break else ""), note.bom, note.newline)

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from obsigate.domain.link_rewrite import affected_names, plan_link_updates
+from obsigate.domain.link_rewrite import LinkRewriteError, affected_names, plan_link_updates
+from obsigate.domain.redaction import restore_secrets, secret_spans
 from obsigate.domain.text import nfc
-from obsigate.domain.text_edit import EditError, NoteText, append, replace_exact, replace_section
+from obsigate.domain.text_edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from obsigate.services.backups import redacted_diff
@@ -199,9 +200,24 @@ def apply(
 # ---------------------------------------------------------------------------------- create and edit
 
 
+def _parent_ok(vault: Vault, rel: str) -> None:
+    """Refuse a path below an existing file (``note.md/x.md``): its parent can never become a folder."""
+    parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    while parent:
+        target = resolve_safe_path(vault, parent).abs
+        if target.exists():
+            if not target.is_dir():
+                raise BadRequest(f"{parent!r} is a file, so it cannot hold {rel!r}", code="not_a_directory")
+            return
+        parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
+
+
 @_planner("create_file")
 def _create_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Plan:
+    if isinstance(path, str) and path.rstrip().endswith("/"):
+        raise BadRequest(f"{path!r} names a folder; give a file name", hint="use create_directory for folders")
     rel = normalize_rel(path)
+    _parent_ok(vault, rel)
     if _exists(vault, rel):
         raise Conflict(f"{rel!r} already exists", code="exists", hint="edit it with edit_file, or pick another name")
     data = content.encode("utf-8")
@@ -216,6 +232,7 @@ def _exists(vault: Vault, rel: str) -> bool:
 @_planner("create_directory")
 def _create_directory(ws: Workspace, vault: Vault, *, path: str) -> _Plan:
     rel = normalize_rel(path)
+    _parent_ok(vault, rel)
     if _exists(vault, rel):
         raise Conflict(f"{rel!r} already exists", code="exists")
     prop = Proposal(f"create folder {rel}", [{"path": rel, "action": "mkdir", "diff": ""}], {rel: ""})
@@ -241,14 +258,20 @@ def _edit_file(
         if find is not None:
             if content is not None or heading is not None or replace is None:
                 raise BadRequest("give find with replace (and optionally expected_count), without content or heading")
-            edited, count = replace_exact(note, find, replace, expected_count)
+            secrets = [(a, z) for a, z, _ in secret_spans(note.text)]  # never matched: no guessing them
+            edited, count = replace_exact(note, find, replace, expected_count, protected=secrets)
             how = f"replace {count} occurrence{'s' if count != 1 else ''}"
         elif heading is not None:
             if content is None:
                 raise BadRequest("give the new section text in content")
-            edited, how = replace_section(note, heading, content), f"replace the section under {heading.strip()!r}"
+            _, body_start, end = heading_section(note.text, heading)
+            old_body = "\n".join(note.text.split("\n")[body_start:end])
+            edited = replace_section(note, heading, restore_secrets(old_body, content))
+            how = f"replace the section under {heading.strip()!r}"
         elif content is not None:
-            edited, how = note.with_text(content), "replace the whole content"
+            # the agent saw [REDACTED:…] markers: they must not overwrite the secrets they stand for
+            edited = note.with_text(content)
+            edited, how = note.with_text(restore_secrets(note.text, edited.text)), "replace the whole content"
         else:
             raise BadRequest("give content (whole note), find + replace, or heading + content")
     except EditError as exc:
@@ -263,6 +286,7 @@ def _edit_file(
 @_planner("append_to_file")
 def _append_to_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Plan:
     rel = normalize_rel(path)
+    _parent_ok(vault, rel)
     before = _read(vault, rel)
     if before is None:
         data = content.encode("utf-8")
@@ -321,7 +345,13 @@ def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> _
             notes[path] = _text_of(path, data)
         except BadRequest:
             continue  # not UTF-8: its links cannot be rewritten, and it is left byte for byte
-    updates = plan_link_updates(files, moves, {p: n.text for p, n in notes.items()})
+    try:
+        updates = plan_link_updates(files, moves, {p: n.text for p, n in notes.items()})
+    except LinkRewriteError as exc:
+        raise BadRequest(f"links to {src!r} could not be kept working under that name: {exc}", code="unsafe_name",
+                         hint="pick a name without '#', '|', '^', '[' or ']'") from None  # fmt: skip
+    except ValueError as exc:  # two files would land on one path
+        raise Conflict(str(exc), code="exists") from None
     back = {new: old for old, new in moves.items()}
     reads = {p: _sha(d) for p, d in raw.items()} | {dst: ""}
     reads[src] = reads.get(src) or _tree_hash(vault, src)
@@ -467,8 +497,11 @@ def _replace_in_files(
         except BadRequest:
             continue
         found = [0]
+        secrets = [(a, z) for a, z, _ in secret_spans(note.text)]
 
-        def literal(m: Any, found: list[int] = found) -> str:
+        def literal(m: Any, found: list[int] = found, secrets: list[tuple[int, int]] = secrets) -> str:
+            if any(a < m.end() and m.start() < z for a, z in secrets):
+                return m.group(0)  # a secret is never matched, so it cannot be found by guessing either
             found[0] += 1
             return replace  # never a template: '$1', '\\1' and '&' are inserted as typed
 
