@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -50,3 +53,22 @@ async def eventually(check: Callable[[], bool], timeout: float = 2.0, what: str 
             raise AssertionError(f"not visible within {timeout}s: {what}")
         await anyio.sleep(0.02)
     return time.monotonic() - t0
+
+
+@contextlib.contextmanager
+def uvicorn_thread(app: Any, port: int) -> Iterator[None]:
+    """Serve ``app`` with a real uvicorn on 127.0.0.1:``port`` in a daemon thread (lifespan on) while inside."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

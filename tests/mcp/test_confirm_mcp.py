@@ -8,7 +8,6 @@ The write tools are test-only (``write_note``, ``delete_note``), added to a copy
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -17,7 +16,6 @@ from typing import Any
 
 import httpx2
 import pytest
-import uvicorn
 from jsonschema import Draft202012Validator
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
@@ -30,7 +28,7 @@ from obsigate.tools.api import REGISTRY
 from obsigate.tools.confirm import ConfirmationService
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
-from support import free_port
+from support import free_port, uvicorn_thread
 
 pytestmark = pytest.mark.anyio
 
@@ -366,18 +364,8 @@ def live(make_app, vaults: dict[str, Path]) -> Iterator[tuple[str, str, Any]]:
     app = make_app(vaults, port=port)
     app.state.runtime.registry = with_write_tools()
     token = app.state.auth.tokens.issue(app.state.auth.users.add_user("alice", None, vaults=["notes"]))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
+    with uvicorn_thread(app, port):
         yield f"http://127.0.0.1:{port}/mcp", token, app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 async def test_inline_confirmation_2025_over_a_real_socket(live, vaults: dict[str, Path]) -> None:

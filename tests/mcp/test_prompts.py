@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,13 +12,12 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-import uvicorn
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import INVALID_PARAMS, PromptReference, ResourceTemplateReference, TextContent
 
 from obsigate.mcp import completion
-from support import free_port, write_tree
+from support import free_port, uvicorn_thread, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -327,18 +324,8 @@ def live_gateway(make_app, vaults: dict[str, Path]) -> Iterator[tuple[str, str]]
     port = free_port()
     app = make_app(vaults, port=port)
     token = app.state.auth.tokens.issue(app.state.auth.users.add_user("alice", None, vaults=["notes"]))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
+    with uvicorn_thread(app, port):
         yield f"http://127.0.0.1:{port}/mcp", token
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 async def test_real_socket_both_eras(live_gateway: tuple[str, str]) -> None:
