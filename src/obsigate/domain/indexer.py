@@ -100,7 +100,7 @@ def _prepare(path: str, size: int) -> tuple:
     try:
         # The index only ever holds redacted text: snippets cannot show a secret, and searching for one
         # (or a prefix of it) finds nothing. Parsed first, so a secret cannot break the link it sits in.
-        parsed = redact_note(parse_note(text))
+        parsed = redact_note(parse_note(text), text)
         return ("note", parsed, seen)
     except Exception as exc:  # a parser bug must not stop indexing
         return ("parse_error", f"{type(exc).__name__}: {exc}", seen)

@@ -126,11 +126,15 @@ class LinkGraph:
         so rows inserted earlier in the same batch are seen.
         """
         names = sorted({n for p in paths for n in lookup_names(p)})
-        marks = ",".join("?" * len(names))
-        rows = c.execute(
-            f"SELECT path, seq, target, resolved FROM links INDEXED BY links_by_name WHERE vault = ? AND name IN ({marks})",
-            (vault, *names),
-        ).fetchall()
+        if len(names) > 500:  # a bulk change (first build, folder move): one pass over the vault's links
+            rows = c.execute("SELECT path, seq, target, resolved FROM links WHERE vault = ?", (vault,)).fetchall()
+        else:
+            marks = ",".join("?" * len(names))
+            rows = c.execute(
+                "SELECT path, seq, target, resolved FROM links INDEXED BY links_by_name "
+                f"WHERE vault = ? AND name IN ({marks})",
+                (vault, *names),
+            ).fetchall()
         with self._lock:
             resolver = self._resolvers[vault]
             updates = [

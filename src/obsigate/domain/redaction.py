@@ -163,7 +163,7 @@ def restore_secrets(original: str, edited: str) -> str:
     return _MARKER.sub(put_back, edited)
 
 
-def redact_note(parsed: ParsedNote) -> ParsedNote:
+def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:
     """A parsed note with every secret redacted, field by field, keeping its line numbers.
 
     Parse first, redact second: a secret inside link syntax (``[[sk-…]]``, ``[sk-…](Note.md)``) must not
@@ -171,7 +171,12 @@ def redact_note(parsed: ParsedNote) -> ParsedNote:
     keeps its lines (:func:`redact_text` ``keep_lines``); link targets, subpaths and display texts, aliases
     and heading texts are redacted; tags holding a secret are dropped (a marker is not a tag); frontmatter
     goes through :func:`redact_properties`.
+
+    ``text``, the note the parse came from, allows a shortcut: when it holds no secret, only the frontmatter
+    is checked (by key, which text rules cannot see) instead of every field.
     """
+    if text is not None and not secret_spans(text):
+        return dataclasses.replace(parsed, frontmatter=redact_properties(parsed.frontmatter))
     def red(value: str | None) -> str | None:
         return redact_text(value) if value else value
 

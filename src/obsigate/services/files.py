@@ -140,7 +140,7 @@ def read_file_text(
     if text is None:
         raise BadRequest(f"{safe.rel!r} is not text", code="not_text", hint="use read_file_raw to get its bytes")
     if is_note(safe.rel):
-        parsed = redact_note(parse_note(text))
+        parsed = redact_note(parse_note(text), text)
         body = parsed.body
         meta: dict[str, Any] = {
             "frontmatter": parsed.frontmatter,
