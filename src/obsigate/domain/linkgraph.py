@@ -127,23 +127,26 @@ class LinkGraph:
         """
         names = sorted({n for p in paths for n in lookup_names(p)})
         if len(names) > 500:  # a bulk change (first build, folder move): one pass over the vault's links
-            rows = c.execute("SELECT path, seq, target, resolved FROM links WHERE vault = ?", (vault,)).fetchall()
+            cur = c.execute("SELECT path, seq, target, resolved FROM links WHERE vault = ?", (vault,))
         else:
             marks = ",".join("?" * len(names))
-            rows = c.execute(
+            cur = c.execute(
                 "SELECT path, seq, target, resolved FROM links INDEXED BY links_by_name "
                 f"WHERE vault = ? AND name IN ({marks})",
                 (vault, *names),
-            ).fetchall()
+            )
+        updates = []
+        while rows := cur.fetchmany(20_000):  # streamed: a 100k-note vault has a million link rows
+            with self._lock:
+                resolver = self._resolvers[vault]
+                updates += [
+                    (now, vault, path, seq)
+                    for path, seq, target, old in rows
+                    if (now := resolver.resolve(target, path)) != old
+                ]
         with self._lock:
-            resolver = self._resolvers[vault]
-            updates = [
-                (now, vault, path, seq)
-                for path, seq, target, old in rows
-                if (now := resolver.resolve(target, path)) != old
-            ]
             self._generation[vault] += 1
-        if updates:
+        if updates:  # after the scan: SQLite leaves a table being read and written at once undefined
             c.executemany("UPDATE links SET resolved = ? WHERE vault = ? AND path = ? AND seq = ?", updates)
 
     # -------------------------------------------------------------------------------------- reads
