@@ -186,6 +186,8 @@ class VaultIndex:
                         self._committer.apply(Change([self._reresolve(vault, paths)]))
         finally:
             self._tls.file_set_changes = None
+            for vault in self.vault_names():  # the batch is committed: cached link answers may be stale
+                self._graph.invalidate(vault)
 
     def _file_set_changed(self, ch: Change, vault: str, path: str) -> None:
         """Queue the re-resolution of links ``path`` appearing or vanishing may re-target (now, or at batch end)."""
@@ -233,6 +235,7 @@ class VaultIndex:
         ch.ops.append(Op(0, "upsert", vault, path, doc))
         ch.overlay.append((vault, path, doc, False))
         self._committer.apply(ch)
+        self._graph.invalidate(vault)
 
     def upsert_file(self, vault: str, path: str, *, size: int, mtime_ns: int, created_ns: int = 0) -> None:
         """Record a non-searchable file (attachment, or a note that could not be decoded).
@@ -248,6 +251,7 @@ class VaultIndex:
             ch.ops.append(Op(0, "delete", vault, path))
             ch.overlay.append((vault, path, None, True))
         self._committer.apply(ch)
+        self._graph.invalidate(vault)
 
     def delete(self, vault: str, path: str) -> None:
         """Forget one file (note or not) and its tags, links, text and diagnostics. Unknown paths are a no-op."""
@@ -258,6 +262,7 @@ class VaultIndex:
         ch.ops.append(Op(0, "delete", vault, path))
         ch.overlay.append((vault, path, None, True))
         self._committer.apply(ch)
+        self._graph.invalidate(vault)
 
     def _reresolve(self, vault: str, paths: Collection[str]) -> index_store.Stmt:
         """A statement re-resolving the stored links that ``paths`` appearing or disappearing may re-target."""
