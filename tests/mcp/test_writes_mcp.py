@@ -78,3 +78,18 @@ async def test_another_users_vault_cannot_be_proposed(gateway) -> None:
     async with gateway.client(gateway.tokens["bob"], "2026-07-28") as client:
         code = await error(client, "propose_create_file", {"vault": "notes", "path": "x.md", "content": "x"})
         assert code == "vault_access_denied"
+
+
+async def test_a_deleted_folder_is_found_again_without_knowing_its_paths(gateway, vaults) -> None:
+    root = vaults["notes"]
+    async with gateway.client(gateway.tokens["alice"], "2026-07-28") as client:
+        p = await call(client, "propose_delete_directory", {"vault": "notes", "path": "Projects", "recursive": True})
+        await call(client, "apply_delete_directory", {"confirmation_token": p["confirmation_token"]})
+        assert not (root / "Projects").exists()
+        listing = await call(client, "list_backups", {"vault": "notes"})
+        deleted = {f["path"]: f for f in listing["files"] if f["deleted"]}
+        assert set(deleted) == {"Projects/Plan.md", "Projects/Secret.md"} and listing["path"] is None
+        plan = deleted["Projects/Plan.md"]
+        p = await call(client, "propose_restore_backup", {"vault": "notes", "path": "Projects/Plan.md", "version": plan["latest"]})
+        await call(client, "apply_restore_backup", {"confirmation_token": p["confirmation_token"]})
+    assert "tidepool buoy" in (root / "Projects/Plan.md").read_text()

@@ -335,6 +335,44 @@ class BackupStore:
         out.sort(key=lambda v: v["version"], reverse=True)
         return out
 
+    def files(self, vault: str) -> list[dict[str, Any]]:
+        """Every path of ``vault`` with backups, most recently backed up first: ``[{"path", "versions",
+        "latest" (version id), "created", "reason", "deleted" (the latest backup holds a deleted file)}]``.
+        This is how a deleted note or folder is found again without knowing its old path."""
+        if not isinstance(vault, str) or not vault:
+            raise BadRequest("vault name is missing")
+        vdir = self.root / _key(vault, vault, 64)
+        if not vdir.is_dir() or vdir.is_symlink():
+            return []
+        out = []
+        for entry in os.scandir(vdir):
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            stems = sorted(
+                (n.rpartition(".")[0] for n in os.listdir(entry.path) if n.endswith(".json")), reverse=True
+            )
+            stems = [v for v in stems if is_version_id(v)]
+            if not stems:
+                continue
+            try:
+                meta = json.loads(self._read_file(Path(entry.path) / f"{stems[0]}.json"))
+            except (OSError, ValueError):
+                continue
+            if not isinstance(meta, dict) or not isinstance(meta.get("path"), str):
+                continue
+            out.append(
+                {
+                    "path": meta["path"],
+                    "versions": len(stems),
+                    "latest": stems[0],
+                    "created": str(meta.get("created", "")),
+                    "reason": str(meta.get("reason", "")),
+                    "deleted": bool(meta.get("deleted", False)),
+                }
+            )
+        out.sort(key=lambda f: f["latest"], reverse=True)
+        return out
+
     def info(self, vault: str, path: str, version: str) -> dict[str, Any]:
         """The sidecar of one version: ``{"version", "path", "vault", "created", "size", "sha256", "reason",
         "deleted"}``.
@@ -503,20 +541,30 @@ def _current_bytes(safe: SafePath) -> bytes | None:
         return f.read(MAX_DIFF_INPUT_BYTES + 1)
 
 
-def list_backups(ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None) -> dict[str, Any]:
-    """The saved versions of one file, newest first. The file need not exist any more: a deleted note keeps
-    its backups under its old path.
+def list_backups(
+    ws: Workspace, vault_name: str, path: str | None, allowed: Iterable[str] | None, *, limit: int = 200
+) -> dict[str, Any]:
+    """The saved versions of one file, newest first; without ``path``, every path of the vault that has
+    backups (how a deleted note or folder is found again). The file need not exist any more: a deleted note
+    keeps its backups under its old path.
 
     Returns ``{"vault", "path", "versions": [{"version", "created", "size", "sha256", "reason", "deleted"}],
-    "total"}`` (see :meth:`BackupStore.versions`).
+    "files": [...] | None, "total", "truncated"}``: ``versions`` for a path (:meth:`BackupStore.versions`),
+    ``files`` (at most ``limit``, most recent first, :meth:`BackupStore.files`) without one.
 
     Raises:
         VaultAccessDenied, NotFound (vault), PathOutsideVault, BadRequest; Unavailable: no backup store.
     """
     vault = ws.get_vault(vault_name, allowed)
+    if not path:
+        files = _store(ws).files(vault.name)
+        return {
+            "vault": vault.name, "path": None, "versions": [], "files": files[:limit],
+            "total": len(files), "truncated": len(files) > limit,
+        }  # fmt: skip
     safe = resolve_safe_path(vault, path)
     versions = _store(ws).versions(vault.name, safe.rel)
-    return {"vault": vault.name, "path": safe.rel, "versions": versions, "total": len(versions)}
+    return {"vault": vault.name, "path": safe.rel, "versions": versions, "files": None, "total": len(versions)}
 
 
 def diff_backup(

@@ -18,7 +18,11 @@ VersionField = Field(
 
 class ListBackupsArgs(ToolArgs):
     vault: str = VaultField
-    path: str = PathField
+    path: str | None = Field(
+        default=None,
+        max_length=1024,
+        description="The file whose versions to list; leave it out to list every path with backups (deleted ones too).",
+    )
 
 
 class BackupVersion(BaseModel):
@@ -30,10 +34,20 @@ class BackupVersion(BaseModel):
     deleted: bool = Field(default=False, description="The file was deleted; this backup holds its content.")
 
 
+class BackedUpFile(BaseModel):
+    path: str
+    versions: int
+    latest: str = Field(description="Newest version id.")
+    created: str = Field(description="When the newest backup was taken, ISO 8601 UTC.")
+    reason: str
+    deleted: bool = Field(description="The newest backup holds a file that was deleted.")
+
+
 class ListBackupsResult(ToolOutput):
     vault: str
-    path: str
-    versions: list[BackupVersion] = Field(description="Newest first.")
+    path: str | None
+    versions: list[BackupVersion] = Field(description="The file's versions, newest first (with path).")
+    files: list[BackedUpFile] | None = Field(default=None, description="Without path: every backed-up path, most recent first.")
     total: int
 
 
@@ -43,8 +57,8 @@ def list_backups(ctx: ToolContext, args: ListBackupsArgs) -> ListBackupsResult:
 
     A backup is taken automatically before every change that overwrites, renames, moves, replaces or
     deletes a file, so this is how to undo a change or find a deleted note again (by its old path; the
-    file need not exist any more). Compare a version with diff_backup; restore it with restore_backup.
-    An empty list means no backup of this path exists."""
+    file need not exist any more; without path, every backed-up path is listed, deleted ones marked).
+    Compare a version with diff_backup; restore it with restore_backup. An empty list means no backup."""
     return ListBackupsResult(**svc.list_backups(ctx.workspace, args.vault, args.path, ctx.allowed_vaults))
 
 
