@@ -13,8 +13,10 @@ from obsigate.api.render import run_tool
 router = APIRouter(prefix="/api", tags=["backups"])
 
 
-@router.get("/file/{vault}/backups", summary="A file's backups, newest first (also for a deleted file)")
-async def list_backups(ctx: Ctx, vault: str, path: str = Query(..., description="Vault-relative path")) -> dict[str, Any]:
+@router.get("/file/{vault}/backups", summary="A file's backups, newest first; without path, every backed-up path")
+async def list_backups(
+    ctx: Ctx, vault: str, path: str | None = Query(None, description="Vault-relative path; omit to list all")
+) -> dict[str, Any]:
     return await run_tool(ctx, "list_backups", {"vault": vault, "path": path})
 
 
