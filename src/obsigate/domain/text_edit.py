@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from obsigate.domain.markdown import parse_note
+
 __all__ = ["EditError", "NoteText", "append", "heading_section", "replace_exact", "replace_section"]
 
 BOM = "\ufeff"
@@ -115,55 +117,25 @@ def replace_exact(
     return NoteText("".join(out), note.bom, note.newline), len(starts)
 
 
-def _heading(line: str) -> tuple[int, str] | None:
-    """``(level, text)`` of an ATX heading line (``## Title ##``), else ``None`` (obsidian.md §8)."""
-    stripped = line.lstrip(" ")
-    if len(line) - len(stripped) > 3 or not stripped.startswith("#"):
-        return None
-    level = len(stripped) - len(stripped.lstrip("#"))
-    rest = stripped[level:]
-    if level > 6 or (rest and rest[0] not in " \t"):
-        return None
-    title = rest.strip()
-    unclosed = title.rstrip("#")
-    if unclosed != title and (not unclosed or unclosed.endswith((" ", "\t"))):  # "## T ##": closing sequence
-        title = unclosed.strip()
-    return level, title
-
-
 def heading_section(text: str, heading: str) -> tuple[int, int, int]:
     """Where the section under ``heading`` is: ``(heading line index, first body line, end line)`` (0-based,
-    end exclusive). The section runs to the next heading of the same or a higher level, or the end; fenced
-    code is skipped (a ``#`` line inside a fence is not a heading). ``heading`` may carry its ``#`` marks.
+    end exclusive). The section runs to the next heading of the same or a higher level, or the end. Headings
+    are the note parser's (``markdown.parse_note``, obsidian.md §8), so a ``#`` line in fenced code or in the
+    frontmatter is not one. ``heading`` may carry its ``#`` marks.
 
     Raises:
         EditError: ``not_found`` or ``ambiguous`` (the heading text occurs more than once).
     """
     want = heading.strip().lstrip("#").strip()
-    lines = text.split("\n")
-    found: list[tuple[int, int]] = []
-    fence: str | None = None
-    heads: list[tuple[int, int]] = []
-    for i, line in enumerate(lines):
-        s = line.lstrip(" ")
-        if fence is not None:
-            if s.startswith(fence):
-                fence = None
-            continue
-        if s.startswith(("```", "~~~")):
-            fence = s[:3]
-            continue
-        h = _heading(line)
-        if h is not None:
-            heads.append((i, h[0]))
-            if h[1] == want:
-                found.append((i, h[0]))
+    headings = parse_note(text).headings
+    heads = [(h.line - 1, h.level) for h in headings]
+    found = [(h.line - 1, h.level) for h in headings if h.text == want]
     if not found:
         raise EditError("not_found", f"no heading {want!r} in the note")
     if len(found) > 1:
         raise EditError("ambiguous", f"the heading {want!r} occurs {len(found)} times")
     start, level = found[0]
-    end = next((i for i, lv in heads if i > start and lv <= level), len(lines))
+    end = next((i for i, lv in heads if i > start and lv <= level), text.count("\n") + 1)
     return start, start + 1, end
 
 
