@@ -270,8 +270,7 @@ def _edit_file(
             how = f"replace the section under {heading.strip()!r}"
         elif content is not None:
             # the agent saw [REDACTED:…] markers: they must not overwrite the secrets they stand for
-            edited = note.with_text(content)
-            edited, how = note.with_text(restore_secrets(note.text, edited.text)), "replace the whole content"
+            edited, how = note.with_text(restore_secrets(note.text, content)), "replace the whole content"
         else:
             raise BadRequest("give content (whole note), find + replace, or heading + content")
     except EditError as exc:
