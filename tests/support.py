@@ -27,6 +27,20 @@ SMALL_VAULT = {
 }
 
 
+# Every tool an MCP client with vault access sees in tools/list (frozen here; write tools only as pairs).
+MCP_TOOLS = {
+    "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
+    "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
+    "search_advanced", "list_backups", "diff_backup",
+    "propose_create_file", "apply_create_file", "propose_create_directory", "apply_create_directory",
+    "propose_edit_file", "apply_edit_file", "propose_append_to_file", "apply_append_to_file",
+    "propose_restore_backup", "apply_restore_backup", "propose_rename_file", "apply_rename_file",
+    "propose_rename_directory", "apply_rename_directory", "propose_move_path", "apply_move_path",
+    "propose_replace_in_files", "apply_replace_in_files", "propose_delete_file", "apply_delete_file",
+    "propose_delete_directory", "apply_delete_directory",
+}
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Create ``files`` (relative path → text or bytes) under ``root`` and return ``root``."""
     for rel, content in files.items():

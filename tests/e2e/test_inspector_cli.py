@@ -26,7 +26,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from support import REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
+from support import MCP_TOOLS, REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
 
 pytestmark = pytest.mark.e2e
 
@@ -148,17 +148,7 @@ def test_tools_list(inspector_dir: Path, served: Served, tmp_path: Path, era: li
     code, out, err = inspect(inspector_dir, tmp_path, served.url, "--method", "tools/list", *era, token=served.token)
     assert code == 0, err
     tools = {t["name"]: t for t in out["result"]["tools"]}
-    assert set(tools) == {
-        "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
-        "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
-        "search_advanced", "list_backups", "diff_backup",
-        "propose_create_file", "apply_create_file", "propose_create_directory", "apply_create_directory",
-        "propose_edit_file", "apply_edit_file", "propose_append_to_file", "apply_append_to_file",
-        "propose_restore_backup", "apply_restore_backup", "propose_rename_file", "apply_rename_file",
-        "propose_rename_directory", "apply_rename_directory", "propose_move_path", "apply_move_path",
-        "propose_replace_in_files", "apply_replace_in_files", "propose_delete_file", "apply_delete_file",
-        "propose_delete_directory", "apply_delete_directory",
-    }
+    assert set(tools) == MCP_TOOLS
     assert all("outputSchema" in t for t in tools.values())
     assert all(t["annotations"]["readOnlyHint"] is (not name.startswith("apply_")) for name, t in tools.items())
 

@@ -21,21 +21,10 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 
 from obsigate.auth.tokens import TokenService
 from obsigate.mcp.server import ERROR_META_KEY
-from support import free_port, uvicorn_thread, write_tree
+from support import MCP_TOOLS, free_port, uvicorn_thread, write_tree
 
 pytestmark = pytest.mark.anyio
 
-MCP_TOOLS = {
-    "list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw", "search_fulltext", "list_tags",
-    "search_paths", "suggest_tags", "get_backlinks", "get_graph", "list_recent",
-    "search_advanced", "list_backups", "diff_backup",
-    "propose_create_file", "apply_create_file", "propose_create_directory", "apply_create_directory",
-    "propose_edit_file", "apply_edit_file", "propose_append_to_file", "apply_append_to_file",
-    "propose_restore_backup", "apply_restore_backup", "propose_rename_file", "apply_rename_file",
-    "propose_rename_directory", "apply_rename_directory", "propose_move_path", "apply_move_path",
-    "propose_replace_in_files", "apply_replace_in_files", "propose_delete_file", "apply_delete_file",
-    "propose_delete_directory", "apply_delete_directory",
-}
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 PROTOCOL = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
 BASE = "http://127.0.0.1:8765"  # what the ``gateway`` fixtures' ASGITransport clients use
