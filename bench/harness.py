@@ -205,9 +205,9 @@ def worker_build(vault: Path, work: Path) -> dict:
 
 
 def worker_serve(vault: Path, work: Path, reps: int, seed: int, writes: int) -> dict:
-    from obsigate.domain.index import VaultIndex
-    from obsigate.domain.indexer import Indexer
-    from obsigate.domain.markdown import parse_note
+    from obsigate.domain.index.vault_index import VaultIndex
+    from obsigate.domain.index.watcher import Indexer
+    from obsigate.domain.markdown.note import parse_note
     from obsigate.domain.vault import Vault
 
     manifest = json.loads((vault / ".genvault.json").read_text())
@@ -308,7 +308,7 @@ def worker_serve(vault: Path, work: Path, reps: int, seed: int, writes: int) -> 
 
 
 def external_edits(ix: Any, vault: Path, paths: list[str], rng: random.Random, seed: int, n: int) -> dict:
-    from obsigate.domain.indexer import Indexer
+    from obsigate.domain.index.watcher import Indexer
     from obsigate.domain.vault import Vault
 
     indexer = Indexer(ix, {VAULT: Vault(VAULT, vault)})

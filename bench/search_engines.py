@@ -4,7 +4,7 @@ Usage (from the repository root, ~3 minutes on 2 cores for 10k notes)::
 
     python -m bench.search_engines                       # 10k notes, seed 42, JSON + table on stdout
     python -m bench.search_engines --notes 2000 --reps 20 # quicker
-    python -m bench.search_engines --vaultindex           # also measure obsigate.domain.index.VaultIndex
+    python -m bench.search_engines --vaultindex           # also measure obsigate.domain.index.vault_index.VaultIndex
 
 For each engine, two fresh child processes (so RSS figures are not polluted by the other engine):
 
@@ -407,8 +407,8 @@ VI_QUERIES: list[tuple[str, str]] = [
 
 def worker_vi_build(vault_dir: Path, work: Path) -> dict:
     """obsigate's real pipeline: Indexer.refresh_all (walk, read, parse_note, VaultIndex) from scratch."""
-    from obsigate.domain.index import VaultIndex
-    from obsigate.domain.indexer import Indexer
+    from obsigate.domain.index.vault_index import VaultIndex
+    from obsigate.domain.index.watcher import Indexer
     from obsigate.domain.vault import Vault
 
     d = work / "vi"
@@ -435,8 +435,8 @@ def worker_vi_build(vault_dir: Path, work: Path) -> dict:
 
 
 def worker_vi_serve(vault_dir: Path, work: Path, reps: int) -> dict:
-    from obsigate.domain.index import VaultIndex
-    from obsigate.domain.indexer import Indexer
+    from obsigate.domain.index.vault_index import VaultIndex
+    from obsigate.domain.index.watcher import Indexer
     from obsigate.domain.vault import Vault
 
     d = work / "vi"

@@ -100,7 +100,7 @@ def test_settings_precedence_flag_over_env_over_config(tmp_path: Path) -> None:
 
 
 def test_index_rebuild_while_the_index_is_held_is_refused(tmp_path: Path) -> None:
-    from obsigate.domain.index import VaultIndex
+    from obsigate.domain.index.vault_index import VaultIndex
 
     data = tmp_path / "data"
     data.mkdir()

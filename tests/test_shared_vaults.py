@@ -11,8 +11,8 @@ import pytest
 from support import SHARED_VAULTS
 
 from obsigate.auth.principal import ANONYMOUS
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ToolContext, ToolError, ToolRuntime, call_tool
@@ -77,8 +77,8 @@ def test_read_file_on_a_real_note(ctx: ToolContext) -> None:
 
 def _link_counts(folder: str) -> dict[str, list[int]]:
     """{kind: [resolved, unresolved]} over every note of a shared vault, with Obsidian's resolver."""
-    from obsigate.domain.links import LinkResolver
-    from obsigate.domain.markdown import parse_note
+    from obsigate.domain.links.resolve import LinkResolver
+    from obsigate.domain.markdown.note import parse_note
     from obsigate.domain.vault import is_note, iter_files
 
     vault = Vault(folder, Path(os.path.realpath(SHARED_VAULTS / folder)))

@@ -13,8 +13,8 @@ from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
 from obsigate.config import Settings
-from obsigate.domain.index import IndexBusyError, VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import BackupStore
 from obsigate.services.workspace import Limits, Workspace

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from obsigate.domain.index import VaultIndex
+from obsigate.domain.index.vault_index import VaultIndex
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from obsigate.domain.atomic import _temp_name, atomic_write, is_atomic_temp, remove_stale_temps
+from obsigate.domain.storage.atomic import _temp_name, atomic_write, is_atomic_temp, remove_stale_temps
 from obsigate.domain.vault import Vault, is_editor_temp, is_hidden, iter_files
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -175,7 +175,7 @@ WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     sys.path.insert(0, sys.argv[2])
-    from obsigate.domain.atomic import atomic_write
+    from obsigate.domain.storage.atomic import atomic_write
 
     path = Path(sys.argv[1])
     old, new = b"A" * 3_000_000, b"B" * 3_500_001

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from obsigate.domain.index import IndexBusyError, SearchPage, TagCount, VaultIndex
-from obsigate.domain.markdown import parse_note
+from obsigate.domain.index.vault_index import IndexBusyError, SearchPage, TagCount, VaultIndex
+from obsigate.domain.markdown.note import parse_note
 
 HOSTILE = [
     "don't", "C++", "status: done", "a-b", '"unclosed', "NEAR", "AND", "OR", "NOT", "*", "^", "(", ")", "",
@@ -325,8 +325,8 @@ def test_lost_full_text_index_marks_notes_stale(tmp_path: Path) -> None:
 CRASH = """
 import os, sys
 from pathlib import Path
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.markdown import parse_note
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.markdown.note import parse_note
 ix = VaultIndex(Path(sys.argv[1]), commit_interval=3600)
 text = "written just before a crash"
 ix.upsert_note("v", "late.md", text, parse_note(text), size=len(text), mtime_ns=7)

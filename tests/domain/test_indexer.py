@@ -11,9 +11,9 @@ import pytest
 
 from support import eventually
 
-import obsigate.domain.indexer as indexer_mod
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+import obsigate.domain.index.watcher as indexer_mod
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 
 VAULT = {

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from obsigate.domain.link_rewrite import (
+from obsigate.domain.links.rewrite import (
     LinkEdit,
     LinkRewriteError,
     NoteUpdate,
     affected_names,
     plan_link_updates,
 )
-from obsigate.domain.links import LinkResolver, link_name
-from obsigate.domain.markdown import parse_note
-from obsigate.domain.md_inline import link_spans, recording_inline_runs
+from obsigate.domain.links.resolve import LinkResolver, link_name
+from obsigate.domain.markdown.note import parse_note
+from obsigate.domain.markdown.inline import link_spans, recording_inline_runs
 from obsigate.domain.vault import Vault, is_note, iter_files
 
 FENCE = "```"

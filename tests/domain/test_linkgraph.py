@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from support import SHARED_VAULTS, eventually, write_tree
 
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 
 NOTES = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from obsigate.domain.links import LinkResolver
+from obsigate.domain.links.resolve import LinkResolver
 
 VAULT = ["Note.md", "a/Note.md", "ab/Note.md", "a/x.md", "b/y.md", "pic.png", "My.Note.md", "Report.pdf"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from obsigate.domain import frontmatter as fm
-from obsigate.domain.markdown import (
+from obsigate.domain.markdown import frontmatter as fm
+from obsigate.domain.markdown.note import (
     Heading,
     Link,
     ParsedNote,
@@ -598,7 +598,7 @@ def test_never_raises_on_random_or_pathological_input(caplog: pytest.LogCaptureF
         samples.append("".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 80))))
     for _ in range(200):
         samples.append("---\n" + "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 60))) + "\n---\nbody")
-    with caplog.at_level(logging.ERROR, logger="obsigate.domain.markdown"):
+    with caplog.at_level(logging.ERROR, logger="obsigate.domain.markdown.note"):
         for text in samples:
             note = parse_note(text)
             assert isinstance(note, ParsedNote)
@@ -627,7 +627,7 @@ def _vault_notes(name: str) -> list[Path]:
 def test_shared_vaults_parse_and_match_statistics(vault: str, expected: dict, caplog: pytest.LogCaptureFixture) -> None:
     counts = dict.fromkeys(expected, 0)
     tags: set[str] = set()
-    with caplog.at_level(logging.ERROR, logger="obsigate.domain.markdown"):
+    with caplog.at_level(logging.ERROR, logger="obsigate.domain.markdown.note"):
         for path in _vault_notes(vault):
             note = parse_note(path.read_text(encoding="utf-8"))
             counts["notes"] += 1

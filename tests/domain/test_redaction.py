@@ -92,7 +92,7 @@ SK = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 
 
 def test_redact_note_keeps_links_around_secrets_and_line_numbers() -> None:
-    from obsigate.domain.markdown import parse_note
+    from obsigate.domain.markdown.note import parse_note
     from obsigate.domain.redaction import redact_note
 
     pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----"

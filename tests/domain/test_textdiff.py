@@ -6,7 +6,7 @@ import difflib
 import random
 import time
 
-from obsigate.domain.textdiff import line_opcodes, unified_diff
+from obsigate.domain.diff import line_opcodes, unified_diff
 
 
 def _apply(a: list[str], b: list[str], ops: list[tuple[str, int, int, int, int]]) -> list[str]:

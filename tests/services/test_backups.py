@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support import SMALL_VAULT, write_tree
 
-from obsigate.domain.index import VaultIndex
+from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import BackupStore, diff_backup, is_version_id, list_backups, redacted_diff
 from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault, ServiceError, Unavailable, VaultAccessDenied

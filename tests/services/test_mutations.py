@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from support import write_tree
 
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services import mutation_exec
 from obsigate.services import mutations as m

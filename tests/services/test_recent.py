@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from support import SMALL_VAULT, write_tree
 
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
 from obsigate.services.recent import humanize_age, list_recent

@@ -13,8 +13,8 @@ import pytest
 from support import write_tree
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services import search_advanced as adv
 from obsigate.services import search_args

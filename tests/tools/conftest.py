@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog

@@ -9,8 +9,8 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ToolContext, call_tool

@@ -10,8 +10,8 @@ import pytest
 from support import write_tree
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.indexer import Indexer
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ToolContext, ToolError, call_tool

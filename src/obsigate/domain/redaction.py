@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from obsigate.domain.markdown import ParsedNote
+    from obsigate.domain.markdown.note import ParsedNote
 
 _PLACEHOLDERS = ("example", "xxxx", "changeme", "<", "${", "placeholder", "redacted", "****", "...")
 _PLACEHOLDER_STARTS = ("your-", "your_", "your ", "my-", "my_")

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from obsigate.domain.links import clip_around
-from obsigate.domain.markdown import parse_note
+from obsigate.domain.links.resolve import clip_around
+from obsigate.domain.markdown.note import parse_note
 from obsigate.domain.redaction import redact_text
 from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound, ServiceError

@@ -14,7 +14,7 @@ A key is a readable label (characters other than ``A-Z a-z 0-9 _ -`` percent-enc
 never a ``/``) plus a SHA-256 prefix of the exact vault name or vault-relative path: no name can climb out of
 ``root``, names of any length fit the 255-byte limit, and ``A.md``/``a.md`` stay apart on case-insensitive
 disks. Nothing under ``root`` is followed through a symlink. Both files are written with
-:func:`~obsigate.domain.atomic.atomic_write` (exclusive: a version is never overwritten); the sidecar is
+:func:`~obsigate.domain.storage.atomic.atomic_write` (exclusive: a version is never overwritten); the sidecar is
 written last, so a version exists once its sidecar does.
 
 Version ids look like ``20261130T120501.123456Z-3f2a``: UTC time to the microsecond plus 4 random hex
@@ -42,9 +42,9 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from obsigate.domain.atomic import atomic_write
+from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.redaction import redact_text
-from obsigate.domain.textdiff import unified_diff
+from obsigate.domain.diff import unified_diff
 from obsigate.domain.vault import is_note
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path

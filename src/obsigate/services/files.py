@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from obsigate.domain.markdown import distinct_tags, parse_note
+from obsigate.domain.markdown.note import distinct_tags, parse_note
 from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from obsigate.domain.atomic import atomic_write
+from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import Conflict, Unavailable
 from obsigate.services.paths import resolve_safe_path

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from obsigate.domain.link_rewrite import LinkRewriteError, affected_names, plan_link_updates
+from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
 from obsigate.domain.redaction import restore_secrets, secret_spans
 from obsigate.domain.text import nfc
-from obsigate.domain.text_edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
+from obsigate.domain.markdown.edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from obsigate.services.backups import redacted_diff

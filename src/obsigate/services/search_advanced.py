@@ -24,8 +24,8 @@ from typing import Any
 import regex as rx
 from wcmatch import glob as wcglob
 
-from obsigate.domain.index import FileRecord
-from obsigate.domain.index_store import tag_key
+from obsigate.domain.index.vault_index import FileRecord
+from obsigate.domain.index.sqlite_store import tag_key
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest

@@ -13,7 +13,7 @@ a bare name ambiguous (the link gets its path, §13 case 18), a rename onto a na
 for another file (those links get the other file's path), and the relative links inside a moved note.
 
 Only what the parser itself reports as a link is a candidate, located with the parser's own scan
-(:func:`obsigate.domain.md_inline.recording_inline_runs`), so links in code are never seen and links in
+(:func:`obsigate.domain.markdown.inline.recording_inline_runs`), so links in code are never seen and links in
 ``%% comments %%`` are (§4). Every rewrite replaces only the link path (and a display text equal to the
 old file name) inside the link's span; the rest of the file, CRLF line endings and a BOM included, is kept
 byte for byte. Each rewritten link is checked by parsing it again, and each rewritten note by parsing the
@@ -28,11 +28,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from obsigate.domain.frontmatter import iter_string_values, split_frontmatter
-from obsigate.domain.links import LinkResolver, lookup_names
-from obsigate.domain.markdown import ParsedNote, parse_note
-from obsigate.domain.md_inline import InlineRun, link_spans, recording_inline_runs
-from obsigate.domain.md_links import FRONTMATTER, Link, wikilink
+from obsigate.domain.markdown.frontmatter import iter_string_values, split_frontmatter
+from obsigate.domain.links.resolve import LinkResolver, lookup_names
+from obsigate.domain.markdown.note import ParsedNote, parse_note
+from obsigate.domain.markdown.inline import InlineRun, link_spans, recording_inline_runs
+from obsigate.domain.markdown.link_syntax import FRONTMATTER, Link, wikilink
 
 __all__ = ["LinkEdit", "LinkRewriteError", "NoteUpdate", "affected_names", "plan_link_updates"]
 
@@ -69,8 +69,8 @@ class LinkRewriteError(ValueError):
 def affected_names(moves: Mapping[str, str]) -> set[str]:
     """link_name keys of links that the moves may affect: lookup_names of every old and new path.
 
-    A link can only resolve to a file whose :func:`~obsigate.domain.links.lookup_names` hold its
-    :func:`~obsigate.domain.links.link_name` (obsidian.md §7 steps 2–3), so outside the moved notes only
+    A link can only resolve to a file whose :func:`~obsigate.domain.links.resolve.lookup_names` hold its
+    :func:`~obsigate.domain.links.resolve.link_name` (obsidian.md §7 steps 2–3), so outside the moved notes only
     links under these keys can change target: those to a moved file, and those whose bare name a moved file
     now shadows (§10 "Renames that create duplicate names", §13 cases 18–19).
     """

@@ -1,9 +1,9 @@
 """Inline scanning: links and tags of one run of inline text (a paragraph, heading or table row).
 
-The block scanner (:mod:`obsigate.domain.md_blocks`) hands each run to :func:`scan_inline`, which first
+The block scanner (:mod:`obsigate.domain.markdown.blocks`) hands each run to :func:`scan_inline`, which first
 *masks* the spans that can hold neither links nor tags (code spans, inline math, HTML comments, escapes),
 then takes out wikilinks and markdown links, and gives what is left to
-:func:`obsigate.domain.tags.scan_tags`. ``%% comments %%`` are deliberately *not* masked: Obsidian indexes
+:func:`obsigate.domain.markdown.tags.scan_tags`. ``%% comments %%`` are deliberately *not* masked: Obsidian indexes
 them. Masking keeps offsets (same-length overwrites), so links keep their line numbers.
 
 Where each link sits is available too, for span-based rewriting (obsidian.md §10, §12.5): :func:`link_spans`
@@ -21,8 +21,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
-from obsigate.domain.md_links import Link, markdown_link, wikilink
-from obsigate.domain.tags import MASK_BOUNDARY, MASK_OPAQUE, scan_tags
+from obsigate.domain.markdown.link_syntax import Link, markdown_link, wikilink
+from obsigate.domain.markdown.tags import MASK_BOUNDARY, MASK_OPAQUE, scan_tags
 
 __all__ = ["InlineRun", "LinkSpan", "link_spans", "recording_inline_runs", "scan_inline"]
 

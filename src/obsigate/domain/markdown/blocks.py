@@ -2,8 +2,8 @@
 
 The pass tracks fenced / indented code, ``$$`` math, HTML blocks, blockquotes, list items and tables (rules:
 `shared/reference/obsidian.md` §8, §12, following Obsidian 1.13 readbacks where it departs from CommonMark),
-and hands every inline run (paragraph, heading, table row) to :func:`obsigate.domain.md_inline.scan_inline`.
-What a single line is comes from :mod:`obsigate.domain.md_lines`; this module holds the state between lines.
+and hands every inline run (paragraph, heading, table row) to :func:`obsigate.domain.markdown.inline.scan_inline`.
+What a single line is comes from :mod:`obsigate.domain.markdown.lines`; this module holds the state between lines.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from obsigate.domain.md_inline import scan_inline
-from obsigate.domain.md_lines import (
+from obsigate.domain.markdown.inline import scan_inline
+from obsigate.domain.markdown.lines import (
     ATX,
     LIST_ITEM,
     REF_DEF,
@@ -33,7 +33,7 @@ from obsigate.domain.md_lines import (
     space_width,
     strip_quotes,
 )
-from obsigate.domain.md_links import Link
+from obsigate.domain.markdown.link_syntax import Link
 
 __all__ = ["Heading", "scan_blocks"]
 

@@ -3,14 +3,14 @@
 Tantivy has one writer per index and a commit (segment write + fsync + reader reload) costs 25-300 ms, so
 writes never wait for it. Each write commits its SQLite transaction, together with journal rows (``ftq``)
 for its full-text operations; interactive writes then queue those operations for the single background
-*committer* thread and record the note in the :class:`~obsigate.domain.overlay.Overlay`, so the next
+*committer* thread and record the note in the :class:`~obsigate.domain.index.overlay.Overlay`, so the next
 search sees it. The committer batches queued operations into one commit about every ``commit_interval``
 seconds, then drops the journal rows and the overlay entries the commit covered.
 
 Writes made inside :meth:`Committer.batch` (the initial build) skip the overlay, are grouped into few
 SQLite transactions and are fed to the writer from the writing thread. After a crash, journal rows left
 over are undone in tantivy and their notes marked stale, so the next incremental refresh re-indexes them.
-This is separate from :mod:`obsigate.domain.index` because it is the one part with threads and locks.
+This is separate from :mod:`obsigate.domain.index.vault_index` because it is the one part with threads and locks.
 
 Locks, always taken in this order: ``_wlock`` (SQLite writes, generation counter, queue order) →
 ``_wrlock`` (the tantivy writer, not re-entrant) → ``_state`` (queue, overlay, searcher, thread signals).
@@ -29,9 +29,9 @@ from pathlib import Path
 
 import tantivy
 
-from obsigate.domain.fulltext import FT_SCHEMA_VERSION, NoteDoc, doc_key, open_index, open_writer
-from obsigate.domain.index_store import MetaStore, Stmt
-from obsigate.domain.overlay import OVERLAY_COMMIT_AT, Key, Overlay, Pending
+from obsigate.domain.index.fulltext import FT_SCHEMA_VERSION, NoteDoc, doc_key, open_index, open_writer
+from obsigate.domain.index.sqlite_store import MetaStore, Stmt
+from obsigate.domain.index.overlay import OVERLAY_COMMIT_AT, Key, Overlay, Pending
 
 __all__ = ["Change", "Committer", "Op"]
 
@@ -68,7 +68,7 @@ class Committer:
     """Owns the tantivy index, its writer and current searcher, the overlay and the committer thread.
 
     Opening recreates a missing, corrupt or old-format tantivy folder (every note then marked stale) and
-    recovers from the journal. Raises :class:`~obsigate.domain.fulltext.IndexBusyError` when another process
+    recovers from the journal. Raises :class:`~obsigate.domain.index.fulltext.IndexBusyError` when another process
     holds the writer lock.
     """
 

@@ -1,14 +1,14 @@
 """The tantivy side of the index: schema, analyzer, note documents and query building.
 
 Everything here decides *what* is indexed and *how a query matches*; it holds no state. It is separate from
-the write path (:mod:`obsigate.domain.committer`) and from ranking the not-yet-committed notes
-(:mod:`obsigate.domain.overlay`) because both of those must agree with it exactly: the overlay analyses
+the write path (:mod:`obsigate.domain.index.committer`) and from ranking the not-yet-committed notes
+(:mod:`obsigate.domain.index.overlay`) because both of those must agree with it exactly: the overlay analyses
 notes with :func:`analyzer` and mirrors :func:`user_query` in Python.
 
 The index lives in ``db_path.with_suffix(".tantivy")``: per note ``title`` (file stem), ``aliases``,
 ``headings``, ``props`` (frontmatter keys and values as text), ``body`` (stored, compressed: the only copy
 of note text, used for snippets) and raw ``key``/``vault``/``tags``/``tagd`` fields for filtering, deletes
-and display. The query semantics it implements are described in :mod:`obsigate.domain.index`.
+and display. The query semantics it implements are described in :mod:`obsigate.domain.index.vault_index`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from obsigate.domain.text import nfc
 from obsigate.domain.vault import note_title
 
 if TYPE_CHECKING:
-    from obsigate.domain.markdown import ParsedNote
+    from obsigate.domain.markdown.note import ParsedNote
 
 __all__ = [
     "FIELD_BOOSTS",

@@ -5,7 +5,7 @@ here, analyzed with the index's own analyzer; a search excludes the committed ve
 matches and scores these in Python (:func:`matches`), with BM25 over the committed index's statistics. The
 committer drops the entries a commit covered (:meth:`Overlay.committed`), so an entry lives about
 ``commit_interval`` seconds. Kept apart from the committer because it is the one place where Python
-re-implements tantivy's matching: it must stay in step with :func:`obsigate.domain.fulltext.user_query`.
+re-implements tantivy's matching: it must stay in step with :func:`obsigate.domain.index.fulltext.user_query`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import tantivy
 
-from obsigate.domain.fulltext import FIELD_BOOSTS, PREFIX_MIN_CHARS, PREFIX_TERMS, PREFIX_WEIGHT, NoteDoc
+from obsigate.domain.index.fulltext import FIELD_BOOSTS, PREFIX_MIN_CHARS, PREFIX_TERMS, PREFIX_WEIGHT, NoteDoc
 
 __all__ = ["OVERLAY_COMMIT_AT", "Key", "Overlay", "Pending", "matches"]
 

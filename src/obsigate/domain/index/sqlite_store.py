@@ -21,10 +21,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from obsigate.domain.links import link_name
+from obsigate.domain.links.resolve import link_name
 
 if TYPE_CHECKING:
-    from obsigate.domain.md_links import Link
+    from obsigate.domain.markdown.link_syntax import Link
 
 __all__ = [
     "SCHEMA_VERSION",

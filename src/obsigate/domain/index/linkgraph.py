@@ -1,10 +1,10 @@
 """The resolved link graph of the indexed vaults: backlinks, outgoing links, edges.
 
 Every link row of the ``links`` table stores what it resolves to (``resolved``, NULL when unresolved),
-computed with an in-memory :class:`~obsigate.domain.links.LinkResolver` per vault that follows every indexed
+computed with an in-memory :class:`~obsigate.domain.links.resolve.LinkResolver` per vault that follows every indexed
 file. Resolution depends on the link text, its note's path and the set of files; the set changes only when
-a file appears or disappears, and then only links whose lookup name (:func:`~obsigate.domain.links.link_name`)
-is one of that file's :func:`~obsigate.domain.links.lookup_names` can change. So each such change re-resolves
+a file appears or disappears, and then only links whose lookup name (:func:`~obsigate.domain.links.resolve.link_name`)
+is one of that file's :func:`~obsigate.domain.links.resolve.lookup_names` can change. So each such change re-resolves
 just those rows (:meth:`LinkGraph.on_files_changed`, run in order with the other writes): creating a
 root-level ``Note.md`` re-targets every bare ``[[Note]]`` at once (obsidian.md §13 case 19), deleting a note
 turns its inbound links unresolved, and a backlinks query is one indexed lookup whatever the fan-in.
@@ -21,8 +21,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from obsigate.domain.index_store import MetaStore
-from obsigate.domain.links import LinkResolver, lookup_names
+from obsigate.domain.index.sqlite_store import MetaStore
+from obsigate.domain.links.resolve import LinkResolver, lookup_names
 
 __all__ = ["Backlink", "LinkGraph", "LinkRef", "OutLink"]
 
@@ -215,7 +215,7 @@ class LinkGraph:
         return {r[0] for r in rows}
 
     def sources_with_names(self, vault: str, names: Iterable[str]) -> set[str]:
-        """Paths of the notes holding a link whose :func:`~obsigate.domain.links.link_name` is in ``names``."""
+        """Paths of the notes holding a link whose :func:`~obsigate.domain.links.resolve.link_name` is in ``names``."""
         keys = sorted(set(names))
         if not keys:
             return set()

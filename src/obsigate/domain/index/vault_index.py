@@ -2,13 +2,13 @@
 
 :class:`VaultIndex` is the one entry point; the parts behind it, each a module of this package:
 
-* :mod:`~obsigate.domain.index_store` — SQLite at ``db_path`` (normally ``<data_dir>/index.sqlite3``):
+* :mod:`~obsigate.domain.index.sqlite_store` — SQLite at ``db_path`` (normally ``<data_dir>/index.sqlite3``):
   file states, tags, links, diagnostics and the journal of full-text operations not yet committed.
-* :mod:`~obsigate.domain.fulltext` — the tantivy index at ``db_path.with_suffix(".tantivy")``: fields,
+* :mod:`~obsigate.domain.index.fulltext` — the tantivy index at ``db_path.with_suffix(".tantivy")``: fields,
   analyzer, query building.
-* :mod:`~obsigate.domain.committer` — writes: SQLite at once, tantivy in background batches, crash recovery.
-* :mod:`~obsigate.domain.overlay` — notes written since the last tantivy commit, searchable at once.
-* :mod:`~obsigate.domain.snippets` — the highlighted excerpt of each hit.
+* :mod:`~obsigate.domain.index.committer` — writes: SQLite at once, tantivy in background batches, crash recovery.
+* :mod:`~obsigate.domain.index.overlay` — notes written since the last tantivy commit, searchable at once.
+* :mod:`~obsigate.domain.index.snippets` — the highlighted excerpt of each hit.
 
 Both stores are caches of the vault folders: a schema change, a missing or corrupt tantivy folder, or an
 interrupted commit is repaired on open by wiping or marking rows stale (``file_states`` then reports them as
@@ -40,16 +40,17 @@ from typing import TYPE_CHECKING, Any
 
 import tantivy
 
-from obsigate.domain import fulltext, index_store, overlay, snippets
-from obsigate.domain.committer import Change, Committer, Op
-from obsigate.domain.fulltext import IndexBusyError
+from obsigate.domain.index import fulltext, overlay, snippets
+from obsigate.domain.index import sqlite_store as index_store
+from obsigate.domain.index.committer import Change, Committer, Op
+from obsigate.domain.index.fulltext import IndexBusyError
 from obsigate.domain.vault import note_title
-from obsigate.domain.index_store import MetaStore
-from obsigate.domain.linkgraph import Backlink, LinkGraph, OutLink
-from obsigate.domain.links import link_contexts
+from obsigate.domain.index.sqlite_store import MetaStore
+from obsigate.domain.index.linkgraph import Backlink, LinkGraph, OutLink
+from obsigate.domain.links.resolve import link_contexts
 
 if TYPE_CHECKING:
-    from obsigate.domain.markdown import ParsedNote
+    from obsigate.domain.markdown.note import ParsedNote
 
 __all__ = ["Backlink", "FileRecord", "IndexBusyError", "OutLink", "SearchHit", "SearchPage", "TagCount", "VaultIndex"]
 
@@ -213,7 +214,7 @@ class VaultIndex:
         Args:
             vault, path: vault name and vault-relative NFC path of a ``.md`` file.
             text: the decoded note (unused beyond ``parsed``; kept for callers' symmetry).
-            parsed: ``obsigate.domain.markdown.parse_note(text)``; uses ``body``, ``frontmatter``, ``tags``,
+            parsed: ``obsigate.domain.markdown.note.parse_note(text)``; uses ``body``, ``frontmatter``, ``tags``,
                 ``aliases``, ``headings`` and ``links``.
             size, mtime_ns: the file's stat values, returned later by :meth:`file_states`.
             created_ns: the file's creation time (``obsigate.domain.vault.created_ns``); 0 = use ``mtime_ns``.

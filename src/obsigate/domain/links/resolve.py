@@ -13,11 +13,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from obsigate.domain.md_links import FRONTMATTER, Link
+from obsigate.domain.markdown.link_syntax import FRONTMATTER, Link
 from obsigate.domain.text import nfc
 
 if TYPE_CHECKING:
-    from obsigate.domain.markdown import ParsedNote
+    from obsigate.domain.markdown.note import ParsedNote
 
 __all__ = ["CONTEXT_CHARS", "LinkResolver", "clip_around", "link_contexts", "link_name", "lookup_names"]
 

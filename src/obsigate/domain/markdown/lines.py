@@ -1,7 +1,7 @@
 """What one line of a note is: indentation, blockquote markers and the block openers/closers (§12).
 
 Pure per-line recognisers (CommonMark block starts, with Obsidian's departures as read back from Obsidian
-1.13), used by the block scanner in :mod:`obsigate.domain.md_blocks`. Kept apart so the scanner reads as
+1.13), used by the block scanner in :mod:`obsigate.domain.markdown.blocks`. Kept apart so the scanner reads as
 a state machine over lines and these rules can be checked one by one.
 """
 

@@ -1,6 +1,6 @@
 """Links: the :class:`Link` record and how the text of a link becomes one (§4 wikilinks, §6 markdown links).
 
-Kept apart from scanning (:mod:`obsigate.domain.md_inline`) because frontmatter links (§3) go through the
+Kept apart from scanning (:mod:`obsigate.domain.markdown.inline`) because frontmatter links (§3) go through the
 same rules without any scanning: what a link *means* is decided here, where it *is* is decided there.
 """
 

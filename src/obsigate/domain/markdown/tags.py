@@ -4,7 +4,7 @@ Rules come from `shared/reference/obsidian.md` §9 (inline grammar, nesting, cas
 display casing) and §3 (frontmatter `tags` items). Tags are handled *without* their leading ``#``.
 
 `scan_tags` works on a *masked* copy of one inline run of text (a paragraph, heading or table), prepared
-by `obsigate.domain.md_inline`: spans that can never hold tags are overwritten, same length, with
+by `obsigate.domain.markdown.inline`: spans that can never hold tags are overwritten, same length, with
 `MASK_BOUNDARY` (code, math, comments, links: a tag may start right after them) or `MASK_OPAQUE`
 (backslash escapes: ``\\#x`` is not a tag).
 """

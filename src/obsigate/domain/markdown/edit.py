@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from obsigate.domain.markdown import parse_note
+from obsigate.domain.markdown.note import parse_note
 
 __all__ = ["EditError", "NoteText", "append", "heading_section", "replace_exact", "replace_section"]
 

@@ -40,8 +40,8 @@ import anyio
 import anyio.to_thread
 from watchfiles import awatch
 
-from obsigate.domain.index import VaultIndex
-from obsigate.domain.markdown import parse_note
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.markdown.note import parse_note
 from obsigate.domain.redaction import redact_note
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import (

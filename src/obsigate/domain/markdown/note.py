@@ -6,14 +6,14 @@ markdown links §6, headings §8, tags §9, parser gotchas §12. Where Obsidian 
 
 This module is the public API and puts the steps together; each step is a module of this package:
 
-* :mod:`~obsigate.domain.frontmatter` — the properties block (YAML);
-* :mod:`~obsigate.domain.md_blocks` — one pass over the body lines tracking block structure (fenced /
+* :mod:`~obsigate.domain.markdown.frontmatter` — the properties block (YAML);
+* :mod:`~obsigate.domain.markdown.blocks` — one pass over the body lines tracking block structure (fenced /
   indented code, ``$$`` math, HTML blocks, blockquotes, list items, tables), with the per-line rules in
-  :mod:`~obsigate.domain.md_lines`;
-* :mod:`~obsigate.domain.md_inline` — each inline run (paragraph, heading, table row): masks code spans,
+  :mod:`~obsigate.domain.markdown.lines`;
+* :mod:`~obsigate.domain.markdown.inline` — each inline run (paragraph, heading, table row): masks code spans,
   inline math, HTML comments and escapes, then extracts links and tags. ``%% comments %%`` are
   deliberately *not* masked: Obsidian indexes them;
-* :mod:`~obsigate.domain.md_links` — what a link's text means; :mod:`~obsigate.domain.tags` — the tag grammar.
+* :mod:`~obsigate.domain.markdown.link_syntax` — what a link's text means; :mod:`~obsigate.domain.markdown.tags` — the tag grammar.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from obsigate.domain.frontmatter import iter_string_values, load_frontmatter, split_frontmatter
-from obsigate.domain.md_blocks import Heading, scan_blocks
-from obsigate.domain.md_links import (
+from obsigate.domain.markdown.frontmatter import iter_string_values, load_frontmatter, split_frontmatter
+from obsigate.domain.markdown.blocks import Heading, scan_blocks
+from obsigate.domain.markdown.link_syntax import (
     FRONTMATTER,
     MARKDOWN,  # noqa: F401  (a link kind, importable from here as before)
     WIKILINK,  # noqa: F401
@@ -32,7 +32,7 @@ from obsigate.domain.md_links import (
     decode_uri,
     wikilink,
 )
-from obsigate.domain.tags import distinct_tags, frontmatter_tag, tag_matches
+from obsigate.domain.markdown.tags import distinct_tags, frontmatter_tag, tag_matches
 
 __all__ = [
     "Heading",

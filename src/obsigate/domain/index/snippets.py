@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import tantivy
 
-from obsigate.domain.fulltext import PREFIX_MIN_CHARS
+from obsigate.domain.index.fulltext import PREFIX_MIN_CHARS
 
 __all__ = ["SNIPPET_CHARS", "SNIPPET_WINDOW", "committed_snippet", "generator", "overlay_snippet"]
 
