@@ -15,7 +15,7 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
-from obsigate.tools.api import ToolContext, ToolError, ToolRuntime, call_tool
+from obsigate.tools.api import ToolContext, ServiceError, ToolRuntime, call_tool
 
 pytestmark = pytest.mark.skipif(not SHARED_VAULTS.is_dir(), reason="../shared/vaults is not present")
 
@@ -70,7 +70,7 @@ def test_read_file_on_a_real_note(ctx: ToolContext) -> None:
     note = call(ctx, "read_file", vault="tasks", path="Getting Started/Priority.md")
     assert note["headings"][0]["level"] == 1
     assert any(link["kind"] in ("wikilink", "markdown") for link in note["links"])
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         call(ctx, "read_file", vault="tasks", path=".obsidian/app.json")
     assert info.value.code == "path_outside_vault"
 

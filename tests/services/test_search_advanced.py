@@ -20,7 +20,7 @@ from obsigate.services import search_advanced as adv
 from obsigate.services import search_args
 from obsigate.services.errors import BadRequest, VaultAccessDenied
 from obsigate.services.workspace import Workspace
-from obsigate.tools.api import ToolContext, ToolError, ToolRuntime, call_tool
+from obsigate.tools.api import ToolContext, ServiceError, ToolRuntime, call_tool
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 NOTES = {
@@ -341,6 +341,6 @@ def test_the_tool(ws: Workspace, tmp_path: Path) -> None:
         (ANONYMOUS, {"q": "x", "include_paths": ["{a,b}" * 12]}, "invalid_glob"),
         (ANONYMOUS, {"q": "x", "modified": {"before": "not a date"}}, "invalid_argument"),
     ]:
-        with pytest.raises(ToolError) as info:
+        with pytest.raises(ServiceError) as info:
             call(principal, args)
         assert info.value.code == code, args

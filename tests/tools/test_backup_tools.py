@@ -10,7 +10,7 @@ import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.services.backups import BackupStore
-from obsigate.tools.api import REGISTRY, Scope, ToolContext, ToolError, call_tool
+from obsigate.tools.api import REGISTRY, Scope, ToolContext, ServiceError, call_tool
 from obsigate.tools.context import ToolRuntime
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
@@ -27,8 +27,8 @@ def run(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMOUS
     return anyio.run(call_tool, ToolContext(principal, rt, mode=mode), name, args)
 
 
-def fails(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMOUS) -> ToolError:
-    with pytest.raises(ToolError) as err:
+def fails(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMOUS) -> ServiceError:
+    with pytest.raises(ServiceError) as err:
         run(rt, name, args, principal)
     return err.value
 

@@ -35,7 +35,7 @@ from obsigate.tools.confirm import (
 )
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools
-from obsigate.tools.errors import ToolError
+from obsigate.services.errors import ServiceError
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import (
     ConfirmArgs,
@@ -171,8 +171,8 @@ def run(ctx: ToolContext, name: str, args: dict[str, Any] | None) -> dict[str, A
     return anyio.run(call_tool, ctx, name, args)
 
 
-def error_of(ctx: ToolContext, name: str, args: dict[str, Any] | None) -> ToolError:
-    with pytest.raises(ToolError) as info:
+def error_of(ctx: ToolContext, name: str, args: dict[str, Any] | None) -> ServiceError:
+    with pytest.raises(ServiceError) as info:
         run(ctx, name, args)
     return info.value
 
@@ -185,7 +185,7 @@ def apply(ctx: ToolContext, token: str) -> dict[str, Any]:
     return run(ctx, "apply_write_note", {"confirmation_token": token})
 
 
-def apply_error(ctx: ToolContext, token: str, tool_name: str = "write_note") -> ToolError:
+def apply_error(ctx: ToolContext, token: str, tool_name: str = "write_note") -> ServiceError:
     return error_of(ctx, f"apply_{tool_name}", {"confirmation_token": token})
 
 
@@ -495,7 +495,7 @@ def test_both_steps_are_rate_limited(rt: ToolRuntime) -> None:
         try:
             apply(ctx, token)
             codes.add("ok")
-        except ToolError as err:
+        except ServiceError as err:
             codes.add(err.code)
     assert "rate_limited" in codes
 
@@ -537,7 +537,7 @@ def test_revoke_spends_a_token(data_dir: Path) -> None:
     issued = service.issue(user="u", tool="t", vault="v", args={}, reads={})
     assert service.revoke(issued.token, user="someone else") is None
     assert service.revoke(issued.token, user="u") == issued.jti
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         service.redeem(issued.token, user="u", tool="t")
     assert info.value.code == "token_reused"
 

@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.tools.api import REGISTRY, Scope, ToolContext, ToolError, call_tool, visible_tools
+from obsigate.tools.api import REGISTRY, Scope, ToolContext, ServiceError, call_tool, visible_tools
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
@@ -24,8 +24,8 @@ def run(ctx: ToolContext, name: str, args: dict | None) -> dict:
     return anyio.run(call_tool, ctx, name, args)
 
 
-def error_of(ctx: ToolContext, name: str, args: dict | None) -> ToolError:
-    with pytest.raises(ToolError) as info:
+def error_of(ctx: ToolContext, name: str, args: dict | None) -> ServiceError:
+    with pytest.raises(ServiceError) as info:
         run(ctx, name, args)
     return info.value
 
@@ -99,7 +99,7 @@ def test_rate_limit_answers_rate_limited(runtime: ToolRuntime) -> None:
     for _ in range(3):
         run(ctx, "list_vaults", {})
     # a sliding-window counter may let one extra call through across a window edge
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         for _ in range(2):
             run(ctx, "list_vaults", {})
     assert info.value.code == "rate_limited" and info.value.details["retry_after"] >= 1

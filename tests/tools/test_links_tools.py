@@ -14,7 +14,7 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
-from obsigate.tools.api import ToolContext, ToolError, call_tool
+from obsigate.tools.api import ToolContext, ServiceError, call_tool
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.context import ToolRuntime
 
@@ -132,7 +132,7 @@ def test_vault_graph_includes_orphans_and_is_bounded(garden: ToolRuntime) -> Non
     ],
 )
 def test_bad_input_gets_a_stable_code(garden: ToolRuntime, name: str, args: dict, code: str) -> None:
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         run(garden, name, args)
     assert info.value.code == code
 
@@ -140,6 +140,6 @@ def test_bad_input_gets_a_stable_code(garden: ToolRuntime, name: str, args: dict
 def test_other_users_vault_is_denied(garden: ToolRuntime) -> None:
     bob = Principal(name="bob", is_admin=False, vaults=frozenset({"elsewhere"}), auth_kind="jwt")
     for name, args in (("get_backlinks", {"path": "Compost.md"}), ("get_graph", {})):
-        with pytest.raises(ToolError) as info:
+        with pytest.raises(ServiceError) as info:
             run(garden, name, {"vault": "garden", **args}, bob)
         assert info.value.code == "vault_access_denied"

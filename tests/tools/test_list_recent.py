@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.tools.api import REGISTRY, ToolContext, ToolError, call_tool
+from obsigate.tools.api import REGISTRY, ToolContext, ServiceError, call_tool
 from obsigate.tools.context import ToolRuntime
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
@@ -42,7 +42,7 @@ def test_result_matches_the_output_schema(runtime: ToolRuntime) -> None:
 def test_other_users_vault_is_denied(runtime: ToolRuntime) -> None:
     ctx = ToolContext(ALICE, runtime, mode="mcp")
     for vault in ("other", "ghost"):
-        with pytest.raises(ToolError) as info:
+        with pytest.raises(ServiceError) as info:
             run(ctx, {"vault": vault})
         assert info.value.code == "vault_access_denied"
         assert "Private" not in info.value.message
@@ -56,6 +56,6 @@ def test_other_users_vault_is_denied(runtime: ToolRuntime) -> None:
     [{"mode": "accessed"}, {"limit": 0}, {"limit": 101}, {"offset": -1}, {"limit": "many"}, {"since": "yesterday"}],
 )
 def test_bad_input(runtime: ToolRuntime, args: dict) -> None:
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         run(ToolContext(ANONYMOUS, runtime), args)
     assert info.value.code == "invalid_argument"

@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.tools.api import ToolContext, ToolError, call_tool
+from obsigate.tools.api import ToolContext, ServiceError, call_tool
 from obsigate.tools.context import ToolRuntime
 
 
@@ -28,14 +28,14 @@ def test_other_users_vault_is_not_searched(runtime: ToolRuntime) -> None:
     alice = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
     ctx = ToolContext(alice, runtime, mode="mcp")
     assert run(ctx, {"q": "private"})["total"] == 0
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         run(ctx, {"q": "private", "vault": "other"})
     assert info.value.code == "vault_access_denied"
 
 
 @pytest.mark.parametrize("args", [{"q": ""}, {"q": "   "}, {"q": "x", "limit": 0}, {"q": "x", "limit": 101}, {}])
 def test_bad_input(runtime: ToolRuntime, args: dict) -> None:
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         run(ToolContext(ANONYMOUS, runtime), args)
     assert info.value.code == "invalid_argument"
 

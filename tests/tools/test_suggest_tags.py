@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS
-from obsigate.tools.api import ToolContext, ToolError, call_tool
+from obsigate.tools.api import ToolContext, ServiceError, call_tool
 from obsigate.tools.context import ToolRuntime
 
 
@@ -28,6 +28,6 @@ def test_empty_query_lists_the_most_used(runtime: ToolRuntime) -> None:
 
 
 def test_bad_limit(runtime: ToolRuntime) -> None:
-    with pytest.raises(ToolError) as info:
+    with pytest.raises(ServiceError) as info:
         run(runtime, {"q": "x", "limit": 0})
     assert info.value.code == "invalid_argument"

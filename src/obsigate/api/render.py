@@ -12,7 +12,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from obsigate.services.errors import ServiceError
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_tool
-from obsigate.tools.errors import ToolError
 
 _STATUS_CODES = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
@@ -28,11 +27,6 @@ def _error(status: int, body: dict[str, Any], headers: dict[str, str] | None = N
 
 def install_error_handlers(app: FastAPI) -> None:
     """Register the single translation of every failure to the JSON error shape. No traceback ever leaves."""
-
-    @app.exception_handler(ToolError)
-    async def _tool_error(_: Request, exc: ToolError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.details["retry_after"])} if "retry_after" in exc.details else None
-        return _error(exc.http_status, exc.to_dict(), headers)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_: Request, exc: ServiceError) -> JSONResponse:

@@ -47,7 +47,7 @@ from obsigate.mcp.auth import principal_from_access_token
 from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers
 from obsigate.mcp.resources import ResourceHandlers
-from obsigate.tools.api import Scope, ToolContext, ToolError, ToolRuntime, ToolSpec, call_tool, visible_tools
+from obsigate.tools.api import Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, visible_tools
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.dispatch import call_operation
 from obsigate.tools.registry import APPLY_PREFIX, ToolKind
@@ -92,7 +92,7 @@ def to_mcp_tool(spec: ToolSpec) -> Tool:
     )
 
 
-def error_result(err: ToolError) -> CallToolResult:
+def error_result(err: ServiceError) -> CallToolResult:
     """A tool failure as the model sees it: ``isError`` with ``"<code>: <message>"`` (+ ``Hint: ...``).
 
     No ``structuredContent``: MCP requires it to conform to the tool's ``outputSchema`` (2025-06-18+
@@ -154,7 +154,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         * ``tools/list``: ``visible_tools`` for the caller, registry order (deterministic). It varies with
           the caller's grants, as MCP 2026-07-28 ``server/tools`` §Capabilities allows.
         * ``tools/call``: ``call_tool`` (argument validation, vault access, rate limit, redaction, size
-          budget, audit). Success → JSON text + ``structuredContent``; a ``ToolError`` →
+          budget, audit). Success → JSON text + ``structuredContent``; a ``ServiceError`` →
           :func:`error_result`; an unknown tool → JSON-RPC ``-32602`` (a protocol error, per
           ``server/tools`` §Error Handling). Unexpected exceptions become ``isError`` ``internal_error``,
           never an opaque ``-32603``. Write tools are listed and called as ``propose_<tool>``/``apply_<tool>``
@@ -203,13 +203,13 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         """``call_tool``, with a failure already rendered as a result (or raised as ``-32602``)."""
         try:
             return await call_tool(tctx, name, arguments)
-        except ToolError as err:
+        except ServiceError as err:
             if err.code == "unknown_tool":
                 raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}", {"code": "unknown_tool"}) from None
             return error_result(err)
         except Exception:  # call_tool contains its own failures; this guards the glue around it
             log.exception("tools/call %s failed unexpectedly", name)
-            return error_result(ToolError("internal_error", f"{name} failed unexpectedly", http_status=500))
+            return error_result(ServiceError(code="internal_error", message=f"{name} failed unexpectedly"))
 
     async def settle(tctx: ToolContext, spec: ToolSpec, data: dict[str, Any], answer: ElicitResult | None) -> CallToolResult:
         """Finish an inline confirmation: apply on accept, spend the token on decline, else the proposal."""
@@ -224,7 +224,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
                     await call_operation(
                         tctx, f"decline_{spec.origin.name}", {}, lambda: service.revoke(token, user=tctx.principal.name)
                     )
-                except ToolError:
+                except ServiceError:
                     pass  # the token is not returned either way
             return success_result({**closed, "status": "declined"})
         applied = await run_tool(tctx, f"{APPLY_PREFIX}{spec.origin.name}", {"confirmation_token": token})

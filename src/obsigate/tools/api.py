@@ -1,4 +1,5 @@
-"""Public facade of the tool layer: importing it registers the catalog and re-exports the entry points."""
+"""Public facade of the tool layer: importing it registers the catalog and re-exports what the transports
+(REST, MCP, the agent, the CLI) use: the entry points and the error tree (transports never import services)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,23 @@ from obsigate.tools import (  # noqa: F401, I001 — importing registers the too
     catalog_backups,
     catalog_write,
 )
+from obsigate.services.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    Unauthenticated,
+    Unavailable,
+    error_body,
+)
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools
-from obsigate.tools.errors import ToolError
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
 
-__all__ = ["REGISTRY", "Risk", "Scope", "ToolContext", "ToolError", "ToolRuntime", "ToolSpec", "call_tool", "visible_tools"]
+__all__ = [
+    "REGISTRY", "BadRequest", "Conflict", "Forbidden", "NotFound", "RateLimited", "Risk", "Scope", "ServiceError",
+    "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool", "error_body",
+    "visible_tools",
+]  # fmt: skip

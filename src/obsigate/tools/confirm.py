@@ -39,7 +39,7 @@ from typing import Any
 import jwt
 
 from obsigate.auth.tokens import load_or_create_secret
-from obsigate.tools.errors import ToolError
+from obsigate.services.errors import BadRequest, Conflict, Forbidden, ServiceError
 from obsigate.tools.registry import SECRET_RESULT_FIELDS
 
 __all__ = [
@@ -102,14 +102,12 @@ def strip_secret_fields(data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in SECRET_RESULT_FIELDS}
 
 
-def _invalid(reason: str, tool: str | None = None) -> ToolError:
+def _invalid(reason: str, tool: str | None = None) -> ServiceError:
     hint = f"call propose_{tool} again for a fresh token" if tool else "call the propose_ tool again for a fresh token"
-    return ToolError(
-        "invalid_confirmation",
-        "the confirmation token is invalid or expired",
+    return BadRequest(
+        code="invalid_confirmation", message="the confirmation token is invalid or expired",
         hint=hint,
         details={"reason": reason},
-        http_status=400,
     )
 
 
@@ -254,7 +252,7 @@ class ConfirmationService:
         equal to the claim.
 
         Raises:
-            ToolError: ``invalid_confirmation`` with ``details.reason`` (``malformed``, ``expired``,
+            ServiceError: ``invalid_confirmation`` with ``details.reason`` (``malformed``, ``expired``,
                 ``invalid_signature``, ``wrong_type``, ``wrong_tool``, ``missing_claim:NAME``...). The token never
                 appears in the error.
         """
@@ -308,17 +306,15 @@ class ConfirmationService:
         new proposal anyway); refusals before the insert leave it unspent.
 
         Raises:
-            ToolError: ``invalid_confirmation`` (see :meth:`decode`; also ``unknown_proposal``,
+            ServiceError: ``invalid_confirmation`` (see :meth:`decode`; also ``unknown_proposal``,
                 ``args_mismatch``), ``forbidden`` (403: the token was issued to another user),
                 ``token_reused`` (409: already redeemed, before or after a restart).
         """
         claims = self.decode(token, tool=tool)
         if claims["sub"] != user:
-            raise ToolError(
-                "forbidden",
-                "this confirmation token was issued to another user",
+            raise Forbidden(
+                message="this confirmation token was issued to another user",
                 hint=f"call propose_{tool} yourself",
-                http_status=403,
             )
         jti = claims["jti"]
         with self._connect() as db:
@@ -327,11 +323,9 @@ class ConfirmationService:
                 db.execute("INSERT INTO used(jti, used_at, exp) VALUES (?, ?, ?)", (jti, self._now(), claims["exp"]))
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK")
-                raise ToolError(
-                    "token_reused",
-                    "this confirmation token was already used",
+                raise Conflict(
+                    code="token_reused", message="this confirmation token was already used",
                     hint=f"each token works once: call propose_{tool} again",
-                    http_status=409,
                 ) from None
             row = db.execute(
                 "SELECT user, tool, vault, args_json, reads_json, paths_json FROM proposals WHERE jti = ?", (jti,)
@@ -363,7 +357,7 @@ class ConfirmationService:
         it was not a valid unspent token of ``user`` (nothing to revoke)."""
         try:
             claims = self.decode(token)
-        except ToolError:
+        except ServiceError:
             return None
         if claims["sub"] != user:
             return None

@@ -26,13 +26,12 @@ from pydantic import BaseModel, ValidationError
 
 from obsigate.domain.redaction import redact_payload
 from obsigate.domain.text import has_lone_surrogate
-from obsigate.services.errors import ServiceError
+from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable, ServiceError
 from obsigate.services.mutations import Proposal
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.confirm import ConfirmationService
 from obsigate.tools.context import ToolContext
-from obsigate.tools.errors import ToolError
 from obsigate.tools.registry import PROPOSE_PREFIX, SECRET_RESULT_FIELDS, Risk, Scope, ToolKind, ToolSpec
 
 _MODE_SCOPE = {"mcp": Scope.MCP, "in_app": Scope.IN_APP}
@@ -60,14 +59,14 @@ def visible_tools(ctx: ToolContext) -> list[ToolSpec]:
     return specs
 
 
-def _validation_error(exc: ValidationError) -> ToolError:
+def _validation_error(exc: ValidationError) -> ServiceError:
     problems = [
         {"field": ".".join(str(p) for p in err["loc"]) or "(arguments)", "problem": err["msg"]}
         for err in exc.errors(include_url=False, include_input=False)
     ]
     summary = "; ".join(f"{p['field']}: {p['problem']}" for p in problems[:5])
-    return ToolError(
-        "invalid_argument", f"invalid arguments: {summary}", hint="check the tool's input schema", details={"errors": problems}
+    return BadRequest(
+        message=f"invalid arguments: {summary}", hint="check the tool's input schema", details={"errors": problems}
     )
 
 
@@ -85,7 +84,7 @@ class _Note:
 
 @asynccontextmanager
 async def _audited(ctx: ToolContext, name: str, args: Any) -> AsyncIterator[_Note]:
-    """Map failures to :class:`ToolError` and append one audit record, however the block ends."""
+    """Map failures to :class:`ServiceError` and append one audit record, however the block ends."""
     started = time.perf_counter()
     vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
     note = _Note(vault=vault, args=summarize_args(args) if isinstance(args, dict) else {})
@@ -94,13 +93,10 @@ async def _audited(ctx: ToolContext, name: str, args: Any) -> AsyncIterator[_Not
         yield note
     except ServiceError as exc:
         result_code = exc.code
-        raise ToolError.from_service(exc) from None
-    except ToolError as exc:
-        result_code = exc.code
         raise
     except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
         result_code = "internal_error"
-        raise ToolError("internal_error", f"{name} failed unexpectedly ({type(exc).__name__})", http_status=500) from exc
+        raise ServiceError(code="internal_error", message=f"{name} failed unexpectedly ({type(exc).__name__})") from exc
     finally:
         if ctx.runtime.audit is not None:
             ctx.runtime.audit.record(
@@ -135,11 +131,9 @@ def _check_destructive(ctx: ToolContext, spec: ToolSpec, vault: str | None) -> N
     if spec.kind is ToolKind.TOOL and ctx.mode not in MODEL_MODES:
         return
     if vault and ctx.workspace.destructive.get(vault, True) is False:
-        raise ToolError(
-            "destructive_tools_disabled",
-            f"dangerous tools (rename, move, replace, delete) are turned off for vault {vault!r}",
+        raise Forbidden(
+            code="destructive_tools_disabled", message=f"dangerous tools (rename, move, replace, delete) are turned off for vault {vault!r}",
             hint="an administrator can turn on aiDestructiveTools for this vault; non-destructive tools still work",
-            http_status=403,
         )
 
 
@@ -152,7 +146,7 @@ async def _invoke(func: Callable[..., Any], ctx: ToolContext, args: BaseModel) -
 def _confirmations(ctx: ToolContext) -> ConfirmationService:
     service = ctx.runtime.confirmations
     if service is None:
-        raise ToolError("unavailable", "confirmations are not configured on this server", http_status=503)
+        raise Unavailable(message="confirmations are not configured on this server")
     return service
 
 
@@ -243,9 +237,8 @@ async def _apply(ctx: ToolContext, spec: ToolSpec, args: dict[str, Any], note: _
     try:
         parsed = base.args_model.model_validate(redeemed.args)
     except ValidationError:
-        raise ToolError(
-            "invalid_confirmation",
-            "the proposal no longer matches the tool's arguments",
+        raise BadRequest(
+            code="invalid_confirmation", message="the proposal no longer matches the tool's arguments",
             hint=f"call propose_{base.name} again",
             details={"reason": "args_mismatch"},
         ) from None
@@ -268,7 +261,7 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
     (``tools.confirm.strip_secret_fields``).
 
     Raises:
-        ToolError: every failure, with a stable code — ``unknown_tool``, ``invalid_argument``,
+        ServiceError: every failure, with a stable code — ``unknown_tool``, ``invalid_argument``,
             ``vault_access_denied``, ``not_found``, ``path_outside_vault``, ``rate_limited``,
             ``confirmation_required`` (a write tool without confirmation), ``destructive_tools_disabled``,
             ``invalid_confirmation``, ``token_reused``, ``forbidden`` (another user's token), ``conflict`` (a
@@ -280,12 +273,12 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
         spec = ctx.runtime.registry.get(name)
         scope = _MODE_SCOPE.get(ctx.mode)
         if spec is None or (scope is not None and scope not in spec.scopes):
-            raise ToolError("unknown_tool", f"no tool named {name!r}", hint="list the tools to see their names", http_status=404)
+            raise NotFound(code="unknown_tool", message=f"no tool named {name!r}", hint="list the tools to see their names")
         note.action = _ACTIONS[spec.kind]
         if not isinstance(args, dict):
-            raise ToolError("invalid_argument", "arguments must be a JSON object")
+            raise BadRequest(message="arguments must be a JSON object")
         if has_lone_surrogate(args):
-            raise ToolError("invalid_argument", "arguments must be valid Unicode text (a lone surrogate was sent)")
+            raise BadRequest(message="arguments must be valid Unicode text (a lone surrogate was sent)")
         _rate_limit(ctx, name)
         if spec.kind is ToolKind.APPLY:
             return await _apply(ctx, spec, args, note)
@@ -301,13 +294,11 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
             return await _propose(ctx, spec, parsed, note)
         if spec.risk is not Risk.READ and not ctx.confirmed:
             derived = ctx.runtime.registry.get(f"{PROPOSE_PREFIX}{name}")
-            raise ToolError(
-                "confirmation_required",
-                f"{name} changes the vault and must be confirmed",
+            raise Conflict(
+                code="confirmation_required", message=f"{name} changes the vault and must be confirmed",
                 hint=f"call propose_{name} first, then apply_{name} with its confirmation_token"
                 if derived is not None
                 else "this front cannot confirm it; use the web app",
-                http_status=409,
             )
         data = _finish(ctx, spec, await _invoke(spec.func, ctx, parsed))
         if spec.risk is not Risk.READ:
@@ -321,7 +312,7 @@ async def call_operation(ctx: ToolContext, name: str, args: dict[str, Any], work
     it must check vault access itself (the services it calls do).
 
     Raises:
-        ToolError: as :func:`call_tool`.
+        ServiceError: as :func:`call_tool`.
     """
     async with _audited(ctx, name, args):
         _rate_limit(ctx, name)
