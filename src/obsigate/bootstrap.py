@@ -19,7 +19,7 @@ from obsigate.domain.vault import Vault
 from obsigate.services.backups import BackupStore
 from obsigate.services.workspace import Limits, Workspace
 from obsigate.tools.audit import AuditLog
-from obsigate.tools.confirm import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
+from obsigate.tools.confirmations import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
 

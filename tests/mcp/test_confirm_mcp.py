@@ -23,9 +23,9 @@ from mcp_types import CallToolResult, ElicitResult, TextContent
 
 from obsigate.mcp.server import CONFIRM_INPUT_KEY, ERROR_META_KEY
 from obsigate.services.errors import Conflict
-from obsigate.services.mutations import Proposal
+from obsigate.services.changes import Change
 from obsigate.tools.api import REGISTRY
-from obsigate.tools.confirm import ConfirmationService
+from obsigate.tools.confirmations import ConfirmationService
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
 from support import free_port, uvicorn_thread
@@ -73,17 +73,19 @@ def _check_reads(ctx: ToolContext, root: Path) -> None:
             raise Conflict(f"{rel} changed since the proposal")
 
 
-def plan_write(ctx: ToolContext, args: WriteArgs) -> Proposal:
+def plan_write(ctx: ToolContext, args: WriteArgs) -> Change:
     _, target = _file(ctx, args.vault, args.path)
     action = "modify" if target.exists() else "create"
-    return Proposal(
-        f"{action} {args.path}", [{"path": args.path, "action": action, "diff": f"+{args.content}"}], {args.path: _sha(target)}
+    return Change(
+        summary=f"{action} {args.path}",
+        changes=[{"path": args.path, "action": action, "diff": f"+{args.content}"}],
+        reads={args.path: _sha(target)},
     )
 
 
-def plan_delete(ctx: ToolContext, args: DeleteArgs) -> Proposal:
+def plan_delete(ctx: ToolContext, args: DeleteArgs) -> Change:
     _, target = _file(ctx, args.vault, args.path)
-    return Proposal(f"delete {args.path}", [{"path": args.path, "action": "delete", "diff": ""}], {args.path: _sha(target)})
+    return Change(summary=f"delete {args.path}", changes=[{"path": args.path, "action": "delete", "diff": ""}], reads={args.path: _sha(target)})
 
 
 def with_write_tools() -> ToolRegistry:

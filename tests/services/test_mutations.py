@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from support import write_tree
@@ -39,12 +40,19 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
 
 
 def apply(ws: Workspace, op: str, **args: object) -> dict:
-    return m.apply(ws, op, "v", None, **args)
+    """Apply the planner of write tool ``op``; the result as the REST/MCP result shows it."""
+    return m.apply(ws, getattr(m, f"plan_{op}"), "v", None, **args).model_dump(exclude_none=True)
+
+
+def propose(ws: Workspace, op: str, **args: object) -> SimpleNamespace:
+    """Propose write tool ``op``'s change; ``diffs`` as the propose_ result shows them, and ``reads``."""
+    change = m.propose(ws, getattr(m, f"plan_{op}"), "v", None, **args)
+    return SimpleNamespace(diffs=[f.model_dump() for f in change.changes], reads=change.reads)
 
 
 def code_of(ws: Workspace, op: str, vault: str = "v", **args: object) -> str:
     with pytest.raises(ServiceError) as info:
-        m.apply(ws, op, vault, None, **args)
+        m.apply(ws, getattr(m, f"plan_{op}"), vault, None, **args)
     return info.value.code
 
 
@@ -110,7 +118,7 @@ def test_crlf_bom_note_round_trips_except_the_edit(ws: Workspace) -> None:
 
 
 def test_conflict_when_the_file_changed_after_the_proposal(ws: Workspace) -> None:
-    proposal = m.propose(ws, "edit_file", "v", None, path="Home.md", content="mine\n")
+    proposal = propose(ws, "edit_file", path="Home.md", content="mine\n")
     assert "-See [[Plan]]" in proposal.diffs[0]["diff"] and "+mine" in proposal.diffs[0]["diff"]
     (ws.vaults["v"].root / "Home.md").write_text("edited elsewhere\n")
     with pytest.raises(ServiceError) as info:
@@ -215,11 +223,11 @@ def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: 
         target = max((r.path for r in index.file_records("t") if r.note), key=lambda p: index.backlinks("t", p)[1])
         before_sources = {b.path for b in index.backlinks("t", target, limit=1000)[0]}
         unresolved_before = sum(v is None for v in link_map().values())
-        out = m.apply(ws, "rename_file", "t", None, path=target, new_name="Renamed (C++ draft) v1.2")
+        out = m.apply(ws, m.plan_rename_file, "t", None, path=target, new_name="Renamed (C++ draft) v1.2").model_dump()
         new = target.rsplit("/", 1)[0] + "/Renamed (C++ draft) v1.2.md" if "/" in target else "Renamed (C++ draft) v1.2.md"
         assert out["details"]["links_total"] >= 20
         assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
-        m.apply(ws, "rename_directory", "t", None, path="images", new_name="pictures")
+        m.apply(ws, m.plan_rename_directory, "t", None, path="images", new_name="pictures")
         indexer.refresh_all()  # and a full rescan agrees with what the writes indexed
         assert sum(v is None for v in link_map().values()) == unresolved_before
         assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
@@ -235,7 +243,7 @@ def test_an_edit_of_the_redacted_text_never_writes_markers_over_secrets(ws: Work
 
     (ws.vaults["v"].root / "keys.md").write_text(SECRET_NOTE)
     shown = redact_text(SECRET_NOTE)  # what read_file_raw gave the agent
-    proposal = m.propose(ws, "edit_file", "v", None, path="keys.md", content=shown.replace("intro", "Intro"))
+    proposal = propose(ws, "edit_file", path="keys.md", content=shown.replace("intro", "Intro"))
     assert "sk-proj" not in str(proposal.diffs) and "-intro" in proposal.diffs[0]["diff"]
     assert "-api_key" not in proposal.diffs[0]["diff"]  # the secret line is unchanged, and shown as such
     apply(ws, "edit_file", path="keys.md", content=shown.replace("intro", "Intro"))

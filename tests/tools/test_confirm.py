@@ -25,8 +25,8 @@ from obsigate.auth.principal import Principal
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import User
 from obsigate.services.errors import Conflict
-from obsigate.services.mutations import Proposal
-from obsigate.tools.confirm import (
+from obsigate.services.changes import Change
+from obsigate.tools.confirmations import (
     CONFIRM_DB_FILE,
     CONFIRM_KEY_FILE,
     ConfirmationService,
@@ -99,24 +99,24 @@ def _check_reads(ctx: ToolContext, root: Path) -> None:
             raise Conflict(f"{rel} changed since the proposal", hint="propose again")
 
 
-def plan_write(ctx: ToolContext, args: WriteArgs) -> Proposal:
+def plan_write(ctx: ToolContext, args: WriteArgs) -> Change:
     _, target = _target(ctx, args.vault, args.path)
     before = target.read_text(encoding="utf-8") if target.exists() else ""
     diff = "".join(
         difflib.unified_diff(before.splitlines(True), args.content.splitlines(True), f"a/{args.path}", f"b/{args.path}")
     )
     action = "modify" if target.exists() else "create"
-    return Proposal(
+    return Change(
         summary=f"{action} {args.path} ({len(args.content)} bytes)",
-        diffs=[{"path": args.path, "action": action, "diff": diff}],
+        changes=[{"path": args.path, "action": action, "diff": diff}],
         reads={args.path: _sha(target)},
         details={"lines": args.content.count("\n")},
     )
 
 
-def plan_delete(ctx: ToolContext, args: DeleteArgs) -> Proposal:
+def plan_delete(ctx: ToolContext, args: DeleteArgs) -> Change:
     _, target = _target(ctx, args.vault, args.path)
-    return Proposal(f"delete {args.path}", [{"path": args.path, "action": "delete", "diff": ""}], {args.path: _sha(target)})
+    return Change(summary=f"delete {args.path}", changes=[{"path": args.path, "action": "delete", "diff": ""}], reads={args.path: _sha(target)})
 
 
 def make_registry() -> ToolRegistry:

@@ -8,8 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from obsigate.api.deps import Ctx
 from obsigate.api.render import run_tool
-from obsigate.services.files import read_file_bytes
-from obsigate.tools.dispatch import call_operation
+from obsigate.tools.operations import download_file
 
 router = APIRouter(prefix="/api", tags=["files"])
 
@@ -27,10 +26,7 @@ async def get_file(
     response_class=Response,
 )
 async def get_file_raw(ctx: Ctx, vault: str, path: str = Query(..., description="Vault-relative path")) -> Response:
-    _, data, mime = await call_operation(
-        ctx, "download_file", {"vault": vault, "path": path},
-        lambda: read_file_bytes(ctx.workspace, vault, path, ctx.allowed_vaults),
-    )  # fmt: skip
+    data, mime = await download_file(ctx, vault, path)
     if mime.startswith("text/"):
         mime += "; charset=utf-8"
     # The bytes are user content: never let a browser sniff or run them as our origin's HTML.

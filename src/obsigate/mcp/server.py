@@ -48,9 +48,8 @@ from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers
 from obsigate.mcp.resources import ResourceHandlers
 from obsigate.tools.api import Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, visible_tools
-from obsigate.tools.budget import fit_to_budget
-from obsigate.tools.dispatch import call_operation
-from obsigate.tools.registry import APPLY_PREFIX, ToolKind
+from obsigate.tools.confirmations import settle
+from obsigate.tools.registry import ToolKind
 
 __all__ = ["CONFIRM_INPUT_KEY", "ERROR_META_KEY", "SERVER_NAME", "build_mcp_server", "error_result", "to_mcp_tool"]
 
@@ -183,6 +182,12 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
             tool = tools_by_name[spec.name] = to_mcp_tool(spec)
         return tool
 
+    def context_of(ctx: ServerRequestContext[Any, Any]) -> ToolContext:
+        """The tool context of this request: its caller and, in a 2025-era session, the session id."""
+        headers = getattr(ctx.request, "headers", None) if ctx.request is not None else None
+        session = headers.get("mcp-session-id") if headers is not None else None
+        return ToolContext(principal_of(ctx), runtime, mode="mcp", session_id=session or None)
+
     def principal_of(ctx: ServerRequestContext[Any, Any]) -> Principal:
         if anonymous:
             return ANONYMOUS
@@ -196,7 +201,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
     async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         if params is not None and params.cursor is not None:
             raise MCPError(INVALID_PARAMS, "invalid_argument: unknown cursor (the tool list is not paged)")
-        tctx = ToolContext(principal_of(ctx), runtime, mode="mcp")
+        tctx = context_of(ctx)
         return ListToolsResult(tools=[mcp_tool(spec) for spec in visible_tools(tctx)])
 
     async def run_tool(tctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> dict[str, Any] | CallToolResult:
@@ -209,29 +214,14 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
             return error_result(err)
         except Exception:  # call_tool contains its own failures; this guards the glue around it
             log.exception("tools/call %s failed unexpectedly", name)
-            return error_result(ServiceError(code="internal_error", message=f"{name} failed unexpectedly"))
+            return error_result(ServiceError(f"{name} failed unexpectedly"))
 
-    async def settle(tctx: ToolContext, spec: ToolSpec, data: dict[str, Any], answer: ElicitResult | None) -> CallToolResult:
-        """Finish an inline confirmation: apply on accept, spend the token on decline, else the proposal."""
-        token = data.get("confirmation_token")
-        if answer is None or answer.action == "cancel" or not isinstance(token, str) or spec.origin is None:
-            return success_result(data)
-        closed = {**data, "confirmation_token": None, "expires_at": None, "expires_in": None}
-        if answer.action == "decline":
-            service = runtime.confirmations
-            if service is not None:
-                try:
-                    await call_operation(
-                        tctx, f"decline_{spec.origin.name}", {}, lambda: service.revoke(token, user=tctx.principal.name)
-                    )
-                except ServiceError:
-                    pass  # the token is not returned either way
-            return success_result({**closed, "status": "declined"})
-        applied = await run_tool(tctx, f"{APPLY_PREFIX}{spec.origin.name}", {"confirmation_token": token})
-        if isinstance(applied, CallToolResult):
-            return applied
-        out = fit_to_budget({**closed, "status": "applied", "result": applied}, runtime.workspace.limits.budget_chars)
-        return success_result(out)
+    async def settled(tctx: ToolContext, data: dict[str, Any], answer: ElicitResult | None) -> CallToolResult:
+        """The human's inline answer, settled by the tool layer (accept applies, decline spends the token)."""
+        try:
+            return success_result(await settle(tctx, data, answer.action if answer is not None else None))
+        except ServiceError as err:
+            return error_result(err)
 
     async def propose_inline(
         ctx: ServerRequestContext[Any, Any], tctx: ToolContext, spec: ToolSpec, params: CallToolRequestParams
@@ -246,7 +236,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
             except (ValueError, KeyError, TypeError, AssertionError):
                 raise MCPError(INVALID_PARAMS, "invalid_argument: requestState is not ours") from None
             answer = (params.input_responses or {}).get(CONFIRM_INPUT_KEY)
-            return await settle(tctx, spec, data, answer if isinstance(answer, ElicitResult) else None)
+            return await settled(tctx, data, answer if isinstance(answer, ElicitResult) else None)
         data = await run_tool(tctx, params.name, params.arguments)
         if isinstance(data, CallToolResult):
             return data
@@ -267,12 +257,12 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
                 )
         except Exception as exc:  # noqa: BLE001 — a client that cannot confirm inline gets the two-step proposal
             log.info("inline confirmation of %s not answered (%s)", params.name, type(exc).__name__)
-        return await settle(tctx, spec, data, answer)
+        return await settled(tctx, data, answer)
 
     async def handle_call(
         ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
     ) -> CallToolResult | InputRequiredResult:
-        tctx = ToolContext(principal_of(ctx), runtime, mode="mcp")
+        tctx = context_of(ctx)
         spec = runtime.registry.get(params.name)
         if spec is not None and spec.kind is ToolKind.PROPOSE and Scope.MCP in spec.scopes and _client_elicits(ctx):
             return await propose_inline(ctx, tctx, spec, params)

@@ -1,9 +1,11 @@
 """Every change to a vault: the single source for the write tools and the REST write routes (issue 4).
 
-Each mutation is two functions: ``plan_<name>(ws, ...) -> Proposal`` reads what it needs and changes
-nothing; ``apply_<name>(ws, ..., expected=None)`` performs it. ``expected`` is the ``Proposal.reads`` of an
-earlier plan: when given, every file the plan read must still hash the same, or :class:`Conflict` is raised
-and nothing is written (the confirmation flow binds these hashes into its token).
+Each mutation is one planner, ``plan_<tool>(ws, vault, **args) -> Plan``, that reads what it needs and
+changes nothing; the write tool names its planner (``tools/catalog_write.py``). :func:`propose` runs a
+planner and returns its :class:`~obsigate.services.changes.Change`; :func:`apply` runs it again under the
+vault's lock and performs it. ``expected`` is the ``Change.reads`` of an earlier proposal: when given, every
+file the plan read must still hash the same, or :class:`Conflict` is raised and nothing is written (the
+confirmation flow binds these hashes into its token).
 """
 
 from __future__ import annotations
@@ -23,34 +25,17 @@ from obsigate.domain.markdown.edit import EditError, NoteText, append, heading_s
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from obsigate.services.backups import redacted_diff
+from obsigate.services.changes import Change, FileChange
 from obsigate.services.mutation_exec import MakeDir, Move, Remove, Step, Write, execute, vault_lock
 from obsigate.services.paths import normalize_rel, resolve_safe_path
 from obsigate.services.search_args import compile_globs, compile_query
 from obsigate.services.workspace import Workspace
 
-__all__ = ["OPERATIONS", "Proposal", "apply", "propose"]
+__all__ = ["Plan", "Planner", "apply", "propose"]
 
 MAX_DIFF_CHARS = 50_000  # per file, in a proposal
 REPLACE_BUDGET_S = 10.0  # replace_in_files reads every note once
 NOTE_TIMEOUT_S = 0.5  # one note's regex
-
-
-@dataclass(slots=True)
-class Proposal:
-    """What a mutation would do, computed without changing anything.
-
-    Attributes:
-        summary: one human sentence ("create Projects/Plan.md (120 bytes)").
-        diffs: ``[{"path", "action": "create"|"modify"|"delete"|"move"|"mkdir"|"rmdir", "diff", "to"?}]``;
-            ``diff`` is a unified diff of the text (redacted), ``""`` for binaries and folders.
-        reads: ``{vault-relative path: sha256 hex of the bytes read}``, ``""`` for a path read as absent.
-        details: tool-specific facts (per-file replacement counts, links rewritten...), JSON-safe.
-    """
-
-    summary: str
-    diffs: list[dict[str, Any]] = field(default_factory=list)
-    reads: dict[str, str] = field(default_factory=dict)
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------------------- helpers
@@ -121,80 +106,61 @@ def _check(expected: Mapping[str, str] | None, reads: Mapping[str, str]) -> None
 
 
 @dataclass(slots=True)
-class _Plan:
-    proposal: Proposal
+class Plan:
+    """A planner's answer: the ``change`` it would make, the ``steps`` that make it, the backup ``reason``."""
+
+    change: Change
     steps: list[Step]
     reason: str
 
 
-def _run(ws: Workspace, vault: Vault, plan: Callable[[], _Plan], expected: Mapping[str, str] | None) -> dict[str, Any]:
-    """Plan again under the vault's lock, check it against ``expected``, execute it; the tool result."""
-    with vault_lock(vault):
-        p = plan()
-        _check(expected, p.proposal.reads)
-        done = execute(ws, vault, p.steps, reason=p.reason) if p.steps else None
-    return {
-        "vault": vault.name,
-        "summary": p.proposal.summary,
-        "changes": [{k: d[k] for k in ("path", "action", "to") if k in d} for d in p.proposal.diffs],
-        "backups": done.backups if done else [],
-        "details": p.proposal.details,
-    }
+#: ``plan(ws, vault, **args) -> Plan``: computes a mutation without side effects.
+Planner = Callable[..., Plan]
 
 
-def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to: str | None = None) -> dict[str, Any]:
-    entry = {"path": rel, "action": action, "diff": _diff(rel, before, after, to=to)}
-    if to is not None:
-        entry["to"] = to
-    return entry
+def _proposal(summary: str, changes: list[Any], reads: dict[str, str], details: dict[str, Any] | None = None) -> Change:
+    return Change(summary=summary, changes=changes, reads=reads, details=details or {})
+
+
+def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to: str | None = None) -> FileChange:
+    return FileChange(path=rel, action=action, to=to, diff=_diff(rel, before, after, to=to))  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------- entry points
 
-_PLANNERS: dict[str, Callable[..., _Plan]] = {}
-
-
-def _planner(name: str) -> Callable[[Callable[..., _Plan]], Callable[..., _Plan]]:
-    def register(fn: Callable[..., _Plan]) -> Callable[..., _Plan]:
-        _PLANNERS[name] = fn
-        return fn
-
-    return register
-
-
-def propose(ws: Workspace, op: str, vault_name: str, allowed: Iterable[str] | None, **args: Any) -> Proposal:
-    """What mutation ``op`` (``create_file``, ``edit_file``, ... see :data:`OPERATIONS`) would do; changes
-    nothing.
+def propose(ws: Workspace, planner: Planner, vault_name: str, allowed: Iterable[str] | None, **args: Any) -> Change:
+    """What ``planner`` (a ``plan_<tool>`` of this module) would do with ``args``; changes nothing.
 
     Raises:
-        VaultAccessDenied / NotFound (vault), Forbidden ``vault_read_only``, and the operation's own errors
+        VaultAccessDenied / NotFound (vault), Forbidden ``vault_read_only``, and the planner's own errors
         (``exists``, ``not_found``, ``path_outside_vault``, ``count_mismatch``...).
     """
     vault = _writable(ws, vault_name, allowed)
-    return _PLANNERS[op](ws, vault, **args).proposal
+    return planner(ws, vault, **args).change.model_copy(update={"vault": vault.name})
 
 
 def apply(
     ws: Workspace,
-    op: str,
+    planner: Planner,
     vault_name: str,
     allowed: Iterable[str] | None,
     *,
     expected: Mapping[str, str] | None = None,
     **args: Any,
-) -> dict[str, Any]:
-    """Perform mutation ``op``: re-plan it under the vault's lock, check ``expected`` (a proposal's
-    ``reads``), back up, write atomically, update the index.
-
-    Returns:
-        ``{"vault", "summary", "changes": [{"path", "action", "to"?}], "backups": [{"path", "version"}],
-        "details"}``.
+) -> Change:
+    """Perform ``planner``'s mutation: plan it again under the vault's lock, check ``expected`` (a proposal's
+    ``reads``), back up, write atomically, update the index. Returns the applied :class:`Change` (``backups``
+    set, diffs dropped).
 
     Raises:
         Conflict (``conflict`` when a file changed since ``expected``, ``exists``), plus :func:`propose`'s.
     """
     vault = _writable(ws, vault_name, allowed)
-    return _run(ws, vault, lambda: _PLANNERS[op](ws, vault, **args), expected)
+    with vault_lock(vault):
+        plan = planner(ws, vault, **args)
+        _check(expected, plan.change.reads)
+        done = execute(ws, vault, plan.steps, reason=plan.reason) if plan.steps else None
+    return plan.change.model_copy(update={"vault": vault.name}).applied(done.backups if done else [])
 
 
 # ---------------------------------------------------------------------------------- create and edit
@@ -212,8 +178,7 @@ def _parent_ok(vault: Vault, rel: str) -> None:
         parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
 
 
-@_planner("create_file")
-def _create_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Plan:
+def plan_create_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> Plan:
     if isinstance(path, str) and path.rstrip().endswith("/"):
         raise BadRequest(f"{path!r} names a folder; give a file name", hint="use create_directory for folders")
     rel = normalize_rel(path)
@@ -221,26 +186,24 @@ def _create_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Pl
     if _exists(vault, rel):
         raise Conflict(f"{rel!r} already exists", code="exists", hint="edit it with edit_file, or pick another name")
     data = content.encode("utf-8")
-    prop = Proposal(f"create {rel} ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
-    return _Plan(prop, [Write(rel, data, exclusive=True)], "create_file")
+    prop = _proposal(f"create {rel} ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
+    return Plan(prop, [Write(rel, data, exclusive=True)], "create_file")
 
 
 def _exists(vault: Vault, rel: str) -> bool:
     return os.path.lexists(resolve_safe_path(vault, rel).abs)
 
 
-@_planner("create_directory")
-def _create_directory(ws: Workspace, vault: Vault, *, path: str) -> _Plan:
+def plan_create_directory(ws: Workspace, vault: Vault, *, path: str) -> Plan:
     rel = normalize_rel(path)
     _parent_ok(vault, rel)
     if _exists(vault, rel):
         raise Conflict(f"{rel!r} already exists", code="exists")
-    prop = Proposal(f"create folder {rel}", [{"path": rel, "action": "mkdir", "diff": ""}], {rel: ""})
-    return _Plan(prop, [MakeDir(rel)], "create_directory")
+    prop = _proposal(f"create folder {rel}", [FileChange(path=rel, action="mkdir", diff="")], {rel: ""})
+    return Plan(prop, [MakeDir(rel)], "create_directory")
 
 
-@_planner("edit_file")
-def _edit_file(
+def plan_edit_file(
     ws: Workspace,
     vault: Vault,
     *,
@@ -250,7 +213,7 @@ def _edit_file(
     replace: str | None = None,
     expected_count: int | None = 1,
     heading: str | None = None,
-) -> _Plan:
+) -> Plan:
     rel = normalize_rel(path)
     before = _existing(vault, rel)
     note = _text_of(rel, before)
@@ -277,35 +240,33 @@ def _edit_file(
         raise (NotFound if exc.code == "not_found" else BadRequest)(str(exc), code=exc.code) from None
     after = edited.encode()
     if after == before:
-        return _Plan(Proposal(f"{rel}: no change", [], {rel: _sha(before)}), [], "edit_file")
-    prop = Proposal(f"{rel}: {how}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
-    return _Plan(prop, [Write(rel, after)], "edit_file")
+        return Plan(_proposal(f"{rel}: no change", [], {rel: _sha(before)}), [], "edit_file")
+    prop = _proposal(f"{rel}: {how}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
+    return Plan(prop, [Write(rel, after)], "edit_file")
 
 
-@_planner("append_to_file")
-def _append_to_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> _Plan:
+def plan_append_to_file(ws: Workspace, vault: Vault, *, path: str, content: str) -> Plan:
     rel = normalize_rel(path)
     _parent_ok(vault, rel)
     before = _read(vault, rel)
     if before is None:
         data = content.encode("utf-8")
-        prop = Proposal(f"create {rel} with the text ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
-        return _Plan(prop, [Write(rel, data, exclusive=True)], "append_to_file")
+        prop = _proposal(f"create {rel} with the text ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
+        return Plan(prop, [Write(rel, data, exclusive=True)], "append_to_file")
     after = append(_text_of(rel, before), content).encode()
-    prop = Proposal(f"append {len(after) - len(before)} bytes to {rel}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
-    return _Plan(prop, [Write(rel, after)], "append_to_file")
+    prop = _proposal(f"append {len(after) - len(before)} bytes to {rel}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
+    return Plan(prop, [Write(rel, after)], "append_to_file")
 
 
-@_planner("restore_backup")
-def _restore_backup(ws: Workspace, vault: Vault, *, path: str, version: str) -> _Plan:
+def plan_restore_backup(ws: Workspace, vault: Vault, *, path: str, version: str) -> Plan:
     rel = normalize_rel(path)
     if ws.backups is None:
         raise Unavailable("no backup store is configured")
     data = ws.backups.read(vault.name, rel, version)
     before = _read(vault, rel)
     action = "create" if before is None else "modify"
-    prop = Proposal(f"restore {rel} from backup {version}", [_change(rel, action, before, data)], {rel: _sha(before)})
-    return _Plan(prop, [Write(rel, data, exclusive=before is None)], "restore_backup")
+    prop = _proposal(f"restore {rel} from backup {version}", [_change(rel, action, before, data)], {rel: _sha(before)})
+    return Plan(prop, [Write(rel, data, exclusive=before is None)], "restore_backup")
 
 
 # ------------------------------------------------------------------------------- rename, move, delete
@@ -319,7 +280,7 @@ def _moves_for(vault: Vault, src: str, dst: str) -> dict[str, str]:
     return {src: dst}
 
 
-def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> _Plan:
+def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> Plan:
     """Move ``src`` to ``dst`` and rewrite every link the move would break, as Obsidian does (obsidian.md
     §10): every note linking into the moved files, and the moved notes' own relative links."""
     if src == dst:
@@ -354,7 +315,7 @@ def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> _
     back = {new: old for old, new in moves.items()}
     reads = {p: _sha(d) for p, d in raw.items()} | {dst: ""}
     reads[src] = reads.get(src) or _tree_hash(vault, src)
-    diffs = [{"path": src, "action": "move", "to": dst, "diff": ""}]
+    diffs: list[FileChange] = [FileChange(path=src, action="move", to=dst, diff="")]
     steps: list[Step] = [Move(src, dst)]
     per_file: dict[str, int] = {}
     for up in updates:
@@ -369,7 +330,7 @@ def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> _
     total = sum(per_file.values())
     summary = f"{reason.split('_')[0]} {src} → {dst}; {total} link{'s' if total != 1 else ''} updated in {len(per_file)} note{'s' if len(per_file) != 1 else ''}"
     details = {"moved": len(moves), "links_updated": per_file, "links_total": total}
-    return _Plan(Proposal(summary, diffs, reads, details), steps, reason)
+    return Plan(_proposal(summary, diffs, reads, details), steps, reason)
 
 
 def _tree_hash(vault: Vault, rel: str) -> str:
@@ -396,24 +357,21 @@ def _new_name(path: str, new_name: str, *, folder: bool) -> str:
     return normalize_rel(f"{parent}/{name}" if parent else name)
 
 
-@_planner("rename_file")
-def _rename_file(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> _Plan:
+def plan_rename_file(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> Plan:
     rel = normalize_rel(path)
     if resolve_safe_path(vault, rel).abs.is_dir():
         raise BadRequest(f"{rel!r} is a folder", code="is_a_directory", hint="use rename_directory")
     return _relocate(ws, vault, rel, _new_name(rel, new_name, folder=False), "rename_file")
 
 
-@_planner("rename_directory")
-def _rename_directory(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> _Plan:
+def plan_rename_directory(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> Plan:
     rel = normalize_rel(path)
     if not resolve_safe_path(vault, rel).abs.is_dir():
         raise BadRequest(f"{rel!r} is not a folder", code="not_a_directory", hint="use rename_file")
     return _relocate(ws, vault, rel, _new_name(rel, new_name, folder=True), "rename_directory")
 
 
-@_planner("move_path")
-def _move_path(ws: Workspace, vault: Vault, *, source_path: str, destination_dir: str) -> _Plan:
+def plan_move_path(ws: Workspace, vault: Vault, *, source_path: str, destination_dir: str) -> Plan:
     src = normalize_rel(source_path)
     dest_dir = normalize_rel(destination_dir, allow_root=True)
     if dest_dir and not resolve_safe_path(vault, dest_dir).abs.is_dir():
@@ -422,18 +380,16 @@ def _move_path(ws: Workspace, vault: Vault, *, source_path: str, destination_dir
     return _relocate(ws, vault, src, f"{dest_dir}/{name}" if dest_dir else name, "move_path")
 
 
-@_planner("delete_file")
-def _delete_file(ws: Workspace, vault: Vault, *, path: str) -> _Plan:
+def plan_delete_file(ws: Workspace, vault: Vault, *, path: str) -> Plan:
     rel = normalize_rel(path)
     before = _existing(vault, rel)
     broken = ws.index.backlinks(vault.name, rel, limit=0)[1]
     summary = f"delete {rel} (kept in the backups)" + (f"; {broken} notes link to it" if broken else "")
-    prop = Proposal(summary, [_change(rel, "delete", before, None)], {rel: _sha(before)}, {"backlinks": broken})
-    return _Plan(prop, [Remove(rel)], "delete_file")
+    prop = _proposal(summary, [_change(rel, "delete", before, None)], {rel: _sha(before)}, {"backlinks": broken})
+    return Plan(prop, [Remove(rel)], "delete_file")
 
 
-@_planner("delete_directory")
-def _delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: bool = False) -> _Plan:
+def plan_delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: bool = False) -> Plan:
     rel = normalize_rel(path)
     target = resolve_safe_path(vault, rel).abs
     if not target.is_dir():
@@ -448,16 +404,15 @@ def _delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: bool
     if any(target.iterdir()) and not recursive:
         raise Conflict(f"folder {rel!r} is not empty", code="directory_not_empty", hint="set recursive to delete what it holds")
     summary = f"delete folder {rel} and its {len(files)} files (kept in the backups)" if files else f"delete empty folder {rel}"
-    diffs = [{"path": rel, "action": "rmdir", "diff": ""}] + [{"path": p, "action": "delete", "diff": ""} for p in files[:200]]
-    prop = Proposal(summary, diffs, {rel: _tree_hash(vault, rel)}, {"files": len(files)})
-    return _Plan(prop, [Remove(rel)], "delete_directory")
+    diffs = [FileChange(path=rel, action="rmdir", diff="")] + [FileChange(path=p, action="delete", diff="") for p in files[:200]]
+    prop = _proposal(summary, diffs, {rel: _tree_hash(vault, rel)}, {"files": len(files)})
+    return Plan(prop, [Remove(rel)], "delete_directory")
 
 
 # ------------------------------------------------------------------------------------ replace in files
 
 
-@_planner("replace_in_files")
-def _replace_in_files(
+def plan_replace_in_files(
     ws: Workspace,
     vault: Vault,
     *,
@@ -470,13 +425,13 @@ def _replace_in_files(
     exclude_paths: Sequence[str] | None = None,
     replace_all: bool = True,
     dry_run: bool = False,
-) -> _Plan:
+) -> Plan:
     if not isinstance(find, str) or not find:
         raise BadRequest("find must be non-empty text")
     pattern = compile_query(nfc(find), regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
     include, exclude = compile_globs(include_paths, "include_paths"), compile_globs(exclude_paths, "exclude_paths")
     deadline = time.monotonic() + REPLACE_BUDGET_S
-    diffs: list[dict[str, Any]] = []
+    diffs: list[FileChange] = []
     steps: list[Step] = []
     counts: dict[str, int] = {}
     reads: dict[str, str] = {}
@@ -518,7 +473,4 @@ def _replace_in_files(
     total = sum(counts.values())
     summary = f"replace {total} match{'es' if total != 1 else ''} in {len(counts)} note{'s' if len(counts) != 1 else ''}"
     details = {"files": counts, "total": total, "dry_run": dry_run}
-    return _Plan(Proposal(summary + (" (dry run)" if dry_run else ""), diffs, reads, details), [] if dry_run else steps, "replace_in_files")
-
-
-OPERATIONS = tuple(_PLANNERS)
+    return Plan(_proposal(summary + (" (dry run)" if dry_run else ""), diffs, reads, details), [] if dry_run else steps, "replace_in_files")

@@ -28,7 +28,7 @@ class AuditEvent:
 
     Mutations add ``paths`` (the files a proposal or an application touches), ``proposal`` (the confirmation's
     ``jti``, linking a ``propose_`` record to its ``apply_`` record; never the token itself) and ``backups``
-    (the backup ids the tool reported).
+    (the backup ids the tool reported). ``session``: the MCP session or agent run the call belongs to.
     """
 
     user: str
@@ -43,6 +43,7 @@ class AuditEvent:
     paths: list[str] | None = None
     proposal: str | None = None
     backups: list[str] | None = None
+    session: str | None = None
 
 
 def summarize_args(args: dict[str, Any]) -> dict[str, Any]:

@@ -22,11 +22,13 @@ from typing import Any, Literal, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from obsigate.services.changes import FileChange
+
 TOOL_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 PROPOSE_PREFIX = "propose_"
 APPLY_PREFIX = "apply_"
 #: Result fields that are credentials: never put them in an LLM prompt of the in-app agent, never log them
-#: (``tools.confirm.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
+#: (``tools.confirmations.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
 SECRET_RESULT_FIELDS = frozenset({"confirmation_token"})
 
 
@@ -77,17 +79,6 @@ class ConfirmArgs(ToolArgs):
     )
 
 
-class DiffEntry(BaseModel):
-    """One file a proposal touches (``services.mutations.Proposal.diffs``)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    path: str = Field(description="Vault-relative path.")
-    action: str = Field(description="create, modify, delete, move, mkdir or rmdir.")
-    diff: str = Field(default="", description="Unified diff of the text (redacted); empty for binaries and folders.")
-    to: str | None = Field(default=None, description="Destination path of a move.")
-
-
 class ProposalResult(ToolOutput):
     """What every ``propose_<name>`` returns. ``result`` is typed per tool (see :func:`proposal_result_model`)."""
 
@@ -99,7 +90,7 @@ class ProposalResult(ToolOutput):
     tool: str = Field(description="The tool the proposal is for.")
     vault: str | None = Field(default=None, description="The vault it changes.")
     summary: str = Field(description="One sentence saying what the change does.")
-    diffs: list[DiffEntry] = Field(default_factory=list, description="Per file: path, action, unified diff.")
+    diffs: list[FileChange] = Field(default_factory=list, description="Per file: path, action, unified diff.")
     details: dict[str, Any] = Field(default_factory=dict, description="Tool-specific facts about the change.")
     confirmation_token: str | None = Field(
         default=None,
@@ -130,7 +121,7 @@ def _not_called_directly(ctx: Any, args: Any) -> Any:  # pragma: no cover - call
 class ToolSpec:
     """One registered tool. ``func`` is sync (run in a worker thread) or async.
 
-    ``planner`` (write/dangerous tools): ``(ctx, args) -> services.mutations.Proposal``, computing the change
+    ``planner`` (write/dangerous tools): ``(ctx, args) -> services.changes.Change``, computing the change
     without making it. ``kind``/``origin``: a derived ``propose_``/``apply_`` spec and the tool it derives from.
     """
 
@@ -312,7 +303,7 @@ def tool(
     Args:
         risk: ``read`` (runs directly), ``write`` or ``dangerous`` (needs a confirmation: ``ctx.confirmed``).
         idempotent: the MCP ``idempotentHint``; default true for ``read`` tools, false otherwise.
-        planner: for ``write``/``dangerous`` tools, ``planner(ctx, args) -> services.mutations.Proposal`` (same
+        planner: for ``write``/``dangerous`` tools, ``planner(ctx, args) -> services.changes.Change`` (same
             ``args`` model as the tool, sync or async) that changes nothing. Registers ``propose_<name>`` and
             ``apply_<name>`` with the tool. The tool itself then runs with ``ctx.confirmed=True`` and, when
             reached through ``apply_<name>``, ``ctx.expected_reads`` = the proposal's ``reads``: it must refuse

@@ -1,0 +1,119 @@
+"""The one door: what every call into the vaults goes through, whatever the front.
+
+:func:`door` wraps one call — a tool call, a proposal's decline, a resource read, a prompt, a completion —
+and does, exactly once: the Unicode check of the arguments, the rate limit (per user: a new token is not a
+new budget), the mapping of failures to a :class:`~obsigate.services.errors.ServiceError` (an unexpected
+exception becomes ``internal_error``, never a traceback to the caller) and one audit record, however the
+call ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry
+points inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirmations`, ...).
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from obsigate.domain.text import has_lone_surrogate
+from obsigate.services.errors import BadRequest, ServiceError
+from obsigate.tools.audit import AuditEvent, summarize_args
+from obsigate.tools.context import ToolContext
+from obsigate.tools.ratelimit import ToolRateLimiter
+
+__all__ = ["Call", "door", "invoke"]
+
+_DEFAULT = object()
+
+
+@dataclass(slots=True)
+class Call:
+    """What a call learns for its audit record while it runs: the vault (an ``apply_`` learns it from its
+    token), the summarised arguments, the audit ``action``, the paths, proposal id and backup ids."""
+
+    vault: str | None
+    args: dict[str, Any]
+    action: str = "ai_tool_call"
+    paths: list[str] | None = None
+    proposal: str | None = None
+    backups: list[str] | None = None
+
+
+@asynccontextmanager
+async def door(
+    ctx: ToolContext,
+    name: str,
+    args: Any,
+    *,
+    action: str = "ai_tool_call",
+    audit_args: dict[str, Any] | None = None,
+    limiter: Any = _DEFAULT,
+    before: Callable[[Call], None] | None = None,
+) -> AsyncIterator[Call]:
+    """Run one call of ``name`` with ``args`` (the raw arguments) for ``ctx`` (see the module docstring).
+
+    Args:
+        action: the audit record's action (``ai_tool_call``, ``mcp_resource_read``...); the block may change
+            it on the yielded :class:`Call`.
+        audit_args: what the audit keeps of the arguments, when not ``summarize_args(args)``.
+        limiter: the rate limiter to hit; default ``ctx.runtime.limiter``; ``None``: no limit.
+        before: a check run first, before the argument checks and the rate limit (``call_tool`` looks the
+            tool up there, so an unknown name is refused as such and costs no budget).
+
+    Raises:
+        ServiceError: every failure (``invalid_argument`` for non-object or non-Unicode arguments,
+            ``rate_limited``, the block's own errors, ``internal_error`` for anything unexpected).
+    """
+    started = time.perf_counter()
+    vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
+    summary = audit_args if audit_args is not None else summarize_args(args) if isinstance(args, dict) else {}
+    call = Call(vault=vault, args=summary, action=action)
+    result_code = "ok"
+    try:
+        if before is not None:
+            before(call)
+        if not isinstance(args, dict):
+            raise BadRequest("arguments must be a JSON object")
+        if has_lone_surrogate(args):
+            raise BadRequest("arguments must be valid Unicode text (a lone surrogate was sent)")
+        chosen = ctx.runtime.limiter if limiter is _DEFAULT else limiter
+        if isinstance(chosen, ToolRateLimiter):
+            chosen.hit(ctx.principal.name, name)
+        yield call
+    except ServiceError as exc:
+        result_code = exc.code
+        raise
+    except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
+        result_code = "internal_error"
+        raise ServiceError(f"{name} failed unexpectedly ({type(exc).__name__})", code="internal_error") from exc
+    finally:
+        if ctx.runtime.audit is not None:
+            ctx.runtime.audit.record(
+                AuditEvent(
+                    user=ctx.principal.name,
+                    auth_kind=ctx.principal.auth_kind,
+                    mode=ctx.mode,
+                    tool=name,
+                    vault=call.vault,
+                    args=call.args,
+                    result=result_code,
+                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                    action=call.action,
+                    paths=call.paths,
+                    proposal=call.proposal,
+                    backups=call.backups,
+                    session=ctx.session_id,
+                )
+            )
+
+
+async def invoke(func: Callable[..., Any], *args: Any) -> Any:
+    """Await ``func(*args)``: a coroutine function directly, a sync one in a worker thread (it may block on
+    disk or SQLite)."""
+    if inspect.iscoroutinefunction(func):
+        return await func(*args)
+    return await anyio.to_thread.run_sync(func, *args)
