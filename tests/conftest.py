@@ -24,7 +24,7 @@ class LiveServer:
     """A real uvicorn server running ``create_app(settings)`` in a thread on 127.0.0.1."""
 
     def __init__(self, settings: Settings) -> None:
-        from obsigate.api.app import create_app
+        from obsigate.bootstrap import create_app
 
         self.settings = settings
         self.app = create_app(settings)

@@ -1,6 +1,8 @@
 """Composition root shared by the fronts: turns :class:`~obsigate.config.Settings` into live objects.
 
-Only ``api/app.py`` and ``cli.py`` call this module; everything below receives plain objects.
+Only ``cli.py`` (and tests) call this module; everything below receives plain objects. It is the one place
+that reads :mod:`obsigate.config` besides the CLI, and the one that wires the transports to the tool layer
+(:func:`create_app`).
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
@@ -22,6 +25,9 @@ from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirmations import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 INDEX_FILE = "index.sqlite3"
 USERS_FILE = "users.sqlite3"
@@ -151,3 +157,18 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),
     )
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Return a ready-to-serve web app (REST, ``/mcp``, the web page) for ``settings``.
+
+    Raises:
+        ConfigError: a missing vault folder, a data dir inside a vault, or auth disabled on a public bind.
+    """
+    from obsigate.api.app import build_app  # the transports load only when an app is built
+
+    check_auth_bind(settings)
+    vaults = build_vaults(settings)
+    data_dir = prepare_data_dir(settings.data_dir, vaults)
+    runtime = build_runtime(settings, data_dir, vaults)
+    return build_app(settings, runtime, open_auth(settings, data_dir))

@@ -103,7 +103,7 @@ def serve(
     """Serve the vaults over REST (/api), MCP (/mcp) and a small web page (/)."""
     import uvicorn
 
-    from obsigate.api.app import create_app
+    from obsigate.bootstrap import create_app
 
     settings = _settings(
         data_dir=data_dir,

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from obsigate.api.app import create_app
+from obsigate.bootstrap import create_app
 from obsigate.config import load_settings
 from support import SMALL_VAULT, write_tree
 

@@ -346,7 +346,7 @@ async def test_real_socket_both_eras(live_gateway: tuple[str, str]) -> None:
 
 
 def test_lone_surrogates_in_prompt_arguments_are_invalid() -> None:
-    from obsigate.mcp.prompts import PROMPTS, check_arguments
+    from obsigate.tools.prompts import PROMPTS, check_arguments
     from obsigate.services.errors import BadRequest
 
     spec = PROMPTS["find-related"]

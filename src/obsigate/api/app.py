@@ -1,7 +1,8 @@
-"""Builds the FastAPI application: REST routes, the MCP endpoint at ``/mcp``, the landing page.
+"""Builds the FastAPI application from live parts: REST routes, the MCP endpoint at ``/mcp``, the landing page.
 
-The lifespan starts the background indexer (the server answers at once; search says when the index is
-still incomplete) and the MCP session manager, and stops both on shutdown.
+The composition root (:func:`obsigate.bootstrap.create_app`) turns settings into those parts and calls
+:func:`build_app`. The lifespan starts the background indexer (the server answers at once; search says when
+the index is still incomplete) and the MCP session manager, and stops both on shutdown.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
@@ -19,26 +20,38 @@ from limits.strategies import MovingWindowRateLimiter
 from obsigate import __version__
 from obsigate.api import routes_auth, routes_backups, routes_files, routes_links, routes_search, routes_vaults, routes_write
 from obsigate.api.body_limit import BodyLimit
+from obsigate.auth.principal import BearerAuthenticator
+from obsigate.auth.tokens import TokenService
+from obsigate.auth.users import UserStore
 from obsigate.api.render import install_error_handlers
-from obsigate.bootstrap import build_runtime, build_vaults, check_auth_bind, open_auth, prepare_data_dir
-from obsigate.config import Settings
 from obsigate.api.hosts import HostGuard
 from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
 from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
+from obsigate.tools.api import ToolRuntime
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """Return a ready-to-serve app for ``settings``.
+class AppSettings(Protocol):
+    """The settings the web app reads (``obsigate.config.Settings`` has them)."""
 
-    Raises:
-        obsigate.bootstrap.ConfigError: a missing vault folder, or auth disabled on a public bind.
-    """
-    check_auth_bind(settings)
-    vaults = build_vaults(settings)
-    data_dir = prepare_data_dir(settings.data_dir, vaults)
-    runtime = build_runtime(settings, data_dir, vaults)
-    auth = open_auth(settings, data_dir)
+    auth_enabled: bool
+    token_ttl: int
+    base_url: str
+    allowed_hosts: list[str]
+    allowed_origins: list[str]
+
+
+class AuthParts(Protocol):
+    """The auth objects the app uses (``obsigate.bootstrap.AuthParts``)."""
+
+    users: UserStore
+    tokens: TokenService
+    authenticator: BearerAuthenticator
+
+
+def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> FastAPI:
+    """Return a ready-to-serve app over ``runtime`` (the tool layer) and ``auth`` (users, tokens, the bearer
+    authenticator); it owns them from now on and closes the index and the user store on shutdown."""
     holder: dict[str, Any] = {}
 
     @asynccontextmanager

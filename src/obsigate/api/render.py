@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from obsigate.services.errors import ServiceError
+from obsigate.tools.api import ServiceError
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_tool
 

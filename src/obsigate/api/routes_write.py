@@ -17,7 +17,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from obsigate.api.deps import get_tool_context
 from obsigate.api.hosts import host_allowed
 from obsigate.api.render import run_tool
-from obsigate.services.errors import BadRequest, Forbidden
+from obsigate.tools.api import BadRequest, Forbidden
 from obsigate.tools.context import ToolContext
 
 router = APIRouter(prefix="/api", tags=["write"])

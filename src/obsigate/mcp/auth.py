@@ -23,7 +23,7 @@ from mcp.server.auth.provider import AccessToken, TokenVerifier
 from mcp.server.transport_security import TransportSecuritySettings
 
 from obsigate.auth.principal import BearerAuthenticator, Principal
-from obsigate.services.errors import Unauthenticated
+from obsigate.tools.api import Unauthenticated
 
 __all__ = [
     "MCP_SCOPE",

@@ -1,223 +1,58 @@
-"""``completion/complete``: suggestions for prompt arguments and for the file resource template
-``vault://{name}/{+path}`` (MCP 2025-11-25 ``server/utilities/completion``; unchanged in 2026-07-28).
+"""MCP ``completion/complete`` over the tool layer's completion (:mod:`obsigate.tools.completion`), for
+prompt arguments and the file template ``vault://{name}/{+path}`` (MCP 2025-11-25
+``server/utilities/completion``; unchanged in 2026-07-28).
 
-What is suggested, always only from the vaults the caller may use ("Control access to sensitive
-suggestions; prevent completion-based information disclosure", §Security):
-
-* a vault argument (``vault`` of a prompt, ``name`` of the template): the caller's vault names starting with
-  the typed value (case-insensitive), in declaration order;
-* a path argument: indexed paths of the vault named in ``context.arguments`` (or the caller's only vault) —
-  notes for ``find-related``'s ``path``, folders for ``summarize-directory``'s ``path`` and
-  ``generate-note``'s ``folder``, any file for the template's ``path``. Ranked: paths starting with the
-  typed value, then paths whose last part starts with it, then (from two typed characters) forgiving
-  matches (every word in the path, or its letters in order, as ``search_paths``, best score first); within
-  the first two groups shallower, then alphabetical first. A
-  vault the caller may not use, or none given, yields no values (never an error that would confirm the
-  vault exists). Hidden files are never indexed, so never suggested; empty folders are not suggested;
-* any other argument (``topic``): nothing.
-
-Results hold at most 100 values (§Completion Results) with ``total`` = every match and ``hasMore``.
-Errors (§Error Handling): an unknown prompt, template or argument is ``-32602``. Requests are rate-limited
-per user (§Security: "Implement appropriate rate limiting"): ``COMPLETIONS_PER_MINUTE``, separate from the
-tool-call budget since a client may ask on every keystroke; over the limit → ``-32602`` ``rate_limited``
-with ``data.retry_after`` in seconds.
+Results hold at most 100 values (§Completion Results) with ``total`` = every match and ``hasMore``. Errors
+(§Error Handling): an unknown prompt, template or argument, and ``rate_limited`` (with ``data.retry_after``),
+are ``-32602`` with ``data.code``.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
-import anyio
 from mcp import MCPError
 from mcp.server.context import ServerRequestContext
-from mcp_types import (
-    INVALID_PARAMS,
-    CompleteRequestParams,
-    CompleteResult,
-    Completion,
-    PromptReference,
-)
+from mcp_types import INVALID_PARAMS, CompleteRequestParams, CompleteResult, Completion, PromptReference
 
-from obsigate.auth.principal import Principal
-from obsigate.domain.text import has_lone_surrogate
-from obsigate.domain.vault import is_note
-from obsigate.mcp.prompts import PROMPTS, PromptSpec
-from obsigate.mcp.resources import FILE_TEMPLATE, VAULT_TEMPLATE
-from obsigate.services.errors import BadRequest, RateLimited, ServiceError
-from obsigate.services.paths_search import MAX_QUERY_WORDS, path_score
-from obsigate.services.workspace import Workspace
-from obsigate.tools.context import ToolRuntime
+from obsigate.tools.api import ServiceError, ToolContext
+from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
 from obsigate.tools.ratelimit import ToolRateLimiter
 
-__all__ = [
-    "COMPLETIONS_PER_MINUTE", "MAX_VALUES", "CompletionHandler", "complete_paths", "complete_vaults", "rank_paths",
-]
+__all__ = ["CompletionHandler"]
 
-PrincipalOf = Callable[[ServerRequestContext[Any, Any]], Principal]
-
-#: Most values in one result (MCP ``Completion.values``: "Must not exceed 100 items").
-MAX_VALUES = 100
-#: Completion requests a user may make per minute.
-COMPLETIONS_PER_MINUTE = 600
-#: Forgiving (scattered-letter) matches start at this many typed characters; one letter would match most paths.
-MIN_FUZZY_CHARS = 2
-#: Typed values longer than this match nothing (no path is longer, see ``services.paths``).
-MAX_VALUE_CHARS = 1024
-
-#: Resource templates → {argument: kind}; the vault argument of a template is ``name``.
-TEMPLATE_ARGS: dict[str, dict[str, str]] = {
-    FILE_TEMPLATE: {"name": "vault", "path": "file"},
-    VAULT_TEMPLATE: {"name": "vault"},
-}
-
-
-def complete_vaults(ws: Workspace, allowed: Iterable[str] | None, value: str) -> list[str]:
-    """The caller's vault names starting with ``value`` (case-insensitive), in declaration order."""
-    prefix = value.lower()
-    return [name for name in ws.accessible(allowed) if name.lower().startswith(prefix)]
-
-
-def _depth_then_name(path: str) -> tuple[int, str, str]:
-    return path.count("/"), path.lower(), path
-
-
-def rank_paths(paths: Iterable[str], value: str) -> list[str]:
-    """``paths`` matching ``value``, best first (see the module docstring for the groups). Pure.
-
-    An empty ``value`` matches every path (shallow first, then alphabetical).
-    """
-    typed = unicodedata.normalize("NFC", value).strip().lstrip("/").lower()  # paths are NFC
-    if not typed:
-        return sorted(paths, key=_depth_then_name)
-    words = typed.split()[:MAX_QUERY_WORDS]
-    fuzzy_ok = len(typed.replace(" ", "")) >= MIN_FUZZY_CHARS
-    starts, name_starts, fuzzy = [], [], []
-    for path in paths:
-        low = path.lower()
-        if low.startswith(typed):
-            starts.append(path)
-        elif low.rsplit("/", 1)[-1].startswith(typed):
-            name_starts.append(path)
-        elif fuzzy_ok and (score := path_score(path, words)) is not None:
-            fuzzy.append((-score, path.lower(), path))
-    starts.sort(key=_depth_then_name)
-    name_starts.sort(key=_depth_then_name)
-    fuzzy.sort()
-    return starts + name_starts + [p for _, _, p in fuzzy]
-
-
-def _folders(paths: Iterable[str]) -> set[str]:
-    """Every folder holding one of ``paths`` (their ancestors), without the root."""
-    out: set[str] = set()
-    for path in paths:
-        parent = path.rpartition("/")[0]
-        while parent and parent not in out:
-            out.add(parent)
-            parent = parent.rpartition("/")[0]
-    return out
-
-
-def complete_paths(ws: Workspace, vault: str, kind: str, value: str) -> list[str]:
-    """Ranked completions of ``value`` among ``vault``'s indexed ``kind`` paths (``file``, ``note`` or
-    ``folder``). ``vault`` must already be checked against the caller's grants."""
-    if len(value) > MAX_VALUE_CHARS:
-        return []
-    files = ws.index.file_states(vault)
-    if kind == "folder":
-        candidates: Iterable[str] = _folders(files)
-    elif kind == "note":
-        candidates = [p for p in files if is_note(p)]
-    else:
-        candidates = files
-    return rank_paths(candidates, value)
-
-
-def _bounded(values: list[str]) -> CompleteResult:
-    return CompleteResult(
-        completion=Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)
-    )
-
-
-def _refusal(exc: ServiceError) -> MCPError:
-    data: dict[str, Any] = {"code": exc.code, **exc.details}
-    if exc.hint:
-        data["hint"] = exc.hint
-    return MCPError(INVALID_PARAMS, f"{exc.code}: {exc.message}", data)
+ContextOf = Callable[[ServerRequestContext[Any, Any]], ToolContext]
 
 
 class CompletionHandler:
-    """The ``completion/complete`` handler for one runtime, over ``prompts`` and :data:`TEMPLATE_ARGS`."""
+    """The ``completion/complete`` handler for one server, with its own per-user rate limiter (a client may
+    ask on every keystroke, so completions do not spend the tool-call budget)."""
 
-    def __init__(
-        self,
-        runtime: ToolRuntime,
-        principal_of: PrincipalOf,
-        prompts: dict[str, PromptSpec] = PROMPTS,
-        limiter: ToolRateLimiter | None = None,
-    ) -> None:
-        self.runtime = runtime
-        self.principal_of = principal_of
-        self.prompts = prompts
+    def __init__(self, context_of: ContextOf, limiter: ToolRateLimiter | None = None) -> None:
+        self.context_of = context_of
         self.limiter = limiter if limiter is not None else ToolRateLimiter(COMPLETIONS_PER_MINUTE, 60)
-
-    def _kinds(self, params: CompleteRequestParams) -> tuple[dict[str, str], str]:
-        """``({argument: kind}, name of the vault argument)`` for the reference. Raises MCPError -32602."""
-        ref = params.ref
-        if isinstance(ref, PromptReference):
-            spec = self.prompts.get(ref.name)
-            if spec is None:
-                raise MCPError(INVALID_PARAMS, f"Unknown prompt: {ref.name}", {"code": "unknown_prompt"})
-            return {a.name: a.complete for a in spec.arguments}, "vault"
-        kinds = TEMPLATE_ARGS.get(ref.uri)
-        if kinds is None:
-            raise MCPError(
-                INVALID_PARAMS,
-                f"unknown_template: no resource template {ref.uri!r}",
-                {"code": "unknown_template", "hint": f"use {FILE_TEMPLATE}"},
-            )
-        return kinds, "name"
 
     async def complete(self, ctx: ServerRequestContext[Any, Any], params: CompleteRequestParams) -> CompleteResult:
         """``completion/complete``: at most 100 ranked values with ``total`` and ``hasMore``.
 
         Raises:
-            MCPError: ``-32602`` for an unknown prompt (``unknown_prompt``), template (``unknown_template``) or
-                argument (``invalid_argument``), and ``rate_limited``.
+            MCPError: ``-32602`` with ``data.code`` (see the module docstring).
         """
-        principal = self.principal_of(ctx)
-        kinds, vault_arg = self._kinds(params)
-        name, value = params.argument.name, params.argument.value
-        kind = kinds.get(name)
-        if kind is None:
-            hint = "see prompts/list or resources/templates/list"
-            raise _refusal(BadRequest(f"{params.ref.type} has no argument {name!r}", hint=hint))
-        try:
-            self.limiter.hit(principal.name, "completion/complete")
-        except RateLimited as exc:
-            raise _refusal(exc) from None
-        ws = self.runtime.workspace
+        ref = params.ref
+        ref_type, ref_name = ("ref/prompt", ref.name) if isinstance(ref, PromptReference) else ("ref/resource", ref.uri)
         context = (params.context.arguments if params.context is not None else None) or {}
-        if has_lone_surrogate(value) or has_lone_surrogate(context):
-            return _bounded([])  # not text any file or vault name can hold
-        if kind == "vault":
-            return _bounded(complete_vaults(ws, principal.vaults, value))
-        if kind == "none":
-            return _bounded([])
-        vault = self._vault(ws, principal, context.get(vault_arg))
-        if vault is None:
-            return _bounded([])
-        return _bounded(await anyio.to_thread.run_sync(complete_paths, ws, vault, kind, value))
-
-    @staticmethod
-    def _vault(ws: Workspace, principal: Principal, named: str | None) -> str | None:
-        """The vault to complete paths in: the one named, if the caller may use it; with none named, the
-        caller's only vault; otherwise ``None``."""
-        if not named:
-            mine = ws.accessible(principal.vaults)
-            return mine[0] if len(mine) == 1 else None
         try:
-            return ws.get_vault(named, principal.vaults).name
-        except ServiceError:
-            return None
+            values = await complete(
+                self.context_of(ctx), ref_type, ref_name, params.argument.name, params.argument.value, context,
+                limiter=self.limiter,
+            )  # fmt: skip
+        except ServiceError as exc:
+            data: dict[str, Any] = {"code": exc.code, **exc.details}
+            if exc.hint:
+                data["hint"] = exc.hint
+            message = f"Unknown prompt: {ref_name}" if exc.code == "unknown_prompt" else f"{exc.code}: {exc.message}"
+            raise MCPError(INVALID_PARAMS, message, data) from None
+        return CompleteResult(
+            completion=Completion(values=values[:MAX_VALUES], total=len(values), has_more=len(values) > MAX_VALUES)
+        )

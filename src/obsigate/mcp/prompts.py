@@ -1,30 +1,16 @@
-"""MCP prompts: ``summarize-directory``, ``generate-note`` and ``find-related`` (MCP ``server/prompts``).
+"""MCP ``prompts/list`` and ``prompts/get`` over the tool layer's prompts (:mod:`obsigate.tools.prompts`).
 
-A prompt is a user-chosen recipe (a slash command in most hosts). Its one ``user`` message tells the model
-which ObsiGate tools to call with which arguments; it never embeds note contents, so what the model reads
-still goes through the tools (vault access, path guard, redaction, audit). Only tools the caller can use
-are named: a step whose tool is not in the registry for this caller (e.g. ``get_backlinks`` before it ships)
-is left out or replaced by a fallback.
-
-``prompts/get`` checks like a tool call: the caller must have the vault (``Workspace.get_vault``), paths go
-through ``services.paths.resolve_safe_path``, and the folder or note must exist. Refusals are JSON-RPC
-errors, as prompts have no ``isError`` channel (MCP 2025-11-25 / 2026-07-28 ``server/prompts`` §Error
-Handling: invalid prompt name or missing required arguments → ``-32602``): every refusal is ``-32602`` with
-the ObsiGate code first in the message (``vault_access_denied: ...``) and in ``data.code``. Each
-``prompts/get`` is recorded in the audit log (``action: mcp_prompt_get``).
+Refusals are JSON-RPC errors, as prompts have no ``isError`` channel (MCP 2025-11-25 / 2026-07-28
+``server/prompts`` §Error Handling: invalid prompt name or missing required arguments → ``-32602``): every
+refusal is ``-32602`` with the ObsiGate code first in the message (``vault_access_denied: ...``) and
+``data = {"prompt", "code", ["hint"]}``; an unexpected failure is ``-32603``.
 """
 
 from __future__ import annotations
 
-import json
-import logging
-import os
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import anyio
 from mcp import MCPError
 from mcp.server.context import ServerRequestContext
 from mcp_types import (
@@ -40,391 +26,58 @@ from mcp_types import (
     TextContent,
 )
 
-from obsigate.auth.principal import Principal
-from obsigate.domain.text import has_lone_surrogate
-from obsigate.services import vaults
-from obsigate.services.errors import BadRequest, NotFound, ServiceError
-from obsigate.services.paths import resolve_safe_path
-from obsigate.tools.audit import AuditEvent, summarize_args
-from obsigate.tools.context import ToolContext, ToolRuntime
-from obsigate.tools.dispatch import visible_tools
+from obsigate.tools.api import ServiceError, ToolContext
+from obsigate.tools.prompts import PROMPTS, PromptSpec, get_prompt, list_prompts
 
-__all__ = [
-    "PROMPTS", "Has", "PromptArg", "PromptHandlers", "PromptSpec", "check_arguments", "prompt_error", "resolve_targets",
-]
+__all__ = ["PromptHandlers", "no_cursor", "to_mcp_prompt"]
 
-log = logging.getLogger(__name__)
-
-PrincipalOf = Callable[[ServerRequestContext[Any, Any]], Principal]
-
-MAX_TOPIC_CHARS = 500
-MAX_PATH_CHARS = 1024
+ContextOf = Callable[[ServerRequestContext[Any, Any]], ToolContext]
 
 
-@dataclass(frozen=True, slots=True)
-class Has:
-    """The tools offered to this caller on MCP (``visible_tools``) and their argument names:
-    ``has("get_backlinks")`` and ``has.takes("get_backlinks", "unlinked")``."""
-
-    params: dict[str, frozenset[str]]
-
-    def __call__(self, tool: str) -> bool:
-        return tool in self.params
-
-    def takes(self, tool: str, arg: str) -> bool:
-        return arg in self.params.get(tool, frozenset())
-
-
-@dataclass(frozen=True, slots=True)
-class PromptArg:
-    """One prompt argument. ``complete`` names what ``completion/complete`` suggests for it: ``vault``
-    (vault names), ``folder``, ``note`` or ``none``."""
-
-    name: str
-    description: str
-    required: bool
-    complete: str = "none"
-    max_chars: int = MAX_PATH_CHARS
-
-
-@dataclass(frozen=True, slots=True)
-class PromptSpec:
-    """A prompt: its listing (``name``, ``title``, ``description``, ``arguments``) and ``render(args, has)``,
-    which turns checked arguments into the message text."""
-
-    name: str
-    title: str
-    description: str
-    arguments: tuple[PromptArg, ...]
-    render: Callable[[dict[str, str], Has], str]
-
-    def to_mcp(self) -> Prompt:
-        """The ``Prompt`` listed by ``prompts/list``."""
-        args = [PromptArgument(name=a.name, description=a.description, required=a.required) for a in self.arguments]
-        return Prompt(name=self.name, title=self.title, description=self.description, arguments=args)
-
-
-def _call(tool: str, **args: Any) -> str:
-    """``tool {"arg": value}``: an exact call the model can copy (values JSON-quoted, so any text is safe)."""
-    return f"`{tool} {json.dumps(args, ensure_ascii=False)}`"
-
-
-def _steps(items: list[tuple[str, tuple[str, ...]]], has: Has) -> str:
-    """Numbered steps, keeping only those whose tools the caller has."""
-    kept = [text for text, tools in items if all(has(t) for t in tools)]
-    return "\n".join(f"{i}. {text}" for i, text in enumerate(kept, 1))
-
-
-_VAULT_ARG = PromptArg("vault", "Vault name (as listed by list_vaults).", required=True, complete="vault", max_chars=64)
-_FOOTER = (
-    "Use only what the tools return; if a call fails, read its error code and hint and fix the call. "
-    "Refer to notes by their vault-relative path."
-)
-
-
-def _render_summarize_directory(a: dict[str, str], has: Has) -> str:
-    vault, path = a["vault"], a["path"]
-    where = f"the folder {json.dumps(path, ensure_ascii=False)}" if path else "the root folder"
-    steps = _steps(
-        [
-            (
-                f"List it with {_call('list_directory', vault=vault, path=path)}; while `truncated` is true, call "
-                "again with `offset` = `next_offset`. List interesting sub-folders the same way.",
-                ("list_directory",),
-            ),
-            (
-                "Read its notes with `read_file` (for a long note the first chunk is usually enough). Skip "
-                "attachments, but mention what kinds there are.",
-                ("read_file",),
-            ),
-            (
-                f"Call {_call('list_tags', vault=vault)} to see which of the folder's tags are used elsewhere.",
-                ("list_tags",),
-            ),
-        ],
-        has,
-    )
-    return (
-        f"Summarize {where} of the ObsiGate vault {json.dumps(vault, ensure_ascii=False)}.\n\n{steps}\n\n"
-        "Then write the summary: what the folder is for, its main themes, the key notes (as [[wikilinks]]), "
-        "open tasks (unchecked `- [ ]` items) and anything that looks outdated, duplicated or unfinished. "
-        f"{_FOOTER}"
-    )
-
-
-def _render_generate_note(a: dict[str, str], has: Has) -> str:
-    vault, topic, folder = a["vault"], a["topic"], a.get("folder", "")
-    place = f"in the folder {json.dumps(folder, ensure_ascii=False)}" if folder else "at a fitting place"
-    if folder and a.get("existing_folder", folder) != folder:
-        place += " (a new folder)"
-    steps = _steps(
-        [
-            (
-                f"Find what the vault already says: `search_fulltext` with a few key words of the topic and "
-                f"\"vault\": {json.dumps(vault)}; read the best hits with `read_file`.",
-                ("search_fulltext", "read_file"),
-            ),
-            (
-                "Check that no note on the topic exists yet: `search_paths` with the topic's main words. If one "
-                "exists, propose additions to it instead of a duplicate.",
-                ("search_paths",),
-            ),
-            (
-                "Reuse the vault's tags: `suggest_tags` with a word of the topic (or `list_tags`).",
-                ("suggest_tags",),
-            ),
-            (
-                f"Look at {_call('list_directory', vault=vault, path=a.get('existing_folder', folder))} to follow "
-                "the naming and structure of the neighbouring notes.",
-                ("list_directory",),
-            ),
-        ],
-        has,
-    )
-    return (
-        f"Draft a new note for the ObsiGate vault {json.dumps(vault, ensure_ascii=False)}, {place}, about this "
-        f"topic: {json.dumps(topic, ensure_ascii=False)}\n\n{steps}\n\n"
-        "Then write the note in Obsidian Markdown: YAML frontmatter with `tags` when the vault uses tags, a "
-        "`# Title` heading, short sections, and [[wikilinks]] to the related notes you found (their exact file "
-        "names). Propose its vault-relative path (`Folder/Title.md`) and give the note as Markdown; do not "
-        f"change the vault unless the user asks you to. {_FOOTER}"
-    )
-
-
-def _render_find_related(a: dict[str, str], has: Has) -> str:
-    vault, path = a["vault"], a["path"]
-    title = path.rsplit("/", 1)[-1].removesuffix(".md")
-    items: list[tuple[str, tuple[str, ...]]] = [
-        (
-            f"Read the note with {_call('read_file', vault=vault, path=path)}: note its title, tags, outgoing "
-            "links and headings.",
-            ("read_file",),
-        ),
-    ]
-    if has("get_backlinks"):
-        if has.takes("get_backlinks", "unlinked"):
-            call = _call("get_backlinks", vault=vault, path=path, unlinked=True)
-            items.append((f"Find the notes linking to it, and those naming it without a link: {call}.", ()))
-        else:
-            items.append((f"Find the notes linking to it: {_call('get_backlinks', vault=vault, path=path)}.", ()))
-    else:
-        items.append(
-            (
-                f"Find notes that mention it by name: {_call('search_fulltext', q=title, vault=vault)}.",
-                ("search_fulltext",),
-            )
-        )
-    if has("get_graph") and has.takes("get_graph", "depth"):
-        call = _call("get_graph", vault=vault, path=path, depth=2)
-        items.append((f"See its neighbourhood two links away (notes sharing links with it): {call}.", ()))
-    items += [
-        (
-            f"For each of its tags, find other notes with it: `search_fulltext` with \"vault\": "
-            f"{json.dumps(vault)}, the tag as `tag` and one or two key words of the note as `q`.",
-            ("search_fulltext",),
-        ),
-        (
-            "Search for 3-5 distinctive phrases or terms of the note with `search_fulltext` (same vault).",
-            ("search_fulltext",),
-        ),
-        (
-            f"Find similarly named files: {_call('search_paths', q=title, vault=vault)}.",
-            ("search_paths",),
-        ),
-    ]
-    return (
-        f"Find the notes related to {json.dumps(path, ensure_ascii=False)} in the ObsiGate vault "
-        f"{json.dumps(vault, ensure_ascii=False)}.\n\n{_steps(items, has)}\n\n"
-        "Then list the related notes, most related first, each with its path and one line on why (links to it, "
-        "linked from it, shares a tag, same subject). Leave out the note itself. Finally suggest [[wikilinks]] "
-        f"the note is missing. {_FOOTER}"
-    )
-
-
-PROMPTS: dict[str, PromptSpec] = {
-    p.name: p
-    for p in (
-        PromptSpec(
-            "summarize-directory",
-            "Summarize a folder",
-            "Summarize the notes of one folder of a vault: purpose, main themes, key notes, open tasks.",
-            (
-                _VAULT_ARG,
-                PromptArg("path", "Folder, relative to the vault root; empty or omitted: the root.", False, "folder"),
-            ),
-            _render_summarize_directory,
-        ),
-        PromptSpec(
-            "generate-note",
-            "Draft a note",
-            "Draft a new note on a topic, linked to what the vault already holds and using its tags.",
-            (
-                _VAULT_ARG,
-                PromptArg("topic", "What the note is about.", True, max_chars=MAX_TOPIC_CHARS),
-                PromptArg("folder", "Folder for the new note, relative to the vault root (optional).", False, "folder"),
-            ),
-            _render_generate_note,
-        ),
-        PromptSpec(
-            "find-related",
-            "Find related notes",
-            "Find the notes related to one note: links, backlinks, shared tags and subjects.",
-            (
-                _VAULT_ARG,
-                PromptArg("path", "The note, relative to the vault root (e.g. 'Projects/Plan.md').", True, "note"),
-            ),
-            _render_find_related,
-        ),
-    )
-}
-
-
-def prompt_error(exc: ServiceError, prompt: str) -> MCPError:
-    """A refused prompt request as JSON-RPC ``-32602`` with ``"<code>: <message>"`` and
-    ``data = {"prompt", "code", ["hint"]}``."""
-    data: dict[str, Any] = {"prompt": prompt, "code": exc.code}
-    if exc.hint:
-        data["hint"] = exc.hint
-    return MCPError(INVALID_PARAMS, f"{exc.code}: {exc.message}", data)
-
-
-def check_arguments(spec: PromptSpec, raw: dict[str, str] | None) -> dict[str, str]:
-    """The arguments of ``spec`` with absent optional ones as ``""``, values stripped of surrounding spaces.
-
-    Raises:
-        BadRequest: an unknown argument, a missing or blank required one, or one longer than its limit.
-    """
-    given = dict(raw or {})
-    if has_lone_surrogate(given):
-        raise BadRequest("arguments must be valid Unicode text (a lone surrogate was sent)")
-    unknown = sorted(set(given) - {a.name for a in spec.arguments})
-    if unknown:
-        raise BadRequest(f"prompt {spec.name!r} has no argument {unknown[0]!r}", hint="see prompts/list")
-    out = {}
-    for arg in spec.arguments:
-        value = given.get(arg.name)
-        value = value.strip() if isinstance(value, str) else ""
-        if arg.required and not value:
-            raise BadRequest(f"missing required argument {arg.name!r}", hint="see prompts/list")
-        if len(value) > arg.max_chars:
-            raise BadRequest(f"argument {arg.name!r} is longer than {arg.max_chars} characters")
-        out[arg.name] = value
-    return out
-
-
-def resolve_targets(
-    runtime: ToolRuntime, spec: PromptSpec, args: dict[str, str], principal: Principal
-) -> dict[str, str]:
-    """Check vault access and the paths of ``args``; return them normalised (``path``/``folder`` as
-    vault-relative POSIX paths, ``vault`` as declared). Touches only file metadata, never contents.
-
-    Raises:
-        VaultAccessDenied, NotFound (vault, folder or note), PathOutsideVault, BadRequest (``not_a_directory``,
-        ``is_a_directory``).
-    """
-    ws = runtime.workspace
-    vault = ws.get_vault(args["vault"], principal.vaults)
-    out = {**args, "vault": vault.name}
-    if spec.name == "summarize-directory":  # existing folder ("" = root)
-        out["path"] = vaults.browse_directory(ws, vault.name, args["path"], principal.vaults, limit=1)["path"]
-    elif spec.name == "find-related":  # existing file
-        safe = resolve_safe_path(vault, args["path"])
-        if os.path.isdir(safe.abs):
-            hint = "use summarize-directory for folders"
-            raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint=hint)
-        if not os.path.isfile(safe.abs):
-            raise NotFound(f"note {safe.rel!r} does not exist in vault {vault.name!r}", hint="complete the path")
-        out["path"] = safe.rel
-    elif spec.name == "generate-note":  # the folder may not exist yet, but must not be a file
-        safe = resolve_safe_path(vault, args["folder"], allow_root=True)
-        if safe.rel and os.path.exists(safe.abs) and not os.path.isdir(safe.abs):
-            raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory")
-        out["folder"] = near = safe.rel
-        while near and not os.path.isdir(resolve_safe_path(vault, near).abs):
-            near = near.rpartition("/")[0]
-        out["existing_folder"] = near  # the deepest folder of the way that exists, to look at
-    return out
-
-
-def _no_cursor(params: PaginatedRequestParams | None) -> None:
-    # The prompt list is never paged, so no cursor was ever issued (MCP utilities/pagination: invalid → -32602).
+def no_cursor(params: PaginatedRequestParams | None, what: str) -> None:
+    """Refuse any cursor: these lists are never paged, so none was issued (MCP utilities/pagination)."""
     if params is not None and params.cursor is not None:
-        raise MCPError(INVALID_PARAMS, "invalid_argument: unknown cursor (the prompt list is not paged)")
+        raise MCPError(INVALID_PARAMS, f"invalid_argument: unknown cursor (the {what} is not paged)")
+
+
+def to_mcp_prompt(spec: PromptSpec) -> Prompt:
+    """The ``Prompt`` listed by ``prompts/list``."""
+    args = [PromptArgument(name=a.name, description=a.description, required=a.required) for a in spec.arguments]
+    return Prompt(name=spec.name, title=spec.title, description=spec.description, arguments=args)
 
 
 class PromptHandlers:
-    """The ``prompts/*`` handlers for one runtime. ``principal_of(ctx)`` names the caller of a request."""
+    """The ``prompts/*`` handlers for one server. ``context_of(ctx)`` gives the caller's tool context."""
 
-    def __init__(
-        self, runtime: ToolRuntime, principal_of: PrincipalOf, prompts: dict[str, PromptSpec] = PROMPTS
-    ) -> None:
-        self.runtime = runtime
-        self.principal_of = principal_of
+    def __init__(self, context_of: ContextOf, prompts: dict[str, PromptSpec] = PROMPTS) -> None:
+        self.context_of = context_of
         self.prompts = prompts
-
-    def _has(self, principal: Principal) -> Has:
-        specs = visible_tools(ToolContext(principal, self.runtime, mode="mcp"))
-        return Has({s.name: frozenset(s.input_schema["properties"]) for s in specs})
 
     async def list_prompts(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListPromptsResult:
-        """``prompts/list``: every prompt, in a fixed order; none for a caller without any vault (each prompt
-        takes one), as the list may vary by authorization (MCP 2026-07-28 ``server/prompts`` §Capabilities)."""
-        _no_cursor(params)
-        principal = self.principal_of(ctx)
-        if not self.runtime.workspace.accessible(principal.vaults):
-            return ListPromptsResult(prompts=[])
-        return ListPromptsResult(prompts=[p.to_mcp() for p in self.prompts.values()])
+        """``prompts/list``: see :func:`obsigate.tools.prompts.list_prompts`."""
+        no_cursor(params, "prompt list")
+        return ListPromptsResult(prompts=[to_mcp_prompt(p) for p in list_prompts(self.context_of(ctx), self.prompts)])
 
     async def get_prompt(self, ctx: ServerRequestContext[Any, Any], params: GetPromptRequestParams) -> GetPromptResult:
-        """``prompts/get``: the prompt's single ``user`` text message, for checked arguments.
+        """``prompts/get``: the prompt's single ``user`` text message.
 
         Raises:
-            MCPError: ``-32602`` for an unknown prompt (``data.code`` ``unknown_prompt``) and for every refusal
-                (``invalid_argument``, ``vault_access_denied``, ``not_found``, ``path_outside_vault``,
-                ``not_a_directory``, ``is_a_directory``); ``-32603`` for an unexpected failure.
+            MCPError: ``-32602`` for every refusal (see the module docstring), ``-32603`` for a failure.
         """
-        principal = self.principal_of(ctx)
-        started = time.perf_counter()
-        spec = self.prompts.get(params.name)
-        if spec is None:
-            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}", {"code": "unknown_prompt"})
-        raw = params.arguments or {}
-        result_code = "ok"
         try:
-            args = check_arguments(spec, raw)
-            args = await anyio.to_thread.run_sync(resolve_targets, self.runtime, spec, args, principal)
-            text = spec.render(args, self._has(principal))
+            spec, text = await get_prompt(self.context_of(ctx), params.name, params.arguments, self.prompts)
         except ServiceError as exc:
-            result_code = exc.code
-            raise prompt_error(exc, spec.name) from None
-        except Exception:
-            result_code = "internal_error"
-            log.exception("prompts/get %s failed unexpectedly", spec.name)
-            raise MCPError(INTERNAL_ERROR, "internal_error: building the prompt failed unexpectedly") from None
-        finally:
-            self._audit(principal, spec.name, raw, result_code, started)
+            if exc.code == "internal_error":
+                raise MCPError(INTERNAL_ERROR, "internal_error: building the prompt failed unexpectedly") from None
+            if exc.code == "unknown_prompt":
+                raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}", {"code": "unknown_prompt"}) from None
+            data: dict[str, Any] = {"prompt": params.name, "code": exc.code}
+            if exc.hint:
+                data["hint"] = exc.hint
+            raise MCPError(INVALID_PARAMS, f"{exc.code}: {exc.message}", data) from None
         return GetPromptResult(
             description=spec.description,
             messages=[PromptMessage(role="user", content=TextContent(type="text", text=text))],
-        )
-
-    def _audit(self, principal: Principal, name: str, raw: dict[str, str], result: str, started: float) -> None:
-        if self.runtime.audit is None:
-            return
-        args = {key: f"<{len(value)} chars>" if key == "topic" else value for key, value in raw.items()}
-        vault = raw.get("vault") if isinstance(raw.get("vault"), str) else None
-        self.runtime.audit.record(
-            AuditEvent(
-                user=principal.name,
-                auth_kind=principal.auth_kind,
-                mode="mcp",
-                tool="prompts/get",
-                vault=vault,
-                args=summarize_args({"name": name, **args}),  # the topic is the user's words: only its length
-                result=result,
-                duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                action="mcp_prompt_get",
-            )
         )

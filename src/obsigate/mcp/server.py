@@ -274,9 +274,9 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         spec = runtime.registry.get(name)
         return spec.input_schema if spec is not None and Scope.MCP in spec.scopes else None
 
-    resources = ResourceHandlers(runtime, principal_of)
-    prompts = PromptHandlers(runtime, principal_of)
-    completion = CompletionHandler(runtime, principal_of)
+    resources = ResourceHandlers(context_of)
+    prompts = PromptHandlers(context_of)
+    completion = CompletionHandler(context_of)
     server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
