@@ -8,7 +8,7 @@ from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.services.errors import Unauthenticated
+from obsigate.tools.api import Unauthenticated
 from obsigate.tools.context import ToolContext
 
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from obsigate.api.deps import CurrentPrincipal
-from obsigate.services.errors import BadRequest, RateLimited
+from obsigate.tools.api import BadRequest, RateLimited
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
