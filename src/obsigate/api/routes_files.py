@@ -1,23 +1,13 @@
-"""File routes: a parsed note (``read_file``) and the file as stored."""
+"""The file as stored, bytes and all (the parsed note, ``read_file``, is a row of the table in ``routes.py``)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from fastapi import APIRouter, Query, Response
 
 from obsigate.api.deps import Ctx
-from obsigate.api.render import run_tool
 from obsigate.tools.operations import download_file
 
 router = APIRouter(prefix="/api", tags=["files"])
-
-
-@router.get("/file/{vault}", summary="Read a note: content, frontmatter, tags, links, headings")
-async def get_file(
-    ctx: Ctx, vault: str, path: str = Query(..., description="Vault-relative path"), offset: int | None = None
-) -> dict[str, Any]:
-    return await run_tool(ctx, "read_file", {"vault": vault, "path": path, "offset": offset})
 
 
 @router.get(

@@ -1,0 +1,111 @@
+"""The REST route table (``api/routes.py``): every row is a real, documented route over a real tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from obsigate.api.routes import REQUIRED, ROUTES, Param, Route, router, tool_arguments
+from obsigate.api.routes_write import confirmed_context
+from obsigate.config import load_settings
+from obsigate.tools.api import REGISTRY, Risk
+
+ROWS = [(tag, row) for tag, rows in ROUTES.items() for row in rows]
+IDS = [f"{row.method} {row.path}" for _, row in ROWS]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    from obsigate.api.app import create_app
+
+    root: Path = tmp_path_factory.mktemp("table")
+    (root / "vault").mkdir()
+    settings = load_settings(data_dir=root / "data", port=8000, vaults={"notes": {"path": str(root / "vault")}})
+    return create_app(settings)
+
+
+@pytest.fixture(scope="module")
+def openapi(app: FastAPI) -> dict[str, Any]:
+    return app.openapi()
+
+
+def test_rows_are_unique() -> None:
+    assert len(set(IDS)) == len(IDS)
+    names = [row.endpoint_name for _, row in ROWS]
+    assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize(("tag", "row"), ROWS, ids=IDS)
+def test_every_row_is_in_the_openapi_schema(openapi: dict[str, Any], tag: str, row: Route) -> None:
+    operation = openapi["paths"][f"/api{row.path}"][row.method.lower()]
+    assert operation["summary"] == row.summary and operation["tags"] == [tag]
+    assert operation["operationId"].startswith(row.endpoint_name + "_api_")
+    params = {p["name"]: p for p in operation.get("parameters", [])}
+    expected_path = ["vault"] if row.takes_vault else []
+    assert [n for n, p in params.items() if p["in"] == "path"] == expected_path
+    query = [(n, p) for n, p in params.items() if p["in"] == "query"]
+    assert [n for n, _ in query] == [p.name for p in row.query]
+    for (_, shown), param in zip(query, row.query, strict=True):
+        assert shown["required"] is (param.default is REQUIRED)
+        if param.default not in (REQUIRED, None):
+            assert shown["schema"]["default"] == param.default
+        assert shown.get("description") == param.description
+    body = operation.get("requestBody")
+    if row.body is None:
+        assert body is None
+    else:
+        assert body["required"] is True
+        assert body["content"]["application/json"]["schema"]["description"] == row.body
+    assert operation["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "object"
+
+
+def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any]) -> None:
+    served = {(m.upper(), path) for path, ops in openapi["paths"].items() for m in ops}
+    table = {(row.method, f"/api{row.path}") for _, row in ROWS}
+    by_hand = {
+        ("GET", "/api/health"), ("POST", "/api/auth/login"), ("GET", "/api/auth/me"),
+        ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"),
+    }  # fmt: skip
+    assert served == table | by_hand and not table & by_hand
+
+
+@pytest.mark.parametrize(("tag", "row"), ROWS, ids=IDS)
+def test_every_row_runs_a_tool_with_those_arguments(tag: str, row: Route) -> None:
+    spec = REGISTRY.get(row.tool)
+    assert spec is not None, row.tool
+    assert row.write is (spec.risk is not Risk.READ)
+    fields = spec.args_model.model_fields
+    for param in row.query:
+        assert (param.into or param.name).split(".")[0] in fields, param.name
+    if row.takes_vault:
+        assert "vault" in fields
+
+
+@pytest.mark.parametrize(("tag", "row"), ROWS, ids=IDS)
+def test_writes_and_only_writes_pass_the_cross_site_checks(tag: str, row: Route) -> None:
+    route = next(r for r in router.routes if r.path == f"/api{row.path}" and row.method in r.methods)
+    calls = {d.call for d in route.dependant.dependencies}
+    assert (confirmed_context in calls) is row.write
+
+
+def test_tool_arguments_merge_body_query_and_path() -> None:
+    row = Route(
+        "POST", "/x/{vault}", "t", "s", body="b",
+        query=(Param("q"), Param("n", int | None), Param("lo", into="r.min"), Param("hi", into="r.max"),
+               Param("a", into="other.after")),
+    )  # fmt: skip
+    values = {"ctx": None, "vault": "v", "body": {"vault": "ignored", "k": 1}, "q": "", "n": None, "lo": 2, "hi": None, "a": None}
+    assert tool_arguments(row, values) == {"vault": "v", "k": 1, "q": "", "n": None, "r": {"min": 2}}
+
+
+def test_every_route_is_in_the_readme() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## REST API", 1)[1].split("\n## ", 1)[0]
+    for _, row in ROWS:
+        full, tail = f"/api{row.path}", "/" + row.path.rsplit("/", 1)[1]
+        assert full in section or f"`{tail}`" in section, full
+    for path in ("/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save"):
+        assert path in section, path
