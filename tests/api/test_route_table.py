@@ -19,7 +19,7 @@ IDS = [f"{row.method} {row.path}" for _, row in ROWS]
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
-    from obsigate.api.app import create_app
+    from obsigate.bootstrap import create_app
 
     root: Path = tmp_path_factory.mktemp("table")
     (root / "vault").mkdir()
