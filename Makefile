@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 NOTES  ?= 10000
 
-.PHONY: run test bench clean
+.PHONY: run test bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,3 +26,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) data .pytest_cache
+
+# Rewrites the generated parts of the docs (the error-code table of docs/mcp.md).
+docs: $(STAMP)
+	$(BIN)/python -m obsigate.services.errors docs/mcp.md

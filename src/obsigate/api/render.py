@@ -13,7 +13,9 @@ from obsigate.tools.api import ServiceError
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_tool
 
+#: Codes of the HTTP refusals Starlette raises itself (unknown route, wrong method...); any other status: http_error.
 _STATUS_CODES = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_OTHER_STATUS = {0: "http_error"}
 
 
 async def run_tool(ctx: ToolContext, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -45,7 +47,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = _STATUS_CODES.get(exc.status_code, "http_error")
+        code = _STATUS_CODES.get(exc.status_code, _OTHER_STATUS[0])
         message = exc.detail if isinstance(exc.detail, str) else code
         return _error(exc.status_code, {"code": code, "message": message}, getattr(exc, "headers", None))
 

@@ -224,3 +224,25 @@ def render_catalogue() -> str:
     for e in CATALOGUE.values():
         rows.append(f"| `{e.code}` | {e.http_status} | {channel[e.channel]} | {e.means} | {e.hint or '—'} |")
     return "\n".join(rows)
+
+
+def rewrite_docs(path: str) -> bool:
+    """Put :func:`render_catalogue` between the error-code markers of the Markdown file ``path``; return
+    whether it changed."""
+    from pathlib import Path
+
+    doc = Path(path)
+    text = doc.read_text(encoding="utf-8")
+    start, end = "<!-- error-codes:start -->\n", "\n<!-- error-codes:end -->"
+    head, _, rest = text.partition(start)
+    _, _, tail = rest.partition(end)
+    new = f"{head}{start}{render_catalogue()}{end}{tail}"
+    if new != text:
+        doc.write_text(new, encoding="utf-8")
+    return new != text
+
+
+if __name__ == "__main__":  # make docs
+    import sys
+
+    print("rewrote" if rewrite_docs(sys.argv[1]) else "up to date", sys.argv[1])
