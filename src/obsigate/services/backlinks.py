@@ -13,7 +13,6 @@ from typing import Any
 
 from obsigate.domain.links.resolve import clip_around
 from obsigate.domain.markdown.note import parse_note
-from obsigate.domain.redaction import redact_text
 from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.files import note_text
@@ -73,7 +72,7 @@ def get_backlinks(
             "links": [
                 {
                     "line": r.line,
-                    "context": redact_text(r.context) if r.context else r.context,
+                    "context": r.context,  # redacted once, with the whole result, by the tool layer
                     "subpath": r.subpath,
                     "display": r.display,
                     "kind": r.kind,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from obsigate.domain.redaction import redact_text
 from obsigate.services.errors import BadRequest
 from obsigate.services.paths_search import subsequence_span
 from obsigate.services.workspace import Workspace, page_fields
@@ -46,7 +45,7 @@ def search_vaults(
             "path": h.path,
             "title": h.title,
             "score": round(h.score, 4),
-            "snippet": redact_text(h.snippet),
+            "snippet": h.snippet,  # redacted once, with the whole result, by the tool layer
             "tags": list(h.tags),
         }
         for h in page.hits
