@@ -172,42 +172,68 @@ class ServiceError(Exception):
 
 
 class BadRequest(ServiceError):
+    """The call itself is wrong: fixing its arguments fixes it. Raised with the more precise catalogued code
+    where there is one (``not_a_directory``, ``invalid_regex``, ``unsafe_name``...)."""
+
     code = "invalid_argument"
 
 
 class PathOutsideVault(BadRequest):
+    """A path that would leave the vault or touch what it hides (``services.paths.resolve_safe_path``)."""
+
     code = "path_outside_vault"
 
 
 class Unauthenticated(ServiceError):
+    """No usable credential; REST adds ``WWW-Authenticate: Bearer``. ``details.reason`` names the check
+    that failed, never the token."""
+
     code = "unauthenticated"
 
 
 class Forbidden(ServiceError):
+    """Known caller, refused action."""
+
     code = "forbidden"
 
 
 class VaultAccessDenied(Forbidden):
+    """The vault is not granted to the caller. Also said for a vault that does not exist, so a refusal
+    never confirms which vaults exist (``Workspace.get_vault``)."""
+
     code = "vault_access_denied"
 
 
 class NotFound(ServiceError):
+    """No such file, folder, backup, tool or prompt."""
+
     code = "not_found"
 
 
 class Conflict(ServiceError):
+    """The state on disk is not what the call expects: the file changed since it was read or proposed
+    (``conflict``), the target exists (``exists``), a token was spent (``token_reused``)...; nothing was
+    written."""
+
     code = "conflict"
 
 
 class PayloadTooLarge(ServiceError):
+    """Over a size cap (a binary read, a request body)."""
+
     code = "too_large"
 
 
 class RateLimited(ServiceError):
+    """Over the per-user call budget; ``details.retry_after`` is in seconds (REST: ``Retry-After``)."""
+
     code = "rate_limited"
 
 
 class Unavailable(ServiceError):
+    """A part the call needs is missing or busy: no backup store, no confirmation service, a time budget
+    spent (``timeout``)."""
+
     code = "unavailable"
 
 
