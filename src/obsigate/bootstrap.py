@@ -15,8 +15,8 @@ from obsigate.auth.users import UserStore
 from obsigate.config import Settings
 from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.vault import Vault
-from obsigate.services.backups import BackupStore
 from obsigate.services.workspace import Limits, Workspace
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirm import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService

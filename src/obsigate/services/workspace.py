@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import NotFound, VaultAccessDenied
-
-if TYPE_CHECKING:  # services.backups imports this module
-    from obsigate.services.backups import BackupStore
 
 
 @dataclass(frozen=True, slots=True)
