@@ -12,7 +12,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "obsigate"
 FORBIDDEN = {
     "domain": {"services", "tools", "auth", "api", "mcp", "cli", "bootstrap", "config"},
     "services": {"tools", "api", "mcp", "cli", "bootstrap", "config"},
-    "auth": {"tools", "api", "mcp", "cli", "bootstrap", "config", "domain"},
+    "auth": {"tools", "api", "mcp", "cli", "bootstrap", "config"},  # beside services: may use domain
     "tools": {"api", "mcp", "cli", "bootstrap", "config"},
     "mcp": {"api", "cli"},
     "api": {"cli"},

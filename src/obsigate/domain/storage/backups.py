@@ -48,6 +48,7 @@ from typing import Any
 
 from obsigate.domain.diff import MAX_DIFF_CHARS, redacted_diff
 from obsigate.domain.storage.atomic import atomic_write
+from obsigate.domain.storage.private_files import make_private_dir
 
 __all__ = [
     "KEEP_PER_FILE",
@@ -178,12 +179,7 @@ class BackupStore:
         Raises:
             OSError: ``root`` cannot be created.
         """
-        root = Path(root).expanduser()
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        try:
-            os.chmod(root, 0o700)
-        except OSError:
-            pass
+        root = make_private_dir(Path(root).expanduser(), tighten=True)
         self.root = Path(os.path.realpath(root))
         self.keep = max(0, int(keep))
         self._lock = threading.Lock()
