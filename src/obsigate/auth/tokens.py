@@ -183,22 +183,8 @@ class TokenService:
                 leeway=LEEWAY_S,
                 options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True, "strict_aud": True},
             )
-        except jwt.MissingRequiredClaimError as exc:
-            raise _fail(f"missing_claim:{exc.claim}") from None
-        except jwt.ExpiredSignatureError:
-            raise _fail("expired") from None
-        except jwt.ImmatureSignatureError:
-            raise _fail("not_yet_valid") from None
-        except jwt.InvalidAudienceError:
-            raise _fail("invalid_audience") from None
-        except jwt.InvalidIssuerError:
-            raise _fail("invalid_issuer") from None
-        except jwt.InvalidSignatureError:
-            raise _fail("invalid_signature") from None
-        except jwt.InvalidAlgorithmError:
-            raise _fail("invalid_algorithm") from None
-        except jwt.InvalidTokenError:  # DecodeError and the remaining claim-format errors
-            raise _fail("malformed") from None
+        except jwt.InvalidTokenError as exc:
+            raise _fail(_jwt_reason(exc)) from None
         header, claims = decoded["header"], decoded["payload"]
         if _norm_media_type(header.get("typ")) != _norm_media_type(self.header_typ):
             raise _fail("wrong_type")
@@ -211,3 +197,22 @@ class TokenService:
 
 def _fail(reason: str) -> Unauthenticated:
     return Unauthenticated(_GENERIC, details={"reason": reason})
+
+
+#: ``details.reason`` of the PyJWT failures that have their own; the first ``isinstance`` match wins.
+_JWT_REASONS: tuple[tuple[type[jwt.InvalidTokenError], str], ...] = (
+    (jwt.ExpiredSignatureError, "expired"),
+    (jwt.ImmatureSignatureError, "not_yet_valid"),
+    (jwt.InvalidAudienceError, "invalid_audience"),
+    (jwt.InvalidIssuerError, "invalid_issuer"),
+    (jwt.InvalidSignatureError, "invalid_signature"),
+    (jwt.InvalidAlgorithmError, "invalid_algorithm"),
+)
+
+
+def _jwt_reason(exc: jwt.InvalidTokenError) -> str:
+    """The check a PyJWT failure stands for: ``missing_claim:<name>``, a :data:`_JWT_REASONS` entry, or
+    ``malformed`` (``DecodeError`` and the remaining claim-format errors)."""
+    if isinstance(exc, jwt.MissingRequiredClaimError):
+        return f"missing_claim:{exc.claim}"
+    return next((reason for kind, reason in _JWT_REASONS if isinstance(exc, kind)), "malformed")
