@@ -18,8 +18,9 @@ from obsigate.auth.users import UserStore
 from obsigate.config import Settings
 from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.backups import BackupStore
+from obsigate.domain.storage.private_files import make_private_dir
 from obsigate.domain.vault import Vault
-from obsigate.services.backups import BackupStore
 from obsigate.services.workspace import Limits, Workspace
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirmations import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
@@ -51,13 +52,9 @@ def prepare_data_dir(data_dir: Path, vaults: dict[str, Vault] | None = None) -> 
     if vaults:
         check_data_dir_outside_vaults(data_dir, vaults)
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(data_dir, tighten=True)
     except OSError as exc:
         raise ConfigError(f"data dir {str(data_dir)!r} cannot be used: {exc.strerror or exc}") from None
-    try:
-        os.chmod(data_dir, 0o700)
-    except OSError:
-        pass
     return data_dir
 
 

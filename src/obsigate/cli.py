@@ -10,6 +10,8 @@ import json
 import socket
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,6 +44,28 @@ VaultOpt = Annotated[list[str] | None, typer.Option("--vault", help="Declare a v
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err.print(f"[red]error:[/red] {message}")
     return typer.Exit(code)
+
+
+@contextmanager
+def _reported() -> Iterator[None]:
+    """Turn the expected failures of the block (a ``ServiceError``, a ``ConfigError``) into one error line on
+    stderr and exit status 2; their messages already say how to fix the call, so no traceback."""
+    try:
+        yield
+    except ServiceError as exc:
+        raise _fail(exc.message) from None
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _need_vaults(settings: Settings) -> None:
+    if not settings.vaults:
+        raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
+
+
+def _grants(vaults: frozenset[str] | None) -> str:
+    """A user's vault grants as the CLI shows them: ``*`` (all), ``a,b`` or ``(none)``."""
+    return "*" if vaults is None else ",".join(sorted(vaults)) or "(none)"
 
 
 def _settings(**flags: Any) -> Settings:
@@ -114,13 +138,10 @@ def serve(
         force_no_auth=True if force_no_auth else None,
         public_url=public_url,
     )
-    if not settings.vaults:
-        raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
+    _need_vaults(settings)
     _check_port_free(settings.host, settings.port)
-    try:
+    with _reported():
         application = create_app(settings)
-    except ConfigError as exc:
-        raise _fail(str(exc)) from None
     out = Console()
     out.print(f"[bold]ObsiGate[/bold] serving {', '.join(settings.vaults)}")
     out.print(f"  Web:  {settings.base_url}/")
@@ -150,9 +171,8 @@ def _check_port_free(host: str, port: int) -> None:
 def _auth(data_dir: Path | None):  # noqa: ANN202 — AuthParts, imported lazily for a fast CLI
     settings = _settings(data_dir=data_dir)
     try:
-        return open_auth(settings, prepare_data_dir(settings.data_dir)), settings
-    except ConfigError as exc:
-        raise _fail(str(exc)) from None
+        with _reported():
+            return open_auth(settings, prepare_data_dir(settings.data_dir)), settings
     except (OSError, sqlite3.Error) as exc:
         raise _fail(f"cannot open the user database in {settings.data_dir}: {exc}") from None
 
@@ -169,12 +189,9 @@ def user_add(
     parts, _ = _auth(data_dir)
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
     grants = None if vaults.strip() == "*" else [v.strip() for v in vaults.split(",") if v.strip()]
-    try:
+    with _reported():
         user = parts.users.add_user(name, password, admin=admin, vaults=grants)
-    except ServiceError as exc:
-        raise _fail(exc.message) from None
-    shown = "*" if user.vaults is None else ",".join(sorted(user.vaults)) or "(none)"
-    err.print(f"created user {user.name} (admin={user.is_admin}, vaults={shown})")
+    err.print(f"created user {user.name} (admin={user.is_admin}, vaults={_grants(user.vaults)})")
 
 
 @user_app.command("list")
@@ -182,18 +199,15 @@ def user_list(data_dir: DataDir = None) -> None:
     """List users and their vault grants."""
     parts, _ = _auth(data_dir)
     for u in parts.users.list_users():
-        shown = "*" if u.vaults is None else ",".join(sorted(u.vaults)) or "(none)"
-        typer.echo(f"{u.name}\tadmin={u.is_admin}\tvaults={shown}")
+        typer.echo(f"{u.name}\tadmin={u.is_admin}\tvaults={_grants(u.vaults)}")
 
 
 @user_app.command("delete")
 def user_delete(name: str, data_dir: DataDir = None) -> None:
     """Delete a user; their tokens and API keys stop working at once."""
     parts, _ = _auth(data_dir)
-    try:
+    with _reported():
         parts.users.delete_user(name)
-    except ServiceError as exc:
-        raise _fail(exc.message) from None
     err.print(f"deleted user {name}")
 
 
@@ -208,10 +222,8 @@ def token_create(
     found = parts.users.get_user(user)
     if found is None:
         raise _fail(f"no user named {user!r} (create one with: obsigate user add {user})")
-    try:
+    with _reported():
         token = parts.tokens.issue(found, ttl_s=ttl if ttl is not None else settings.token_ttl)
-    except ServiceError as exc:
-        raise _fail(exc.message) from None
     typer.echo(token)
 
 
@@ -223,10 +235,8 @@ def key_create(
 ) -> None:
     """Print a new API key for USER, alone on stdout (shown once; stored only as a hash)."""
     parts, _ = _auth(data_dir)
-    try:
+    with _reported():
         key_id, key = parts.users.create_api_key(user, label=label)
-    except ServiceError as exc:
-        raise _fail(exc.message) from None
     err.print(f"key id {key_id}")
     typer.echo(key)
 
@@ -235,10 +245,8 @@ def key_create(
 def key_revoke(key_id: str, data_dir: DataDir = None) -> None:
     """Revoke an API key by id."""
     parts, _ = _auth(data_dir)
-    try:
+    with _reported():
         parts.users.revoke_api_key(key_id)
-    except ServiceError as exc:
-        raise _fail(exc.message) from None
     err.print(f"revoked {key_id}")
 
 
@@ -250,13 +258,10 @@ def index_rebuild(
 ) -> None:
     """Rebuild the search index of the declared vaults now."""
     settings = _settings(data_dir=data_dir, vault=vault)
-    if not settings.vaults:
-        raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
-    try:
+    _need_vaults(settings)
+    with _reported():
         vaults = build_vaults(settings)
         runtime = build_runtime(settings, prepare_data_dir(settings.data_dir, vaults), vaults)
-    except ConfigError as exc:
-        raise _fail(str(exc)) from None
     indexer = runtime.workspace.indexer
     assert indexer is not None
     stats = {**indexer.refresh_all(full=full), "notes": runtime.workspace.index.note_count()}

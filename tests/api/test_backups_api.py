@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from obsigate.services.backups import BackupStore
+from obsigate.domain.storage.backups import BackupStore
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 

@@ -12,10 +12,10 @@ from support import write_tree
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.vault import Vault
 from obsigate.services import mutation_exec
 from obsigate.services import mutations as m
-from obsigate.services.backups import BackupStore
 from obsigate.services.errors import ServiceError
 from obsigate.services.workspace import Workspace
 

@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.services.backups import BackupStore
+from obsigate.domain.storage.backups import BackupStore
 from obsigate.tools.api import REGISTRY, Scope, ToolContext, ServiceError, call_tool
 from obsigate.tools.context import ToolRuntime
 

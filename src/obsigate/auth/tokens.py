@@ -7,15 +7,12 @@ file, audience and ``token_type``, so a token of one kind never verifies as the 
 (RFC 8725 §3.11 explicit typing; PyJWT does not check ``typ`` by itself, see
 ``security.md`` §4.1).
 
-Secrets live in files created ``0600`` on first use (:func:`load_or_create_secret`).
+Secrets live in files created ``0600`` on first use
+(:func:`~obsigate.domain.storage.private_files.load_or_create_secret`, also importable from here).
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import secrets
-import stat
 import time
 import uuid
 from collections.abc import Mapping
@@ -24,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import jwt
 
+# load_or_create_secret stays exported here while tools/confirm.py imports it from this module
+from obsigate.domain.storage.private_files import load_or_create_secret
 from obsigate.services.errors import BadRequest, Unauthenticated
 
 if TYPE_CHECKING:
     from obsigate.auth.users import User
 
 __all__ = ["TokenService", "load_or_create_secret"]
-
-log = logging.getLogger(__name__)
 
 ALGORITHM = "HS256"
 #: Claims every token must carry; PyJWT only checks those listed in ``options["require"]``.
@@ -48,60 +45,6 @@ SECRET_BYTES = 64
 MIN_SECRET_BYTES = 32
 
 _GENERIC = "invalid or expired token"
-
-
-def load_or_create_secret(path: Path, nbytes: int = SECRET_BYTES) -> bytes:
-    """Return the secret stored hex-encoded in ``path``, creating it on first use.
-
-    A new secret is ``nbytes`` from :func:`secrets.token_bytes`, written to a temporary file
-    opened with ``O_CREAT|O_EXCL`` and mode ``0600`` and then hard-linked into place, so a
-    concurrent process either wins the race or reads the winner's complete file. The parent
-    directory is created ``0700`` if missing. An existing file with group/other permission bits
-    is tightened to ``0600`` (with a warning) and used.
-
-    Raises:
-        ValueError: the file is not a regular file, is not hex, or holds fewer than 32 bytes.
-        OSError: the file cannot be created or read.
-    """
-    path = Path(path)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
-        return _read_secret(path)
-    except FileNotFoundError:
-        pass
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(secrets.token_bytes(nbytes).hex() + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.link(tmp, path)  # atomic; fails if another process created it first
-        except FileExistsError:
-            pass
-    finally:
-        tmp.unlink(missing_ok=True)
-    return _read_secret(path)
-
-
-def _read_secret(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "r", encoding="ascii") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"secret file {path} is not a regular file")
-        if st.st_mode & 0o077:
-            log.warning("secret file %s had mode %o; tightening to 0600", path, st.st_mode & 0o777)
-            os.fchmod(fh.fileno(), 0o600)
-        text = fh.read(4096).strip()
-    try:
-        key = bytes.fromhex(text)
-    except ValueError:
-        raise ValueError(f"secret file {path} does not hold hex") from None
-    if len(key) < MIN_SECRET_BYTES:
-        raise ValueError(f"secret file {path} holds {len(key)} bytes; need >= {MIN_SECRET_BYTES}")
-    return key
 
 
 def _norm_media_type(value: object) -> str | None:
@@ -160,7 +103,7 @@ class TokenService:
     def key_bytes(self) -> bytes:
         """The raw HMAC key (loading or creating the secret file). For tests, not for tools."""
         if self._key is None:
-            self._key = load_or_create_secret(self._secret_path)
+            self._key = load_or_create_secret(self._secret_path, SECRET_BYTES, min_bytes=MIN_SECRET_BYTES)
         return self._key
 
     def _check_ttl(self, ttl_s: object) -> int:
@@ -240,22 +183,8 @@ class TokenService:
                 leeway=LEEWAY_S,
                 options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True, "strict_aud": True},
             )
-        except jwt.MissingRequiredClaimError as exc:
-            raise _fail(f"missing_claim:{exc.claim}") from None
-        except jwt.ExpiredSignatureError:
-            raise _fail("expired") from None
-        except jwt.ImmatureSignatureError:
-            raise _fail("not_yet_valid") from None
-        except jwt.InvalidAudienceError:
-            raise _fail("invalid_audience") from None
-        except jwt.InvalidIssuerError:
-            raise _fail("invalid_issuer") from None
-        except jwt.InvalidSignatureError:
-            raise _fail("invalid_signature") from None
-        except jwt.InvalidAlgorithmError:
-            raise _fail("invalid_algorithm") from None
-        except jwt.InvalidTokenError:  # DecodeError and the remaining claim-format errors
-            raise _fail("malformed") from None
+        except jwt.InvalidTokenError as exc:
+            raise _fail(_jwt_reason(exc)) from None
         header, claims = decoded["header"], decoded["payload"]
         if _norm_media_type(header.get("typ")) != _norm_media_type(self.header_typ):
             raise _fail("wrong_type")
@@ -268,3 +197,22 @@ class TokenService:
 
 def _fail(reason: str) -> Unauthenticated:
     return Unauthenticated(_GENERIC, details={"reason": reason})
+
+
+#: ``details.reason`` of the PyJWT failures that have their own; the first ``isinstance`` match wins.
+_JWT_REASONS: tuple[tuple[type[jwt.InvalidTokenError], str], ...] = (
+    (jwt.ExpiredSignatureError, "expired"),
+    (jwt.ImmatureSignatureError, "not_yet_valid"),
+    (jwt.InvalidAudienceError, "invalid_audience"),
+    (jwt.InvalidIssuerError, "invalid_issuer"),
+    (jwt.InvalidSignatureError, "invalid_signature"),
+    (jwt.InvalidAlgorithmError, "invalid_algorithm"),
+)
+
+
+def _jwt_reason(exc: jwt.InvalidTokenError) -> str:
+    """The check a PyJWT failure stands for: ``missing_claim:<name>``, a :data:`_JWT_REASONS` entry, or
+    ``malformed`` (``DecodeError`` and the remaining claim-format errors)."""
+    if isinstance(exc, jwt.MissingRequiredClaimError):
+        return f"missing_claim:{exc.claim}"
+    return next((reason for kind, reason in _JWT_REASONS if isinstance(exc, kind)), "malformed")

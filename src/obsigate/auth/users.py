@@ -18,7 +18,6 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import re
 import secrets
 import sqlite3
@@ -35,7 +34,7 @@ from pwdlib import PasswordHash
 from pwdlib.exceptions import UnknownHashError
 from pwdlib.hashers import HasherProtocol
 
-from obsigate.auth.tokens import load_or_create_secret
+from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret
 from obsigate.services.errors import BadRequest, Conflict, NotFound, Unauthenticated, Unavailable
 
 __all__ = ["API_KEY_PREFIX", "User", "UserStore", "api_key_id", "api_key_well_formed"]
@@ -168,17 +167,6 @@ def _row_to_user(row: sqlite3.Row) -> User:
     )
 
 
-def _open_private(path: Path) -> None:
-    """Create ``path`` with mode 0600 (or tighten an existing one) before SQLite opens it."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-    try:
-        if os.fstat(fd).st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    finally:
-        os.close(fd)
-
-
 class UserStore:
     """Accounts and API keys in ``db_path`` (SQLite, mode 0600; journal files inherit it).
 
@@ -219,7 +207,7 @@ class UserStore:
         self._dummy_hash: str | None = None
         self._pepper: bytes | None = None
         self._lock = threading.RLock()
-        _open_private(self.db_path)
+        ensure_private_file(self.db_path)  # 0600 before SQLite creates it with the umask's mode
         self._db = sqlite3.connect(
             self.db_path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
         )

@@ -7,19 +7,38 @@ increasing subsequence (the "patience diff" idea), and only the small gaps betwe
 ``difflib.SequenceMatcher``. A gap still too large for it (no unique line to split on, over
 ``MAX_GAP_CELLS`` line pairs), or any gap once ``MAX_TOTAL_CELLS`` pairs were compared in one diff, is shown
 as a plain replacement: correct, just not minimal. So one diff costs about a second at most.
+
+:func:`redacted_diff` is the form a caller is shown (backup diffs, write proposals): bytes decoded, every
+secret redacted on both sides, sizes bounded, output cut to a character budget.
 """
 
 from __future__ import annotations
 
 import bisect
 import difflib
+import json
 from collections.abc import Iterator, Sequence
+from pathlib import PurePosixPath
 
-__all__ = ["MAX_GAP_CELLS", "MAX_TOTAL_CELLS", "line_opcodes", "unified_diff"]
+from obsigate.domain.redaction import redact_text
+from obsigate.domain.vault import is_note
 
+__all__ = [
+    "MAX_DIFF_CHARS",
+    "MAX_DIFF_INPUT_BYTES",
+    "MAX_GAP_CELLS",
+    "MAX_TOTAL_CELLS",
+    "line_opcodes",
+    "redacted_diff",
+    "unified_diff",
+]
+
+MAX_DIFF_CHARS = 200_000  # characters of redacted_diff output, then a truncation note
+MAX_DIFF_INPUT_BYTES = 4_000_000  # larger sides are not compared line by line
 MAX_GAP_CELLS = 1_000_000  # len(a) * len(b) of a gap compared with difflib (~0.1 s at worst)
 MAX_TOTAL_CELLS = 10_000_000  # all gaps of one diff together (~1 s at worst)
 _MAX_DEPTH = 40
+_TEXT_SUFFIXES = {".md", ".txt", ".canvas", ".base", ".json", ".csv", ".yaml", ".yml"}
 
 Opcode = tuple[str, int, int, int, int]
 
@@ -189,3 +208,82 @@ def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str = "", tofile:
             if tag in ("replace", "insert"):
                 for line in b[j1:j2]:
                     yield "+" + line
+
+
+def _as_text(data: bytes, path: str) -> str | None:
+    """Text for diffing (lossy for a note or text file that is not valid UTF-8), ``None`` for a binary."""
+    textual = is_note(path) or PurePosixPath(path).suffix.lower() in _TEXT_SUFFIXES
+    if not textual and b"\x00" in data[:8192]:
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace") if textual else None
+
+
+def _size(data: bytes | None) -> str:
+    return "absent" if data is None else f"{len(data)} bytes"
+
+
+def redacted_diff(
+    old: bytes | None,
+    new: bytes | None,
+    *,
+    path: str,
+    old_label: str,
+    new_label: str,
+    max_chars: int = MAX_DIFF_CHARS,
+    context: int = 3,
+) -> tuple[str, bool]:
+    """Unified diff (:func:`unified_diff`: difflib's format, near-linear time; ``context`` lines) from ``old``
+    to ``new`` with every secret redacted on both sides first (``domain.redaction.redact_text``), so no secret
+    leaves through a diff.
+
+    ``None`` stands for an absent file (every line added or removed). Text is decoded as UTF-8, lossily for
+    notes and text files; a binary side gives a one-line note instead of a diff, as does a side larger than
+    ``MAX_DIFF_INPUT_BYTES``. Identical content gives ``""``; content that differs only in line endings, a
+    byte-order mark or the final line break gives a one-line note.
+
+    Returns:
+        ``(diff, truncated)``: the diff is cut to whole lines totalling at most ``max_chars`` characters
+        once JSON-encoded (so it fits a tool result budget; plain text is never longer), followed by a note
+        saying it was cut, and ``truncated`` is then true.
+    """
+    if old == new:
+        return "", False
+    if any(d is not None and len(d) > MAX_DIFF_INPUT_BYTES for d in (old, new)):
+        note = (
+            f"{path}: too large to compare line by line ({old_label}: {_size(old)}, {new_label}: {_size(new)}; "
+            f"the limit is {MAX_DIFF_INPUT_BYTES} bytes)"
+        )
+        return note, False
+    old_text = "" if old is None else _as_text(old, path)
+    new_text = "" if new is None else _as_text(new, path)
+    if old_text is None or new_text is None:
+        return f"Binary file {path} differs ({old_label}: {_size(old)}, {new_label}: {_size(new)})", False
+    a = redact_text(old_text, keep_lines=True).splitlines()
+    b = redact_text(new_text, keep_lines=True).splitlines()
+    lines = unified_diff(a, b, fromfile=old_label, tofile=new_label, n=context)
+    out: list[str] = []
+    used = 0
+    truncated = False
+    for line in lines:
+        cost = _json_cost(line)
+        if used + cost > max_chars:
+            truncated = True
+            break
+        out.append(line)
+        used += cost
+    if not out:
+        return f"{path}: {old_label} and {new_label} differ only in line endings, byte-order mark or final line break", False
+    text = "\n".join(out) + "\n"
+    if truncated:
+        return text + f"… diff truncated at {max_chars} characters; compare narrower versions or read the backup\n", True
+    return text, False
+
+
+def _json_cost(line: str) -> int:
+    """Characters ``line`` and its line break take inside a JSON string (``ensure_ascii=False``)."""
+    if line.isprintable():  # no control characters: only quotes and backslashes are escaped
+        return len(line) + 2 + line.count('"') + line.count("\\")
+    return len(json.dumps(line, ensure_ascii=False))

@@ -1,522 +1,77 @@
-"""The versioned backup store, and the two read services over it (``list_backups``, ``diff_backup``).
+"""The backup services: ``list_backups`` and ``diff_backup`` over the workspace's store, and the one place the
+store's failures become service errors (:func:`store_errors`, used by :func:`save_backup` and
+:func:`read_backup`, which the mutations call).
 
-Every mutation that overwrites, renames, moves, replaces or deletes a file first saves the previous bytes
-here (:meth:`BackupStore.save`); deleting a note *moves* it here. A file that no longer exists in its vault
-keeps its backups, so a deleted note is found again by its old path.
-
-Layout (``root`` is ``<data_dir>/backups``, outside every vault, folders ``0700``, files ``0600``)::
-
-    root/<vault key>/<path key>/<version>.bin    the bytes, exactly as they were
-    root/<vault key>/<path key>/<version>.json   {"version", "path", "vault", "created", "size", "sha256",
-                                                  "reason", "deleted"}
-
-A key is a readable label (characters other than ``A-Z a-z 0-9 _ -`` percent-encoded, so never a dot-name,
-never a ``/``) plus a SHA-256 prefix of the exact vault name or vault-relative path: no name can climb out of
-``root``, names of any length fit the 255-byte limit, and ``A.md``/``a.md`` stay apart on case-insensitive
-disks. Nothing under ``root`` is followed through a symlink. Both files are written with
-:func:`~obsigate.domain.storage.atomic.atomic_write` (exclusive: a version is never overwritten); the sidecar is
-written last, so a version exists once its sidecar does.
-
-Version ids look like ``20261130T120501.123456Z-3f2a``: UTC time to the microsecond plus 4 random hex
-digits. They sort by age, and one process never hands out the same or an older time twice for one file
-(a clock that steps back is overtaken), so "newest first" is the order the versions were saved in.
-
-Retention: the newest ``keep`` versions of each file are kept (default 50; ``keep=0`` keeps everything);
-older ones are pruned right after each save. Deletion backups count like any other version.
+The store itself (layout, version ids, retention) is :mod:`obsigate.domain.storage.backups`.
 """
 
 from __future__ import annotations
 
-import calendar
-import hashlib
-import json
-import logging
 import os
-import re
-import secrets
 import stat
-import threading
-import time
-from collections.abc import Iterable
-from datetime import datetime, timezone
-from pathlib import Path, PurePosixPath
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from obsigate.domain.storage.atomic import atomic_write
-from obsigate.domain.redaction import redact_text
-from obsigate.domain.diff import unified_diff
-from obsigate.domain.vault import is_note
+from obsigate.domain.diff import MAX_DIFF_CHARS, MAX_DIFF_INPUT_BYTES
+from obsigate.domain.storage.backups import (
+    BackupArgumentError,
+    BackupDamagedError,
+    BackupError,
+    BackupNotFoundError,
+    BackupStore,
+)
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
 from obsigate.services.workspace import Workspace
 
-__all__ = [
-    "KEEP_PER_FILE",
-    "MAX_DIFF_CHARS",
-    "MAX_DIFF_INPUT_BYTES",
-    "BackupStore",
-    "diff_backup",
-    "is_version_id",
-    "list_backups",
-    "redacted_diff",
-]
-
-log = logging.getLogger(__name__)
-
-KEEP_PER_FILE = 50
-MAX_DIFF_CHARS = 200_000  # characters of diff output, then a truncation note
-MAX_DIFF_INPUT_BYTES = 4_000_000  # larger sides are not compared line by line
-_VERSION_RE = re.compile(r"([0-9]{8})T([0-9]{6})\.([0-9]{6})Z-[0-9a-f]{4}")  # used with fullmatch
-_KEY_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_TEXT_SUFFIXES = {".md", ".txt", ".canvas", ".base", ".json", ".csv", ".yaml", ".yml"}
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+__all__ = ["diff_backup", "list_backups", "read_backup", "save_backup", "store_errors"]
 
 
-def is_version_id(value: object) -> bool:
-    """True if ``value`` has the form of a backup version id (``20261130T120501.123456Z-3f2a``)."""
-    return isinstance(value, str) and _VERSION_RE.fullmatch(value) is not None
+def _service_error(exc: BackupError) -> ServiceError:
+    if isinstance(exc, BackupArgumentError):
+        return BadRequest(exc.message, hint=exc.hint)
+    if isinstance(exc, BackupNotFoundError):
+        return NotFound(exc.message, hint=exc.hint)
+    code = "backup_damaged" if isinstance(exc, BackupDamagedError) else "backup_failed"
+    return ServiceError(exc.message, code=code, hint=exc.hint)
 
 
-def _check_version(value: object, field: str = "version") -> str:
-    if not is_version_id(value):
-        raise BadRequest(
-            f"{field} {value!r} is not a backup version id (like '20261130T120501.123456Z-3f2a')",
-            hint="call list_backups to see the versions of a file",
-        )
-    return value  # type: ignore[return-value]
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn a :class:`~obsigate.domain.storage.backups.BackupError` raised inside the block into its service
+    error, with the same message and hint: ``BackupArgumentError`` → :class:`BadRequest`
+    (``invalid_argument``, 400), ``BackupNotFoundError`` → :class:`NotFound` (``not_found``, 404),
+    ``BackupFailedError`` → ``backup_failed`` (500), ``BackupDamagedError`` → ``backup_damaged`` (500)."""
+    try:
+        yield
+    except BackupError as exc:
+        raise _service_error(exc) from None
 
 
-def _version_us(version: str) -> int:
-    """Microseconds since the epoch encoded in a version id.
+def save_backup(store: BackupStore, vault: str, path: str, data: bytes, *, reason: str, deleted: bool | None = None) -> str:
+    """:meth:`BackupStore.save <obsigate.domain.storage.backups.BackupStore.save>` of ``path`` (normalised
+    first) with service errors; returns the new version id.
 
     Raises:
-        ValueError: not a version id, or not a real date.
+        BadRequest, PathOutsideVault: an invalid path or vault name. ServiceError (``backup_failed``, 500): the
+        backup could not be written; the caller must not go on with its change.
     """
-    m = _VERSION_RE.fullmatch(version)
-    if m is None:
-        raise ValueError(f"not a version id: {version!r}")
-    day, clock = m.group(1), m.group(2)
-    moment = datetime(int(day[:4]), int(day[4:6]), int(day[6:]), int(clock[:2]), int(clock[2:4]), int(clock[4:]), tzinfo=timezone.utc)
-    return calendar.timegm(moment.utctimetuple()) * 1_000_000 + int(m.group(3))
+    rel = normalize_rel(path)
+    with store_errors():
+        return store.save(vault, rel, data, reason=reason, deleted=deleted)
 
 
-def _label(text: str, limit: int) -> str:
-    out: list[str] = []
-    size = 0
-    for ch in text:
-        piece = ch if ch in _KEY_SAFE else "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
-        if size + len(piece) > limit:
-            break
-        out.append(piece)
-        size += len(piece)
-    return "".join(out)
+def read_backup(store: BackupStore, vault: str, path: str, version: str) -> bytes:
+    """The exact bytes saved as ``version`` of ``path`` (normalised first), with service errors.
 
-
-def _key(text: str, label_source: str, label_chars: int) -> str:
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    label = _label(label_source, label_chars)
-    return f"{label}-{digest[:24]}" if label else digest[:24]
-
-
-class BackupStore:
-    """Versions of vault files, kept under ``root`` (see the module docstring for layout and retention).
-
-    Thread-safe; one store per data dir (one server process per data dir).
+    Raises:
+        BadRequest: a malformed version id; also PathOutsideVault for an invalid path. NotFound: no such version
+        of this file. ServiceError (``backup_damaged``, 500): the stored bytes no longer match their checksum.
     """
-
-    def __init__(self, root: Path, *, keep: int = KEEP_PER_FILE) -> None:
-        """Open (creating, mode ``0700``) the store at ``root``.
-
-        Args:
-            root: ``<data_dir>/backups``; must be outside every vault (the data dir guarantees it).
-            keep: versions kept per file, newest first; ``0`` = keep everything.
-
-        Raises:
-            OSError: ``root`` cannot be created.
-        """
-        root = Path(root).expanduser()
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        try:
-            os.chmod(root, 0o700)
-        except OSError:
-            pass
-        self.root = Path(os.path.realpath(root))
-        self.keep = max(0, int(keep))
-        self._lock = threading.Lock()
-        self._last_us = 0
-
-    # -- locations -------------------------------------------------------------------------------
-
-    @staticmethod
-    def _rel(path: object) -> str:
-        return normalize_rel(path)
-
-    def _folder(self, vault: str, rel: str, *, create: bool) -> Path | None:
-        """``root/<vault key>/<path key>``; ``None`` when it does not exist and ``create`` is false.
-
-        Raises:
-            BadRequest: an empty vault name.
-            ServiceError (``backup_failed``): a component exists but is not a real folder (e.g. a symlink).
-        """
-        if not isinstance(vault, str) or not vault:
-            raise BadRequest("vault name is missing")
-        vdir = self.root / _key(vault, vault, 64)
-        fdir = vdir / _key(rel, PurePosixPath(rel).name, 80)
-        for d in (vdir, fdir):
-            if create:
-                try:
-                    os.mkdir(d, 0o700)
-                except FileExistsError:
-                    pass
-                except OSError as exc:
-                    raise ServiceError(f"cannot create the backup folder: {exc.strerror or exc}", code="backup_failed") from None
-            try:
-                st = os.lstat(d)
-            except FileNotFoundError:
-                return None
-            if not stat.S_ISDIR(st.st_mode):
-                raise ServiceError("the backup store is damaged: a backup folder is not a real folder", code="backup_failed")
-        return fdir
-
-    def _new_version(self, fdir: Path) -> str:
-        """A fresh version id, later than every id this process issued and every version in ``fdir``."""
-        newest = 0
-        try:
-            for name in os.listdir(fdir):
-                stem = name.rsplit(".", 1)[0]
-                if is_version_id(stem):
-                    try:
-                        newest = max(newest, _version_us(stem))
-                    except ValueError:
-                        continue
-        except OSError:
-            pass
-        with self._lock:
-            us = max(time.time_ns() // 1000, self._last_us + 1, newest + 1)
-            self._last_us = us
-        secs, micros = divmod(us, 1_000_000)
-        stamp = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y%m%dT%H%M%S")
-        return f"{stamp}.{micros:06d}Z-{secrets.token_hex(2)}"
-
-    # -- writing ---------------------------------------------------------------------------------
-
-    def save(self, vault: str, path: str, data: bytes, *, reason: str, deleted: bool | None = None) -> str:
-        """Store ``data`` as a new version of ``path`` in ``vault`` and return its version id.
-
-        Args:
-            vault: vault name.
-            path: vault-relative path (already checked by the caller; normalised again here).
-            data: the file's bytes as they are before the change.
-            reason: what is about to happen, e.g. ``"edit_file"``, ``"delete_file"``, ``"rename_file"``.
-            deleted: the file is being removed from the vault (the backup is now its only copy). Default:
-                true when ``reason`` starts with ``"delete"``.
-
-        Returns:
-            The version id, e.g. ``"20261130T120501.123456Z-3f2a"``.
-
-        Raises:
-            BadRequest, PathOutsideVault: an invalid path or vault name.
-            ServiceError (``backup_failed``, 500): the backup could not be written; the caller must not go on
-                with the change.
-        """
-        rel = self._rel(path)
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError("data must be bytes")
-        data = bytes(data)
-        fdir = self._folder(vault, rel, create=True)
-        assert fdir is not None
-        try:
-            for _ in range(8):
-                version = self._new_version(fdir)
-                try:
-                    atomic_write(fdir / f"{version}.bin", data, exclusive=True, mode=0o600)
-                except FileExistsError:
-                    continue
-                break
-            else:
-                raise ServiceError("could not allocate a backup version id", code="backup_failed")
-            meta = {
-                "version": version,
-                "path": rel,
-                "vault": vault,
-                "created": datetime.fromtimestamp(_version_us(version) // 1_000_000, tz=timezone.utc).isoformat(),
-                "size": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "reason": str(reason),
-                "deleted": str(reason).startswith("delete") if deleted is None else bool(deleted),
-            }
-            try:
-                atomic_write(fdir / f"{version}.json", json.dumps(meta, ensure_ascii=False).encode("utf-8"), exclusive=True, mode=0o600)
-            except BaseException:
-                try:
-                    os.unlink(fdir / f"{version}.bin")
-                except OSError:
-                    pass
-                raise
-        except OSError as exc:
-            raise ServiceError(f"could not save a backup of {rel!r}: {exc.strerror or exc}", code="backup_failed") from None
-        if self.keep:
-            self.prune(vault, rel)
-        return version
-
-    def prune(self, vault: str, path: str, keep: int | None = None) -> int:
-        """Delete all but the newest ``keep`` versions of ``path`` (default: the store's ``keep``; ``0`` =
-        keep everything). Returns how many versions were removed."""
-        keep = self.keep if keep is None else max(0, int(keep))
-        if not keep:
-            return 0
-        rel = self._rel(path)
-        fdir = self._folder(vault, rel, create=False)
-        if fdir is None:
-            return 0
-        stems = sorted({n.rsplit(".", 1)[0] for n in os.listdir(fdir) if is_version_id(n.rsplit(".", 1)[0])}, reverse=True)
-        removed = 0
-        for stem in stems[keep:]:
-            for suffix in (".json", ".bin"):  # sidecar first: the version disappears before its bytes
-                try:
-                    os.unlink(fdir / f"{stem}{suffix}")
-                except FileNotFoundError:
-                    pass
-            removed += 1
-        return removed
-
-    # -- reading ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def _read_file(path: Path) -> bytes:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise OSError("not a regular file")
-            return f.read()
-
-    def _meta(self, fdir: Path, version: str, rel: str) -> dict[str, Any] | None:
-        try:
-            meta = json.loads(self._read_file(fdir / f"{version}.json"))
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError) as exc:
-            log.warning("backup sidecar %s/%s.json is unreadable: %s", fdir, version, exc)
-            return None
-        if not isinstance(meta, dict) or meta.get("version") != version or meta.get("path") != rel:
-            log.warning("backup sidecar %s/%s.json does not match its name", fdir, version)
-            return None
-        return meta
-
-    def versions(self, vault: str, path: str) -> list[dict[str, Any]]:
-        """The stored versions of ``path``, newest first: ``[{"version", "created" (ISO 8601 UTC, seconds),
-        "size" (bytes), "sha256" (hex), "reason", "deleted"}]``; ``[]`` when there are none.
-
-        Raises:
-            BadRequest, PathOutsideVault: an invalid path.
-        """
-        rel = self._rel(path)
-        fdir = self._folder(vault, rel, create=False)
-        if fdir is None:
-            return []
-        out = []
-        for name in os.listdir(fdir):
-            stem, _, suffix = name.rpartition(".")
-            if suffix != "json" or not is_version_id(stem):
-                continue
-            meta = self._meta(fdir, stem, rel)
-            if meta is None:
-                continue
-            out.append(
-                {
-                    "version": stem,
-                    "created": str(meta.get("created", "")),
-                    "size": int(meta.get("size", 0)),
-                    "sha256": str(meta.get("sha256", "")),
-                    "reason": str(meta.get("reason", "")),
-                    "deleted": bool(meta.get("deleted", False)),
-                }
-            )
-        out.sort(key=lambda v: v["version"], reverse=True)
-        return out
-
-    def files(self, vault: str) -> list[dict[str, Any]]:
-        """Every path of ``vault`` with backups, most recently backed up first: ``[{"path", "versions",
-        "latest" (version id), "created", "reason", "deleted" (the latest backup holds a deleted file)}]``.
-        This is how a deleted note or folder is found again without knowing its old path."""
-        if not isinstance(vault, str) or not vault:
-            raise BadRequest("vault name is missing")
-        vdir = self.root / _key(vault, vault, 64)
-        if not vdir.is_dir() or vdir.is_symlink():
-            return []
-        out = []
-        for entry in os.scandir(vdir):
-            if not entry.is_dir(follow_symlinks=False):
-                continue
-            stems = sorted(
-                (n.rpartition(".")[0] for n in os.listdir(entry.path) if n.endswith(".json")), reverse=True
-            )
-            stems = [v for v in stems if is_version_id(v)]
-            if not stems:
-                continue
-            try:
-                meta = json.loads(self._read_file(Path(entry.path) / f"{stems[0]}.json"))
-            except (OSError, ValueError):
-                continue
-            if not isinstance(meta, dict) or not isinstance(meta.get("path"), str):
-                continue
-            out.append(
-                {
-                    "path": meta["path"],
-                    "versions": len(stems),
-                    "latest": stems[0],
-                    "created": str(meta.get("created", "")),
-                    "reason": str(meta.get("reason", "")),
-                    "deleted": bool(meta.get("deleted", False)),
-                }
-            )
-        out.sort(key=lambda f: f["latest"], reverse=True)
-        return out
-
-    def info(self, vault: str, path: str, version: str) -> dict[str, Any]:
-        """The sidecar of one version: ``{"version", "path", "vault", "created", "size", "sha256", "reason",
-        "deleted"}``.
-
-        Raises:
-            BadRequest: ``version`` is not a version id. NotFound: no such version of this file.
-        """
-        version = _check_version(version)
-        rel = self._rel(path)
-        fdir = self._folder(vault, rel, create=False)
-        meta = self._meta(fdir, version, rel) if fdir is not None else None
-        if meta is None:
-            raise NotFound(
-                f"no backup {version!r} of {rel!r} in vault {vault!r}", hint="call list_backups to see the versions of this file"
-            )
-        return meta
-
-    def read(self, vault: str, path: str, version: str) -> bytes:
-        """The exact bytes saved as ``version`` of ``path``.
-
-        Raises:
-            BadRequest: ``version`` is not a version id. NotFound: no such version of this file.
-            ServiceError (``backup_damaged``, 500): the stored bytes no longer match their checksum.
-        """
-        meta = self.info(vault, path, version)
-        fdir = self._folder(vault, meta["path"], create=False)
-        assert fdir is not None
-        try:
-            data = self._read_file(fdir / f"{version}.bin")
-        except FileNotFoundError:
-            raise NotFound(f"backup {version!r} of {meta['path']!r} was removed", hint="call list_backups") from None
-        except OSError as exc:
-            raise ServiceError(f"backup {version!r} cannot be read: {exc.strerror or exc}", code="backup_damaged") from None
-        if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
-            raise ServiceError(f"backup {version!r} of {meta['path']!r} is damaged (checksum mismatch)", code="backup_damaged")
-        return data
-
-    def diff(
-        self,
-        vault: str,
-        path: str,
-        version: str,
-        compare_with: str | None = None,
-        current: bytes | None = None,
-        *,
-        max_chars: int = MAX_DIFF_CHARS,
-    ) -> str:
-        """Unified diff from backup ``version`` to ``compare_with`` (another version id) or, when that is
-        ``None``, to ``current`` (the file's bytes now; ``None`` = the file is absent). Redacted; see
-        :func:`redacted_diff` for binaries, size bounds and the empty result of identical versions.
-
-        Raises:
-            BadRequest: a malformed version id. NotFound: an unknown version.
-        """
-        rel = self._rel(path)
-        old = self.read(vault, rel, version)
-        if compare_with is not None:
-            new: bytes | None = self.read(vault, rel, _check_version(compare_with, "compare_with"))
-            new_label = f"{rel} @ {compare_with}"
-        else:
-            new = current
-            new_label = f"{rel} (current)" if current is not None else f"{rel} (absent now)"
-        return redacted_diff(old, new, path=rel, old_label=f"{rel} @ {version}", new_label=new_label, max_chars=max_chars)[0]
-
-
-def _as_text(data: bytes, path: str) -> str | None:
-    """Text for diffing (lossy for a note or text file that is not valid UTF-8), ``None`` for a binary."""
-    textual = is_note(path) or PurePosixPath(path).suffix.lower() in _TEXT_SUFFIXES
-    if not textual and b"\x00" in data[:8192]:
-        return None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("utf-8", errors="replace") if textual else None
-
-
-def _size(data: bytes | None) -> str:
-    return "absent" if data is None else f"{len(data)} bytes"
-
-
-def redacted_diff(
-    old: bytes | None,
-    new: bytes | None,
-    *,
-    path: str,
-    old_label: str,
-    new_label: str,
-    max_chars: int = MAX_DIFF_CHARS,
-    context: int = 3,
-) -> tuple[str, bool]:
-    """Unified diff (``domain.textdiff``: difflib's format, near-linear time; ``context`` lines) from ``old`` to ``new`` with every secret redacted on
-    both sides first (``domain.redaction.redact_text``), so no secret leaves through a diff.
-
-    ``None`` stands for an absent file (every line added or removed). Text is decoded as UTF-8, lossily for
-    notes and text files; a binary side gives a one-line note instead of a diff, as does a side larger than
-    ``MAX_DIFF_INPUT_BYTES``. Identical content gives ``""``; content that differs only in line endings, a
-    byte-order mark or the final line break gives a one-line note.
-
-    Returns:
-        ``(diff, truncated)``: the diff is cut to whole lines totalling at most ``max_chars`` characters
-        once JSON-encoded (so it fits a tool result budget; plain text is never longer), followed by a note
-        saying it was cut, and ``truncated`` is then true.
-    """
-    if old == new:
-        return "", False
-    if any(d is not None and len(d) > MAX_DIFF_INPUT_BYTES for d in (old, new)):
-        note = (
-            f"{path}: too large to compare line by line ({old_label}: {_size(old)}, {new_label}: {_size(new)}; "
-            f"the limit is {MAX_DIFF_INPUT_BYTES} bytes)"
-        )
-        return note, False
-    old_text = "" if old is None else _as_text(old, path)
-    new_text = "" if new is None else _as_text(new, path)
-    if old_text is None or new_text is None:
-        return f"Binary file {path} differs ({old_label}: {_size(old)}, {new_label}: {_size(new)})", False
-    a = redact_text(old_text, keep_lines=True).splitlines()
-    b = redact_text(new_text, keep_lines=True).splitlines()
-    lines = unified_diff(a, b, fromfile=old_label, tofile=new_label, n=context)
-    out: list[str] = []
-    used = 0
-    truncated = False
-    for line in lines:
-        cost = _json_cost(line)
-        if used + cost > max_chars:
-            truncated = True
-            break
-        out.append(line)
-        used += cost
-    if not out:
-        return f"{path}: {old_label} and {new_label} differ only in line endings, byte-order mark or final line break", False
-    text = "\n".join(out) + "\n"
-    if truncated:
-        return text + f"… diff truncated at {max_chars} characters; compare narrower versions or read the backup\n", True
-    return text, False
-
-
-def _json_cost(line: str) -> int:
-    """Characters ``line`` and its line break take inside a JSON string (``ensure_ascii=False``)."""
-    if line.isprintable():  # no control characters: only quotes and backslashes are escaped
-        return len(line) + 2 + line.count('"') + line.count("\\")
-    return len(json.dumps(line, ensure_ascii=False))
-
-
-# -- services (the tools and REST routes call these) ------------------------------------------------
+    rel = normalize_rel(path)
+    with store_errors():
+        return store.read(vault, rel, version)
 
 
 def _store(ws: Workspace) -> BackupStore:
@@ -553,17 +108,20 @@ def list_backups(
     ``files`` (at most ``limit``, most recent first, :meth:`BackupStore.files`) without one.
 
     Raises:
-        VaultAccessDenied, NotFound (vault), PathOutsideVault, BadRequest; Unavailable: no backup store.
+        VaultAccessDenied, NotFound (vault), PathOutsideVault, BadRequest; Unavailable: no backup store;
+        ServiceError ``backup_failed``: a folder of the store is not a real folder.
     """
     vault = ws.get_vault(vault_name, allowed)
     if not path:
-        files = _store(ws).files(vault.name)
+        with store_errors():
+            files = _store(ws).files(vault.name)
         return {
             "vault": vault.name, "path": None, "versions": [], "files": files[:limit],
             "total": len(files), "truncated": len(files) > limit,
         }  # fmt: skip
     safe = resolve_safe_path(vault, path)
-    versions = _store(ws).versions(vault.name, safe.rel)
+    with store_errors():
+        versions = _store(ws).versions(vault.name, safe.rel)
     return {"vault": vault.name, "path": safe.rel, "versions": versions, "files": None, "total": len(versions)}
 
 
@@ -590,18 +148,10 @@ def diff_backup(
     vault = ws.get_vault(vault_name, allowed)
     safe = resolve_safe_path(vault, path)
     store = _store(ws)
-    _check_version(version)
-    old = store.read(vault.name, safe.rel, version)
-    if compare_with is not None:
-        new = store.read(vault.name, safe.rel, _check_version(compare_with, "compare_with"))
-        new_label = f"{safe.rel} @ {compare_with}"
-    else:
-        new = _current_bytes(safe)
-        new_label = f"{safe.rel} (current)" if new is not None else f"{safe.rel} (absent now)"
+    current = _current_bytes(safe) if compare_with is None else None
     max_chars = min(MAX_DIFF_CHARS, max(2_000, ws.limits.budget_chars - 2_000))
-    diff, truncated = redacted_diff(
-        old, new, path=safe.rel, old_label=f"{safe.rel} @ {version}", new_label=new_label, max_chars=max_chars
-    )
+    with store_errors():
+        diff, truncated = store.diff(vault.name, safe.rel, version, compare_with, current, max_chars=max_chars)
     return {
         "vault": vault.name,
         "path": safe.rel,

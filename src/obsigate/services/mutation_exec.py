@@ -19,6 +19,7 @@ from pathlib import Path
 
 from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.vault import Vault
+from obsigate.services.backups import save_backup
 from obsigate.services.errors import Conflict, Unavailable
 from obsigate.services.paths import resolve_safe_path
 from obsigate.services.workspace import Workspace
@@ -103,7 +104,7 @@ def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) ->
     for path, osp in items:
         with open(osp, "rb") as f:
             data = f.read()
-        out.backups.append({"path": path, "version": ws.backups.save(vault.name, path, data, reason=reason)})
+        out.backups.append({"path": path, "version": save_backup(ws.backups, vault.name, path, data, reason=reason)})
 
 
 @dataclass(slots=True)

@@ -18,13 +18,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from obsigate.domain.diff import redacted_diff
 from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
 from obsigate.domain.redaction import restore_secrets, secret_spans
 from obsigate.domain.text import nfc
 from obsigate.domain.markdown.edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
-from obsigate.services.backups import redacted_diff
+from obsigate.services.backups import read_backup
 from obsigate.services.changes import Change, FileChange
 from obsigate.services.mutation_exec import MakeDir, Move, Remove, Step, Write, execute, vault_lock
 from obsigate.services.paths import normalize_rel, resolve_safe_path
@@ -262,7 +263,7 @@ def plan_restore_backup(ws: Workspace, vault: Vault, *, path: str, version: str)
     rel = normalize_rel(path)
     if ws.backups is None:
         raise Unavailable("no backup store is configured")
-    data = ws.backups.read(vault.name, rel, version)
+    data = read_backup(ws.backups, vault.name, rel, version)
     before = _read(vault, rel)
     action = "create" if before is None else "modify"
     prop = _proposal(f"restore {rel} from backup {version}", [_change(rel, action, before, data)], {rel: _sha(before)})

@@ -8,9 +8,10 @@ from typing import Any
 from obsigate.domain.text import fold
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
-from obsigate.services.workspace import Workspace, page_fields
+from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_QUERY_WORDS = 8
+MAX_LIMIT = 100
 
 
 def subsequence_span(word: str, text: str) -> int | None:
@@ -73,8 +74,7 @@ def search_paths(
     words = fold(q).split()[:MAX_QUERY_WORDS] if isinstance(q, str) else []
     if not words:
         raise BadRequest("q must contain at least one word", hint="e.g. 'budget plan'")
-    if not 1 <= limit <= 100 or offset < 0:
-        raise BadRequest("limit must be 1..100 and offset >= 0")
+    check_page(limit, offset, max_limit=MAX_LIMIT)
     vaults = ws.scope(vault, allowed)
     scored = []
     for name in vaults:

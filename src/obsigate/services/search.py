@@ -7,7 +7,7 @@ from typing import Any
 
 from obsigate.services.errors import BadRequest
 from obsigate.services.paths_search import subsequence_span
-from obsigate.services.workspace import Workspace, page_fields
+from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_LIMIT = 100
 MAX_SEARCH_OFFSET = 10_000  # deeper pages are never useful, and the engine allocates offset + limit slots
@@ -35,8 +35,7 @@ def search_vaults(
     """
     if not isinstance(q, str):
         raise BadRequest("q must be a string")
-    if not 1 <= limit <= MAX_LIMIT or not 0 <= offset <= MAX_SEARCH_OFFSET:
-        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset 0..{MAX_SEARCH_OFFSET}")
+    check_page(limit, offset, max_limit=MAX_LIMIT, max_offset=MAX_SEARCH_OFFSET)
     vaults = ws.scope(vault, allowed)
     page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
     hits = [
@@ -50,16 +49,9 @@ def search_vaults(
         }
         for h in page.hits
     ]
-    end = offset + len(hits)
     out: dict[str, Any] = {
-        "query": q,
-        "hits": hits,
-        "total": page.total,
-        "offset": offset,
-        "truncated": end < page.total,
-        "next_offset": end if end < page.total else None,
-        "index": ws.index_state(),
-    }
+        "query": q, "hits": hits, **page_fields(page.total, offset, len(hits)), "index": ws.index_state(),
+    }  # fmt: skip
     if not out["index"]["complete"]:
         out["warning"] = "the index is still being built; results may be incomplete"
     return out
@@ -76,8 +68,7 @@ def list_tags(
     Raises:
         BadRequest: ``limit`` < 1 or ``offset`` < 0; VaultAccessDenied / NotFound for ``vault``.
     """
-    if limit < 1 or offset < 0:
-        raise BadRequest("limit must be >= 1 and offset >= 0")
+    check_page(limit, offset)
     tags = ws.index.list_tags(vaults=ws.scope(vault, allowed))
     chunk = tags[offset : offset + limit]
     return {
@@ -105,8 +96,7 @@ def suggest_tags(
     Raises:
         BadRequest: ``limit`` outside 1..100, negative ``offset``; VaultAccessDenied / NotFound for ``vault``.
     """
-    if not 1 <= limit <= MAX_LIMIT or offset < 0:
-        raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset >= 0")
+    check_page(limit, offset, max_limit=MAX_LIMIT)
     needle = (q or "").strip().lstrip("#").lower()
     ranked = []
     for t in ws.index.list_tags(vaults=ws.scope(vault, allowed)):

@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.vault import Vault
-from obsigate.services.errors import NotFound, VaultAccessDenied
-
-if TYPE_CHECKING:  # services.backups imports this module
-    from obsigate.services.backups import BackupStore
+from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +33,20 @@ def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
     items starting at ``offset`` out of ``total`` (``next_offset`` is ``None`` at the end)."""
     end = offset + count
     return {"total": total, "offset": offset, "truncated": end < total, "next_offset": end if end < total else None}
+
+
+def check_page(limit: int, offset: int, *, max_limit: int | None = None, max_offset: int | None = None) -> None:
+    """Check the paging arguments of a list service: ``limit`` in ``1..max_limit``, ``offset`` in
+    ``0..max_offset`` (``None``: no upper bound).
+
+    Raises:
+        BadRequest: either is out of range; the message states both ranges, e.g. ``limit must be 1..100 and
+        offset >= 0``.
+    """
+    if limit < 1 or offset < 0 or (max_limit is not None and limit > max_limit) or (max_offset is not None and offset > max_offset):
+        limits = ">= 1" if max_limit is None else f"1..{max_limit}"
+        offsets = ">= 0" if max_offset is None else f"0..{max_offset}"
+        raise BadRequest(f"limit must be {limits} and offset {offsets}")
 
 
 @dataclass(slots=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from obsigate.domain.redaction import redact_text
+from obsigate.domain.storage.private_files import ensure_private_file
 
 _CONTENT_KEYS = {"content", "replace", "find", "text", "password", "confirmation_token", "token"}
 _MAX_INLINE = 120
@@ -64,14 +65,17 @@ def summarize_args(args: dict[str, Any]) -> dict[str, Any]:
 
 
 class AuditLog:
-    """Append-only JSONL file, safe to call from several threads. The file is created with mode 0600."""
+    """Append-only JSONL file, safe to call from several threads. The file is created with mode 0600 (an
+    existing one is tightened to it; see :func:`~obsigate.domain.storage.private_files.ensure_private_file`).
+
+    Raises:
+        OSError: the file cannot be created or opened for writing, or is a symlink or not a regular file.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        os.close(fd)
+        ensure_private_file(path)
 
     def record(self, event: AuditEvent) -> None:
         """Append ``event`` with a UTC ``ts``. I/O errors are swallowed: auditing must not break a read."""

@@ -94,7 +94,10 @@ def atomic_write(path: Path, data: bytes, *, exclusive: bool = False, mode: int 
         except FileNotFoundError:
             existing = None
     temp = os.path.join(folder, _temp_name(name))
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o666)
+    # with a mode, the temp is born owner-only: a reader who opened a wider temp before the fchmod below would
+    # keep its handle and read a secret written afterwards
+    born = 0o666 if mode is None else 0o600
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), born)
     placed = False
     try:
         try:
