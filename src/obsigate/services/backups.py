@@ -16,7 +16,6 @@ from typing import Any
 from obsigate.domain.diff import MAX_DIFF_CHARS, MAX_DIFF_INPUT_BYTES
 from obsigate.domain.storage.backups import (
     BackupArgumentError,
-    BackupDamagedError,
     BackupError,
     BackupNotFoundError,
     BackupStore,
@@ -33,8 +32,7 @@ def _service_error(exc: BackupError) -> ServiceError:
         return BadRequest(exc.message, hint=exc.hint)
     if isinstance(exc, BackupNotFoundError):
         return NotFound(exc.message, hint=exc.hint)
-    code = "backup_damaged" if isinstance(exc, BackupDamagedError) else "backup_failed"
-    return ServiceError(exc.message, code=code, hint=exc.hint)
+    return ServiceError(exc.message, code=exc.code, hint=exc.hint)  # backup_failed, backup_damaged
 
 
 @contextmanager

@@ -71,7 +71,9 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 class BackupError(Exception):
     """Base of the store's expected failures: ``message`` says what went wrong, ``hint`` (or ``None``) what a
-    caller can do next."""
+    caller can do next, ``code`` the catalogued error code services answer with (``services/errors.py``)."""
+
+    code = "backup_failed"
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(message)
@@ -82,9 +84,13 @@ class BackupError(Exception):
 class BackupArgumentError(BackupError, ValueError):
     """A malformed version id, an empty vault name, or a path that is not a normalised vault-relative path."""
 
+    code = "invalid_argument"
+
 
 class BackupNotFoundError(BackupError, LookupError):
     """No such version of that file in that vault (never saved, pruned, or its bytes removed)."""
+
+    code = "not_found"
 
 
 class BackupFailedError(BackupError):
@@ -94,6 +100,8 @@ class BackupFailedError(BackupError):
 
 class BackupDamagedError(BackupError):
     """A stored version cannot be read, or its bytes no longer match their checksum."""
+
+    code = "backup_damaged"
 
 
 def is_version_id(value: object) -> bool:
