@@ -16,8 +16,8 @@ Trees:
     ``git archive <rev> src`` unpacked into a temporary directory (nothing is added to the repository:
     no worktree, no branch), removed at the end.
 ``current``
-    The working tree's ``src/`` as it is now (uncommitted changes included: the JSON says whether it was
-    dirty).
+    A copy of the working tree's ``src/`` taken at the start (uncommitted changes included: the JSON says
+    whether it was dirty), so a commit landing during the run does not change what later rounds measure.
 
 Each worker is ``python -m bench.door_compare --worker ...`` with ``PYTHONPATH=<tree>/src`` (so
 ``import obsigate`` picks that tree, which the worker checks; the venv has the dependencies), on its own copy
@@ -280,6 +280,15 @@ def materialise(rev: str, dest: Path) -> str:
     return sha
 
 
+def snapshot_src(dest: Path) -> tuple[str, bool]:
+    """Copy the working tree's ``src/`` to ``dest/src`` (no ``__pycache__``); return ``HEAD`` and whether
+    ``src/`` had uncommitted changes at that moment."""
+    head = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--", "src"))
+    shutil.copytree(REPO / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return head, dirty
+
+
 def run_worker(tree: Path, vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any]:
     """Run one worker for ``tree`` (``PYTHONPATH=<tree>/src``) in a fresh ``work`` directory; its JSON result."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OBSIGATE_")}
@@ -387,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="door-compare-") as tmp_name:
         tmp = Path(tmp_name)
         ref_sha = materialise(a.ref, tmp / "ref")
-        trees = {"ref": tmp / "ref", "current": REPO}
+        head, dirty = snapshot_src(tmp / "current")
+        trees = {"ref": tmp / "ref", "current": tmp / "current"}
         vault = tmp / "vault"
         generate(vault, notes=a.notes, seed=a.seed)
         runs: dict[str, list[dict[str, Any]]] = {"ref": [], "current": []}
@@ -401,9 +411,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = compare(aggregate(runs["ref"]), aggregate(runs["current"]))
     seconds = round(time.perf_counter() - started, 1)
-    dirty = bool(_git("status", "--porcelain", "--", "src"))
-    head = _git("rev-parse", "--short", "HEAD") + (" + uncommitted src" if dirty else "")
-    print(f"ref {a.ref} ({ref_sha[:10]}) vs current {head}; "
+    print(f"ref {a.ref} ({ref_sha[:10]}) vs current {head[:7]}{' + uncommitted src' if dirty else ''}; "
           f"{a.rounds} rounds, {a.calls} reads / {a.writes} propose+apply per worker, {a.notes} notes, era {a.era}; "
           f"ms, median across rounds; ratio = current / ref; {seconds} s\n")  # fmt: skip
     print(markdown_table(rows), flush=True)
@@ -415,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(a).items()
                      if k not in ("worker", "vault", "work", "expect_src")},
             "ref": {"rev": a.ref, "commit": ref_sha},
-            "current": {"head": _git("rev-parse", "HEAD"), "src_dirty": dirty},
+            "current": {"head": head, "src_dirty": dirty},
             "seconds": seconds,
             "comparison": rows,
             "runs": runs,
