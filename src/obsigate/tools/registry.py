@@ -22,6 +22,8 @@ from typing import Any, Literal, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from obsigate.tools.schemas import lean_schema
+
 TOOL_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 PROPOSE_PREFIX = "propose_"
 APPLY_PREFIX = "apply_"
@@ -150,19 +152,17 @@ class ToolSpec:
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
-        """JSON Schema (2020-12) of the arguments; root is always ``type: object``."""
-        schema = self.args_model.model_json_schema()
+        """JSON Schema (2020-12) of the arguments, cleaned by :func:`~obsigate.tools.schemas.lean_schema`;
+        root is always ``type: object``."""
+        schema = lean_schema(self.args_model.model_json_schema())
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
-        schema.pop("title", None)
         return schema
 
     @cached_property
     def output_schema(self) -> dict[str, Any]:
-        """JSON Schema of the structured result."""
-        schema = self.result_model.model_json_schema()
-        schema.pop("title", None)
-        return schema
+        """JSON Schema of the structured result: structure and types only (no descriptions or defaults)."""
+        return lean_schema(self.result_model.model_json_schema(), output=True)
 
     @property
     def takes_vault(self) -> bool:
