@@ -15,8 +15,6 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 MAX_LIST_OFFSET = 10_000_000
-VaultField = Field(description="Vault name, as returned by list_vaults.", min_length=1, max_length=64)
-PathField = Field(description="Vault-relative path with '/' separators, e.g. 'Projects/Plan.md'.", max_length=1024)
 
 
 # --- shared argument fields ---------------------------------------------------------------------------------
@@ -24,7 +22,7 @@ PathField = Field(description="Vault-relative path with '/' separators, e.g. 'Pr
 
 def Vault() -> Any:  # noqa: N802 - used like pydantic.Field
     """A required ``vault`` argument."""
-    return Field(description="Vault name (from list_vaults).", min_length=1, max_length=64)
+    return Field(description="Vault name.", min_length=1, max_length=64)
 
 
 def VaultFilter(*, max_length: int | None = None) -> Any:  # noqa: N802
@@ -32,7 +30,7 @@ def VaultFilter(*, max_length: int | None = None) -> Any:  # noqa: N802
     return Field(default=None, description="Only this vault; default: all.", max_length=max_length)
 
 
-def Path(description: str = "Vault-relative path, e.g. 'Projects/Plan.md'.", **kwargs: Any) -> Any:  # noqa: N802
+def Path(description: str = "Vault-relative path, e.g. 'Dir/Note.md'.", **kwargs: Any) -> Any:  # noqa: N802
     """A ``path`` argument (required unless ``default`` is given)."""
     return Field(description=description, max_length=1024, **kwargs)
 
@@ -49,7 +47,7 @@ def Limit(default: int, le: int) -> Any:  # noqa: N802
 
 def Offset(le: int = MAX_LIST_OFFSET) -> Any:  # noqa: N802
     """An ``offset`` argument: how many results to skip."""
-    return Field(default=0, ge=0, le=le, description="Results to skip (a previous next_offset).")
+    return Field(default=0, ge=0, le=le, description="Results to skip (next_offset).")
 
 
 # --- shared result pieces -----------------------------------------------------------------------------------
