@@ -7,22 +7,14 @@ from pydantic import BaseModel, Field
 from obsigate.services import backups as svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import PathField, VaultField
+from obsigate.tools.schemas import Path, Vault
 
-VersionField = Field(
-    description="Backup version id as returned by list_backups, e.g. '20261130T120501.123456Z-3f2a'.",
-    min_length=1,
-    max_length=64,
-)
+VersionField = Field(description="Backup version id (from list_backups).", min_length=1, max_length=64)
 
 
 class ListBackupsArgs(ToolArgs):
-    vault: str = VaultField
-    path: str | None = Field(
-        default=None,
-        max_length=1024,
-        description="The file whose versions to list; leave it out to list every path with backups (deleted ones too).",
-    )
+    vault: str = Vault()
+    path: str | None = Path("Omit to list every backed-up path.", default=None)
 
 
 class BackupVersion(BaseModel):
@@ -53,24 +45,17 @@ class ListBackupsResult(ToolOutput):
 
 @tool("list_backups", title="List a file's backups")
 def list_backups(ctx: ToolContext, args: ListBackupsArgs) -> ListBackupsResult:
-    """List the saved versions (backups) of a file, newest first.
-
-    A backup is taken automatically before every change that overwrites, renames, moves, replaces or
-    deletes a file, so this is how to undo a change or find a deleted note again (by its old path; the
-    file need not exist any more; without path, every backed-up path is listed, deleted ones marked).
-    Compare a version with diff_backup; restore it with restore_backup. An empty list means no backup."""
+    """List a file's backups (taken before every overwrite, move or delete), newest first; also finds
+    deleted notes by their old path."""
     return ListBackupsResult(**svc.list_backups(ctx.workspace, args.vault, args.path, ctx.allowed_vaults))
 
 
 class DiffBackupArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
+    vault: str = Vault()
+    path: str = Path()
     version: str = VersionField
     compare_with: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=64,
-        description="Another version id of the same file to compare with; default: the file as it is now.",
+        default=None, min_length=1, max_length=64, description="Default: the current file."
     )
 
 
@@ -87,12 +72,8 @@ class DiffBackupResult(ToolOutput):
 
 @tool("diff_backup", title="Compare a backup")
 def diff_backup(ctx: ToolContext, args: DiffBackupArgs) -> DiffBackupResult:
-    """Compare a backup version of a file with the file as it is now, or with another version.
-
-    The unified diff goes from the backup (`---`) to the other side (`+++`): `-` lines are in the backup
-    only, `+` lines only in the current file (or in `compare_with`). A deleted file compares as empty.
-    Get version ids from list_backups. Secrets are shown as [REDACTED:...]; long diffs are cut and
-    `truncated` is true."""
+    """Diff a backup version against the current file or another version ('-': backup only, '+': other side
+    only)."""
     result = svc.diff_backup(
         ctx.workspace, args.vault, args.path, args.version, ctx.allowed_vaults, compare_with=args.compare_with
     )

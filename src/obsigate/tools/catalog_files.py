@@ -9,13 +9,13 @@ from pydantic import BaseModel, Field
 from obsigate.services import files as svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import PathField, VaultField
+from obsigate.tools.schemas import Path, Vault
 
 
 class ReadFileArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
-    offset: int = Field(default=0, ge=0, le=2**40, description="UTF-8 byte offset to read on from (a previous next_offset).")
+    vault: str = Vault()
+    path: str = Path()
+    offset: int = Field(default=0, ge=0, le=2**40, description="Byte offset (next_offset).")
 
 
 class LinkInfo(BaseModel):
@@ -54,10 +54,8 @@ class ReadFileResult(ToolOutput):
 
 @tool("read_file", title="Read a note")
 def read_file(ctx: ToolContext, args: ReadFileArgs) -> ReadFileResult:
-    """Read a note: its body plus parsed properties (frontmatter), tags, outgoing links and headings.
-
-    Long notes come in chunks: while `truncated` is true, call again with `offset` = `next_offset`.
-    Secrets (API keys, passwords) are shown as [REDACTED:...]."""
+    """Read a note: body, frontmatter, tags, links, headings; long notes in chunks (offset = next_offset).
+    Secrets show as [REDACTED:...]."""
     return ReadFileResult(**svc.read_file_text(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, offset=args.offset))
 
 
@@ -79,7 +77,6 @@ class ReadFileRawResult(ToolOutput):
 
 @tool("read_file_raw", title="Read a file as stored")
 def read_file_raw(ctx: ToolContext, args: ReadFileRawArgs) -> ReadFileRawResult:
-    """Read a file exactly as stored, frontmatter included (text), or base64 for images and other binaries.
-
-    Use it to see the full markdown source before editing. Secrets are shown as [REDACTED:...]."""
+    """Read a file exactly as stored (frontmatter included), or as base64 for binaries. Chunked like
+    read_file."""
     return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, offset=args.offset))

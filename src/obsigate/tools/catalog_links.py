@@ -10,15 +10,15 @@ from obsigate.services import backlinks as backlinks_svc
 from obsigate.services import graph as graph_svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import MAX_LIST_OFFSET, IndexState, Page, PathField, VaultField
+from obsigate.tools.schemas import IndexState, Limit, Offset, Page, Path, Tag, Vault
 
 
 class GetBacklinksArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
-    limit: int = Field(default=50, ge=1, le=backlinks_svc.MAX_LIMIT, description="Most linking notes to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Linking notes to skip (a previous next_offset).")
-    unlinked: bool = Field(default=False, description="Also list notes that mention the note's name or an alias without linking it.")
+    vault: str = Vault()
+    path: str = Path()
+    limit: int = Limit(50, le=backlinks_svc.MAX_LIMIT)
+    offset: int = Offset()
+    unlinked: bool = Field(default=False, description="Also list unlinked mentions of its name or aliases.")
 
 
 class LinkOccurrence(BaseModel):
@@ -60,10 +60,8 @@ class GetBacklinksResult(ToolOutput, Page):
 
 @tool("get_backlinks", title="Backlinks of a note")
 def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResult:
-    """List the notes that link to a note or attachment, with each linking line as context.
-
-    Links are resolved exactly as Obsidian does (wikilinks, embeds, markdown links, quoted frontmatter links).
-    Set `unlinked` to also find plain-text mentions of the note's name or aliases that are not links yet."""
+    """List the notes linking to a note or attachment, with the linking lines; unlinked adds plain-text
+    mentions."""
     return GetBacklinksResult(
         **backlinks_svc.get_backlinks(
             ctx.workspace, args.vault, args.path, ctx.allowed_vaults, limit=args.limit, offset=args.offset, unlinked=args.unlinked
@@ -72,18 +70,12 @@ def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResul
 
 
 class GetGraphArgs(ToolArgs):
-    vault: str = VaultField
-    path: str | None = Field(
-        default=None,
-        max_length=1024,
-        description="local scope: the note at the centre; vault scope: only notes under this folder.",
-    )
-    depth: int = Field(default=1, ge=1, le=graph_svc.MAX_DEPTH, description="Link hops from the centre, both directions (local scope).")
-    scope: Literal["local", "vault"] | None = Field(
-        default=None, description="'local' (around path) or 'vault' (every note); default: local when path is a file."
-    )
-    tag: str | None = Field(default=None, max_length=200, description="Only notes with this tag (nested tags included).")
-    limit: int = Field(default=200, ge=1, le=graph_svc.MAX_NODES, description="Most nodes; the most linked are kept.")
+    vault: str = Vault()
+    path: str | None = Path("local: the centre note; vault: only notes under this folder.", default=None)
+    depth: int = Field(default=1, ge=1, le=graph_svc.MAX_DEPTH, description="Link hops from the centre (local).")
+    scope: Literal["local", "vault"] | None = Field(default=None, description="Default: local if path is a file.")
+    tag: str | None = Tag()
+    limit: int = Limit(200, le=graph_svc.MAX_NODES)
 
 
 class GraphNode(BaseModel):
@@ -113,10 +105,8 @@ class GetGraphResult(ToolOutput):
 
 @tool("get_graph", title="Link graph")
 def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
-    """Get the link graph as nodes and edges: around one note (local, `depth` hops) or for the whole vault.
-
-    Unresolved links show up as nodes of type 'unresolved'. Large graphs keep the most linked nodes and set
-    `truncated`."""
+    """Get the link graph (nodes, edges) around a note (local, depth hops) or of a whole vault; big graphs keep
+    the most linked nodes."""
     return GetGraphResult(
         **graph_svc.get_graph(
             ctx.workspace,

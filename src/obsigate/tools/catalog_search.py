@@ -13,15 +13,15 @@ from obsigate.services import search_args
 from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import MAX_LIST_OFFSET, IndexState, Page
+from obsigate.tools.schemas import IndexState, Limit, Offset, Page, Tag, VaultFilter
 
 
 class SearchFulltextArgs(ToolArgs):
-    q: str = Field(description="Words to find (plain text; every word must match; no query syntax).", max_length=500)
-    vault: str | None = Field(default=None, description="Search only this vault; default: every vault you can use.")
-    tag: str | None = Field(default=None, description="Only notes with this tag (nested tags included: 'a' matches 'a/b').", max_length=200)
-    limit: int = Field(default=20, ge=1, le=100, description="Most hits to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip (from a previous next_offset).")
+    q: str = Field(description="Words to find, all of them (no query syntax).", max_length=500)
+    vault: str | None = VaultFilter()
+    tag: str | None = Tag()
+    limit: int = Limit(20, le=100)
+    offset: int = Offset(le=MAX_SEARCH_OFFSET)
 
 
 class SearchHitInfo(BaseModel):
@@ -42,9 +42,8 @@ class SearchFulltextResult(ToolOutput, Page):
 
 @tool("search_fulltext", title="Search notes")
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
-    """Find notes containing all the given words, best matches first (BM25; title matches rank higher).
-
-    Returns paths with a highlighted snippet; read a hit with read_file. Page with `offset` = `next_offset`."""
+    """Find notes containing all the words, best first, with snippets. For exact text, regex or filters:
+    search_advanced."""
     return SearchFulltextResult(
         **svc.search_vaults(
             ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, tag=args.tag, limit=args.limit, offset=args.offset
@@ -53,50 +52,45 @@ def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltex
 
 
 Glob = Annotated[str, Field(min_length=1, max_length=search_args.MAX_GLOB_CHARS)]
-_INSTANT = "ISO 8601 date (UTC midnight) or date-time (UTC unless it has an offset), e.g. 2024-05-01 or 2024-05-01T09:30:00Z"
 
 
 class TimeRange(ToolArgs):
-    after: str | None = Field(default=None, description=f"On or after this instant. {_INSTANT}.", max_length=64)
-    before: str | None = Field(default=None, description=f"Strictly before this instant. {_INSTANT}.", max_length=64)
+    after: str | None = Field(default=None, description="ISO 8601 date or date-time, inclusive.", max_length=64)
+    before: str | None = Field(default=None, description="Exclusive.", max_length=64)
 
 
 class SizeRange(ToolArgs):
-    min: int | None = Field(default=None, ge=0, description="Smallest size in bytes (inclusive).")
-    max: int | None = Field(default=None, ge=0, description="Largest size in bytes (inclusive).")
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=0)
 
 
 class SearchAdvancedArgs(ToolArgs):
     q: str = Field(
         default="",
-        description="Text to find, exactly as written (not query syntax); a regular expression when regex is true. "
-        "May be empty when a filter is given: then the notes passing the filters are listed.",
+        description="Exact text (a regex if regex); '' lists the notes passing the filters.",
         max_length=search_args.MAX_Q_CHARS,
     )
-    vault: str | None = Field(default=None, description="Search only this vault; default: every vault you can use.")
-    tag: str | None = Field(default=None, description="Only notes with this tag (nested tags included: 'a' matches 'a/b').", max_length=200)
-    limit: int = Field(default=20, ge=1, le=100, description="Most hits to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip (from a previous next_offset).")
+    vault: str | None = VaultFilter()
+    tag: str | None = Tag()
+    limit: int = Limit(20, le=100)
+    offset: int = Offset(le=MAX_SEARCH_OFFSET)
     sort: Literal["relevance", "path", "modified", "created", "size"] | None = Field(
-        default=None,
-        description="Order: relevance (most matches first; default when q is literal text), path (default "
-        "otherwise), or newest/largest first: modified, created, size.",
+        default=None, description="Default: relevance for literal q, else path; modified, created, size: newest/largest first."
     )
-    case_sensitive: bool = Field(default=False, description="Match letter case exactly.")
-    whole_word: bool = Field(default=False, description="Only matches not touching a letter, digit or '_' on either side.")
-    regex: bool = Field(default=False, description="q is a regular expression (Python syntax; ^ and $ match at line ends).")
+    case_sensitive: bool = False
+    whole_word: bool = False
+    regex: bool = Field(default=False, description="q is a Python regular expression.")
     include_paths: list[Glob] | None = Field(
         default=None,
         max_length=search_args.MAX_GLOBS,
-        description="Only notes whose vault-relative path matches one of these globs (case-insensitive): * and ? stay "
-        "in one folder, ** spans folders, {a,b} alternates. E.g. ['Projects/**', '*.md' (top folder only)].",
+        description="Only paths matching a glob (** spans folders).",
     )
     exclude_paths: list[Glob] | None = Field(
-        default=None, max_length=search_args.MAX_GLOBS, description="Leave out notes whose path matches one of these globs."
+        default=None, max_length=search_args.MAX_GLOBS, description="Paths to leave out (globs)."
     )
-    created: TimeRange | None = Field(default=None, description="Only notes created in this range.")
-    modified: TimeRange | None = Field(default=None, description="Only notes last modified in this range.")
-    size: SizeRange | None = Field(default=None, description="Only notes of this size in bytes.")
+    created: TimeRange | None = None
+    modified: TimeRange | None = None
+    size: SizeRange | None = Field(default=None, description="In bytes, inclusive.")
 
 
 class AdvancedHit(BaseModel):
@@ -122,13 +116,8 @@ class SearchAdvancedResult(ToolOutput, Page):
 
 @tool("search_advanced", title="Search notes exactly (filters, regex)")
 def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvancedResult:
-    """Find notes containing exact text or a regular expression, optionally case-sensitive or whole-word, and filter
-    them by path globs, tag, created/modified dates and size (q may be empty to list notes by filters alone).
-
-    Use it when search_fulltext's word matching is not precise enough. A literal q matches anywhere in a note's
-    body, inside words too ('udget' finds 'budget') unless whole_word. Each hit gives the number of matches and
-    a snippet. A search stops after 2 seconds: timed_out is then true and results are partial; narrow
-    it with vault, include_paths or dates. Page with `offset` = `next_offset`."""
+    """Find notes by exact text or regex, filtered by path globs, tag, dates and size; gives match counts and
+    snippets. Stops after 2 s (timed_out): then narrow it."""
     return SearchAdvancedResult(
         **adv_svc.search_advanced(
             ctx.workspace,
@@ -152,9 +141,9 @@ def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvance
 
 
 class ListTagsArgs(ToolArgs):
-    vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
-    limit: int = Field(default=500, ge=1, le=1000, description="Most tags to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Items to skip (from a previous next_offset).")
+    vault: str | None = VaultFilter()
+    limit: int = Limit(500, le=1000)
+    offset: int = Offset()
 
 
 class TagInfo(BaseModel):
@@ -169,19 +158,17 @@ class ListTagsResult(ToolOutput, Page):
 
 @tool("list_tags", title="List tags")
 def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
-    """List the tags used in your vaults with how many notes carry each, most used first.
-
-    Nested tags count toward their parents (#project/alpha counts for #project)."""
+    """List the tags with their note counts, most used first (nested tags count for their parents)."""
     return ListTagsResult(
         **svc.list_tags(ctx.workspace, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset)
     )
 
 
 class SearchPathsArgs(ToolArgs):
-    q: str = Field(description="Words of the file path or title, in any order; letters may be skipped.", max_length=200)
-    vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
-    limit: int = Field(default=20, ge=1, le=100, description="Most paths to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Items to skip (from a previous next_offset).")
+    q: str = Field(description="Words of the path or title, any order; letters may be skipped.", max_length=200)
+    vault: str | None = VaultFilter()
+    limit: int = Limit(20, le=100)
+    offset: int = Offset()
 
 
 class PathHit(BaseModel):
@@ -198,19 +185,18 @@ class SearchPathsResult(ToolOutput, Page):
 
 @tool("search_paths", title="Find files by path")
 def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
-    """Find notes and attachments by their path or title, forgivingly: 'plan budget' finds
-    'Projects/Field Station/Budget Plan.md'. Use it when you know roughly what a note is called;
-    use search_fulltext to search inside notes."""
+    """Find files by path or title, forgivingly ('plan budget' finds 'Projects/Budget Plan.md'). To search
+    inside notes use search_fulltext."""
     return SearchPathsResult(**paths_svc.search_paths(
         ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset
     ))
 
 
 class SuggestTagsArgs(ToolArgs):
-    q: str = Field(default="", description="Start or letters of a tag ('#' optional); empty = most used tags.", max_length=200)
-    vault: str | None = Field(default=None, description="Only this vault; default: every vault you can use.")
-    limit: int = Field(default=20, ge=1, le=100, description="Most tags to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Items to skip (from a previous next_offset).")
+    q: str = Field(default="", description="Start or letters of a tag; '' = the most used.", max_length=200)
+    vault: str | None = VaultFilter()
+    limit: int = Limit(20, le=100)
+    offset: int = Offset()
 
 
 class SuggestTagsResult(ToolOutput, Page):
@@ -220,9 +206,7 @@ class SuggestTagsResult(ToolOutput, Page):
 
 @tool("suggest_tags", title="Suggest tags")
 def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
-    """Suggest existing tags for a prefix or a few letters, with how many notes use each, best first.
-
-    Use it before tagging a note, to reuse the vault's tags ('sens' finds #project/sensors)."""
+    """Suggest existing tags matching a prefix or a few letters, with note counts."""
     return SuggestTagsResult(**svc.suggest_tags(
         ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset
     ))

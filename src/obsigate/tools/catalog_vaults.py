@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 from obsigate.services import vaults as svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import MAX_LIST_OFFSET, Page, VaultField
+from obsigate.tools.schemas import Limit, Offset, Page, Path, Vault
 
 
 class ListVaultsArgs(ToolArgs):
@@ -27,17 +27,15 @@ class ListVaultsResult(ToolOutput):
 
 @tool("list_vaults", title="List vaults")
 def list_vaults(ctx: ToolContext, args: ListVaultsArgs) -> ListVaultsResult:
-    """List the vaults (note collections) you can use, with their number of notes.
-
-    Start here: every other tool takes one of these names as its `vault` argument."""
+    """List the vaults you can use, with note counts. Start here: other tools take a vault name."""
     return ListVaultsResult(vaults=svc.list_accessible_vaults(ctx.workspace, ctx.allowed_vaults))
 
 
 class ListDirectoryArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = Field(default="", description="Folder to list, relative to the vault root; '' for the root.", max_length=1024)
-    limit: int = Field(default=200, ge=1, le=1000, description="Most entries to return.")
-    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Entries to skip (from a previous next_offset).")
+    vault: str = Vault()
+    path: str = Path("Folder; '' = the vault root.", default="")
+    limit: int = Limit(200, le=1000)
+    offset: int = Offset()
 
 
 class DirEntry(BaseModel):
@@ -66,20 +64,18 @@ class ListDirectoryResult(ToolOutput, Page):
 
 @tool("list_directory", title="List a folder")
 def list_directory(ctx: ToolContext, args: ListDirectoryArgs) -> ListDirectoryResult:
-    """List one folder of a vault: sub-folders first, then files, with sizes and modification times.
-
-    Hidden entries (.obsidian, .trash, any dot-name) are never shown. Use `path` to go deeper."""
+    """List a folder: sub-folders, then files, with sizes and dates (dot-names hidden)."""
     return ListDirectoryResult(
         **svc.browse_directory(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, limit=args.limit, offset=args.offset)
     )
 
 
 class ListAllFilesArgs(ToolArgs):
-    vault: str = VaultField
-    dir: str = Field(default="", description="Only files under this folder; '' for the whole vault.", max_length=1024)
-    limit: int = Field(default=500, ge=1, le=5000, description="Most paths to return.")
-    recursive: bool = Field(default=True, description="Include files in sub-folders.")
-    offset: int = Field(default=0, ge=0, le=MAX_LIST_OFFSET, description="Paths to skip (from a previous next_offset).")
+    vault: str = Vault()
+    dir: str = Path("Only under this folder; '' = the whole vault.", default="")
+    limit: int = Limit(500, le=5000)
+    recursive: bool = Field(default=True, description="Include sub-folders.")
+    offset: int = Offset()
 
 
 class FileInfo(BaseModel):
@@ -97,9 +93,7 @@ class ListAllFilesResult(ToolOutput, Page):
 
 @tool("list_all_files", title="List all files")
 def list_all_files(ctx: ToolContext, args: ListAllFilesArgs) -> ListAllFilesResult:
-    """List every file of a vault (or of one folder), notes and attachments, as vault-relative paths.
-
-    Large vaults are paged: follow `next_offset` while `truncated` is true."""
+    """List the paths of every file (notes and attachments) in a vault or folder."""
     return ListAllFilesResult(
         **svc.list_all_files(
             ctx.workspace, args.vault, ctx.allowed_vaults, dir=args.dir, recursive=args.recursive, limit=args.limit, offset=args.offset

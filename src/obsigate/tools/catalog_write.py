@@ -17,9 +17,9 @@ from obsigate.services import mutations as svc
 from obsigate.services.changes import BackupRef, Change, FileChange
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import PathField, VaultField
+from obsigate.tools.schemas import Path, Vault
 
-ContentField = Field(description="The text, exactly as it should be written (UTF-8).", max_length=5_000_000)
+ContentField = Field(description="Text to write, exactly as given.", max_length=5_000_000)
 
 
 class MutationResult(ToolOutput):
@@ -60,104 +60,94 @@ def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_
 
 
 class CreateFileArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
+    vault: str = Vault()
+    path: str = Path()
     content: str = ContentField
 
 
 class CreateDirectoryArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
+    vault: str = Vault()
+    path: str = Path()
 
 
 class EditFileArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
+    vault: str = Vault()
+    path: str = Path()
     content: str | None = Field(
-        default=None, max_length=5_000_000,
-        description="Whole new content; or, with heading, the new text of that section.",
-    )  # fmt: skip
+        default=None, max_length=5_000_000, description="New whole content, or with heading the section's new text."
+    )
     find: str | None = Field(default=None, max_length=100_000, description="Exact text to replace (with replace).")
     replace: str | None = Field(default=None, max_length=1_000_000, description="Literal replacement for find.")
-    expected_count: int | None = Field(
-        default=1, ge=1, description="How many times find must occur (null: any number); a mismatch changes nothing."
-    )
-    heading: str | None = Field(
-        default=None, max_length=500, description="Replace only the section under this heading (to the next heading of the same level)."
-    )
+    expected_count: int | None = Field(default=1, ge=1, description="Occurrences find must have (null: any).")
+    heading: str | None = Field(default=None, max_length=500, description="Replace only the section under this heading.")
 
 
 class AppendArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
+    vault: str = Vault()
+    path: str = Path()
     content: str = ContentField
 
 
 class RestoreArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
-    version: str = Field(description="Backup version id from list_backups.", max_length=200)
+    vault: str = Vault()
+    path: str = Path()
+    version: str = Field(description="Backup version id (from list_backups).", max_length=200)
 
 
 class RenameArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
-    new_name: str = Field(
-        description="New name in the same folder; a file keeps its extension when it is left out ('Plan v2' → 'Plan v2.md').",
-        max_length=255,
-    )
+    vault: str = Vault()
+    path: str = Path()
+    new_name: str = Field(description="New name (same folder); a file keeps its extension if omitted.", max_length=255)
 
 
 class MoveArgs(ToolArgs):
-    vault: str = VaultField
+    vault: str = Vault()
     source_path: str = Field(description="File or folder to move.", max_length=1024)
-    destination_dir: str = Field(description="Existing folder to move it into; '' = the vault root.", max_length=1024)
+    destination_dir: str = Field(description="Existing folder to move into; '' = the vault root.", max_length=1024)
 
 
 class ReplaceArgs(ToolArgs):
     find: str = Field(description="Text to find (literal unless regex).", min_length=1, max_length=10_000)
-    replace: str = Field(description="Literal replacement ($1, \\1 and & are inserted as typed).", max_length=100_000)
-    vault: str = VaultField
+    replace: str = Field(description="Literal replacement (no group references).", max_length=100_000)
+    vault: str = Vault()
     case_sensitive: bool = False
     whole_word: bool = False
-    regex: bool = Field(default=False, description="find is a regular expression (Python syntax).")
-    include_paths: list[str] | None = Field(default=None, description="Only notes matching one of these globs.")
-    exclude_paths: list[str] | None = Field(default=None, description="Leave out notes matching one of these globs.")
-    replace_all: bool = Field(default=True, description="Every match (true) or only the first match of each note.")
+    regex: bool = Field(default=False, description="find is a Python regular expression.")
+    include_paths: list[str] | None = Field(default=None, description="Only paths matching a glob.")
+    exclude_paths: list[str] | None = Field(default=None, description="Paths to leave out (globs).")
+    replace_all: bool = Field(default=True, description="Every match, or only the first in each note.")
     dry_run: bool = Field(default=False, description="Only count and show the changes.")
 
 
 class DeleteFileArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
+    vault: str = Vault()
+    path: str = Path()
 
 
 class DeleteDirectoryArgs(ToolArgs):
-    vault: str = VaultField
-    path: str = PathField
-    recursive: bool = Field(default=False, description="Also delete what the folder holds (all backed up first).")
+    vault: str = Vault()
+    path: str = Path()
+    recursive: bool = Field(default=False, description="Also delete its contents (backed up first).")
 
 
-_LINKS = "Every link to it is rewritten the way Obsidian does, so links keep pointing to the same notes."
+_LINKS = "links to it are updated."
 _pair("create_file", svc.plan_create_file, Risk.WRITE, "Create a note",
-      "Create a new file (never overwrites an existing one; missing folders are created).", CreateFileArgs)
+      "Create a new file (never overwrites; missing folders are created).", CreateFileArgs)
 _pair("create_directory", svc.plan_create_directory, Risk.WRITE, "Create a folder",
-      "Create a folder in a vault (and its missing parent folders); never replaces anything.", CreateDirectoryArgs)
+      "Create a folder (and missing parent folders).", CreateDirectoryArgs)
 _pair("edit_file", svc.plan_edit_file, Risk.WRITE, "Edit a note",
-      "Change a file: its whole content, an exact text (find/replace, checked against expected_count), or the "
-      "section under a heading. The rest of the file, frontmatter included, stays byte for byte; line endings "
-      "and BOM are kept. The previous version is backed up.", EditFileArgs)
+      "Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays "
+      "byte for byte.", EditFileArgs)
 _pair("append_to_file", svc.plan_append_to_file, Risk.WRITE, "Append to a note",
-      "Add text at the end of a file, joined by exactly one line break (the file is created if missing).", AppendArgs)
+      "Append text to a file on a new line (creates the file if missing).", AppendArgs)
 _pair("restore_backup", svc.plan_restore_backup, Risk.WRITE, "Restore a backup",
-      "Put back a saved version of a file (the current one is backed up first).", RestoreArgs)
-_pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder. " + _LINKS, RenameArgs)
-_pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder. " + _LINKS, RenameArgs)
-_pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", "Move a file or folder into another folder. " + _LINKS, MoveArgs)
+      "Put back a backed-up version of a file (backing up the current one).", RestoreArgs)
+_pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder; " + _LINKS, RenameArgs)
+_pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder; " + _LINKS, RenameArgs)
+_pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", "Move a file or folder into another folder; " + _LINKS, MoveArgs)
 _pair("replace_in_files", svc.plan_replace_in_files, Risk.DANGEROUS, "Replace in notes",
-      "Replace text in every matching note (literal by default; regex, case and whole-word options; path "
-      "globs). Use dry_run to see the counts first. Changed notes are backed up.", ReplaceArgs)
+      "Replace text in every matching note (literal or regex; path globs). dry_run only counts.", ReplaceArgs)
 _pair("delete_file", svc.plan_delete_file, Risk.DANGEROUS, "Delete a file",
-      "Delete a file; it is moved into the backup store, so restore_backup can bring it back.", DeleteFileArgs)
+      "Delete a file (restore_backup can bring it back).", DeleteFileArgs)
 _pair("delete_directory", svc.plan_delete_directory, Risk.DANGEROUS, "Delete a folder",
-      "Delete a folder (recursive for a non-empty one); every file is backed up first.", DeleteDirectoryArgs)
+      "Delete a folder (recursive if not empty); its files are backed up first.", DeleteDirectoryArgs)

@@ -23,6 +23,7 @@ from typing import Any, Literal, get_type_hints
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from obsigate.services.changes import FileChange
+from obsigate.tools.schemas import lean_schema
 
 TOOL_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 PROPOSE_PREFIX = "propose_"
@@ -141,19 +142,17 @@ class ToolSpec:
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
-        """JSON Schema (2020-12) of the arguments; root is always ``type: object``."""
-        schema = self.args_model.model_json_schema()
+        """JSON Schema (2020-12) of the arguments, cleaned by :func:`~obsigate.tools.schemas.lean_schema`;
+        root is always ``type: object``."""
+        schema = lean_schema(self.args_model.model_json_schema())
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
-        schema.pop("title", None)
         return schema
 
     @cached_property
     def output_schema(self) -> dict[str, Any]:
-        """JSON Schema of the structured result."""
-        schema = self.result_model.model_json_schema()
-        schema.pop("title", None)
-        return schema
+        """JSON Schema of the structured result: structure and types only (no descriptions or defaults)."""
+        return lean_schema(self.result_model.model_json_schema(), output=True)
 
     @property
     def takes_vault(self) -> bool:
@@ -191,17 +190,12 @@ def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
     ``propose_``: ``base``'s arguments, risk ``read`` (it changes nothing), result :func:`proposal_result_model`.
     ``apply_``: :class:`ConfirmArgs`, ``base``'s risk and result model. Both keep ``base``'s scopes.
     """
-    what = "dangerous change (deletes, moves or rewrites existing content)" if base.risk is Risk.DANGEROUS else "change"
     propose = ToolSpec(
         name=f"{PROPOSE_PREFIX}{base.name}",
         title=f"Propose: {base.title}",
         description=(
-            f"{base.description}\n\n"
-            f"This is step 1 of 2 and changes NOTHING: it returns the planned {what} as `summary`, a unified "
-            f"diff per file (`diffs`), `details`, and a single-use `confirmation_token` (valid a few minutes, "
-            f"for you only). Show the summary and diffs to the user; only once they agree, call "
-            f"{APPLY_PREFIX}{base.name} with the token. If the client asked the user inline, `status` is "
-            f"`applied` (done, see `result`) or `declined` (nothing changed, no token)."
+            f"{base.description}\n\nStep 1 of 2, changes NOTHING: returns diffs and a confirmation_token; once "
+            f"the user agrees, call {APPLY_PREFIX}{base.name} with it."
         ),
         risk=Risk.READ,
         scopes=base.scopes,
@@ -215,14 +209,7 @@ def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
     apply = ToolSpec(
         name=f"{APPLY_PREFIX}{base.name}",
         title=f"Apply: {base.title}",
-        description=(
-            f"Step 2 of 2: carry out the change proposed by {PROPOSE_PREFIX}{base.name} "
-            f"({_first_paragraph(base.description)}). Takes only the `confirmation_token` that "
-            f"{PROPOSE_PREFIX}{base.name} returned. Call it only after the user agreed to that proposal. The "
-            f"token works once, for the user it was issued to, until it expires (`invalid_confirmation`, "
-            f"`token_reused`: propose again). If a file changed since the proposal, the call fails with "
-            f"`conflict` and nothing is written: propose again. Returns {base.name}'s result."
-        ),
+        description=f"Step 2 of 2: run a {PROPOSE_PREFIX}{base.name} the user agreed to.",
         risk=base.risk,
         scopes=base.scopes,
         args_model=ConfirmArgs,
