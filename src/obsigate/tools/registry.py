@@ -20,7 +20,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Literal, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field
 
 from obsigate.services.changes import FileChange
 from obsigate.tools.schemas import lean_schema
@@ -76,12 +76,15 @@ class ConfirmArgs(ToolArgs):
     confirmation_token: str = Field(
         min_length=1,
         max_length=8192,
-        description="The confirmation_token returned by the matching propose_ call, unchanged.",
+        description="From the propose_ result, unchanged.",
     )
 
 
 class ProposalResult(ToolOutput):
-    """What every ``propose_<name>`` returns. ``result`` is typed per tool (see :func:`proposal_result_model`)."""
+    """What every ``propose_<name>`` returns: the planned :class:`~obsigate.services.changes.Change` (``diffs``:
+    its changes with their unified diffs) and the token; ``result``: the ``apply_`` result once applied
+    inline (its schema is ``apply_<name>``'s output schema, not repeated here: it would cost every client
+    the write tools' result schemas twice)."""
 
     status: Literal["proposed", "applied", "declined"] = Field(
         default="proposed",
@@ -101,17 +104,7 @@ class ProposalResult(ToolOutput):
     )
     expires_at: str | None = Field(default=None, description="When the token expires (ISO 8601, UTC).")
     expires_in: int | None = Field(default=None, description="Seconds until the token expires.")
-
-
-def proposal_result_model(base: ToolSpec) -> type[ProposalResult]:
-    """The result model of ``propose_<base.name>``: :class:`ProposalResult` plus ``result`` (``base``'s own
-    result model, set only when ``status`` is ``applied``)."""
-    model: type[ProposalResult] = create_model(  # type: ignore[call-overload]
-        f"Propose_{base.name}_Result",
-        __base__=ProposalResult,
-        result=(base.result_model | None, Field(default=None, description=f"{base.name}'s result once applied.")),
-    )
-    return model
+    result: dict[str, Any] | None = Field(default=None, description="Once applied: the apply_ result.")
 
 
 def _not_called_directly(ctx: Any, args: Any) -> Any:  # pragma: no cover - call_tool dispatches derived kinds
@@ -187,20 +180,20 @@ def _first_paragraph(text: str) -> str:
 def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
     """The ``propose_<name>`` and ``apply_<name>`` specs of a tool with a planner.
 
-    ``propose_``: ``base``'s arguments, risk ``read`` (it changes nothing), result :func:`proposal_result_model`.
+    ``propose_``: ``base``'s arguments, risk ``read`` (it changes nothing), result :class:`ProposalResult`.
     ``apply_``: :class:`ConfirmArgs`, ``base``'s risk and result model. Both keep ``base``'s scopes.
     """
     propose = ToolSpec(
         name=f"{PROPOSE_PREFIX}{base.name}",
         title=f"Propose: {base.title}",
         description=(
-            f"{base.description}\n\nStep 1 of 2, changes NOTHING: returns diffs and a confirmation_token; once "
-            f"the user agrees, call {APPLY_PREFIX}{base.name} with it."
+            f"{base.description}\n\nThis changes NOTHING: returns diffs and a confirmation_token; call "
+            f"{APPLY_PREFIX}{base.name} with it once the user agrees."
         ),
         risk=Risk.READ,
         scopes=base.scopes,
         args_model=base.args_model,
-        result_model=proposal_result_model(base),
+        result_model=ProposalResult,
         func=_not_called_directly,
         idempotent=False,
         kind=ToolKind.PROPOSE,
@@ -209,7 +202,7 @@ def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
     apply = ToolSpec(
         name=f"{APPLY_PREFIX}{base.name}",
         title=f"Apply: {base.title}",
-        description=f"Step 2 of 2: run a {PROPOSE_PREFIX}{base.name} the user agreed to.",
+        description=f"Apply the {PROPOSE_PREFIX}{base.name} the user agreed to.",
         risk=base.risk,
         scopes=base.scopes,
         args_model=ConfirmArgs,

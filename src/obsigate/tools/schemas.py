@@ -102,7 +102,8 @@ def lean_schema(schema: dict[str, Any], *, output: bool = False) -> dict[str, An
     inlines every ``$defs`` entry that is not recursive (models read
     plain nested schemas more reliably than references). Validation keywords
     (``required``, ``enum``, bounds, ``additionalProperties: false``) and ``x-`` extensions stay.
-    ``output=True`` (result schemas) also drops descriptions and defaults: a result is read, not written.
+    ``output=True`` (result schemas) also drops descriptions, defaults and ``required``: a result is read,
+    not written, and a result always carries every field of its model.
     ``schema`` is not modified.
     """
     schema = json.loads(json.dumps(schema))
@@ -184,8 +185,8 @@ def _clean(node: Any, *, output: bool) -> Any:
         else:
             out[key] = value
     out.pop("title", None)
-    if output:
-        for key in ("description", "default", "examples"):
+    if output:  # a result is read, not written; and every result field is always sent, so `required` says nothing
+        for key in ("description", "default", "examples", "required"):
             out.pop(key, None)
     elif "default" in out and out["default"] is None:
         del out["default"]
