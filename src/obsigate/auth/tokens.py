@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jwt
 
-# load_or_create_secret stays exported here while tools/confirm.py imports it from this module
 from obsigate.domain.storage.private_files import load_or_create_secret
 from obsigate.services.errors import BadRequest, Unauthenticated
 
 if TYPE_CHECKING:
     from obsigate.auth.users import User
 
-__all__ = ["TokenService", "load_or_create_secret"]
+__all__ = ["TokenService"]
 
 ALGORITHM = "HS256"
 #: Claims every token must carry; PyJWT only checks those listed in ``options["require"]``.
@@ -69,6 +68,12 @@ class TokenService:
             (RFC 9068) and ``<token_type>+jwt`` otherwise, unless ``header_typ`` is given.
         header_typ: override for the header ``typ``.
         min_ttl_s, max_ttl_s: accepted lifetime range for :meth:`issue` (seconds, inclusive).
+        leeway_s: clock skew tolerated on ``exp``/``nbf``/``iat`` (RFC 7519 §4.1.4); 0 when the same
+            process issues and verifies.
+        secret_bytes: length of a newly created key (at least 32, RFC 7518 §3.2).
+        required_claims: claims :meth:`verify` requires (PyJWT checks only those it is told to).
+        clock: seconds since the epoch; stamps ``iat``/``nbf``/``exp``, and :meth:`verify` also refuses a
+            token whose ``exp`` has passed by it (tests inject one).
 
     The key is loaded lazily on first :meth:`issue`/:meth:`verify`/:attr:`key_bytes`.
     """
@@ -84,6 +89,10 @@ class TokenService:
         header_typ: str | None = None,
         min_ttl_s: int = MIN_TTL_S,
         max_ttl_s: int = MAX_TTL_S,
+        leeway_s: int = LEEWAY_S,
+        secret_bytes: int = SECRET_BYTES,
+        required_claims: tuple[str, ...] = REQUIRED_CLAIMS,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if not (0 < min_ttl_s <= max_ttl_s):
             raise ValueError("need 0 < min_ttl_s <= max_ttl_s")
@@ -97,13 +106,17 @@ class TokenService:
         self.min_ttl_s = min_ttl_s
         self.max_ttl_s = max_ttl_s
         self.default_ttl_s = self._check_ttl(default_ttl_s)
+        self.leeway_s = leeway_s
+        self._secret_bytes = max(secret_bytes, MIN_SECRET_BYTES)
+        self.required_claims = tuple(dict.fromkeys((*REQUIRED_CLAIMS, *required_claims)))
+        self._clock = clock
         self._key: bytes | None = None
 
     @property
     def key_bytes(self) -> bytes:
         """The raw HMAC key (loading or creating the secret file). For tests, not for tools."""
         if self._key is None:
-            self._key = load_or_create_secret(self._secret_path, SECRET_BYTES, min_bytes=MIN_SECRET_BYTES)
+            self._key = load_or_create_secret(self._secret_path, self._secret_bytes, min_bytes=MIN_SECRET_BYTES)
         return self._key
 
     def _check_ttl(self, ttl_s: object) -> int:
@@ -135,8 +148,24 @@ class TokenService:
             BadRequest: ``ttl_s`` outside ``[min_ttl_s, max_ttl_s]``, or ``extra_claims`` names
                 a reserved claim.
         """
+        return self.mint(user.name, uid=user.id, ttl_s=ttl_s, extra_claims=extra_claims)[0]
+
+    def mint(
+        self,
+        subject: str,
+        *,
+        uid: str | None = None,
+        ttl_s: int | None = None,
+        extra_claims: Mapping[str, Any] | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """Sign a token for ``subject`` (the ``sub`` claim) and return it with its claims (as :meth:`issue`,
+        without a user record: ``uid`` only when given).
+
+        Raises:
+            BadRequest: as :meth:`issue`.
+        """
         ttl = self.default_ttl_s if ttl_s is None else self._check_ttl(ttl_s)
-        now = int(time.time())
+        now = int(self._clock())
         claims: dict[str, Any] = {}
         if extra_claims:
             clash = RESERVED_CLAIMS.intersection(extra_claims)
@@ -144,26 +173,21 @@ class TokenService:
                 raise BadRequest(f"extra_claims may not set {sorted(clash)}")
             claims.update(extra_claims)
         claims.update(
-            iss=self.issuer,
-            aud=self.audience,
-            sub=user.name,
-            uid=user.id,
-            jti=uuid.uuid4().hex,
-            typ=self.token_type,
-            iat=now,
-            nbf=now,
-            exp=now + ttl,
-        )
-        return jwt.encode(claims, self.key_bytes, algorithm=ALGORITHM, headers={"typ": self.header_typ})
+            iss=self.issuer, aud=self.audience, sub=subject, jti=uuid.uuid4().hex, typ=self.token_type,
+            iat=now, nbf=now, exp=now + ttl,
+        )  # fmt: skip
+        if uid is not None:
+            claims["uid"] = uid
+        return jwt.encode(claims, self.key_bytes, algorithm=ALGORITHM, headers={"typ": self.header_typ}), claims
 
     def verify(self, token: str) -> dict[str, Any]:
         """Verify ``token`` and return its claims.
 
         Checks, in order: size, signature with ``algorithms=["HS256"]`` only (so ``alg: none``
         and algorithm confusion fail, RFC 8725 §3.1), minimum key length, presence of
-        ``exp iat sub jti aud iss``, ``exp``/``nbf``/``iat`` with 10 s leeway, ``aud`` and ``iss``
-        equality (RFC 7519 §4.1), then the header ``typ`` and the ``typ`` claim against this
-        service's kind (RFC 8725 §3.11, RFC 9068 §4).
+        ``required_claims``, ``exp``/``nbf``/``iat`` with ``leeway_s`` (and ``exp`` against the
+        injected clock), ``aud`` and ``iss`` equality (RFC 7519 §4.1), then the header ``typ`` and
+        the ``typ`` claim against this service's kind (RFC 8725 §3.11, RFC 9068 §4).
 
         Raises:
             Unauthenticated: on any failure. The message is generic; ``details["reason"]`` names
@@ -180,12 +204,14 @@ class TokenService:
                 algorithms=[ALGORITHM],
                 audience=self.audience,
                 issuer=self.issuer,
-                leeway=LEEWAY_S,
-                options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True, "strict_aud": True},
+                leeway=self.leeway_s,
+                options={"require": list(self.required_claims), "enforce_minimum_key_length": True, "strict_aud": True},
             )
         except jwt.InvalidTokenError as exc:
             raise _fail(_jwt_reason(exc)) from None
         header, claims = decoded["header"], decoded["payload"]
+        if not isinstance(claims["exp"], int) or claims["exp"] + self.leeway_s <= self._clock():
+            raise _fail("expired")
         if _norm_media_type(header.get("typ")) != _norm_media_type(self.header_typ):
             raise _fail("wrong_type")
         if claims.get("typ") != self.token_type:

@@ -15,7 +15,7 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from obsigate.domain.diff import redacted_diff

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from obsigate.services import mutations as svc
 from obsigate.services.changes import BackupRef, Change, FileChange

@@ -32,10 +32,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,13 +43,13 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import jwt
 from pydantic import BaseModel
 
-from obsigate.auth.tokens import load_or_create_secret
+from obsigate.auth.tokens import TokenService
+from obsigate.domain.storage.private_files import ensure_private_file
 from obsigate.domain.redaction import redact_payload
 from obsigate.services.changes import Change
-from obsigate.services.errors import BadRequest, Conflict, Forbidden, ServiceError, Unavailable
+from obsigate.services.errors import BadRequest, Conflict, Forbidden, ServiceError, Unauthenticated, Unavailable
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.context import ToolContext
 from obsigate.tools.audit import summarize_args
@@ -81,9 +79,7 @@ CONFIRM_DB_FILE = "confirmations.sqlite3"
 TOKEN_TYPE = "mcp_confirmation"
 AUDIENCE = "obsigate-confirm"
 ISSUER = "obsigate"
-ALGORITHM = "HS256"
 KEY_BYTES = 32
-MAX_TOKEN_CHARS = 8192
 #: Every claim a confirmation token must carry (PyJWT only checks those listed in ``options["require"]``).
 REQUIRED_CLAIMS = ("iss", "aud", "sub", "jti", "iat", "exp", "typ", "tool", "vault", "args_sha256", "reads_sha256")
 #: Spent ``jti`` rows are kept this long after their token's expiry before being purged.
@@ -163,8 +159,8 @@ class ConfirmationService:
     """Issues and redeems single-use confirmation tokens, with the proposals they stand for.
 
     Args:
-        key_path: the HMAC key file (created with 32 random bytes, hex, mode 0600, on first use; see
-            :func:`obsigate.auth.tokens.load_or_create_secret`).
+        key_path: the HMAC key file (created with 32 random bytes, hex, mode 0600, on first use). Tokens are
+            signed and verified by an :class:`~obsigate.auth.tokens.TokenService` of their own kind over it.
         db_path: the SQLite store (created 0600).
         ttl_s: token lifetime in seconds (``OBSIGATE_MCP_CONFIRMATION_TTL``, default 300).
         clock: seconds since the epoch (``time.time``); tests inject one. It stamps ``iat``/``exp`` and the
@@ -181,11 +177,14 @@ class ConfirmationService:
             raise ValueError("ttl_s must be at least 1 second")
         self.ttl_s = int(ttl_s)
         self._clock = clock
-        self._key = load_or_create_secret(Path(key_path), KEY_BYTES)
+        self._tokens = TokenService(
+            Path(key_path), issuer=ISSUER, audience=AUDIENCE, token_type=TOKEN_TYPE, header_typ=TOKEN_TYPE,
+            default_ttl_s=self.ttl_s, min_ttl_s=1, max_ttl_s=max(self.ttl_s, 1), leeway_s=0, secret_bytes=KEY_BYTES,
+            required_claims=REQUIRED_CLAIMS, clock=clock,
+        )  # fmt: skip
+        self._tokens.key_bytes  # noqa: B018 — create the key now, not on the first proposal
         self._db_path = Path(db_path)
-        self._db_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.close(os.open(self._db_path, os.O_RDWR | os.O_CREAT, 0o600))
-        os.chmod(self._db_path, 0o600)
+        ensure_private_file(self._db_path)
         with self._connect() as db:
             db.executescript(_SCHEMA)
 
@@ -231,24 +230,17 @@ class ConfirmationService:
 
         Also purges expired proposals and spent tokens.
         """
-        now = self._now()
-        exp = now + self.ttl_s
-        jti = uuid.uuid4().hex
         args_json, reads_json = canonical_json(dict(args)), canonical_json(dict(reads))
-        claims = {
-            "iss": ISSUER,
-            "aud": AUDIENCE,
-            "sub": user,
-            "jti": jti,
-            "iat": now,
-            "exp": exp,
-            "typ": TOKEN_TYPE,
-            "tool": tool,
-            "vault": vault or "",
-            "args_sha256": hashlib.sha256(args_json.encode("ascii")).hexdigest(),
-            "reads_sha256": hashlib.sha256(reads_json.encode("ascii")).hexdigest(),
-        }
-        token = jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"typ": TOKEN_TYPE})
+        token, claims = self._tokens.mint(
+            user,
+            extra_claims={
+                "tool": tool,
+                "vault": vault or "",
+                "args_sha256": hashlib.sha256(args_json.encode("ascii")).hexdigest(),
+                "reads_sha256": hashlib.sha256(reads_json.encode("ascii")).hexdigest(),
+            },
+        )
+        now, exp, jti = claims["iat"], claims["exp"], claims["jti"]
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM proposals WHERE exp < ?", (now,))
@@ -266,48 +258,26 @@ class ConfirmationService:
     def decode(self, token: object, *, tool: str | None = None) -> dict[str, Any]:
         """Verify ``token`` strictly and return its claims (nothing is spent).
 
-        Checks: size; signature with ``algorithms=["HS256"]`` only (``alg: none`` and algorithm confusion fail,
-        RFC 8725 §3.1) and a key of at least 32 bytes; every claim of :data:`REQUIRED_CLAIMS` present; ``exp``
-        and ``iat`` against the wall clock with no leeway and ``exp`` against the injected clock; ``aud`` and
-        ``iss`` equal; header ``typ`` and claim ``typ`` equal to ``mcp_confirmation``; ``tool``, when given,
-        equal to the claim.
+        Checks (:meth:`TokenService.verify <obsigate.auth.tokens.TokenService.verify>`): size; signature with
+        ``algorithms=["HS256"]`` only (``alg: none`` and algorithm confusion fail, RFC 8725 §3.1) and a key of at
+        least 32 bytes; every claim of :data:`REQUIRED_CLAIMS` present; ``exp`` and ``iat`` with no leeway,
+        ``exp`` also against the injected clock; ``aud`` and ``iss`` equal; header ``typ`` and claim ``typ``
+        equal to ``mcp_confirmation``. Then here: the claims' types, and ``tool``, when given, equal to the
+        claim.
 
         Raises:
             ServiceError: ``invalid_confirmation`` with ``details.reason`` (``malformed``, ``expired``,
                 ``invalid_signature``, ``wrong_type``, ``wrong_tool``, ``missing_claim:NAME``...). The token never
                 appears in the error.
         """
-        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
+        if not isinstance(token, str):
             raise _invalid("malformed", tool)
         try:
-            decoded = jwt.decode_complete(
-                token,
-                self._key,
-                algorithms=[ALGORITHM],
-                audience=AUDIENCE,
-                issuer=ISSUER,
-                leeway=0,
-                options={"require": list(REQUIRED_CLAIMS), "enforce_minimum_key_length": True, "strict_aud": True},
-            )
-        except jwt.MissingRequiredClaimError as exc:
-            raise _invalid(f"missing_claim:{exc.claim}", tool) from None
-        except jwt.ExpiredSignatureError:
-            raise _invalid("expired", tool) from None
-        except jwt.ImmatureSignatureError:
-            raise _invalid("not_yet_valid", tool) from None
-        except jwt.InvalidSignatureError:
-            raise _invalid("invalid_signature", tool) from None
-        except (jwt.InvalidAudienceError, jwt.InvalidIssuerError):
-            raise _invalid("wrong_type", tool) from None
-        except jwt.InvalidAlgorithmError:
-            raise _invalid("invalid_algorithm", tool) from None
-        except jwt.InvalidTokenError:
-            raise _invalid("malformed", tool) from None
-        header, claims = decoded["header"], decoded["payload"]
-        if header.get("typ") != TOKEN_TYPE or claims.get("typ") != TOKEN_TYPE:
-            raise _invalid("wrong_type", tool)
-        if not isinstance(claims["exp"], int) or claims["exp"] <= self._now():
-            raise _invalid("expired", tool)
+            claims = self._tokens.verify(token)
+        except Unauthenticated as exc:
+            reason = exc.details.get("reason", "malformed")
+            # another issuer or audience is another kind of token
+            raise _invalid("wrong_type" if reason in ("invalid_audience", "invalid_issuer") else reason, tool) from None
         for name in ("sub", "jti", "tool", "args_sha256", "reads_sha256"):
             if not isinstance(claims.get(name), str) or not claims[name]:
                 raise _invalid("malformed", tool)

@@ -24,7 +24,7 @@ import anyio
 
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.services import vaults
-from obsigate.services.errors import BadRequest, NotFound, ServiceError
+from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import resolve_safe_path
 from obsigate.tools.audit import summarize_args
 from obsigate.tools.context import ToolContext
