@@ -1,7 +1,7 @@
 """Every expected failure: one exception tree and one catalogue of stable error codes.
 
 A failure a caller can act on is raised as a :class:`ServiceError` (or a subclass) carrying a ``code`` from
-:data:`CATALOGUE`. The catalogue is the one place a code is defined: its HTTP status (REST), how MCP carries
+:data:`CATALOGUE`. The catalogue (``error_codes.toml`` beside this module) is the one place a code is defined: its HTTP status (REST), how MCP carries
 it (:class:`Channel`), its meaning and the default next step. Each front translates an error exactly once:
 REST renders :meth:`ServiceError.to_dict` with ``http_status``; MCP turns it into an ``isError`` tool result
 or a JSON-RPC error. ``docs/mcp.md`` §7 holds :func:`render_catalogue`'s table (``make docs`` rewrites it;
@@ -24,8 +24,10 @@ Hierarchy (class default codes; any catalogued code may be raised with the class
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
+from importlib import resources
 from typing import Any
 
 
@@ -52,64 +54,17 @@ class ErrorCode:
     hint: str | None = None
 
 
-_R, _P, _H, _REST = Channel.RESULT, Channel.PROTOCOL, Channel.HTTP, Channel.REST
+def _load_catalogue() -> dict[str, ErrorCode]:
+    """:data:`CATALOGUE` from ``error_codes.toml`` beside this module (data, so it reads as a table)."""
+    text = resources.files(__package__).joinpath("error_codes.toml").read_text(encoding="utf-8")
+    return {
+        code: ErrorCode(code, row["status"], Channel(row["mcp"]), row["means"], row.get("hint"))
+        for code, row in tomllib.loads(text).items()
+    }
 
-CATALOGUE: dict[str, ErrorCode] = {
-    e.code: e
-    for e in (
-        ErrorCode("invalid_argument", 400, _R, "Arguments do not match the schema; `details.errors` lists them",
-                  "fix the arguments"),
-        ErrorCode("path_outside_vault", 400, _R, "Absolute path, `..`, backslash, NUL, hidden entry or a symlink "
-                  "leaving the vault", "use a vault-relative path with '/'"),
-        ErrorCode("unsafe_name", 400, _R, "A new name with a separator, a reserved or hidden name"),
-        ErrorCode("is_a_directory", 400, _R, "A folder where a file was expected", "list_directory"),
-        ErrorCode("not_a_directory", 400, _R, "A file where a folder was expected", "read_file"),
-        ErrorCode("not_a_file", 400, _R, "A special file (socket, device) where a regular file was expected"),
-        ErrorCode("not_text", 400, _R, "A binary or non-UTF-8 file where text was expected", "read_file_raw"),
-        ErrorCode("invalid_regex", 400, _R, "The regex does not compile or expands too much", "fix the pattern"),
-        ErrorCode("invalid_glob", 400, _R, "Too many globs, an empty or long one, or braces expanding too far"),
-        ErrorCode("count_mismatch", 400, _R, "`find` occurs another number of times than `expected_count`",
-                  "read the note again, or set expected_count"),
-        ErrorCode("ambiguous", 400, _R, "The heading occurs more than once in the note"),
-        ErrorCode("hidden_entries", 409, _R, "A folder holds hidden entries ObsiGate never touches"),
-        ErrorCode("directory_not_empty", 409, _R, "Deleting a non-empty folder without `recursive`"),
-        ErrorCode("invalid_confirmation", 400, _R, "The confirmation token is malformed, expired, for another "
-                  "tool, or its proposal is gone; `details.reason` says which", "propose again"),
-        ErrorCode("unsupported_media_type", 400, _REST, "A write whose body is not declared as JSON"),
-        ErrorCode("unauthenticated", 401, _H, "No, an expired or a revoked credential",
-                  "send Authorization: Bearer <token or API key>"),
-        ErrorCode("forbidden", 403, _R, "Not allowed for you (e.g. another user's confirmation token)"),
-        ErrorCode("vault_access_denied", 403, _R, "The vault is not granted to you (or does not exist)",
-                  "call list_vaults to see the vaults you can use"),
-        ErrorCode("vault_read_only", 403, _R, "The vault is served read-only"),
-        ErrorCode("destructive_tools_disabled", 403, _R, "Rename, move, replace and delete are off for this vault "
-                  "(`aiDestructiveTools`)"),
-        ErrorCode("forbidden_origin", 403, _REST, "A browser write from another site's `Origin`"),
-        ErrorCode("auth_disabled", 400, _REST, "Login or token calls while authentication is off"),
-        ErrorCode("not_found", 404, _R, "No such file, folder, vault or backup", "list_directory, search_paths"),
-        ErrorCode("unknown_tool", 404, _P, "No tool of that name on this front", "list the tools"),
-        ErrorCode("unknown_prompt", 404, _P, "No prompt of that name", "see prompts/list"),
-        ErrorCode("unknown_template", 404, _P, "No resource template of that URI", "see resources/templates/list"),
-        ErrorCode("method_not_allowed", 405, _REST, "The route does not take this HTTP method"),
-        ErrorCode("conflict", 409, _R, "A file changed since it was read or proposed; nothing was written",
-                  "read or propose again"),
-        ErrorCode("exists", 409, _R, "The target already exists; nothing is overwritten"),
-        ErrorCode("token_reused", 409, _R, "The confirmation token was already used", "propose again"),
-        ErrorCode("confirmation_required", 409, _R, "A write tool called without its propose_/apply_ steps",
-                  "call propose_<tool>, then apply_<tool>"),
-        ErrorCode("too_large", 413, _R, "A file or request body over its cap"),
-        ErrorCode("misdirected_request", 421, _H, "A `Host` that is not this server's (DNS-rebinding guard)",
-                  "set --public-url or OBSIGATE_ALLOWED_HOSTS"),
-        ErrorCode("rate_limited", 429, _R, "Too many calls; `details.retry_after` in seconds", "wait"),
-        ErrorCode("internal_error", 500, _R, "Unexpected failure (logged server-side, never a traceback)",
-                  "retry; report it if it persists"),
-        ErrorCode("backup_failed", 500, _R, "The backup before a change failed, so nothing was changed"),
-        ErrorCode("backup_damaged", 500, _R, "A stored backup does not match its checksum"),
-        ErrorCode("unavailable", 503, _R, "A service the call needs is not configured or not ready"),
-        ErrorCode("timeout", 503, _R, "The search ran out of its time budget", "narrow the query"),
-        ErrorCode("http_error", 400, _REST, "Another HTTP-level refusal (the status says which)"),
-    )
-}  # fmt: skip
+
+#: Every error code ObsiGate answers with, in the order docs/mcp.md lists them.
+CATALOGUE: dict[str, ErrorCode] = _load_catalogue()
 
 
 def error_body(code: str, message: str, hint: str | None = None, details: dict[str, Any] | None = None) -> dict[str, Any]:
