@@ -50,6 +50,29 @@ _FILE_T = UriTemplate.parse(FILE_TEMPLATE)
 ContextOf = Callable[[ServerRequestContext[Any, Any]], ToolContext]
 
 
+#: The one resource template: any file of a vault by path.
+_FILE_TEMPLATE = ResourceTemplate(
+    uri_template=FILE_TEMPLATE,
+    name="vault-file",
+    title="File in a vault",
+    description=(
+        "A file of a vault, by vault-relative path with '/' separators (e.g. vault://notes/Projects/Plan.md). "
+        "Text is returned redacted; images and other binaries as base64 blobs."
+    ),
+)
+
+
+def _vault_resource(name: str) -> Resource:
+    """The ``vault://<name>`` resource (its note count and read-only flag, as JSON)."""
+    return Resource(
+        uri=f"vault://{quote(name, safe='')}",
+        name=name,
+        title=f"Vault {name}",
+        description=f"Vault {name!r}: note count and read-only flag. Files: vault://{name}/<path>.",
+        mime_type="application/json",
+    )
+
+
 class ResourceHandlers:
     """The ``resources/*`` handlers for one server. ``context_of(ctx)`` gives the caller's tool context."""
 
@@ -61,38 +84,14 @@ class ResourceHandlers:
     ) -> ListResourcesResult:
         """``resources/list``: one ``vault://<name>`` per vault the caller may use, in declaration order."""
         no_cursor(params, "resource list")
-        return ListResourcesResult(
-            resources=[
-                Resource(
-                    uri=f"vault://{quote(name, safe='')}",
-                    name=name,
-                    title=f"Vault {name}",
-                    description=f"Vault {name!r}: note count and read-only flag. Files: vault://{name}/<path>.",
-                    mime_type="application/json",
-                )
-                for name in accessible_vaults(self.context_of(ctx))
-            ]
-        )
+        return ListResourcesResult(resources=[_vault_resource(n) for n in accessible_vaults(self.context_of(ctx))])
 
     async def list_templates(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListResourceTemplatesResult:
         """``resources/templates/list``: the file template ``vault://{name}/{+path}``."""
         no_cursor(params, "template list")
-        return ListResourceTemplatesResult(
-            resource_templates=[
-                ResourceTemplate(
-                    uri_template=FILE_TEMPLATE,
-                    name="vault-file",
-                    title="File in a vault",
-                    description=(
-                        "A file of a vault, by vault-relative path with '/' separators "
-                        "(e.g. vault://notes/Projects/Plan.md). Text is returned redacted; images and other "
-                        "binaries as base64 blobs."
-                    ),
-                )
-            ]
-        )
+        return ListResourceTemplatesResult(resource_templates=[_FILE_TEMPLATE])
 
     async def read_resource(
         self, ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams

@@ -78,24 +78,17 @@ INSTRUCTIONS = (
 )
 
 
-def wire_annotations(hints: dict[str, bool]) -> dict[str, bool]:
-    """The hints worth sending: all but ``destructiveHint`` on a read-only tool, where it means nothing (MCP
-    ``schema.ts`` ToolAnnotations: "meaningful only when readOnlyHint == false"). Every client pays for each
-    hint in every ``tools/list``."""
-    return {k: v for k, v in hints.items() if not (k == "destructiveHint" and hints["readOnlyHint"])}
-
-
 def to_mcp_tool(spec: ToolSpec) -> Tool:
     """The MCP ``Tool`` for a registry entry: name, title, description (the docstring), input and output
-    JSON Schemas, and ``ToolAnnotations`` from ``spec.annotations`` (MCP ``schema.ts`` ToolAnnotations,
-    through :func:`wire_annotations`)."""
+    JSON Schemas, and ``ToolAnnotations`` from ``spec.annotations`` (MCP ``schema.ts`` ToolAnnotations; the
+    title is ``Tool.title`` alone, MCP 2025-06-18+)."""
     return Tool(
         name=spec.name,
         title=spec.title,
         description=spec.description,
         input_schema=spec.input_schema,
         output_schema=spec.output_schema,
-        annotations=ToolAnnotations.model_validate(wire_annotations(spec.annotations)),  # title: Tool.title
+        annotations=ToolAnnotations.model_validate(spec.annotations),
     )
 
 

@@ -187,8 +187,8 @@ def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
         name=f"{PROPOSE_PREFIX}{base.name}",
         title=f"Propose: {base.title}",
         description=(
-            f"{base.description}\n\nThis changes NOTHING: returns diffs and a confirmation_token; call "
-            f"{APPLY_PREFIX}{base.name} with it once the user agrees."
+            f"{base.description}\n\nThis changes NOTHING: shows the diffs; {APPLY_PREFIX}{base.name} applies "
+            f"its confirmation_token once the user agrees."
         ),
         risk=Risk.READ,
         scopes=base.scopes,

@@ -102,8 +102,9 @@ def lean_schema(schema: dict[str, Any], *, output: bool = False) -> dict[str, An
     inlines every ``$defs`` entry that is not recursive (models read
     plain nested schemas more reliably than references). Validation keywords
     (``required``, ``enum``, bounds, ``additionalProperties: false``) and ``x-`` extensions stay.
-    ``output=True`` (result schemas) also drops descriptions, defaults and ``required``: a result is read,
-    not written, and a result always carries every field of its model.
+    ``output=True`` (result schemas) also drops descriptions, defaults, enums and ``required``: a result is
+    read, not written (structure and types are what a client checks), and it always carries every field of
+    its model.
     ``schema`` is not modified.
     """
     schema = json.loads(json.dumps(schema))
@@ -185,8 +186,9 @@ def _clean(node: Any, *, output: bool) -> Any:
         else:
             out[key] = value
     out.pop("title", None)
-    if output:  # a result is read, not written; and every result field is always sent, so `required` says nothing
-        for key in ("description", "default", "examples", "required"):
+    if output:  # a result is read, not written: structure and types only (values are documented in docs/mcp.md);
+        # every result field is always sent, so `required` says nothing either
+        for key in ("description", "default", "examples", "required", "enum"):
             out.pop(key, None)
     elif "default" in out and out["default"] is None:
         del out["default"]
