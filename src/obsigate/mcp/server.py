@@ -45,7 +45,7 @@ from obsigate import __version__
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.mcp.auth import principal_from_access_token
 from obsigate.mcp.completion import CompletionHandler
-from obsigate.mcp.prompts import PromptHandlers
+from obsigate.mcp.prompts import PromptHandlers, no_cursor
 from obsigate.mcp.resources import ResourceHandlers
 from obsigate.tools.api import Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, visible_tools
 from obsigate.tools.confirmations import settle
@@ -200,8 +200,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         return principal
 
     async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None) -> ListToolsResult:
-        if params is not None and params.cursor is not None:
-            raise MCPError(INVALID_PARAMS, "invalid_argument: unknown cursor (the tool list is not paged)")
+        no_cursor(params, "tool list")
         tctx = context_of(ctx)
         return ListToolsResult(tools=[mcp_tool(spec) for spec in visible_tools(tctx)])
 
