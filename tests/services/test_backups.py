@@ -14,7 +14,7 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import diff_backup, list_backups, read_backup, save_backup
-from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault, ServiceError, Unavailable, VaultAccessDenied
+from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault, ServiceError, Unavailable
 from obsigate.services.workspace import Limits, Workspace
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
@@ -45,49 +45,44 @@ def test_services_list_and_diff_a_file_even_after_it_was_deleted(ws: Workspace) 
     before = plan.read_bytes()
     version = ws.backups.save("notes", "Projects/Plan.md", before, reason="edit_file")
     plan.write_bytes(before.replace(b"small", b"large"))
-    listed = list_backups(ws, "notes", "Projects/Plan.md", None)
+    listed = list_backups(ws, ws.get_vault("notes", None), "Projects/Plan.md")
     assert listed["vault"] == "notes" and listed["path"] == "Projects/Plan.md" and listed["total"] == 1
-    out = diff_backup(ws, "notes", "Projects/Plan.md", version, None)
+    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", version)
     assert out["compare_with"] is None and out["truncated"] is False and out["version"] == version
     assert "-The budget for the tidepool buoy is small. #project/sensors" in out["diff"]
     assert "+The budget for the tidepool buoy is large. #project/sensors" in out["diff"]
     gone = ws.backups.save("notes", "Projects/Plan.md", plan.read_bytes(), reason="delete_file")
     plan.unlink()
-    listed = list_backups(ws, "notes", "Projects/Plan.md", None)
+    listed = list_backups(ws, ws.get_vault("notes", None), "Projects/Plan.md")
     assert [v["version"] for v in listed["versions"]] == [gone, version] and listed["versions"][0]["deleted"]
-    out = diff_backup(ws, "notes", "Projects/Plan.md", gone, None)
+    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", gone)
     assert "(absent now)" in out["diff"].splitlines()[1]
-    between = diff_backup(ws, "notes", "Projects/Plan.md", version, None, compare_with=gone)
+    between = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", version, compare_with=gone)
     assert between["compare_with"] == gone and "+The budget for the tidepool buoy is large." in between["diff"]
 
 
-def test_services_check_access_paths_and_the_store(ws: Workspace) -> None:
-    with pytest.raises(VaultAccessDenied):
-        list_backups(ws, "other", "Private.md", ["notes"])
-    with pytest.raises(NotFound):
-        list_backups(ws, "nope", "A.md", None)
+def test_services_check_paths_and_the_store(ws: Workspace) -> None:
+    # vault grants are the tool layer's: tests/tools/test_backup_tools.py checks them through call_tool
     with pytest.raises(PathOutsideVault):
-        list_backups(ws, "notes", "../other/Private.md", None)
+        list_backups(ws, ws.get_vault("notes", None), "../other/Private.md")
     with pytest.raises(PathOutsideVault):
-        diff_backup(ws, "notes", ".obsidian/app.json", "20200101T000000.000000Z-0000", None)
+        diff_backup(ws, ws.get_vault("notes", None), ".obsidian/app.json", "20200101T000000.000000Z-0000")
     with pytest.raises(BadRequest):
-        diff_backup(ws, "notes", "Home.md", "nonsense", None)
+        diff_backup(ws, ws.get_vault("notes", None), "Home.md", "nonsense")
     with pytest.raises(NotFound):
-        diff_backup(ws, "notes", "Home.md", "20200101T000000.000000Z-0000", None)
+        diff_backup(ws, ws.get_vault("notes", None), "Home.md", "20200101T000000.000000Z-0000")
     assert ws.backups is not None
     secret_version = ws.backups.save("notes", "Projects/Secret.md", b"old\n", reason="edit_file")
-    out = diff_backup(ws, "notes", "Projects/Secret.md", secret_version, None)
+    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Secret.md", secret_version)
     assert SECRET not in out["diff"] and "[REDACTED:openai-api-key]" in out["diff"]
     ws.backups.save("notes", "Long.md", "".join(f"line {i}\n" for i in range(3000)).encode(), reason="edit_file")
-    long = list_backups(ws, "notes", "Long.md", None)["versions"][0]["version"]
-    cut = diff_backup(ws, "notes", "Long.md", long, None)
+    long = list_backups(ws, ws.get_vault("notes", None), "Long.md")["versions"][0]["version"]
+    cut = diff_backup(ws, ws.get_vault("notes", None), "Long.md", long)
     assert cut["truncated"] is True and len(json.dumps(cut)) < ws.limits.budget_chars
     ws.backups = None
     with pytest.raises(Unavailable) as err:
-        list_backups(ws, "notes", "Home.md", None)
+        list_backups(ws, ws.get_vault("notes", None), "Home.md")
     assert err.value.code == "unavailable" and err.value.http_status == 503
-    with pytest.raises(VaultAccessDenied):  # access is checked before the store
-        diff_backup(ws, "other", "Private.md", "20200101T000000.000000Z-0000", ["notes"])
 
 
 def test_store_failures_keep_their_codes_statuses_and_messages(tmp_path: Path) -> None:
@@ -143,7 +138,7 @@ def test_services_report_a_damaged_store_with_its_code(ws: Workspace) -> None:
     data = next(p for p in files_under(ws.backups.root) if p.suffix == ".bin")
     data.write_bytes(b"tampered")
     with pytest.raises(ServiceError) as damaged:
-        diff_backup(ws, "notes", "Home.md", version, None)
+        diff_backup(ws, ws.get_vault("notes", None), "Home.md", version)
     assert damaged.value.code == "backup_damaged"
     folder = data.parent
     for f in folder.iterdir():
@@ -151,5 +146,5 @@ def test_services_report_a_damaged_store_with_its_code(ws: Workspace) -> None:
     folder.rmdir()
     folder.symlink_to(ws.vaults["notes"].root, target_is_directory=True)
     with pytest.raises(ServiceError) as failed:
-        list_backups(ws, "notes", "Home.md", None)
+        list_backups(ws, ws.get_vault("notes", None), "Home.md")
     assert failed.value.code == "backup_failed"

@@ -41,18 +41,18 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
 
 def apply(ws: Workspace, op: str, **args: object) -> dict:
     """Apply the planner of write tool ``op``; the result as the REST/MCP result shows it."""
-    return m.apply(ws, getattr(m, f"plan_{op}"), "v", None, **args).model_dump(exclude_none=True)
+    return m.apply(ws, getattr(m, f"plan_{op}"), ws.get_vault("v", None), **args).model_dump(exclude_none=True)
 
 
 def propose(ws: Workspace, op: str, **args: object) -> SimpleNamespace:
     """Propose write tool ``op``'s change; ``diffs`` as the propose_ result shows them, and ``reads``."""
-    change = m.propose(ws, getattr(m, f"plan_{op}"), "v", None, **args)
+    change = m.propose(ws, getattr(m, f"plan_{op}"), ws.get_vault("v", None), **args)
     return SimpleNamespace(diffs=[f.model_dump() for f in change.changes], reads=change.reads)
 
 
 def code_of(ws: Workspace, op: str, vault: str = "v", **args: object) -> str:
     with pytest.raises(ServiceError) as info:
-        m.apply(ws, getattr(m, f"plan_{op}"), vault, None, **args)
+        m.apply(ws, getattr(m, f"plan_{op}"), ws.get_vault(vault, None), **args)
     return info.value.code
 
 
@@ -223,11 +223,12 @@ def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: 
         target = max((r.path for r in index.file_records("t") if r.note), key=lambda p: index.backlinks("t", p)[1])
         before_sources = {b.path for b in index.backlinks("t", target, limit=1000)[0]}
         unresolved_before = sum(v is None for v in link_map().values())
-        out = m.apply(ws, m.plan_rename_file, "t", None, path=target, new_name="Renamed (C++ draft) v1.2").model_dump()
+        t = ws.get_vault("t", None)
+        out = m.apply(ws, m.plan_rename_file, t, path=target, new_name="Renamed (C++ draft) v1.2").model_dump()
         new = target.rsplit("/", 1)[0] + "/Renamed (C++ draft) v1.2.md" if "/" in target else "Renamed (C++ draft) v1.2.md"
         assert out["details"]["links_total"] >= 20
         assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
-        m.apply(ws, m.plan_rename_directory, "t", None, path="images", new_name="pictures")
+        m.apply(ws, m.plan_rename_directory, t, path="images", new_name="pictures")
         indexer.refresh_all()  # and a full rescan agrees with what the writes indexed
         assert sum(v is None for v in link_map().values()) == unresolved_before
         assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources

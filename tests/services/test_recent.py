@@ -13,7 +13,7 @@ from support import SMALL_VAULT, write_tree
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
-from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
+from obsigate.services.errors import BadRequest
 from obsigate.services.recent import humanize_age, list_recent
 from obsigate.services.workspace import Workspace, iso_utc
 
@@ -132,22 +132,17 @@ def test_paging_covers_every_file_once(ws: Workspace) -> None:
 
 
 def test_every_accessible_vault_by_default_and_one_on_request(ws: Workspace) -> None:
-    both = list_recent(ws, None, now=NOW)
+    both = list_recent(ws, list(ws.vaults), now=NOW)
     assert [(f["vault"], f["path"]) for f in both["files"][:2]] == [("other", "Private.md"), ("notes", "Ideas.md")]
     assert both["total"] == 6
-    only = list_recent(ws, None, vault="other", now=NOW)
+    only = list_recent(ws, ["other"], now=NOW)
     assert [f["path"] for f in only["files"]] == ["Private.md"] and only["total"] == 1
 
 
-def test_vault_permissions(ws: Workspace) -> None:
+def test_only_the_vaults_in_scope(ws: Workspace) -> None:
+    # the grant checks that choose the scope are the tool layer's: tests/tools/test_list_recent.py
     mine = list_recent(ws, ["notes"], now=NOW)
     assert {f["vault"] for f in mine["files"]} == {"notes"} and mine["total"] == 5
-    with pytest.raises(VaultAccessDenied):
-        list_recent(ws, ["notes"], vault="other")
-    with pytest.raises(VaultAccessDenied):  # an undeclared vault is denied too: names do not leak
-        list_recent(ws, ["notes"], vault="ghost")
-    with pytest.raises(NotFound):
-        list_recent(ws, None, vault="ghost")
     nothing = list_recent(ws, [])
     assert nothing["files"] == [] and nothing["total"] == 0 and nothing["truncated"] is False
 
@@ -157,7 +152,7 @@ def test_vault_permissions(ws: Workspace) -> None:
 )
 def test_bad_arguments(ws: Workspace, kwargs: dict) -> None:
     with pytest.raises(BadRequest):
-        list_recent(ws, None, **kwargs)
+        list_recent(ws, list(ws.vaults), **kwargs)
 
 
 def test_created_mode_differs_from_modified_on_real_files(tmp_path: Path) -> None:
@@ -179,8 +174,8 @@ def test_created_mode_differs_from_modified_on_real_files(tmp_path: Path) -> Non
     try:
         Indexer(index, vaults).refresh_all()
         ws = Workspace(vaults=vaults, index=index)
-        modified = list_recent(ws, None, mode="modified", now=now)
-        created = list_recent(ws, None, mode="created", now=now)
+        modified = list_recent(ws, list(ws.vaults), mode="modified", now=now)
+        created = list_recent(ws, list(ws.vaults), mode="created", now=now)
     finally:
         index.close()
     assert [f["path"] for f in modified["files"]] == ["first.md", "second.md", "old.md"]
@@ -202,8 +197,8 @@ def test_created_mode_uses_the_recorded_creation_time(tmp_path: Path) -> None:
             index.upsert_file("v", path, size=1, mtime_ns=ns - mtime_s * 10**9, created_ns=ns - created_s * 10**9)
         index.flush()
         ws = Workspace(vaults={"v": Vault("v", tmp_path)}, index=index)
-        modified = list_recent(ws, None, now=NOW)
-        created = list_recent(ws, None, mode="created", now=NOW)
+        modified = list_recent(ws, list(ws.vaults), now=NOW)
+        created = list_recent(ws, list(ws.vaults), mode="created", now=NOW)
     finally:
         index.close()
     assert [f["path"] for f in modified["files"]] == ["a.md", "b.md", "c.png"]
@@ -218,5 +213,5 @@ def test_warns_while_the_index_is_building(ws: Workspace) -> None:
         state = "indexing"
 
     ws.indexer = Building()  # type: ignore[assignment]
-    out = list_recent(ws, None, now=NOW)
+    out = list_recent(ws, list(ws.vaults), now=NOW)
     assert out["index"] == {"state": "indexing", "complete": False} and "may be missing" in out["warning"]

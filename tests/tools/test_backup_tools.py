@@ -88,6 +88,17 @@ def test_errors_have_their_codes(rt: ToolRuntime) -> None:
     assert fails(rt, "list_backups", {"vault": "notes", "path": "Home.md"}).code == "unavailable"
 
 
+def test_vault_grants_are_checked_before_the_path_and_the_store(rt: ToolRuntime) -> None:
+    """The services take a permitted vault: the grant checks (once, in the tool layer) come first."""
+    alice = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
+    assert fails(rt, "list_backups", {"vault": "other", "path": "Private.md"}, alice).code == "vault_access_denied"
+    assert fails(rt, "list_backups", {"vault": "nope", "path": "A.md"}).code == "not_found"
+    assert fails(rt, "list_backups", {"vault": "other", "path": "../escape.md"}, alice).code == "vault_access_denied"
+    rt.workspace.backups = None
+    denied = fails(rt, "diff_backup", {"vault": "other", "path": "Private.md", "version": UNKNOWN}, alice)
+    assert denied.code == "vault_access_denied"  # access is checked before the store
+
+
 def test_a_long_diff_fits_the_result_budget(rt: ToolRuntime) -> None:
     store = rt.workspace.backups
     assert store is not None

@@ -51,6 +51,21 @@ def test_other_users_vault_is_denied(runtime: ToolRuntime) -> None:
     assert len(denied) == 2 and denied[0]["user"] == "alice"
 
 
+def test_vault_grants_are_checked_by_the_tool_layer(runtime: ToolRuntime) -> None:
+    """The service lists the vaults it is given: which ones (the grant check) is decided here, once."""
+    cases = [
+        (ALICE, "other", "vault_access_denied"),
+        (ALICE, "ghost", "vault_access_denied"),  # an undeclared vault is denied too: names do not leak
+        (ANONYMOUS, "ghost", "not_found"),
+    ]
+    for principal, vault, code in cases:
+        with pytest.raises(ServiceError) as info:
+            run(ToolContext(principal, runtime, mode="mcp"), {"vault": vault})
+        assert info.value.code == code, (principal.name, vault)
+    both = run(ToolContext(ANONYMOUS, runtime), {})
+    assert {f["vault"] for f in both["files"]} == {"notes", "other"}
+
+
 @pytest.mark.parametrize(
     "args",
     [{"mode": "accessed"}, {"limit": 0}, {"limit": 101}, {"offset": -1}, {"limit": "many"}, {"since": "yesterday"}],

@@ -8,7 +8,6 @@ occurrences of the file's name or one of its aliases, case-insensitive, outside 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from obsigate.domain.links.resolve import clip_around
@@ -38,15 +37,15 @@ def _target(ws: Workspace, vault: Vault, path: str) -> str:
 
 def get_backlinks(
     ws: Workspace,
-    vault_name: str,
+    vault: Vault,
     path: str,
-    allowed: Iterable[str] | None,
     *,
     limit: int = 50,
     offset: int = 0,
     unlinked: bool = False,
 ) -> dict[str, Any]:
-    """Notes linking to ``path`` (any file: note or attachment), by linking note path.
+    """Notes of ``vault`` (already permitted by the tool layer) linking to ``path`` (any file: note or
+    attachment), by linking note path.
 
     Returns ``{"vault", "path", "backlinks": [{"path", "title", "count", "links": [{"line", "context",
     "subpath", "display", "kind", "embed", "key"}]}], "total", "offset", "truncated", "next_offset",
@@ -56,12 +55,11 @@ def get_backlinks(
     (see :func:`unlinked_mentions`).
 
     Raises:
-        VaultAccessDenied, NotFound (vault, or a file the index does not know), PathOutsideVault,
-        BadRequest (limit outside 1..200, negative offset).
+        NotFound (a file the index does not know), PathOutsideVault, BadRequest (limit outside 1..200,
+        negative offset).
     """
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset >= 0")
-    vault = ws.get_vault(vault_name, allowed)
     rel = _target(ws, vault, path)
     page, total = ws.index.backlinks(vault.name, rel, limit=limit, offset=offset)
     items = [

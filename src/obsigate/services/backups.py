@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -20,6 +20,7 @@ from obsigate.domain.storage.backups import (
     BackupNotFoundError,
     BackupStore,
 )
+from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
 from obsigate.services.workspace import Workspace
@@ -94,22 +95,19 @@ def _current_bytes(safe: SafePath) -> bytes | None:
         return f.read(MAX_DIFF_INPUT_BYTES + 1)
 
 
-def list_backups(
-    ws: Workspace, vault_name: str, path: str | None, allowed: Iterable[str] | None, *, limit: int = 200
-) -> dict[str, Any]:
-    """The saved versions of one file, newest first; without ``path``, every path of the vault that has
-    backups (how a deleted note or folder is found again). The file need not exist any more: a deleted note
-    keeps its backups under its old path.
+def list_backups(ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200) -> dict[str, Any]:
+    """The saved versions of one file of ``vault`` (already permitted by the tool layer), newest first; without
+    ``path``, every path of the vault that has backups (how a deleted note or folder is found again). The file
+    need not exist any more: a deleted note keeps its backups under its old path.
 
     Returns ``{"vault", "path", "versions": [{"version", "created", "size", "sha256", "reason", "deleted"}],
     "files": [...] | None, "total", "truncated"}``: ``versions`` for a path (:meth:`BackupStore.versions`),
     ``files`` (at most ``limit``, most recent first, :meth:`BackupStore.files`) without one.
 
     Raises:
-        VaultAccessDenied, NotFound (vault), PathOutsideVault, BadRequest; Unavailable: no backup store;
-        ServiceError ``backup_failed``: a folder of the store is not a real folder.
+        PathOutsideVault, BadRequest; Unavailable: no backup store; ServiceError ``backup_failed``: a folder of
+        the store is not a real folder.
     """
-    vault = ws.get_vault(vault_name, allowed)
     if not path:
         with store_errors():
             files = _store(ws).files(vault.name)
@@ -124,26 +122,20 @@ def list_backups(
 
 
 def diff_backup(
-    ws: Workspace,
-    vault_name: str,
-    path: str,
-    version: str,
-    allowed: Iterable[str] | None,
-    *,
-    compare_with: str | None = None,
+    ws: Workspace, vault: Vault, path: str, version: str, *, compare_with: str | None = None
 ) -> dict[str, Any]:
-    """Compare backup ``version`` of a file with another version (``compare_with``) or, by default, with the
-    file as it is now (absent = every line removed). The diff goes from the backup to the other side and is
-    redacted; it is cut to fit the tool result budget (at most ``MAX_DIFF_CHARS`` characters).
+    """Compare backup ``version`` of a file of ``vault`` (already permitted by the tool layer) with another
+    version (``compare_with``) or, by default, with the file as it is now (absent = every line removed). The
+    diff goes from the backup to the other side and is redacted; it is cut to fit the tool result budget (at
+    most ``MAX_DIFF_CHARS`` characters).
 
     Returns ``{"vault", "path", "version", "compare_with" (a version id, or None = the current file),
     "diff" ("" when identical), "truncated"}``.
 
     Raises:
-        VaultAccessDenied, NotFound (vault or version), PathOutsideVault, BadRequest (malformed version id);
-        Unavailable: no backup store; ServiceError ``backup_damaged``.
+        NotFound (version), PathOutsideVault, BadRequest (malformed version id); Unavailable: no backup store;
+        ServiceError ``backup_damaged``.
     """
-    vault = ws.get_vault(vault_name, allowed)
     safe = resolve_safe_path(vault, path)
     store = _store(ws)
     current = _current_bytes(safe) if compare_with is None else None

@@ -13,7 +13,6 @@ import json
 import mimetypes
 import os
 import stat
-from collections.abc import Iterable
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -119,10 +118,9 @@ def note_text(vault: Vault, path: str) -> str:
     return redact_text(text, keep_lines=True)
 
 
-def read_file_text(
-    ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None, *, offset: int = 0
-) -> dict[str, Any]:
-    """A note's body and metadata, redacted.
+def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> dict[str, Any]:
+    """A note's body and metadata, redacted. ``vault`` is the vault the tool layer already permitted (the
+    caller's grants are checked there, never here).
 
     Returns ``{"vault", "path", "content", "frontmatter", "frontmatter_error", "tags", "aliases", "links":
     [{"target", "subpath", "display", "kind", "embed", "line", "key", "resolved"}], "headings": [{"level", "text", "line"}],
@@ -131,10 +129,9 @@ def read_file_text(
     points to now (Obsidian's resolution over the indexed files), ``None`` when unresolved.
 
     Raises:
-        VaultAccessDenied, NotFound, PathOutsideVault, BadRequest (a folder, or a binary file:
-        code ``not_text``, use read_file_raw).
+        NotFound (file), PathOutsideVault, BadRequest (a folder, or a binary file: code ``not_text``, use
+        read_file_raw).
     """
-    vault = ws.get_vault(vault_name, allowed)
     safe, data, mtime_ns = _load(vault, path)
     text = _decode_text(safe.rel, data)
     if text is None:
@@ -173,18 +170,17 @@ def read_file_text(
     }
 
 
-def read_raw_file(
-    ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None, *, offset: int = 0
-) -> dict[str, Any]:
-    """The file exactly as stored: text (redacted, windowed like read_file) or base64 for binary files.
+def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> dict[str, Any]:
+    """The file exactly as stored: text (redacted, windowed like read_file) or base64 for binary files, from
+    ``vault`` (already permitted by the tool layer).
 
     Returns ``{"vault", "path", "mime_type", "encoding": "utf-8"|"base64", "content", "size", "sha256",
     "offset", "next_offset", "truncated"}``.
 
     Raises:
-        VaultAccessDenied, NotFound, PathOutsideVault, PayloadTooLarge (binary larger than the read cap).
+        NotFound (file), PathOutsideVault, BadRequest (a folder, not a regular file), PayloadTooLarge (binary
+        larger than the read cap).
     """
-    vault = ws.get_vault(vault_name, allowed)
     safe, data, _ = _load(vault, path)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
     common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
@@ -201,12 +197,16 @@ def read_raw_file(
     return {**common, "encoding": "utf-8", "content": chunk, "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
 
 
-def read_file_bytes(ws: Workspace, vault_name: str, path: str, allowed: Iterable[str] | None) -> tuple[str, bytes, str]:
-    """Exact bytes for HTTP downloads (images, attachments): (vault-relative path, bytes, mime type).
+def read_file_bytes(ws: Workspace, vault: Vault, path: str) -> tuple[str, bytes, str]:
+    """Exact bytes for HTTP downloads (images, attachments) from ``vault`` (already permitted by the tool
+    layer): (vault-relative path, bytes, mime type).
 
     Notes (text) are redacted before being returned; attachments are returned as stored.
+
+    Raises:
+        NotFound (file), PathOutsideVault, BadRequest (a folder, not a regular file), PayloadTooLarge (over
+        ``MAX_DOWNLOAD_BYTES``).
     """
-    vault = ws.get_vault(vault_name, allowed)
     safe, data, _ = _load(vault, path, max_bytes=MAX_DOWNLOAD_BYTES)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
     text = _decode_text(safe.rel, data)

@@ -10,10 +10,9 @@ bounded by ``limit`` nodes: the most connected are kept and ``truncated`` says s
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Iterable
 from typing import Any
 
-from obsigate.domain.vault import is_note, note_title
+from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import normalize_rel, resolve_safe_path
 from obsigate.services.workspace import Workspace
@@ -32,8 +31,7 @@ def _node(key: str, unresolved: bool) -> dict[str, Any]:
 
 def get_graph(
     ws: Workspace,
-    vault_name: str,
-    allowed: Iterable[str] | None,
+    vault: Vault,
     *,
     path: str | None = None,
     depth: int = 1,
@@ -41,7 +39,7 @@ def get_graph(
     tag: str | None = None,
     limit: int = 200,
 ) -> dict[str, Any]:
-    """Nodes and edges of the link graph of one vault.
+    """Nodes and edges of the link graph of ``vault`` (already permitted by the tool layer).
 
     Args:
         path: ``local`` scope: the centre file (required); ``vault`` scope: an optional folder to keep.
@@ -57,33 +55,33 @@ def get_graph(
         node); ``count`` is the number of links from source to target.
 
     Raises:
-        VaultAccessDenied / NotFound (vault, or the centre file), BadRequest (bad scope, depth or limit).
+        NotFound (the centre file, the folder), BadRequest (bad scope, depth or limit), PathOutsideVault.
     """
     if not 1 <= limit <= MAX_NODES or not 1 <= depth <= MAX_DEPTH:
         raise BadRequest(f"limit must be 1..{MAX_NODES} and depth 1..{MAX_DEPTH}")
-    vault = ws.get_vault(vault_name, allowed).name
+    name = vault.name
     rel = normalize_rel(path, allow_root=True) if path else ""
     if scope is None:
-        scope = "local" if rel and ws.index.has_file(vault, rel) else "vault"
+        scope = "local" if rel and ws.index.has_file(name, rel) else "vault"
     if scope not in ("local", "vault"):
         raise BadRequest("scope must be 'local' or 'vault'")
-    tagged = ws.index.notes_with_tag(vault, tag) if tag and tag.strip("# ") else None
+    tagged = ws.index.notes_with_tag(name, tag) if tag and tag.strip("# ") else None
     capped = False
     if scope == "local":
-        if not rel or not ws.index.has_file(vault, rel):
-            raise NotFound(f"file {rel!r} is not in vault {vault!r}", hint="local graphs need an existing file in path")
-        depth_of, edges, capped = _neighbourhood(ws, vault, rel, depth, tagged, limit * EXPLORE_FACTOR)
+        if not rel or not ws.index.has_file(name, rel):
+            raise NotFound(f"file {rel!r} is not in vault {name!r}", hint="local graphs need an existing file in path")
+        depth_of, edges, capped = _neighbourhood(ws, name, rel, depth, tagged, limit * EXPLORE_FACTOR)
         keep = set(depth_of)
     else:
-        if rel and ws.index.has_file(vault, rel):
+        if rel and ws.index.has_file(name, rel):
             raise BadRequest(f"{rel!r} is a file; the vault scope takes a folder", code="not_a_directory",
                              hint="use scope 'local' for the graph around a note")  # fmt: skip
-        if rel and not resolve_safe_path(ws.vaults[vault], rel).abs.is_dir():
-            raise NotFound(f"folder {rel!r} does not exist in vault {vault!r}", hint="check it with list_directory")
-        keep = {r.path for r in ws.index.file_records(vault, under=rel or None) if r.note}
+        if rel and not resolve_safe_path(vault, rel).abs.is_dir():
+            raise NotFound(f"folder {rel!r} does not exist in vault {name!r}", hint="check it with list_directory")
+        keep = {r.path for r in ws.index.file_records(name, under=rel or None) if r.note}
         if tagged is not None:
             keep &= tagged
-        depth_of, edges = {}, ws.index.link_edges(vault)
+        depth_of, edges = {}, ws.index.link_edges(name)
     unresolved: set[str] = set()
     kept_edges: Counter[tuple[str, str]] = Counter()
     for source, dest, target, n in edges:
@@ -118,7 +116,7 @@ def get_graph(
     total_edges = len(kept_edges)
     cap = limit * EDGES_PER_NODE
     return {
-        "vault": vault,
+        "vault": name,
         "scope": scope,
         "center": center,
         "nodes": nodes,

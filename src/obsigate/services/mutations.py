@@ -5,7 +5,8 @@ changes nothing; the write tool names its planner (``tools/catalog_write.py``). 
 planner and returns its :class:`~obsigate.services.changes.Change`; :func:`apply` runs it again under the
 vault's lock and performs it. ``expected`` is the ``Change.reads`` of an earlier proposal: when given, every
 file the plan read must still hash the same, or :class:`Conflict` is raised and nothing is written (the
-confirmation flow binds these hashes into its token).
+confirmation flow binds these hashes into its token). Both take the resolved
+:class:`~obsigate.domain.vault.Vault` the tool layer permitted; the caller's grants are never checked here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,11 +43,14 @@ NOTE_TIMEOUT_S = 0.5  # one note's regex
 # ------------------------------------------------------------------------------------------- helpers
 
 
-def _writable(ws: Workspace, vault_name: str, allowed: Iterable[str] | None) -> Vault:
-    vault = ws.get_vault(vault_name, allowed)
+def _ensure_writable(vault: Vault) -> None:
+    """Refuse a read-only ``vault`` (a business rule; the caller's grants were checked by the tool layer).
+
+    Raises:
+        Forbidden: ``vault_read_only``.
+    """
     if vault.read_only:
         raise Forbidden(f"vault {vault.name!r} is read-only", code="vault_read_only")
-    return vault
 
 
 def _sha(data: bytes | None) -> str:
@@ -129,34 +133,36 @@ def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to
 
 # --------------------------------------------------------------------------------------- entry points
 
-def propose(ws: Workspace, planner: Planner, vault_name: str, allowed: Iterable[str] | None, **args: Any) -> Change:
-    """What ``planner`` (a ``plan_<tool>`` of this module) would do with ``args``; changes nothing.
+def propose(ws: Workspace, planner: Planner, vault: Vault, **args: Any) -> Change:
+    """What ``planner`` (a ``plan_<tool>`` of this module) would do with ``args`` in ``vault`` (already
+    permitted by the tool layer; services never see grants); changes nothing. Returns the planned
+    :class:`Change` with ``vault`` set to ``vault.name``.
 
     Raises:
-        VaultAccessDenied / NotFound (vault), Forbidden ``vault_read_only``, and the planner's own errors
-        (``exists``, ``not_found``, ``path_outside_vault``, ``count_mismatch``...).
+        Forbidden ``vault_read_only``, and the planner's own errors (``exists``, ``not_found``,
+        ``path_outside_vault``, ``count_mismatch``...).
     """
-    vault = _writable(ws, vault_name, allowed)
+    _ensure_writable(vault)
     return planner(ws, vault, **args).change.model_copy(update={"vault": vault.name})
 
 
 def apply(
     ws: Workspace,
     planner: Planner,
-    vault_name: str,
-    allowed: Iterable[str] | None,
+    vault: Vault,
     *,
     expected: Mapping[str, str] | None = None,
     **args: Any,
 ) -> Change:
-    """Perform ``planner``'s mutation: plan it again under the vault's lock, check ``expected`` (a proposal's
+    """Perform ``planner``'s mutation in ``vault`` (already permitted by the tool layer): plan it again under
+    the vault's lock, check ``expected`` (a proposal's
     ``reads``), back up, write atomically, update the index. Returns the applied :class:`Change` (``backups``
     set, diffs dropped).
 
     Raises:
         Conflict (``conflict`` when a file changed since ``expected``, ``exists``), plus :func:`propose`'s.
     """
-    vault = _writable(ws, vault_name, allowed)
+    _ensure_writable(vault)
     with vault_lock(vault):
         plan = planner(ws, vault, **args)
         _check(expected, plan.change.reads)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from obsigate.domain.text import fold
@@ -56,26 +56,24 @@ def path_score(path: str, words: list[str]) -> float | None:
 def search_paths(
     ws: Workspace,
     q: str,
-    allowed: Iterable[str] | None,
+    vaults: Sequence[str],
     *,
-    vault: str | None = None,
     limit: int = 20,
     offset: int = 0,
 ) -> dict[str, Any]:
-    """Files of one or every accessible vault whose path fuzzily matches ``q`` (every word must match).
+    """Files of ``vaults`` (declared names the tool layer already put in the caller's scope: the one named, or
+    every vault they may use) whose path fuzzily matches ``q`` (every word must match).
 
     Returns ``{"query", "hits": [{"vault", "path", "title", "score"}], "total", "offset", "truncated",
     "next_offset"}``, best first.
 
     Raises:
-        BadRequest: an empty query, ``limit`` outside 1..100 or a negative ``offset``; VaultAccessDenied /
-        NotFound for ``vault``.
+        BadRequest: an empty query, ``limit`` outside 1..100 or a negative ``offset``.
     """
     words = fold(q).split()[:MAX_QUERY_WORDS] if isinstance(q, str) else []
     if not words:
         raise BadRequest("q must contain at least one word", hint="e.g. 'budget plan'")
     check_page(limit, offset, max_limit=MAX_LIMIT)
-    vaults = ws.scope(vault, allowed)
     scored = []
     for name in vaults:
         for path in ws.index.file_states(name):

@@ -1,9 +1,9 @@
-"""``list_recent``: the most recently modified or created files of the vaults a caller may use."""
+"""``list_recent``: the most recently modified or created files of the vaults in a call's scope."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from obsigate.services.errors import BadRequest
@@ -67,9 +67,8 @@ def _plural(n: int, unit: str) -> str:
 
 def list_recent(
     ws: Workspace,
-    allowed: Iterable[str] | None,
+    vaults: Sequence[str],
     *,
-    vault: str | None = None,
     mode: str = "modified",
     limit: int = 20,
     offset: int = 0,
@@ -77,7 +76,8 @@ def list_recent(
 ) -> dict[str, Any]:
     """The most recently modified (or created) files, notes and attachments alike, newest first.
 
-    Scope: ``vault`` alone, or every vault the caller may use. Order comes from the index
+    Scope: ``vaults``, declared names the tool layer already put in the caller's scope (the one named, or
+    every vault they may use; empty → no files). Order comes from the index
     (``VaultIndex.recent``): by modification (``mode="modified"``) or creation time (``mode="created"``),
     newest first, ties by vault then path. Creation time is the file's birth time where the OS records it
     (on Linux: the inode change time capped at the modification time, see
@@ -95,13 +95,11 @@ def list_recent(
     Raises:
         BadRequest: ``mode`` not ``modified``/``created``, ``limit`` outside 1..100, ``offset`` outside
             0..10 000 000.
-        VaultAccessDenied / NotFound: for an explicit ``vault``.
     """
     if mode not in MODES:
         raise BadRequest(f"mode must be one of {', '.join(MODES)}, not {mode!r}", hint="use 'modified' or 'created'")
     if not 1 <= limit <= MAX_LIMIT or not 0 <= offset <= MAX_OFFSET:
         raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset 0..{MAX_OFFSET}")
-    vaults = ws.scope(vault, allowed)
     records, total = ws.index.recent(vaults, mode=mode, limit=limit, offset=offset) if vaults else ([], 0)
     clock = time.time() if now is None else now
     files = []

@@ -1,8 +1,8 @@
-"""Full-text search and tags across the vaults a caller may use."""
+"""Full-text search and tags across the vaults in a call's scope (names the tool layer already permitted)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from obsigate.services.errors import BadRequest
@@ -16,14 +16,14 @@ MAX_SEARCH_OFFSET = 10_000  # deeper pages are never useful, and the engine allo
 def search_vaults(
     ws: Workspace,
     q: str,
-    allowed: Iterable[str] | None,
+    vaults: Sequence[str],
     *,
-    vault: str | None = None,
     tag: str | None = None,
     limit: int = 20,
     offset: int = 0,
 ) -> dict[str, Any]:
-    """BM25 search of ``q`` (plain words, never query syntax) in one vault or every accessible one.
+    """BM25 search of ``q`` (plain words, never query syntax) in ``vaults`` (declared names the tool layer
+    already put in the caller's scope: the one named, or every vault they may use; empty → no hits).
 
     Returns ``{"query", "hits": [{"vault", "path", "title", "score", "snippet", "tags"}], "total", "offset",
     "truncated", "next_offset", "index": {"state", "complete"}}``. Snippets mark matches with ``<mark>``
@@ -31,12 +31,11 @@ def search_vaults(
     says results may be missing.
 
     Raises:
-        VaultAccessDenied / NotFound for an explicit ``vault``; BadRequest for limit/offset out of range.
+        BadRequest: ``q`` not a string, limit/offset out of range.
     """
     if not isinstance(q, str):
         raise BadRequest("q must be a string")
     check_page(limit, offset, max_limit=MAX_LIMIT, max_offset=MAX_SEARCH_OFFSET)
-    vaults = ws.scope(vault, allowed)
     page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
     hits = [
         {
@@ -57,19 +56,18 @@ def search_vaults(
     return out
 
 
-def list_tags(
-    ws: Workspace, allowed: Iterable[str] | None, *, vault: str | None = None, limit: int = 500, offset: int = 0
-) -> dict[str, Any]:
-    """Distinct tags with the number of notes carrying each (nested parents counted, as Obsidian's tag pane).
+def list_tags(ws: Workspace, vaults: Sequence[str], *, limit: int = 500, offset: int = 0) -> dict[str, Any]:
+    """Distinct tags of ``vaults`` (names already in the caller's scope) with the number of notes carrying each
+    (nested parents counted, as Obsidian's tag pane).
 
     Returns ``{"tags": [{"tag", "count"}], "total", "offset", "truncated", "next_offset", "index": {...}}``,
     most used first.
 
     Raises:
-        BadRequest: ``limit`` < 1 or ``offset`` < 0; VaultAccessDenied / NotFound for ``vault``.
+        BadRequest: ``limit`` < 1 or ``offset`` < 0.
     """
     check_page(limit, offset)
-    tags = ws.index.list_tags(vaults=ws.scope(vault, allowed))
+    tags = ws.index.list_tags(vaults=vaults)
     chunk = tags[offset : offset + limit]
     return {
         "tags": [{"tag": t.tag, "count": t.count} for t in chunk],
@@ -81,25 +79,25 @@ def list_tags(
 def suggest_tags(
     ws: Workspace,
     q: str,
-    allowed: Iterable[str] | None,
+    vaults: Sequence[str],
     *,
-    vault: str | None = None,
     limit: int = 20,
     offset: int = 0,
 ) -> dict[str, Any]:
-    """Tags for ``q`` (leading ``#`` optional, case-insensitive), with note counts, best first: tags starting
+    """Tags of ``vaults`` (names already in the caller's scope) for ``q`` (leading ``#`` optional,
+    case-insensitive), with note counts, best first: tags starting
     with ``q``, then tags with a nested part starting with it (``sensors`` → ``project/sensors``), then tags
     holding ``q``'s letters in order. Within a group, most used first. An empty ``q`` gives the most used tags.
 
     Returns ``{"query", "tags": [{"tag", "count"}], "total", "offset", "truncated", "next_offset"}``.
 
     Raises:
-        BadRequest: ``limit`` outside 1..100, negative ``offset``; VaultAccessDenied / NotFound for ``vault``.
+        BadRequest: ``limit`` outside 1..100, negative ``offset``.
     """
     check_page(limit, offset, max_limit=MAX_LIMIT)
     needle = (q or "").strip().lstrip("#").lower()
     ranked = []
-    for t in ws.index.list_tags(vaults=ws.scope(vault, allowed)):
+    for t in ws.index.list_tags(vaults=vaults):
         low = t.tag.lower()
         if low.startswith(needle):
             group = 0

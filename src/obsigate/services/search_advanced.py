@@ -17,7 +17,7 @@ their number, length and brace expansion.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -231,10 +231,9 @@ def _hit(ws: Workspace, f: _Found) -> dict[str, Any]:
 
 def search_advanced(
     ws: Workspace,
-    allowed: Iterable[str] | None,
+    vaults: Sequence[str],
     *,
     q: str = "",
-    vault: str | None = None,
     tag: str | None = None,
     limit: int = 20,
     offset: int = 0,
@@ -248,9 +247,11 @@ def search_advanced(
     modified: Mapping[str, Any] | None = None,
     size: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Notes of one or every accessible vault matching ``q`` (literal or regex) and every given filter.
+    """Notes of ``vaults`` matching ``q`` (literal or regex) and every given filter.
 
     Args:
+        vaults: declared vault names the tool layer already put in the caller's scope (the one named, or every
+            vault they may use), searched in this order.
         q: text to find in note bodies (literal: anywhere, inside words too); with ``regex``, a Python regular
             expression (``^``/``$`` at line ends); may be empty when a filter is given.
         tag: notes with this tag or a nested one (``a`` matches ``a/b``).
@@ -271,7 +272,6 @@ def search_advanced(
     Raises:
         BadRequest: empty ``q`` without a filter, ``q`` too long, limit/offset/sort out of range, a bad date or
             size range (``invalid_argument``), a bad regex (``invalid_regex``) or glob (``invalid_glob``).
-        VaultAccessDenied / NotFound: an explicit ``vault`` the caller may not use.
     """
     deadline = time.monotonic() + TIME_BUDGET_S
     if not isinstance(q, str) or len(q) > MAX_Q_CHARS:
@@ -293,7 +293,6 @@ def search_advanced(
     if sort not in SORTS:
         raise BadRequest(f"sort must be one of {', '.join(SORTS)}")
     pattern = compile_query(q, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word) if q else None
-    vaults = ws.scope(vault, allowed)
 
     scan = _Scan([])
     for v in vaults:

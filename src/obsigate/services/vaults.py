@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
-from obsigate.domain.vault import is_editor_temp, is_note, is_servable_name, walk
+from obsigate.domain.vault import Vault, is_editor_temp, is_note, is_servable_name, walk
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import resolve_safe_path
 from obsigate.services.workspace import Workspace, iso_utc
 
 
-def list_accessible_vaults(ws: Workspace, allowed: Iterable[str] | None) -> list[dict[str, Any]]:
-    """Vaults the caller may use: ``[{"name", "notes", "read_only", "destructive_tools"}]``."""
+def list_accessible_vaults(ws: Workspace, vaults: Sequence[str]) -> list[dict[str, Any]]:
+    """The vaults named in ``vaults`` (declared names the tool layer already put in the caller's scope, e.g.
+    every vault they may use), in that order: ``[{"name", "notes", "read_only", "destructive_tools"}]``."""
     out = []
-    for name in ws.accessible(allowed):
+    for name in vaults:
         vault = ws.vaults[name]
         out.append(
             {
@@ -29,9 +30,10 @@ def list_accessible_vaults(ws: Workspace, allowed: Iterable[str] | None) -> list
 
 
 def browse_directory(
-    ws: Workspace, vault_name: str, path: str | None, allowed: Iterable[str] | None, *, limit: int = 200, offset: int = 0
+    ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0
 ) -> dict[str, Any]:
-    """One folder's visible entries, folders first then files, each sorted by name (case-insensitive).
+    """One folder's visible entries of ``vault`` (already permitted by the tool layer), folders first then
+    files, each sorted by name (case-insensitive).
 
     Returns ``{"vault", "path", "entries": [{"name", "path", "type": "dir"|"file", "size"?, "modified"?,
     "is_note"?, "files"?, "notes"?}], "summary": {"dirs", "files", "notes"}, "total", "offset", "truncated",
@@ -40,9 +42,8 @@ def browse_directory(
     folder's own entries (all pages).
 
     Raises:
-        VaultAccessDenied, NotFound (no such folder), BadRequest (a file, not a folder), PathOutsideVault.
+        NotFound (no such folder), BadRequest (a file, not a folder), PathOutsideVault.
     """
-    vault = ws.get_vault(vault_name, allowed)
     safe = resolve_safe_path(vault, path or "", allow_root=True)
     if not safe.abs.exists():
         raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}", hint="call list_directory on the parent")
@@ -99,15 +100,15 @@ def _count_below(ws: Workspace, vault: str, folder: str, dirs: list[dict[str, An
 
 def list_all_files(
     ws: Workspace,
-    vault_name: str,
-    allowed: Iterable[str] | None,
+    vault: Vault,
     *,
     dir: str | None = None,
     recursive: bool = True,
     limit: int = 500,
     offset: int = 0,
 ) -> dict[str, Any]:
-    """Every visible file under ``dir`` (default: the root), sorted by vault-relative path (code points).
+    """Every visible file of ``vault`` (already permitted by the tool layer) under ``dir`` (default: the
+    root), sorted by vault-relative path (code points).
 
     Served from the index once it is ready (no disk walk per page, so paging a 100k-file vault is cheap);
     while the first build runs, from a walk of the folder.
@@ -116,9 +117,8 @@ def list_all_files(
     "truncated", "next_offset"}``.
 
     Raises:
-        VaultAccessDenied, NotFound (no such folder), PathOutsideVault.
+        NotFound (no such folder), PathOutsideVault.
     """
-    vault = ws.get_vault(vault_name, allowed)
     safe = resolve_safe_path(vault, dir or "", allow_root=True)
     if not safe.abs.is_dir():
         raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}")

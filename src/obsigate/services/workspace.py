@@ -52,7 +52,12 @@ def check_page(limit: int, offset: int, *, max_limit: int | None = None, max_off
 @dataclass(slots=True)
 class Workspace:
     """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools;
-    ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``)."""
+    ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``).
+
+    :meth:`get_vault`, :meth:`scope` and :meth:`accessible` are the permission functions: only the tool
+    layer calls them (``tools/pipeline.permit`` once per tool call, and the entry points that name a vault
+    themselves); the services get what they resolved (a :class:`Vault`, or the names in scope), never grants.
+    """
 
     vaults: Mapping[str, Vault]
     index: VaultIndex
@@ -62,7 +67,7 @@ class Workspace:
     backups: BackupStore | None = None
 
     def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
-        """Return the vault ``name`` if the caller may use it.
+        """Return the vault ``name`` if the caller may use it (the grant check; tool layer only).
 
         ``allowed`` is the caller's grant list (``None`` = every vault). A vault the caller may not use is
         reported as denied whether or not it exists, so names of other people's vaults do not leak.
@@ -84,7 +89,11 @@ class Workspace:
 
     def scope(self, vault: str | None, allowed: Iterable[str] | None) -> list[str]:
         """The vaults a query covers: ``[vault]`` when one is named (checked as :meth:`get_vault`), else every
-        vault the caller may use."""
+        vault the caller may use (:meth:`accessible`).
+
+        Raises:
+            VaultAccessDenied, NotFound: as :meth:`get_vault`, for a named ``vault``.
+        """
         return [self.get_vault(vault, allowed).name] if vault else self.accessible(allowed)
 
     def index_state(self) -> dict[str, Any]:
@@ -93,7 +102,8 @@ class Workspace:
         return {"state": state, "complete": state == "ready"}
 
     def accessible(self, allowed: Iterable[str] | None) -> list[str]:
-        """Names of declared vaults the caller may use, in declaration order."""
+        """Names of declared vaults the caller may use (``allowed``: their grants, ``None`` = every vault), in
+        declaration order."""
         if allowed is None:
             return list(self.vaults)
         grants = set(allowed)

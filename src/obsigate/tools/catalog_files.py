@@ -56,7 +56,7 @@ class ReadFileResult(ToolOutput):
 def read_file(ctx: ToolContext, args: ReadFileArgs) -> ReadFileResult:
     """Read a note: body, frontmatter, tags, links, headings; long notes in chunks (offset = next_offset).
     Secrets show as [REDACTED:...]."""
-    return ReadFileResult(**svc.read_file_text(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, offset=args.offset))
+    return ReadFileResult(**svc.read_file_text(ctx.workspace, ctx.permitted_vault, args.path, offset=args.offset))
 
 
 class ReadFileRawArgs(ReadFileArgs):
@@ -79,4 +79,4 @@ class ReadFileRawResult(ToolOutput):
 def read_file_raw(ctx: ToolContext, args: ReadFileRawArgs) -> ReadFileRawResult:
     """Read a file exactly as stored (frontmatter included), or as base64 for binaries. Chunked like
     read_file."""
-    return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, offset=args.offset))
+    return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, ctx.permitted_vault, args.path, offset=args.offset))

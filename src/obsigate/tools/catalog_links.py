@@ -64,7 +64,7 @@ def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResul
     mentions."""
     return GetBacklinksResult(
         **backlinks_svc.get_backlinks(
-            ctx.workspace, args.vault, args.path, ctx.allowed_vaults, limit=args.limit, offset=args.offset, unlinked=args.unlinked
+            ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset, unlinked=args.unlinked
         )
     )
 
@@ -110,8 +110,7 @@ def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
     return GetGraphResult(
         **graph_svc.get_graph(
             ctx.workspace,
-            args.vault,
-            ctx.allowed_vaults,
+            ctx.permitted_vault,
             path=args.path,
             depth=args.depth,
             scope=args.scope,

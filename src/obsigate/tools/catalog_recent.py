@@ -44,6 +44,6 @@ def list_recent(ctx: ToolContext, args: ListRecentArgs) -> ListRecentResult:
     """List recently modified (or created) files, newest first, with a readable age ('yesterday')."""
     return ListRecentResult(
         **svc.list_recent(
-            ctx.workspace, ctx.allowed_vaults, vault=args.vault, mode=args.mode, limit=args.limit, offset=args.offset
+            ctx.workspace, ctx.scope, mode=args.mode, limit=args.limit, offset=args.offset
         )
     )

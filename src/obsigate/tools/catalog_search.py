@@ -46,7 +46,7 @@ def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltex
     search_advanced."""
     return SearchFulltextResult(
         **svc.search_vaults(
-            ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, tag=args.tag, limit=args.limit, offset=args.offset
+            ctx.workspace, args.q, ctx.scope, tag=args.tag, limit=args.limit, offset=args.offset
         )
     )
 
@@ -121,9 +121,8 @@ def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvance
     return SearchAdvancedResult(
         **adv_svc.search_advanced(
             ctx.workspace,
-            ctx.allowed_vaults,
+            ctx.scope,
             q=args.q,
-            vault=args.vault,
             tag=args.tag,
             limit=args.limit,
             offset=args.offset,
@@ -160,7 +159,7 @@ class ListTagsResult(ToolOutput, Page):
 def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
     """List the tags with their note counts, most used first (nested tags count for their parents)."""
     return ListTagsResult(
-        **svc.list_tags(ctx.workspace, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset)
+        **svc.list_tags(ctx.workspace, ctx.scope, limit=args.limit, offset=args.offset)
     )
 
 
@@ -187,9 +186,9 @@ class SearchPathsResult(ToolOutput, Page):
 def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     """Find files by path or title, forgivingly ('plan budget' finds 'Projects/Budget Plan.md'). To search
     inside notes use search_fulltext."""
-    return SearchPathsResult(**paths_svc.search_paths(
-        ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset
-    ))
+    return SearchPathsResult(
+        **paths_svc.search_paths(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset)
+    )
 
 
 class SuggestTagsArgs(ToolArgs):
@@ -207,6 +206,4 @@ class SuggestTagsResult(ToolOutput, Page):
 @tool("suggest_tags", title="Suggest tags")
 def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
     """Suggest existing tags matching a prefix or a few letters, with note counts."""
-    return SuggestTagsResult(**svc.suggest_tags(
-        ctx.workspace, args.q, ctx.allowed_vaults, vault=args.vault, limit=args.limit, offset=args.offset
-    ))
+    return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset))

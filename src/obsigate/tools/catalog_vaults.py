@@ -28,7 +28,7 @@ class ListVaultsResult(ToolOutput):
 @tool("list_vaults", title="List vaults")
 def list_vaults(ctx: ToolContext, args: ListVaultsArgs) -> ListVaultsResult:
     """List the vaults you can use, with note counts. Start here: other tools take a vault name."""
-    return ListVaultsResult(vaults=svc.list_accessible_vaults(ctx.workspace, ctx.allowed_vaults))
+    return ListVaultsResult(vaults=svc.list_accessible_vaults(ctx.workspace, ctx.scope))
 
 
 class ListDirectoryArgs(ToolArgs):
@@ -66,7 +66,7 @@ class ListDirectoryResult(ToolOutput, Page):
 def list_directory(ctx: ToolContext, args: ListDirectoryArgs) -> ListDirectoryResult:
     """List a folder: sub-folders, then files, with sizes and dates (dot-names hidden)."""
     return ListDirectoryResult(
-        **svc.browse_directory(ctx.workspace, args.vault, args.path, ctx.allowed_vaults, limit=args.limit, offset=args.offset)
+        **svc.browse_directory(ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset)
     )
 
 
@@ -96,6 +96,11 @@ def list_all_files(ctx: ToolContext, args: ListAllFilesArgs) -> ListAllFilesResu
     """List the paths of every file (notes and attachments) in a vault or folder."""
     return ListAllFilesResult(
         **svc.list_all_files(
-            ctx.workspace, args.vault, ctx.allowed_vaults, dir=args.dir, recursive=args.recursive, limit=args.limit, offset=args.offset
+            ctx.workspace,
+            ctx.permitted_vault,
+            dir=args.dir,
+            recursive=args.recursive,
+            limit=args.limit,
+            offset=args.offset,
         )
     )

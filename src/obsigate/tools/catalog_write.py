@@ -40,18 +40,17 @@ class MutationResult(ToolOutput):
 
 def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_model: type[ToolArgs]) -> None:
     """Register tool ``op`` over its service ``planner``: the spec's planner proposes with it, the tool
-    applies it (with the hashes its confirmed proposal read)."""
+    applies it (with the hashes its confirmed proposal read), both on ``ctx.vault``, the vault ``permit``
+    resolved (the call's one grant check)."""
 
     def fields(args: ToolArgs) -> dict[str, Any]:
         return args.model_dump(exclude={"vault"}, exclude_unset=True)
 
     def plan(ctx: ToolContext, args: ToolArgs) -> Change:
-        return svc.propose(ctx.workspace, planner, args.vault, ctx.allowed_vaults, **fields(args))  # type: ignore[attr-defined]
+        return svc.propose(ctx.workspace, planner, ctx.permitted_vault, **fields(args))
 
     def run(ctx: ToolContext, args: ToolArgs) -> MutationResult:
-        change = svc.apply(
-            ctx.workspace, planner, args.vault, ctx.allowed_vaults, expected=ctx.expected_reads, **fields(args)  # type: ignore[attr-defined]
-        )
+        change = svc.apply(ctx.workspace, planner, ctx.permitted_vault, expected=ctx.expected_reads, **fields(args))
         return MutationResult.of(change)
 
     run.__doc__ = doc

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 import anyio
 
 from obsigate.domain.text import has_lone_surrogate
-from obsigate.domain.vault import is_note
+from obsigate.domain.vault import Vault, is_note
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.paths_search import MAX_QUERY_WORDS, path_score
 from obsigate.services.workspace import Workspace
@@ -106,12 +106,12 @@ def _folders(paths: Iterable[str]) -> set[str]:
     return out
 
 
-def complete_paths(ws: Workspace, vault: str, kind: str, value: str) -> list[str]:
+def complete_paths(ws: Workspace, vault: Vault, kind: str, value: str) -> list[str]:
     """Ranked completions of ``value`` among ``vault``'s indexed ``kind`` paths (``file``, ``note`` or
-    ``folder``). ``vault`` must already be checked against the caller's grants."""
+    ``folder``). ``vault`` is the resolved vault, already checked against the caller's grants (:func:`_vault`)."""
     if len(value) > MAX_VALUE_CHARS:
         return []
-    files = ws.index.file_states(vault)
+    files = ws.index.file_states(vault.name)
     if kind == "folder":
         candidates: Iterable[str] = _folders(files)
     elif kind == "note":
@@ -134,15 +134,16 @@ def _arguments_of(ref_type: str, ref_name: str) -> tuple[dict[str, str], str]:
     return kinds, "name"
 
 
-def _vault(ctx: ToolContext, named: str | None) -> str | None:
-    """The vault to complete paths in: the one named, if the caller may use it; with none named, the caller's
-    only vault; otherwise ``None`` (never an error that would confirm the vault exists)."""
+def _vault(ctx: ToolContext, named: str | None) -> Vault | None:
+    """The vault to complete paths in, resolved by the request's one grant check: the one named, if the caller
+    may use it (``Workspace.get_vault``); with none named, the caller's only vault (``Workspace.accessible``);
+    otherwise ``None`` (never an error that would confirm the vault exists)."""
     ws = ctx.workspace
     if not named:
         mine = ws.accessible(ctx.allowed_vaults)
-        return mine[0] if len(mine) == 1 else None
+        return ws.vaults[mine[0]] if len(mine) == 1 else None
     try:
-        return ws.get_vault(named, ctx.allowed_vaults).name
+        return ws.get_vault(named, ctx.allowed_vaults)
     except ServiceError:
         return None
 

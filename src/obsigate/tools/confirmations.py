@@ -4,7 +4,8 @@ The flow, for every front (MCP, the in-app agent; ``call_tool`` routes ``propose
 
 * :func:`propose` — ``propose_<tool>``: run the tool's planner (changes nothing), store the proposal, return
   its :class:`~obsigate.services.changes.Change` view with a single-use ``confirmation_token``;
-* :func:`apply` — ``apply_<tool>``: redeem the token, re-check access, run the tool on the proposal;
+* :func:`apply` — ``apply_<tool>``: redeem the token, re-check access (once, ``pipeline.permit`` on the token's
+  vault), run the tool on the proposal with the permitted vault on its context;
 * :func:`settle` — a human answered inline (MCP elicitation, the web app's Apply card): ``accept`` applies,
   ``decline`` spends the token unused, ``cancel``/no answer leaves the proposal as it was.
 
@@ -391,7 +392,8 @@ def _service(ctx: ToolContext) -> ConfirmationService:
 async def propose(ctx: ToolContext, spec: ToolSpec, parsed: BaseModel, call: Call) -> dict[str, Any]:
     """``propose_<tool>`` (``spec``) with validated, permitted ``parsed`` arguments: plan (changing nothing),
     store the proposal, return ``{"status": "proposed", "tool", "vault", "summary", "diffs", "details",
-    "confirmation_token", "expires_at", "expires_in", "truncated", "notice"}``.
+    "confirmation_token", "expires_at", "expires_in", "truncated", "notice"}``. ``ctx`` carries what
+    ``permit`` resolved (``ctx.vault``): the planner uses it and does not check grants again.
 
     The token must survive redaction (it is JWT-shaped) and the size budget whole: the rest is redacted and
     cut to the budget minus its length, then the token is put in.
@@ -436,7 +438,9 @@ async def propose(ctx: ToolContext, spec: ToolSpec, parsed: BaseModel, call: Cal
 
 async def apply(ctx: ToolContext, spec: ToolSpec, args: dict[str, Any], call: Call) -> dict[str, Any]:
     """``apply_<tool>`` (``spec``) with raw ``args`` (``{"confirmation_token"}``): redeem the token (single
-    use), re-check access, run the tool on the proposal's arguments with ``ctx.expected_reads`` = its reads.
+    use), re-check access (:func:`~obsigate.tools.pipeline.permit` on the token's vault: the call's one grant
+    check), run the tool on the proposal's arguments with ``ctx.expected_reads`` = its reads and
+    ``ctx.vault``/``ctx.scope`` = what ``permit`` resolved.
 
     Raises:
         ServiceError: ``invalid_argument``, ``invalid_confirmation``, ``token_reused``, ``forbidden``,
@@ -454,8 +458,10 @@ async def apply(ctx: ToolContext, spec: ToolSpec, args: dict[str, Any], call: Ca
         parsed = base.args_model.model_validate(redeemed.args)
     except ValueError:
         raise _invalid("args_mismatch", base.name) from None
-    permit(ctx, spec, redeemed.vault or None)
-    run_ctx = dataclasses.replace(ctx, confirmed=True, expected_reads=dict(redeemed.reads))
+    granted = permit(ctx, spec, redeemed.vault or None)
+    run_ctx = dataclasses.replace(
+        ctx, confirmed=True, expected_reads=dict(redeemed.reads), vault=granted.vault, scope=granted.scope
+    )
     data = finish(ctx, base, await invoke(base.func, run_ctx, parsed))
     call.backups = backup_ids(data)
     return data

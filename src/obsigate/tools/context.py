@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from obsigate.auth.principal import Principal
+from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -42,6 +43,14 @@ class ToolContext:
     ``expected_reads``: set by ``apply_<tool>`` to the proposal's ``reads`` (``{vault-relative path: sha256 hex,
     "" = absent}``); a write tool passes it to its service, which raises ``Conflict`` and writes nothing if
     any of those files changed since the proposal. ``None`` (REST, a direct confirmed call): no such check.
+
+    ``vault`` and ``scope``: what :func:`~obsigate.tools.pipeline.permit` resolved, the one check of the
+    caller's vault grants in a call; ``call_tool`` (and ``apply_``, with the vault of the redeemed token) sets
+    them with ``dataclasses.replace`` before the tool runs, and tools use them instead of checking grants again.
+    ``vault`` is the permitted :class:`~obsigate.domain.vault.Vault` when the arguments name one, else
+    ``None``; ``scope`` is the names of the vaults the call may see: ``(vault.name,)`` when one is named, else
+    every vault the caller may use, in declaration order. Before ``permit`` runs both are empty (``None``,
+    ``()``): a call that was never permitted sees no vault.
     """
 
     principal: Principal
@@ -50,6 +59,8 @@ class ToolContext:
     confirmed: bool = False
     session_id: str | None = None
     expected_reads: dict[str, str] | None = None
+    vault: Vault | None = None
+    scope: tuple[str, ...] = ()
 
     @property
     def workspace(self) -> Workspace:
@@ -57,5 +68,18 @@ class ToolContext:
 
     @property
     def allowed_vaults(self) -> frozenset[str] | None:
-        """The caller's vault grants; ``None`` means every vault."""
+        """The caller's vault grants; ``None`` means every vault. Only the tool layer's permission checks read
+        them (``pipeline.permit``, the entry points' own checks, ``visible_tools``): services never see grants."""
         return self.principal.vaults
+
+    @property
+    def permitted_vault(self) -> Vault:
+        """:attr:`vault`, for a tool whose arguments name a vault (so ``permit`` resolved it).
+
+        Raises:
+            RuntimeError: the call was not permitted (a tool run outside ``call_tool``): a bug, reported as
+                ``internal_error`` by the door, never a way around the grant check.
+        """
+        if self.vault is None:
+            raise RuntimeError("the tool ran without a permitted vault (pipeline.permit did not run)")
+        return self.vault

@@ -1,7 +1,8 @@
 """``call_tool``: the single entry every front uses to run a tool.
 
 Order, and the only place each step lives: look up → scope → rate limit → validate arguments → vault
-access → destructive switch → confirmation → run → redact → size budget → audit.
+access (checked once; the tool gets the resolved vault on its context) → destructive switch → confirmation →
+run → redact → size budget → audit.
 
 Confirmation (issue 4 item 4): a ``write``/``dangerous`` tool runs only with ``ctx.confirmed`` (REST after the
 user's own action, the in-app Apply card) or through its derived pair: ``propose_<tool>`` runs the planner and
@@ -13,6 +14,7 @@ id; the application also with the ``backups`` the tool reported).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from obsigate.services.errors import Conflict, NotFound
@@ -61,6 +63,9 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
 
     Each step once, inside :func:`~obsigate.tools.door.door` (argument checks, rate limit, error mapping,
     audit): look up → validate → permit (vault, ``aiDestructiveTools``) → confirm → run → redact → budget.
+    The vault grant is checked once, by :func:`~obsigate.tools.pipeline.permit`; the tool (or planner) runs
+    with what it resolved on its context: ``ctx.vault`` (the named vault) and ``ctx.scope`` (the vaults the
+    call may see).
     ``propose_<tool>`` and ``apply_<tool>`` are run by :mod:`obsigate.tools.confirmations`: ``propose_``
     returns ``{"status": "proposed", "tool", "vault", "summary", "diffs", "details", "confirmation_token",
     "expires_at", "expires_in", "truncated", "notice"}``; ``apply_`` the tool's own result.
@@ -88,9 +93,10 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
             return await confirmations.apply(ctx, spec, args, call)
         parsed = parse(spec.args_model, args)
         vault = getattr(parsed, "vault", None)
-        permit(ctx, spec, vault if isinstance(vault, str) else None)
+        granted = permit(ctx, spec, vault if isinstance(vault, str) else None)
+        run_ctx = dataclasses.replace(ctx, vault=granted.vault, scope=granted.scope)
         if spec.kind is ToolKind.PROPOSE:
-            return await confirmations.propose(ctx, spec, parsed, call)
+            return await confirmations.propose(run_ctx, spec, parsed, call)
         if spec.risk is not Risk.READ and not ctx.confirmed:
             derived = ctx.runtime.registry.get(f"{PROPOSE_PREFIX}{name}")
             raise Conflict(
@@ -100,7 +106,7 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
                 if derived is not None
                 else "this front cannot confirm it; use the web app",
             )
-        data = finish(ctx, spec, await invoke(spec.func, ctx, parsed))
+        data = finish(ctx, spec, await invoke(spec.func, run_ctx, parsed))
         if spec.risk is not Risk.READ:
             call.backups = backup_ids(data)
         return data

@@ -1,23 +1,29 @@
 """The steps of one tool call, each done once: validate the arguments, permit (vault access and the
 ``aiDestructiveTools`` switch), run the function, finish the result (redaction, then the size budget).
 
+:func:`permit` is the one check of the caller's vault grants in a tool call: it returns what it resolved (a
+:class:`Permit`), which the caller puts on the context (``ToolContext.vault``/``scope``) for the tool;
+services never see grants.
+
 :func:`obsigate.tools.dispatch.call_tool` and the confirmation flow (:mod:`obsigate.tools.confirmations`)
 compose them inside :func:`obsigate.tools.door.door`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from obsigate.domain.redaction import redact_payload
+from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, Forbidden
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolKind, ToolSpec
 
-__all__ = ["MODEL_MODES", "backup_ids", "finish", "parse", "permit"]
+__all__ = ["MODEL_MODES", "Permit", "backup_ids", "finish", "parse", "permit"]
 
 #: Fronts where a model picks the tools: they see ``propose_``/``apply_``, never a raw write tool, and the
 #: per-vault ``aiDestructiveTools`` switch applies to every dangerous call.
@@ -43,25 +49,44 @@ def parse(model: type[BaseModel], args: dict[str, Any]) -> BaseModel:
         ) from None
 
 
-def permit(ctx: ToolContext, spec: ToolSpec, vault: str | None) -> None:
-    """Check the caller may run ``spec`` on ``vault``: the vault grant, then the per-vault
-    ``aiDestructiveTools`` switch for a dangerous tool (or its propose/apply step) on a model-facing front.
-    Raw dangerous calls from REST (the user's own action) are not AI tool calls and skip the switch.
+@dataclass(frozen=True, slots=True)
+class Permit:
+    """What :func:`permit` resolved: the permitted ``vault`` (``None`` when the call names none) and the
+    ``scope``, the names of the vaults the call may see (``(vault.name,)``, or every vault the caller may use,
+    in declaration order, when none is named). ``call_tool`` copies both onto the tool's
+    :class:`~obsigate.tools.context.ToolContext` (``vault``, ``scope``)."""
+
+    vault: Vault | None
+    scope: tuple[str, ...]
+
+
+def permit(ctx: ToolContext, spec: ToolSpec, vault: str | None) -> Permit:
+    """Check the caller may run ``spec`` on ``vault`` and return what was resolved: the vault grant (the only
+    ``Workspace.get_vault`` of a tool call; with no ``vault``, the scope is every vault the caller may use),
+    then the per-vault ``aiDestructiveTools`` switch for a dangerous tool (or its propose/apply step) on a
+    model-facing front. Raw dangerous calls from REST (the user's own action) are not AI tool calls and skip
+    the switch.
+
+    Returns:
+        :class:`Permit` ``(vault, scope)``: the :class:`~obsigate.domain.vault.Vault` and ``(vault.name,)``
+        when ``vault`` is named, else ``(None, names of every accessible vault)``.
 
     Raises:
         VaultAccessDenied, NotFound (vault), Forbidden ``destructive_tools_disabled``.
     """
-    if vault:
-        ctx.workspace.get_vault(vault, ctx.allowed_vaults)
+    ws = ctx.workspace
+    resolved = ws.get_vault(vault, ctx.allowed_vaults) if vault else None
     dangerous = spec.risk is Risk.DANGEROUS or (spec.origin is not None and spec.origin.risk is Risk.DANGEROUS)
-    if not dangerous or (spec.kind is ToolKind.TOOL and ctx.mode not in MODEL_MODES):
-        return
-    if vault and ctx.workspace.destructive.get(vault, True) is False:
-        raise Forbidden(
-            f"dangerous tools (rename, move, replace, delete) are turned off for vault {vault!r}",
-            code="destructive_tools_disabled",
-            hint="an administrator can turn on aiDestructiveTools for this vault; non-destructive tools still work",
-        )
+    if dangerous and (spec.kind is not ToolKind.TOOL or ctx.mode in MODEL_MODES):
+        if vault and ws.destructive.get(vault, True) is False:
+            raise Forbidden(
+                f"dangerous tools (rename, move, replace, delete) are turned off for vault {vault!r}",
+                code="destructive_tools_disabled",
+                hint="an administrator can turn on aiDestructiveTools for this vault; non-destructive tools still work",
+            )
+    if resolved is not None:
+        return Permit(resolved, (resolved.name,))
+    return Permit(None, tuple(ws.accessible(ctx.allowed_vaults)))
 
 
 def finish(ctx: ToolContext, spec: ToolSpec, out: Any, *, budget_chars: int | None = None) -> dict[str, Any]:

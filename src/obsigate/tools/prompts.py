@@ -275,8 +275,9 @@ def check_arguments(spec: PromptSpec, raw: dict[str, str] | None) -> dict[str, s
 
 
 def resolve_targets(ctx: ToolContext, spec: PromptSpec, args: dict[str, str]) -> dict[str, str]:
-    """Check vault access and the paths of ``args``; return them normalised (``path``/``folder`` as
-    vault-relative POSIX paths, ``vault`` as declared). Touches only file metadata, never contents.
+    """Check vault access (once: ``Workspace.get_vault``, then the services get the resolved vault) and the
+    paths of ``args``; return them normalised (``path``/``folder`` as vault-relative POSIX paths, ``vault`` as
+    declared). Touches only file metadata, never contents.
 
     Raises:
         VaultAccessDenied, NotFound (vault, folder or note), PathOutsideVault, BadRequest (``not_a_directory``,
@@ -286,7 +287,7 @@ def resolve_targets(ctx: ToolContext, spec: PromptSpec, args: dict[str, str]) ->
     vault = ws.get_vault(args["vault"], ctx.allowed_vaults)
     out = {**args, "vault": vault.name}
     if spec.name == "summarize-directory":  # existing folder ("" = root)
-        out["path"] = vaults.browse_directory(ws, vault.name, args["path"], ctx.allowed_vaults, limit=1)["path"]
+        out["path"] = vaults.browse_directory(ws, vault, args["path"], limit=1)["path"]
     elif spec.name == "find-related":  # existing file
         safe = resolve_safe_path(vault, args["path"])
         if os.path.isdir(safe.abs):

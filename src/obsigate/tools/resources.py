@@ -30,7 +30,8 @@ def accessible_vaults(ctx: ToolContext) -> list[str]:
 
 async def read_resource(ctx: ToolContext, uri: str, vault: str | None, path: str | None) -> dict[str, Any]:
     """Read resource ``uri``, already parsed into ``vault`` and ``path`` (``None``: the URI matched no
-    template; ``path`` ``None``: the vault resource).
+    template; ``path`` ``None``: the vault resource). The caller's grant on ``vault`` is checked once, here
+    (``Workspace.get_vault``); the services get the resolved vault.
 
     Returns:
         The vault resource ``{"kind": "vault", "name", "notes", "read_only"}``, or the file ``{"kind":
@@ -45,9 +46,9 @@ async def read_resource(ctx: ToolContext, uri: str, vault: str | None, path: str
     async with door(ctx, "resources/read", args, action="mcp_resource_read", audit_args=summarize_args({"uri": uri})):
         if vault is None:
             raise NotFound(f"no resource {uri!r}", hint="use vault://<vault> or vault://<vault>/<path>")
+        permitted = ctx.workspace.get_vault(vault, ctx.allowed_vaults)  # the one grant check: denied / not found
         if path is None:
-            name = ctx.workspace.get_vault(vault, ctx.allowed_vaults).name  # denied / not found
-            info = next(iter(vaults.list_accessible_vaults(ctx.workspace, [name])))
+            info = next(iter(vaults.list_accessible_vaults(ctx.workspace, [permitted.name])))
             return {"kind": "vault", "name": info["name"], "notes": info["notes"], "read_only": info["read_only"]}
-        data = await anyio.to_thread.run_sync(lambda: files.read_raw_file(ctx.workspace, vault, path, ctx.allowed_vaults))
+        data = await anyio.to_thread.run_sync(lambda: files.read_raw_file(ctx.workspace, permitted, path))
         return {"kind": "file", **data}
