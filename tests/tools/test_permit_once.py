@@ -44,10 +44,6 @@ class CountingWorkspace(Workspace):
         self.calls["get_vault"] += 1
         return super().get_vault(name, allowed)
 
-    def scope(self, vault: str | None, allowed: Iterable[str] | None) -> list[str]:
-        self.calls["scope"] += 1
-        return super().scope(vault, allowed)
-
     def accessible(self, allowed: Iterable[str] | None) -> list[str]:
         self.calls["accessible"] += 1
         return super().accessible(allowed)

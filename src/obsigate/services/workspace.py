@@ -54,7 +54,7 @@ class Workspace:
     """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools;
     ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``).
 
-    :meth:`get_vault`, :meth:`scope` and :meth:`accessible` are the permission functions: only the tool
+    :meth:`get_vault` and :meth:`accessible` are the permission functions: only the tool
     layer calls them (``tools/pipeline.permit`` once per tool call, and the entry points that name a vault
     themselves); the services get what they resolved (a :class:`Vault`, or the names in scope), never grants.
     """
@@ -86,15 +86,6 @@ class Workspace:
         if vault is None:
             raise NotFound(f"vault {name!r} does not exist", hint="call list_vaults to see the vaults you can use")
         return vault
-
-    def scope(self, vault: str | None, allowed: Iterable[str] | None) -> list[str]:
-        """The vaults a query covers: ``[vault]`` when one is named (checked as :meth:`get_vault`), else every
-        vault the caller may use (:meth:`accessible`).
-
-        Raises:
-            VaultAccessDenied, NotFound: as :meth:`get_vault`, for a named ``vault``.
-        """
-        return [self.get_vault(vault, allowed).name] if vault else self.accessible(allowed)
 
     def index_state(self) -> dict[str, Any]:
         """``{"state": "indexing"|"ready", "complete": bool}``: results may be missing while not complete."""
