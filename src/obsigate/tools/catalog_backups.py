@@ -47,7 +47,7 @@ class ListBackupsResult(ToolOutput):
 def list_backups(ctx: ToolContext, args: ListBackupsArgs) -> ListBackupsResult:
     """List a file's backups (taken before every overwrite, move or delete), newest first; also finds
     deleted notes by their old path."""
-    return ListBackupsResult(**svc.list_backups(ctx.workspace, ctx.permitted_vault, args.path))
+    return ListBackupsResult(**svc.list_backups(ctx.workspace, ctx.permitted_vault, **args.service_args()))
 
 
 class DiffBackupArgs(ToolArgs):
@@ -74,7 +74,5 @@ class DiffBackupResult(ToolOutput):
 def diff_backup(ctx: ToolContext, args: DiffBackupArgs) -> DiffBackupResult:
     """Diff a backup version against the current file or another version ('-': backup only, '+': other side
     only)."""
-    result = svc.diff_backup(
-        ctx.workspace, ctx.permitted_vault, args.path, args.version, compare_with=args.compare_with
-    )
+    result = svc.diff_backup(ctx.workspace, ctx.permitted_vault, **args.service_args())
     return DiffBackupResult(**result)

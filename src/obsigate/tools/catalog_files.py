@@ -35,9 +35,19 @@ class HeadingInfo(BaseModel):
     line: int
 
 
-class ReadFileResult(ToolOutput):
+class FileChunk(ToolOutput):
+    """A file read in chunks: its ``size`` in bytes and ``sha256``, where this chunk starts (``offset``) and the
+    next one does (``next_offset``; null at the end)."""
+
     vault: str
     path: str
+    size: int
+    sha256: str
+    offset: int
+    next_offset: int | None = None
+
+
+class ReadFileResult(FileChunk):
     content: str = Field(description="Note body after the frontmatter (secrets redacted).")
     frontmatter: dict[str, Any]
     frontmatter_error: str | None = None
@@ -45,38 +55,28 @@ class ReadFileResult(ToolOutput):
     aliases: list[str]
     links: list[LinkInfo]
     headings: list[HeadingInfo]
-    size: int
     modified: str
-    sha256: str
-    offset: int
-    next_offset: int | None = None
 
 
 @tool("read_file", title="Read a note")
 def read_file(ctx: ToolContext, args: ReadFileArgs) -> ReadFileResult:
     """Read a note: body, frontmatter, tags, links, headings; long notes in chunks (offset = next_offset).
     Secrets show as [REDACTED:...]."""
-    return ReadFileResult(**svc.read_file_text(ctx.workspace, ctx.permitted_vault, args.path, offset=args.offset))
+    return ReadFileResult(**svc.read_file_text(ctx.workspace, ctx.permitted_vault, **args.service_args()))
 
 
 class ReadFileRawArgs(ReadFileArgs):
     pass
 
 
-class ReadFileRawResult(ToolOutput):
-    vault: str
-    path: str
+class ReadFileRawResult(FileChunk):
     mime_type: str
     encoding: str = Field(description="'utf-8' for text, 'base64' for binary files")
     content: str
-    size: int
-    sha256: str
-    offset: int
-    next_offset: int | None = None
 
 
 @tool("read_file_raw", title="Read a file as stored")
 def read_file_raw(ctx: ToolContext, args: ReadFileRawArgs) -> ReadFileRawResult:
     """Read a file exactly as stored (frontmatter included), or as base64 for binaries. Chunked like
     read_file."""
-    return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, ctx.permitted_vault, args.path, offset=args.offset))
+    return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, ctx.permitted_vault, **args.service_args()))

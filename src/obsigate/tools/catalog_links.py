@@ -63,9 +63,7 @@ def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResul
     """List the notes linking to a note or attachment, with the linking lines; unlinked adds plain-text
     mentions."""
     return GetBacklinksResult(
-        **backlinks_svc.get_backlinks(
-            ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset, unlinked=args.unlinked
-        )
+        **backlinks_svc.get_backlinks(ctx.workspace, ctx.permitted_vault, **args.service_args())
     )
 
 
@@ -107,14 +105,4 @@ class GetGraphResult(ToolOutput):
 def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
     """Get the link graph (nodes, edges) around a note (local, depth hops) or of a whole vault; big graphs keep
     the most linked nodes."""
-    return GetGraphResult(
-        **graph_svc.get_graph(
-            ctx.workspace,
-            ctx.permitted_vault,
-            path=args.path,
-            depth=args.depth,
-            scope=args.scope,
-            tag=args.tag,
-            limit=args.limit,
-        )
-    )
+    return GetGraphResult(**graph_svc.get_graph(ctx.workspace, ctx.permitted_vault, **args.service_args()))

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from obsigate.services import recent as svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import IndexState, Limit, Offset, Page, VaultFilter
+from obsigate.tools.schemas import FromIndex, Limit, Offset, Page, VaultFilter
 
 
 class ListRecentArgs(ToolArgs):
@@ -32,18 +32,12 @@ class RecentFile(BaseModel):
     )
 
 
-class ListRecentResult(ToolOutput, Page):
+class ListRecentResult(ToolOutput, Page, FromIndex):
     mode: str
     files: list[RecentFile]
-    index: IndexState
-    warning: str | None = None
 
 
 @tool("list_recent", title="Recent files")
 def list_recent(ctx: ToolContext, args: ListRecentArgs) -> ListRecentResult:
     """List recently modified (or created) files, newest first, with a readable age ('yesterday')."""
-    return ListRecentResult(
-        **svc.list_recent(
-            ctx.workspace, ctx.scope, mode=args.mode, limit=args.limit, offset=args.offset
-        )
-    )
+    return ListRecentResult(**svc.list_recent(ctx.workspace, ctx.scope, **args.service_args()))

@@ -13,7 +13,7 @@ from obsigate.services import search_args
 from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import IndexState, Limit, Offset, Page, Tag, VaultFilter
+from obsigate.tools.schemas import FromIndex, IndexState, Limit, Offset, Page, Tag, VaultFilter
 
 
 class SearchFulltextArgs(ToolArgs):
@@ -33,22 +33,16 @@ class SearchHitInfo(BaseModel):
     tags: list[str]
 
 
-class SearchFulltextResult(ToolOutput, Page):
+class SearchFulltextResult(ToolOutput, Page, FromIndex):
     query: str
     hits: list[SearchHitInfo]
-    index: IndexState
-    warning: str | None = None
 
 
 @tool("search_fulltext", title="Search notes")
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
     """Find notes containing all the words, best first, with snippets. For exact text, regex or filters:
     search_advanced."""
-    return SearchFulltextResult(
-        **svc.search_vaults(
-            ctx.workspace, args.q, ctx.scope, tag=args.tag, limit=args.limit, offset=args.offset
-        )
-    )
+    return SearchFulltextResult(**svc.search_vaults(ctx.workspace, vaults=ctx.scope, **args.service_args()))
 
 
 Glob = Annotated[str, Field(min_length=1, max_length=search_args.MAX_GLOB_CHARS)]
@@ -105,38 +99,18 @@ class AdvancedHit(BaseModel):
     tags: list[str]
 
 
-class SearchAdvancedResult(ToolOutput, Page):
+class SearchAdvancedResult(ToolOutput, Page, FromIndex):
     query: str
     sort: str
     hits: list[AdvancedHit]
     timed_out: bool = Field(description="The time budget ran out: hits and total are partial (see warning).")
-    index: IndexState
-    warning: str | None = None
 
 
 @tool("search_advanced", title="Search notes exactly (filters, regex)")
 def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvancedResult:
     """Find notes by exact text or regex, filtered by path globs, tag, dates and size; gives match counts and
     snippets. Stops after 2 s (timed_out): then narrow it."""
-    return SearchAdvancedResult(
-        **adv_svc.search_advanced(
-            ctx.workspace,
-            ctx.scope,
-            q=args.q,
-            tag=args.tag,
-            limit=args.limit,
-            offset=args.offset,
-            sort=args.sort,
-            case_sensitive=args.case_sensitive,
-            whole_word=args.whole_word,
-            regex=args.regex,
-            include_paths=args.include_paths,
-            exclude_paths=args.exclude_paths,
-            created=args.created.model_dump() if args.created else None,
-            modified=args.modified.model_dump() if args.modified else None,
-            size=args.size.model_dump() if args.size else None,
-        )
-    )
+    return SearchAdvancedResult(**adv_svc.search_advanced(ctx.workspace, ctx.scope, **args.service_args()))
 
 
 class ListTagsArgs(ToolArgs):
@@ -158,9 +132,7 @@ class ListTagsResult(ToolOutput, Page):
 @tool("list_tags", title="List tags")
 def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
     """List the tags with their note counts, most used first (nested tags count for their parents)."""
-    return ListTagsResult(
-        **svc.list_tags(ctx.workspace, ctx.scope, limit=args.limit, offset=args.offset)
-    )
+    return ListTagsResult(**svc.list_tags(ctx.workspace, ctx.scope, **args.service_args()))
 
 
 class SearchPathsArgs(ToolArgs):
@@ -186,9 +158,7 @@ class SearchPathsResult(ToolOutput, Page):
 def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     """Find files by path or title, forgivingly ('plan budget' finds 'Projects/Budget Plan.md'). To search
     inside notes use search_fulltext."""
-    return SearchPathsResult(
-        **paths_svc.search_paths(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset)
-    )
+    return SearchPathsResult(**paths_svc.search_paths(ctx.workspace, vaults=ctx.scope, **args.service_args()))
 
 
 class SuggestTagsArgs(ToolArgs):
@@ -206,4 +176,4 @@ class SuggestTagsResult(ToolOutput, Page):
 @tool("suggest_tags", title="Suggest tags")
 def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
     """Suggest existing tags matching a prefix or a few letters, with note counts."""
-    return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset))
+    return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, vaults=ctx.scope, **args.service_args()))

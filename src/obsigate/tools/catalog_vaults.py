@@ -65,9 +65,7 @@ class ListDirectoryResult(ToolOutput, Page):
 @tool("list_directory", title="List a folder")
 def list_directory(ctx: ToolContext, args: ListDirectoryArgs) -> ListDirectoryResult:
     """List a folder: sub-folders, then files, with sizes and dates (dot-names hidden)."""
-    return ListDirectoryResult(
-        **svc.browse_directory(ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset)
-    )
+    return ListDirectoryResult(**svc.browse_directory(ctx.workspace, ctx.permitted_vault, **args.service_args()))
 
 
 class ListAllFilesArgs(ToolArgs):
@@ -94,13 +92,4 @@ class ListAllFilesResult(ToolOutput, Page):
 @tool("list_all_files", title="List all files")
 def list_all_files(ctx: ToolContext, args: ListAllFilesArgs) -> ListAllFilesResult:
     """List the paths of every file (notes and attachments) in a vault or folder."""
-    return ListAllFilesResult(
-        **svc.list_all_files(
-            ctx.workspace,
-            ctx.permitted_vault,
-            dir=args.dir,
-            recursive=args.recursive,
-            limit=args.limit,
-            offset=args.offset,
-        )
-    )
+    return ListAllFilesResult(**svc.list_all_files(ctx.workspace, ctx.permitted_vault, **args.service_args()))

@@ -58,20 +58,20 @@ def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_
     tool(op, title=title, risk=risk, idempotent=False, planner=plan)(run)
 
 
-class CreateFileArgs(ToolArgs):
+class PathArgs(ToolArgs):
+    """A file or folder of a vault: create_directory, delete_file, and the base of the others."""
+
     vault: str = Vault()
     path: str = Path()
+
+
+class ContentArgs(PathArgs):
+    """create_file and append_to_file: a path and the text."""
+
     content: str = ContentField
 
 
-class CreateDirectoryArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
-
-
-class EditFileArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
+class EditFileArgs(PathArgs):
     content: str | None = Field(
         default=None, max_length=5_000_000, description="New whole content, or with heading the section's new text."
     )
@@ -81,21 +81,11 @@ class EditFileArgs(ToolArgs):
     heading: str | None = Field(default=None, max_length=500, description="Replace only the section under this heading.")
 
 
-class AppendArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
-    content: str = ContentField
-
-
-class RestoreArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
+class RestoreArgs(PathArgs):
     version: str = Field(description="Backup version id (from list_backups).", max_length=200)
 
 
-class RenameArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
+class RenameArgs(PathArgs):
     new_name: str = Field(description="New name (same folder); a file keeps its extension if omitted.", max_length=255)
 
 
@@ -118,27 +108,20 @@ class ReplaceArgs(ToolArgs):
     dry_run: bool = Field(default=False, description="Only count and show the changes.")
 
 
-class DeleteFileArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
-
-
-class DeleteDirectoryArgs(ToolArgs):
-    vault: str = Vault()
-    path: str = Path()
+class DeleteDirectoryArgs(PathArgs):
     recursive: bool = Field(default=False, description="Also delete its contents (backed up first).")
 
 
 _LINKS = "links to it are updated."
 _pair("create_file", svc.plan_create_file, Risk.WRITE, "Create a note",
-      "Create a new file (never overwrites; missing folders are created).", CreateFileArgs)
+      "Create a new file (never overwrites; missing folders are created).", ContentArgs)
 _pair("create_directory", svc.plan_create_directory, Risk.WRITE, "Create a folder",
-      "Create a folder (and missing parent folders).", CreateDirectoryArgs)
+      "Create a folder (and missing parent folders).", PathArgs)
 _pair("edit_file", svc.plan_edit_file, Risk.WRITE, "Edit a note",
       "Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays "
       "byte for byte.", EditFileArgs)
 _pair("append_to_file", svc.plan_append_to_file, Risk.WRITE, "Append to a note",
-      "Append text to a file on a new line (creates the file if missing).", AppendArgs)
+      "Append text to a file on a new line (creates the file if missing).", ContentArgs)
 _pair("restore_backup", svc.plan_restore_backup, Risk.WRITE, "Restore a backup",
       "Put back a backed-up version of a file (backing up the current one).", RestoreArgs)
 _pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder; " + _LINKS, RenameArgs)
@@ -147,6 +130,6 @@ _pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", 
 _pair("replace_in_files", svc.plan_replace_in_files, Risk.DANGEROUS, "Replace in notes",
       "Replace text in every matching note (literal or regex; path globs). dry_run only counts.", ReplaceArgs)
 _pair("delete_file", svc.plan_delete_file, Risk.DANGEROUS, "Delete a file",
-      "Delete a file (restore_backup can bring it back).", DeleteFileArgs)
+      "Delete a file (restore_backup can bring it back).", PathArgs)
 _pair("delete_directory", svc.plan_delete_directory, Risk.DANGEROUS, "Delete a folder",
       "Delete a folder (recursive if not empty); its files are backed up first.", DeleteDirectoryArgs)

@@ -61,6 +61,11 @@ class ToolArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    def service_args(self) -> dict[str, Any]:
+        """The arguments as a service takes them, by name: every field but ``vault`` (the tool layer resolved it
+        into ``ctx.vault``/``ctx.scope``), nested models as plain dicts."""
+        return self.model_dump(exclude={"vault"})
+
 
 class ToolOutput(BaseModel):
     """Base of every result model. ``truncated`` is true when anything was cut (page end or size budget);

@@ -69,6 +69,14 @@ class IndexState(BaseModel):
     complete: bool
 
 
+class FromIndex(BaseModel):
+    """A result read from the search index: its ``index`` state, and a ``warning`` when the index was still
+    being built (results may be missing)."""
+
+    index: IndexState
+    warning: str | None = None
+
+
 # --- schema clean-up ----------------------------------------------------------------------------------------
 
 #: Keywords whose value maps names to subschemas / is a list of subschemas / is one subschema (2020-12).
