@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 NOTES  ?= 10000
 
-.PHONY: run test bench docs clean
+.PHONY: run test bench bench-door docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) data .pytest_cache
+
+# The tool layer's door (read_file in process, over MCP in process and over HTTP; propose+apply) against a
+# reference commit, side by side in one run. REF=<rev> to change the reference.
+REF ?= 3f5798e
+bench-door: $(STAMP)
+	$(BIN)/python -m bench.door_compare --ref $(REF)
 
 # Rewrites the generated parts of the docs (the error-code table of docs/mcp.md).
 docs: $(STAMP)
