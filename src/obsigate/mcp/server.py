@@ -47,8 +47,7 @@ from obsigate.mcp.auth import principal_from_access_token
 from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers, no_cursor
 from obsigate.mcp.resources import ResourceHandlers
-from obsigate.tools.api import Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, visible_tools
-from obsigate.tools.confirmations import settle
+from obsigate.tools.api import Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, settle, visible_tools
 from obsigate.tools.registry import ToolKind
 
 __all__ = ["CONFIRM_INPUT_KEY", "ERROR_META_KEY", "SERVER_NAME", "build_mcp_server", "error_result", "to_mcp_tool"]

@@ -1,5 +1,11 @@
 """Public facade of the tool layer: importing it registers the catalog and re-exports what the transports
-(REST, MCP, the agent, the CLI) use: the entry points and the error tree (transports never import services)."""
+(REST, MCP, the agent, the CLI) use: the entry points and the error tree (transports never import services).
+
+The small API a front needs to run tools, writes included: ``visible_tools(ctx)`` (what to offer),
+``call_tool(ctx, name, args)`` (any tool, ``propose_<tool>`` and ``apply_<tool>`` included) and
+``settle(ctx, proposal, answer)`` (the human's inline answer to a proposal: ``Answer.ACCEPT`` applies it,
+``DECLINE`` spends its token, ``CANCEL`` leaves it); ``strip_secret_fields`` before a result enters a model
+prompt (the confirmation token is a credential)."""
 
 from __future__ import annotations
 
@@ -24,12 +30,13 @@ from obsigate.services.errors import (
     Unavailable,
     error_body,
 )
+from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
 
 __all__ = [
-    "REGISTRY", "BadRequest", "Conflict", "Forbidden", "NotFound", "RateLimited", "Risk", "Scope", "ServiceError",
-    "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool", "error_body",
-    "visible_tools",
+    "REGISTRY", "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "RateLimited", "Risk", "Scope",
+    "ServiceError", "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool",
+    "error_body", "settle", "strip_secret_fields", "visible_tools",
 ]  # fmt: skip
