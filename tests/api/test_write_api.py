@@ -72,3 +72,27 @@ def test_oversized_bodies_are_refused(server) -> None:
     big = b'{"path": "big.md", "content": "' + b"x" * (9 * 1024 * 1024) + b'"}'
     r = httpx2.post(f"{server.url}/api/file/notes", content=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["code"] == "too_large"
+
+
+def test_save_refuses_a_non_text_path_and_normalises_the_path(server, small_vault) -> None:
+    """A list as ``path`` was a 500 (unhashable in the version check); ``./x.md`` was a false ``conflict``."""
+    url = f"{server.url}/api/file/notes"
+    httpx2.post(url, json={"path": "Saved.md", "content": "one\n"})
+    for bad in (["Saved.md"], {"p": 1}, None):
+        r = httpx2.post(f"{url}/save", json={"path": bad, "content": "x", "version": "v"})
+        assert (r.status_code, r.json()["code"]) == (400, "invalid_argument")
+    version = httpx2.get(url, params={"path": "Saved.md"}).json()["sha256"]
+    r = httpx2.post(f"{url}/save", json={"path": "./Saved.md", "content": "two\n", "version": version})
+    assert r.status_code == 200 and (small_vault / "Saved.md").read_text() == "two\n"
+    stale = httpx2.post(f"{url}/save", json={"path": "./Saved.md", "content": "three\n", "version": version}).json()
+    assert stale["code"] == "conflict" and "read or proposed" in stale["message"]
+
+
+def test_an_empty_find_is_a_bad_argument_and_a_dry_run_lists_no_changes(server, small_vault) -> None:
+    url = f"{server.url}/api"
+    r = httpx2.patch(f"{url}/file/notes", json={"path": "Home.md", "find": "", "replace": "y"})
+    assert (r.status_code, r.json()["code"]) == (400, "invalid_argument")
+    dry = httpx2.post(f"{url}/search/replace", json={"vault": "notes", "find": "Plan", "replace": "Scheme", "dry_run": True})
+    body = dry.json()
+    assert dry.status_code == 200 and body["details"]["total"] >= 1 and body["changes"] == [] and body["backups"] == []
+    assert "Scheme" not in (small_vault / "Home.md").read_text()

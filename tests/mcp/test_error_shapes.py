@@ -38,3 +38,19 @@ async def test_mcp_error_shapes(gateway) -> None:
     assert result.content[0].text.startswith(f"vault_access_denied: {meta['message']}")
     assert resource.value.error.code == -32602 and resource.value.error.data["code"] == "vault_access_denied"
     assert prompt.value.error.code == -32602 and prompt.value.error.data["code"] == "path_outside_vault"
+
+
+async def test_resource_reads_and_prompts_spend_the_call_budget(gateway) -> None:
+    """Resource reads and prompts go through the one door: rate-limited with tool calls, with ``retry_after``."""
+    from obsigate.tools.ratelimit import ToolRateLimiter
+
+    gateway.runtime.limiter = ToolRateLimiter(2, 60)
+    async with gateway.client(gateway.tokens["alice"], "auto") as client:
+        await client.read_resource("vault://notes/Home.md")
+        await client.get_prompt("summarize-directory", {"vault": "notes"})
+        with pytest.raises(MCPError) as refused:
+            await client.read_resource("vault://notes/Home.md")
+        limited = await client.call_tool("list_vaults", {})
+    data = refused.value.error.data
+    assert refused.value.error.code == -32602 and data["code"] == "rate_limited" and data["retry_after"] >= 1
+    assert limited.is_error and limited.meta[ERROR_META_KEY]["code"] == "rate_limited"

@@ -548,3 +548,18 @@ def test_strip_secret_fields_for_model_prompts(rt: ToolRuntime) -> None:
     assert "confirmation_token" not in stripped and stripped["summary"] == out["summary"]
     assert out["confirmation_token"]  # the original still has it, for the Apply card
     assert ConfirmArgs.model_fields["confirmation_token"].is_required()
+
+
+def test_an_inline_decline_is_audited_with_its_proposal(rt: ToolRuntime, small_vault: Path) -> None:
+    """``settle(decline)`` spends the token and its audit record names the vault, the paths and the proposal."""
+    from obsigate.tools.api import Answer, settle
+
+    ctx = ToolContext(ALICE, rt, mode="mcp")
+    proposed = propose(ctx, "Declined.md")
+    out = anyio.run(settle, ctx, proposed, Answer.DECLINE)
+    assert out["status"] == "declined" and out["confirmation_token"] is None
+    record = rt.audit.tail(1)[0]  # type: ignore[union-attr]
+    assert (record["tool"], record["action"], record["vault"]) == ("decline_write_note", "ai_tool_decline", "notes")
+    assert record["paths"] == ["Declined.md"] and record["proposal"] == rt.audit.tail(2)[0]["proposal"]  # type: ignore[union-attr]
+    assert apply_error(ctx, proposed["confirmation_token"]).code == "token_reused"
+    assert not (small_vault / "Declined.md").exists()

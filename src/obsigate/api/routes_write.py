@@ -54,4 +54,6 @@ async def save_file(ctx: Write, vault: str, body: JsonBody) -> dict[str, Any]:
     if not isinstance(version, str):
         raise BadRequest("version (the sha256 the editor read) is required")
     path = body.get("path")
+    if not isinstance(path, str):
+        raise BadRequest("path (the vault-relative path of the note) is required")
     return await run_tool(dataclasses.replace(ctx, expected_reads={path: version}), "edit_file", {**body, "vault": vault})

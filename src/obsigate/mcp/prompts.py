@@ -3,7 +3,8 @@
 Refusals are JSON-RPC errors, as prompts have no ``isError`` channel (MCP 2025-11-25 / 2026-07-28
 ``server/prompts`` §Error Handling: invalid prompt name or missing required arguments → ``-32602``): every
 refusal is ``-32602`` with the ObsiGate code first in the message (``vault_access_denied: ...``) and
-``data = {"prompt", "code", ["hint"]}``; an unexpected failure is ``-32603``.
+``data = {"prompt", "code", ["hint"], ...details}`` (``retry_after`` when rate-limited); an unexpected
+failure is ``-32603``.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class PromptHandlers:
                 raise MCPError(INTERNAL_ERROR, "internal_error: building the prompt failed unexpectedly") from None
             if exc.code == "unknown_prompt":
                 raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}", {"code": "unknown_prompt"}) from None
-            data: dict[str, Any] = {"prompt": params.name, "code": exc.code}
+            data: dict[str, Any] = {"prompt": params.name, "code": exc.code, **exc.details}
             if exc.hint:
                 data["hint"] = exc.hint
             raise MCPError(INVALID_PARAMS, f"{exc.code}: {exc.message}", data) from None

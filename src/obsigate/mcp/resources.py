@@ -137,7 +137,7 @@ class ResourceHandlers:
 
 def _protocol_error(exc: ServiceError, uri: str, protocol_version: str) -> MCPError:
     """The JSON-RPC error for a refused read (codes per era, see the module docstring)."""
-    data: dict[str, Any] = {"uri": uri, "code": exc.code}
+    data: dict[str, Any] = {"uri": uri, "code": exc.code, **exc.details}
     if exc.hint:
         data["hint"] = exc.hint
     if exc.code == "not_found":

@@ -98,14 +98,16 @@ def _diff(rel: str, before: bytes | None, after: bytes | None, *, to: str | None
 
 
 def _check(expected: Mapping[str, str] | None, reads: Mapping[str, str]) -> None:
-    """Refuse to apply when a file read by the proposal changed since (the token bound these hashes)."""
+    """Refuse to apply when a file read by the proposal (or the editor) changed since: ``expected`` maps
+    paths, normalised here as the plan's are, to the hashes the caller saw (the token bound them)."""
     if expected is None:
         return
+    expected = {normalize_rel(p) if isinstance(p, str) else p: h for p, h in expected.items()}
     changed = sorted(p for p in set(expected) | set(reads) if expected.get(p) != reads.get(p))
     if changed:
         raise Conflict(
-            f"{changed[0]!r} changed since the change was proposed; nothing was written",
-            hint="propose the change again to review it against the current files",
+            f"{changed[0]!r} changed since it was read or proposed; nothing was written",
+            hint="read it again (or propose the change again) and review it against the current file",
             details={"changed": changed[:20]},
         )
 
@@ -157,7 +159,7 @@ def apply(
     """Perform ``planner``'s mutation in ``vault`` (already permitted by the tool layer): plan it again under
     the vault's lock, check ``expected`` (a proposal's
     ``reads``), back up, write atomically, update the index. Returns the applied :class:`Change` (``backups``
-    set, diffs dropped).
+    set, diffs dropped; no ``changes`` when nothing was written: a dry run, an edit that changes nothing).
 
     Raises:
         Conflict (``conflict`` when a file changed since ``expected``, ``exists``), plus :func:`propose`'s.
@@ -167,7 +169,10 @@ def apply(
         plan = planner(ws, vault, **args)
         _check(expected, plan.change.reads)
         done = execute(ws, vault, plan.steps, reason=plan.reason) if plan.steps else None
-    return plan.change.model_copy(update={"vault": vault.name}).applied(done.backups if done else [])
+    change = plan.change.model_copy(update={"vault": vault.name})
+    if done is None:  # a dry run, or an edit that changes nothing: no path was touched
+        change = change.model_copy(update={"changes": []})
+    return change.applied(done.backups if done else [])
 
 
 # ---------------------------------------------------------------------------------- create and edit

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -13,7 +13,7 @@ from obsigate.services import search_args
 from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import FromIndex, IndexState, Limit, Offset, Page, Tag, VaultFilter
+from obsigate.tools.schemas import FromIndex, Glob, Globs, IndexState, Limit, Offset, Page, Tag, VaultFilter
 
 
 class SearchFulltextArgs(ToolArgs):
@@ -45,9 +45,6 @@ def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltex
     return SearchFulltextResult(**svc.search_vaults(ctx.workspace, vaults=ctx.scope, **args.service_args()))
 
 
-Glob = Annotated[str, Field(min_length=1, max_length=search_args.MAX_GLOB_CHARS)]
-
-
 class TimeRange(ToolArgs):
     after: str | None = Field(default=None, description="ISO 8601 date or date-time, inclusive.", max_length=64)
     before: str | None = Field(default=None, description="Exclusive.", max_length=64)
@@ -74,14 +71,8 @@ class SearchAdvancedArgs(ToolArgs):
     case_sensitive: bool = False
     whole_word: bool = False
     regex: bool = Field(default=False, description="q is a Python regular expression.")
-    include_paths: list[Glob] | None = Field(
-        default=None,
-        max_length=search_args.MAX_GLOBS,
-        description="Only paths matching a glob (** spans folders).",
-    )
-    exclude_paths: list[Glob] | None = Field(
-        default=None, max_length=search_args.MAX_GLOBS, description="Paths to leave out (globs)."
-    )
+    include_paths: list[Glob] | None = Globs("Only paths matching a glob (** spans folders).")
+    exclude_paths: list[Glob] | None = Globs("Paths to leave out (globs).")
     created: TimeRange | None = None
     modified: TimeRange | None = None
     size: SizeRange | None = Field(default=None, description="In bytes, inclusive.")

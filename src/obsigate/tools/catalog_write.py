@@ -17,7 +17,7 @@ from obsigate.services import mutations as svc
 from obsigate.services.changes import BackupRef, Change, FileChange
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import Path, Vault
+from obsigate.tools.schemas import FolderPath, Glob, Globs, Path, Vault
 
 ContentField = Field(description="Text to write, exactly as given.", max_length=5_000_000)
 
@@ -59,7 +59,7 @@ def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_
 
 
 class PathArgs(ToolArgs):
-    """A file or folder of a vault: create_directory, delete_file, and the base of the others."""
+    """A file of a vault: delete_file, and the base of the other file tools."""
 
     vault: str = Vault()
     path: str = Path()
@@ -89,6 +89,17 @@ class RenameArgs(PathArgs):
     new_name: str = Field(description="New name (same folder); a file keeps its extension if omitted.", max_length=255)
 
 
+class FolderArgs(ToolArgs):
+    """create_directory: a folder of a vault."""
+
+    vault: str = Vault()
+    path: str = FolderPath()
+
+
+class RenameFolderArgs(FolderArgs):
+    new_name: str = Field(description="New folder name (same parent folder).", max_length=255)
+
+
 class MoveArgs(ToolArgs):
     vault: str = Vault()
     source_path: str = Field(description="File or folder to move.", max_length=1024)
@@ -102,13 +113,13 @@ class ReplaceArgs(ToolArgs):
     case_sensitive: bool = False
     whole_word: bool = False
     regex: bool = Field(default=False, description="find is a Python regular expression.")
-    include_paths: list[str] | None = Field(default=None, description="Only paths matching a glob.")
-    exclude_paths: list[str] | None = Field(default=None, description="Paths to leave out (globs).")
+    include_paths: list[Glob] | None = Globs("Only paths matching a glob (** spans folders).")
+    exclude_paths: list[Glob] | None = Globs("Paths to leave out (globs).")
     replace_all: bool = Field(default=True, description="Every match, or only the first in each note.")
     dry_run: bool = Field(default=False, description="Only count and show the changes.")
 
 
-class DeleteDirectoryArgs(PathArgs):
+class DeleteDirectoryArgs(FolderArgs):
     recursive: bool = Field(default=False, description="Also delete its contents (backed up first).")
 
 
@@ -116,7 +127,7 @@ _LINKS = "links to it are updated."
 _pair("create_file", svc.plan_create_file, Risk.WRITE, "Create a note",
       "Create a new file (never overwrites; missing folders are created).", ContentArgs)
 _pair("create_directory", svc.plan_create_directory, Risk.WRITE, "Create a folder",
-      "Create a folder (and missing parent folders).", PathArgs)
+      "Create a folder (and missing parent folders).", FolderArgs)
 _pair("edit_file", svc.plan_edit_file, Risk.WRITE, "Edit a note",
       "Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays "
       "byte for byte.", EditFileArgs)
@@ -125,7 +136,7 @@ _pair("append_to_file", svc.plan_append_to_file, Risk.WRITE, "Append to a note",
 _pair("restore_backup", svc.plan_restore_backup, Risk.WRITE, "Restore a backup",
       "Put back a backed-up version of a file (backing up the current one).", RestoreArgs)
 _pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder; " + _LINKS, RenameArgs)
-_pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder; " + _LINKS, RenameArgs)
+_pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder; " + _LINKS, RenameFolderArgs)
 _pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", "Move a file or folder into another folder; " + _LINKS, MoveArgs)
 _pair("replace_in_files", svc.plan_replace_in_files, Risk.DANGEROUS, "Replace in notes",
       "Replace text in every matching note (literal or regex; path globs). dry_run only counts.", ReplaceArgs)

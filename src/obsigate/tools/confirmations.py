@@ -486,8 +486,11 @@ async def settle(ctx: ToolContext, proposal: Mapping[str, Any], answer: Answer |
         service = ctx.runtime.confirmations
         if service is not None:
             try:
-                async with door(ctx, f"decline_{tool}", {}):
-                    await anyio.to_thread.run_sync(lambda: service.revoke(token, user=ctx.principal.name))
+                async with door(ctx, f"decline_{tool}", {}, action="ai_tool_decline") as call:
+                    vault = proposal.get("vault")
+                    call.vault = vault if isinstance(vault, str) else None
+                    call.paths = [d["path"] for d in proposal.get("diffs") or [] if isinstance(d, dict) and "path" in d]
+                    call.proposal = await anyio.to_thread.run_sync(lambda: service.revoke(token, user=ctx.principal.name))
             except ServiceError:
                 pass  # the token is not returned either way
         return {**closed, "status": "declined"}

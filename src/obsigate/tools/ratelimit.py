@@ -30,7 +30,7 @@ class ToolRateLimiter:
                 reset = self._limiter.get_window_stats(item, *keys).reset_time
                 retry = max(1, int(reset - time.time()) + 1)
                 raise RateLimited(
-                    f"too many tool calls; retry in {retry} s",
+                    f"too many calls; retry in {retry} s",
                     hint=f"wait {retry} seconds before calling again",
                     details={"retry_after": retry},
                 )

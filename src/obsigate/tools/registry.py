@@ -207,7 +207,8 @@ def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
     apply = ToolSpec(
         name=f"{APPLY_PREFIX}{base.name}",
         title=f"Apply: {base.title}",
-        description=f"Apply the {PROPOSE_PREFIX}{base.name} the user agreed to.",
+        description=f"Apply the {PROPOSE_PREFIX}{base.name} the user agreed to (token single-use; conflict: "
+        f"propose again).",
         risk=base.risk,
         scopes=base.scopes,
         args_model=ConfirmArgs,

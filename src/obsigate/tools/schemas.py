@@ -10,9 +10,11 @@ fewer characters (every MCP client pays for ``tools/list`` in its context window
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
+
+from obsigate.services.search_args import MAX_GLOB_CHARS, MAX_GLOBS
 
 MAX_LIST_OFFSET = 10_000_000
 
@@ -33,6 +35,20 @@ def VaultFilter(*, max_length: int | None = None) -> Any:  # noqa: N802
 def Path(description: str = "Vault-relative path, e.g. 'Dir/Note.md'.", **kwargs: Any) -> Any:  # noqa: N802
     """A ``path`` argument (required unless ``default`` is given)."""
     return Field(description=description, max_length=1024, **kwargs)
+
+
+def FolderPath(**kwargs: Any) -> Any:  # noqa: N802
+    """A ``path`` argument naming a folder."""
+    return Path("Vault-relative folder, e.g. 'Projects/2026'.", **kwargs)
+
+
+#: One path glob (``wcmatch``: ``**`` spans folders), as search_advanced and replace_in_files take them.
+Glob = Annotated[str, Field(min_length=1, max_length=MAX_GLOB_CHARS)]
+
+
+def Globs(description: str) -> Any:  # noqa: N802
+    """An optional list of path globs (``include_paths``/``exclude_paths``), at most ``MAX_GLOBS``."""
+    return Field(default=None, max_length=MAX_GLOBS, description=description)
 
 
 def Tag() -> Any:  # noqa: N802

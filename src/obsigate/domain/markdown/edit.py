@@ -19,8 +19,8 @@ BOM = "\ufeff"
 
 
 class EditError(ValueError):
-    """An edit that cannot apply as asked. ``code`` is stable: ``not_found`` (text or heading absent),
-    ``count_mismatch`` (the text occurs a different number of times than expected), ``ambiguous``
+    """An edit that cannot apply as asked. ``code`` is stable: ``invalid_argument`` (an empty text to find),
+    ``not_found`` (text or heading absent), ``count_mismatch`` (the text occurs a different number of times than expected), ``ambiguous``
     (several headings match)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -91,12 +91,12 @@ def replace_exact(
         ``(new note, occurrences replaced)``.
 
     Raises:
-        EditError: ``not_found`` (0 occurrences, or empty ``find``) or ``count_mismatch``.
+        EditError: ``invalid_argument`` (empty ``find``), ``not_found`` (0 occurrences) or ``count_mismatch``.
     """
     if note.newline == "\r\n":
         find, replace = find.replace("\r\n", "\n"), replace.replace("\r\n", "\n")
     if not find:
-        raise EditError("not_found", "the text to find is empty")
+        raise EditError("invalid_argument", "the text to find is empty")
     text, starts, pos = note.text, [], note.text.find(find)
     while pos >= 0:
         end = pos + len(find)
