@@ -13,7 +13,8 @@ from pathlib import Path
 import jwt
 import pytest
 
-from obsigate.auth.tokens import TokenService, load_or_create_secret
+from obsigate.auth.tokens import TokenService
+from obsigate.domain.storage.private_files import load_or_create_secret
 from obsigate.auth.users import User
 from obsigate.services.errors import BadRequest, Unauthenticated
 
@@ -299,20 +300,3 @@ def test_secret_symlink_refused(secret_path: Path, tmp_path: Path) -> None:
     secret_path.symlink_to(target)
     with pytest.raises(OSError):
         load_or_create_secret(secret_path)
-
-
-def test_concurrent_first_use_agrees_on_one_secret(secret_path: Path) -> None:
-    keys: list[bytes] = []
-    barrier = threading.Barrier(8)
-
-    def worker() -> None:
-        barrier.wait()
-        keys.append(load_or_create_secret(secret_path))
-
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(keys) == 8 and len(set(keys)) == 1
-    assert sorted(p.name for p in secret_path.parent.iterdir()) == ["jwt_secret"]
