@@ -19,10 +19,12 @@ from obsigate.config import Settings
 from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
+from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.domain.storage.private_files import make_private_dir
 from obsigate.domain.vault import Vault
+from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.workspace import Limits, Workspace
-from obsigate.tools.audit import AuditLog
+from obsigate.tools.audit import AuditEvent, AuditLog
 from obsigate.tools.confirmations import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -145,15 +147,37 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
         limits=Limits(max_read_bytes=settings.max_tool_read_bytes, budget_chars=settings.tool_result_budget_tokens * 4),
         destructive={n: vs.ai_destructive_tools for n, vs in settings.vaults.items()},
         backups=BackupStore(data_dir / BACKUPS_DIR),
+        journal=ChangeJournal(data_dir),
     )
+    audit = AuditLog(data_dir / AUDIT_FILE)
+    recover_changes(workspace, audit)
     return ToolRuntime(
         workspace=workspace,
-        audit=AuditLog(data_dir / AUDIT_FILE),
+        audit=audit,
         limiter=ToolRateLimiter(settings.tool_rate_limit, settings.tool_rate_window, settings.tool_rate_limit_per_tool),
         confirmations=ConfirmationService(
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),
     )
+
+
+def recover_changes(workspace: Workspace, audit: AuditLog) -> None:
+    """Before anything is served: roll back the changes a killed process left unfinished (the change journal,
+    ``services/mutation_exec.recover``), one audit record each (``action: change_recovery``), and delete the
+    temp files of interrupted writes.
+
+    Raises:
+        OSError, LookupError: a change could not be rolled back; the server must not start on such a vault.
+    """
+    for change in recover(workspace):
+        audit.record(
+            AuditEvent(
+                user="obsigate", auth_kind="system", mode="startup", tool=change.reason or "change", vault=change.vault,
+                args={"journal": change.id}, result="rolled_back", duration_ms=0.0, action="change_recovery",
+                paths=change.paths,
+            )
+        )  # fmt: skip
+    sweep_temps(workspace)
 
 
 def create_app(settings: Settings) -> FastAPI:

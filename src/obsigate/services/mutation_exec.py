@@ -1,30 +1,33 @@
-"""Carry out a planned mutation: backups first, atomic steps, all-or-nothing, then the index.
+"""Carry out a planned mutation: backups first, journalled atomic steps, all-or-nothing, then the index.
 
 A plan is a list of steps (:class:`Write`, :class:`MakeDir`, :class:`Move`, :class:`Remove`). :func:`execute`
-backs up every file a step overwrites, moves or removes (``BackupStore``), performs the steps in order
-(file contents through ``domain.atomic.atomic_write``: temp file, fsync, rename), and on any failure undoes
-the steps already done, in reverse, before re-raising: a rename that rewrites 40 notes either lands whole or
-leaves the vault as it was. Deleting never unlinks a file that is not in the backup store first.
+backs up every file a step overwrites, moves or removes (``BackupStore``), opens an entry in the change
+journal (``domain/storage/journal.py``), and performs the steps in order, each after writing down how to undo
+it (file contents through ``atomic_write``: temp file, fsync, rename). On any failure it undoes the steps
+intended so far, in reverse, before re-raising; if the process dies instead, :func:`recover` does the same at
+the next start. A rename that rewrites 40 notes lands whole or leaves the vault as it was, even across kill -9.
+Deleting never unlinks a file that is not in the backup store first, and leaves nothing hidden in the vault.
 """
 
 from __future__ import annotations
 
+import base64
 import os
-import shutil
 import stat
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from obsigate.domain.storage.atomic import atomic_write
+from obsigate.domain.storage.atomic import atomic_write, is_atomic_temp, remove_stale_temps
+from obsigate.domain.storage.journal import Entry, Recovered, remove_tree
 from obsigate.domain.vault import Vault
-from obsigate.services.backups import save_backup
+from obsigate.services.backups import read_backup, save_backup
 from obsigate.services.errors import Conflict, Unavailable
 from obsigate.services.paths import resolve_safe_path
 from obsigate.services.workspace import Workspace
 
-__all__ = ["MakeDir", "Move", "Remove", "Step", "Write", "execute", "vault_lock"]
+__all__ = ["MakeDir", "Move", "Remove", "Step", "Write", "execute", "recover", "sweep_temps", "vault_lock"]
 
 _LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
@@ -107,62 +110,79 @@ def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) ->
         out.backups.append({"path": path, "version": save_backup(ws.backups, vault.name, path, data, reason=reason)})
 
 
-@dataclass(slots=True)
-class _Journal:
-    """Undo actions of the steps done so far, and what to finish once every step succeeded."""
+def _locator(ws: Workspace):  # noqa: ANN202 — the journal's Locate and ReadBackup over this workspace
+    def locate(vault: str, rel: str) -> Path:
+        return resolve_safe_path(ws.vaults[vault], rel).abs
 
-    undo: list[Callable[[], None]] = field(default_factory=list)
-    on_commit: list[Callable[[], None]] = field(default_factory=list)
+    def read(vault: str, rel: str, version: str) -> bytes:
+        if ws.backups is None:
+            raise LookupError("no backup store")
+        return read_backup(ws.backups, vault, rel, version)
+
+    return locate, read
 
 
-def _make_parents(path: Path, undo: list[Callable[[], None]]) -> None:
+def _make_parents(vault: Vault, path: Path, entry: Entry) -> None:
     missing = []
     parent = path.parent
     while not parent.exists():
         missing.append(parent)
         parent = parent.parent
     for folder in reversed(missing):
+        entry.intend({"op": "mkdir", "path": folder.relative_to(vault.root).as_posix()})
         folder.mkdir()
-        undo.append(lambda d=folder: d.rmdir())
 
 
-def _write(vault: Vault, step: Write, undo: list[Callable[[], None]]) -> None:
+def _exists_error(path: str) -> Conflict:
+    return Conflict(f"{path!r} already exists", code="exists", hint="pick another name or edit it")
+
+
+def _write(vault: Vault, step: Write, entry: Entry, versions: dict[str, str]) -> None:
     target = resolve_safe_path(vault, step.path).abs
-    _make_parents(target, undo)
-    old: bytes | None = None
-    if target.exists():
+    _make_parents(vault, target, entry)
+    record: dict[str, object] = {"op": "write", "path": step.path, "backup": None}
+    if os.path.lexists(target):
         if step.exclusive or not stat.S_ISREG(os.stat(target).st_mode):
-            raise Conflict(f"{step.path!r} already exists", code="exists", hint="pick another name or edit it")
-        old = target.read_bytes()
+            raise _exists_error(step.path)
+        record["backup"] = versions.get(step.path)
+        if record["backup"] is None:  # not backed up before the change (a note this change moved here)
+            record["before"] = base64.b64encode(target.read_bytes()).decode("ascii")
+    entry.intend(record)
     try:
         atomic_write(target, step.data, exclusive=step.exclusive)
     except FileExistsError:
-        raise Conflict(f"{step.path!r} already exists", code="exists", hint="pick another name or edit it") from None
-    if old is None:
-        undo.append(lambda: target.unlink(missing_ok=True))
-    else:
-        undo.append(lambda: atomic_write(target, old))
+        entry.records.pop()  # nothing was written: undoing it would delete the file someone else made
+        raise _exists_error(step.path) from None
 
 
-def _move(vault: Vault, step: Move, undo: list[Callable[[], None]]) -> None:
+def _move(vault: Vault, step: Move, entry: Entry) -> None:
     src, dst = resolve_safe_path(vault, step.src).abs, resolve_safe_path(vault, step.dst).abs
-    if dst.exists():
+    if os.path.lexists(dst):
         raise Conflict(f"{step.dst!r} already exists", code="exists")
-    _make_parents(dst, undo)
+    _make_parents(vault, dst, entry)
+    entry.intend({"op": "move", "src": step.src, "dst": step.dst})
     os.rename(src, dst)
-    undo.append(lambda: os.rename(dst, src))
 
 
-def _remove(vault: Vault, step: Remove, journal: _Journal) -> None:
+def _remove(ws: Workspace, vault: Vault, step: Remove, entry: Entry, versions: dict[str, str], reason: str) -> None:
     target = resolve_safe_path(vault, step.path).abs
-    # Moved aside first (same folder, hidden name: never indexed), deleted only once every step succeeded.
-    aside = target.with_name(f".obsigate-deleted-{os.getpid()}-{threading.get_ident()}-{target.name}")
-    os.rename(target, aside)
-    journal.undo.append(lambda: os.rename(aside, target))
-    if aside.is_dir() and not aside.is_symlink():
-        journal.on_commit.append(lambda: shutil.rmtree(aside, ignore_errors=True))
+    if target.is_dir() and not target.is_symlink():
+        files = [p for p, _ in _files_below(target, step.path)]
+        dirs = [
+            f"{step.path}/{os.path.relpath(os.path.join(d, n), target).replace(os.sep, '/')}"
+            for d, names, _ in os.walk(target) for n in names
+        ]  # fmt: skip
+        dirs = [step.path, *dirs]
     else:
-        journal.on_commit.append(lambda: aside.unlink(missing_ok=True))
+        files, dirs = [step.path], []
+    for path in files:  # a file that appeared since the backups were taken is saved too: the undo needs it
+        if path not in versions:
+            data = resolve_safe_path(vault, path).abs.read_bytes()
+            versions[path] = save_backup(ws.backups, vault.name, path, data, reason=reason)  # type: ignore[arg-type]
+    # every file is in the backup store now: the undo restores from there
+    entry.intend({"op": "remove", "path": step.path, "files": [{"path": p, "version": versions[p]} for p in files],
+                  "dirs": dirs})  # fmt: skip
+    remove_tree(target)
 
 
 def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) -> Outcome:
@@ -184,36 +204,60 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
             _backup(ws, vault, step.src, reason, out)
         elif isinstance(step, Remove):
             _backup(ws, vault, step.path, reason, out)
-    journal = _Journal()
-    undo = journal.undo
+    versions = {b["path"]: b["version"] for b in out.backups}
+    entry = ws.journal.begin(vault.name, reason) if ws.journal is not None else Entry(None, vault.name)
     try:
         for step in steps:
             if isinstance(step, Write):
-                _write(vault, step, undo)
+                _write(vault, step, entry, versions)
                 out.touched.append(step.path)
             elif isinstance(step, MakeDir):
                 target = resolve_safe_path(vault, step.path).abs
                 if target.exists():
                     raise Conflict(f"{step.path!r} already exists", code="exists")
-                _make_parents(target / "x", undo)
+                _make_parents(vault, target / "x", entry)
                 out.touched.append(step.path)
             elif isinstance(step, Move):
-                _move(vault, step, undo)
+                _move(vault, step, entry)
                 out.touched += [step.src, step.dst]
             else:
-                _remove(vault, step, journal)
+                _remove(ws, vault, step, entry, versions, reason)
                 out.touched.append(step.path)
     except BaseException:
-        for action in reversed(undo):
-            try:
-                action()
-            except OSError:
-                pass  # best effort: the backups taken above still hold every overwritten file
+        entry.roll_back(*_locator(ws))
         raise
-    for finish in journal.on_commit:
-        finish()
+    entry.commit()
     _refresh(ws, vault, out.touched)
     return out
+
+
+def recover(ws: Workspace) -> list[Recovered]:
+    """Roll back every change the journal holds unfinished (a process killed mid-change; see
+    ``domain/storage/journal.py``), before anything is served, and bring the index up to date for what was
+    put back.
+
+    Raises:
+        OSError, LookupError: a change could not be undone (it stays in the journal; the start must stop).
+    """
+    if ws.journal is None:
+        return []
+    done = ws.journal.recover(*_locator(ws))
+    for change in done:
+        if change.vault in ws.vaults:
+            _refresh(ws, ws.vaults[change.vault], change.paths)
+    return done
+
+
+def sweep_temps(ws: Workspace) -> int:
+    """Delete the temp files of writes a killed process left in the vaults (``.<name>.<hex>.obsigate.tmp``),
+    in every folder; hidden folders (``.obsidian``...) are left alone. Returns how many were removed."""
+    removed = 0
+    for vault in ws.vaults.values():
+        for folder, dirs, names in os.walk(vault.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            if any(is_atomic_temp(n) for n in names):
+                removed += remove_stale_temps(folder, older_than_s=0)
+    return removed
 
 
 def _refresh(ws: Workspace, vault: Vault, paths: Sequence[str]) -> None:

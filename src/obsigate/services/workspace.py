@@ -10,6 +10,7 @@ from typing import Any
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
+from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
 
@@ -52,7 +53,8 @@ def check_page(limit: int, offset: int, *, max_limit: int | None = None, max_off
 @dataclass(slots=True)
 class Workspace:
     """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools;
-    ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``).
+    ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``); ``journal`` the
+    write-ahead change journal (``None``: a change is rolled back from memory only, for tests and tools).
 
     :meth:`get_vault` and :meth:`accessible` are the permission functions: only the tool
     layer calls them (``tools/pipeline.permit`` once per tool call, and the entry points that name a vault
@@ -65,6 +67,7 @@ class Workspace:
     limits: Limits = field(default_factory=Limits)
     destructive: Mapping[str, bool] = field(default_factory=dict)
     backups: BackupStore | None = None
+    journal: ChangeJournal | None = None
 
     def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
         """Return the vault ``name`` if the caller may use it (the grant check; tool layer only).

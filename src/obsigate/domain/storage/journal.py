@@ -1,0 +1,195 @@
+"""The change journal: every change to a vault is written ahead, so a killed process leaves the vault whole.
+
+Before a change touches the vault, :meth:`ChangeJournal.begin` creates ``<data_dir>/journal/<id>.jsonl``;
+before each step changes anything, :meth:`Entry.intend` appends (and fsyncs) how to undo it — the file's
+backup version, the folders it creates, where a move came from — and :meth:`Entry.commit` marks the change
+done. The rule on restart is **roll back**: a change without its ``commit`` line was never answered as a
+success, so :meth:`ChangeJournal.recover` undoes its intended steps in reverse and the vault is exactly as
+before (the bytes come from the backup store, which holds every overwritten, moved and removed file before
+the first step). The undo of each step is idempotent (it checks the disk), so a step intended but never done,
+or a recovery itself killed half-way, are undone correctly by the next recovery. The same undo runs when a
+step fails in a live process, so there is one rollback path.
+
+Records (one JSON object a line): ``begin {id, vault, reason}``; ``write {path, backup, before}``
+(``backup``: the version holding the old bytes; else ``before``: those bytes, base64, for a file the backups
+do not hold, such as a note moved by this change and then rewritten; neither: the file did not exist); ``mkdir {path}`` (a folder this change
+creates); ``move {src, dst}``; ``remove {path, files: [{path, version}], dirs: [path]}`` (every file, with its
+backup, and every folder below ``path``); ``commit``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from obsigate.domain.storage.atomic import atomic_write, fsync_dir
+from obsigate.domain.storage.private_files import make_private_dir
+
+__all__ = ["ChangeJournal", "Entry", "Recovered", "remove_tree", "undo_record"]
+
+JOURNAL_DIR = "journal"
+
+#: ``(vault, vault-relative path) -> absolute path`` inside the vault (the caller's path guard).
+Locate = Callable[[str, str], Path]
+#: ``(vault, vault-relative path, version) -> bytes`` from the backup store.
+ReadBackup = Callable[[str, str, str], bytes]
+
+
+@dataclass(slots=True)
+class Entry:
+    """One change being made: append its undo records with :meth:`intend`, then :meth:`commit` or
+    :meth:`roll_back`. ``path`` ``None``: an entry kept in memory only (a workspace without a journal)."""
+
+    path: Path | None
+    vault: str
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def intend(self, record: dict[str, Any]) -> None:
+        """Write ``record`` (how to undo the step about to be done) durably, before the step."""
+        self.records.append(record)
+        if self.path is not None:
+            _append(self.path, record)
+
+    def commit(self) -> None:
+        """Mark the change whole (durably); the entry is then forgotten."""
+        if self.path is not None:
+            _append(self.path, {"op": "commit"})
+            self.path.unlink(missing_ok=True)
+
+    def roll_back(self, locate: Locate, read_backup: ReadBackup) -> None:
+        """Undo every intended step, newest first (a failed step in a live process). When every undo
+        succeeded the entry is forgotten; otherwise it stays for the recovery at the next start."""
+        ok = True
+        for record in reversed(self.records):
+            try:
+                undo_record(self.vault, record, locate, read_backup)
+            except (OSError, LookupError, ValueError):
+                ok = False
+        if ok and self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """What :meth:`ChangeJournal.recover` did to one unfinished change: ``paths`` put back as before."""
+
+    id: str
+    vault: str
+    reason: str
+    paths: list[str]
+
+
+def _append(path: Path, record: dict[str, Any]) -> None:
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class ChangeJournal:
+    """The journal folder of one data dir (``<data_dir>/journal``, 0700)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.folder = make_private_dir(Path(data_dir) / JOURNAL_DIR)
+
+    def begin(self, vault: str, reason: str) -> Entry:
+        """Start journalling a change of ``vault`` (``reason``: the tool, for the audit of a recovery)."""
+        entry_id = uuid.uuid4().hex
+        path = self.folder / f"{entry_id}.jsonl"
+        _append(path, {"op": "begin", "id": entry_id, "vault": vault, "reason": reason})
+        fsync_dir(str(self.folder))  # the entry's name must survive a crash too
+        return Entry(path, vault)
+
+    def pending(self) -> Iterator[tuple[Path, list[dict[str, Any]]]]:
+        """Every unfinished change (no ``commit`` line): its file and its records, oldest first. A torn last
+        line (the process died while appending it) is ignored: its step had not started."""
+        for path in sorted(self.folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime):
+            records: list[dict[str, Any]] = []
+            for line in path.read_bytes().splitlines():
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    break
+            if records and records[-1].get("op") == "commit":
+                path.unlink(missing_ok=True)
+                continue
+            yield path, records
+
+    def recover(self, locate: Locate, read_backup: ReadBackup) -> list[Recovered]:
+        """Roll back every unfinished change (see the module docstring) and forget it.
+
+        Raises:
+            OSError, LookupError: a step could not be undone; its entry is kept for the next start.
+        """
+        done = []
+        for path, records in self.pending():
+            head = records[0] if records and records[0].get("op") == "begin" else {}
+            vault = str(head.get("vault", ""))
+            touched: list[str] = []
+            for record in reversed(records[1:]):
+                touched += undo_record(vault, record, locate, read_backup)
+            path.unlink(missing_ok=True)
+            done.append(Recovered(str(head.get("id", path.stem)), vault, str(head.get("reason", "")), touched))
+        return done
+
+
+def undo_record(vault: str, record: dict[str, Any], locate: Locate, read_backup: ReadBackup) -> list[str]:
+    """Undo one step, whether it was done, half done or not done at all; return the vault paths it put back.
+
+    Raises:
+        OSError, LookupError: the disk or the backup store refused.
+    """
+    op = record.get("op")
+    if op == "write":
+        target = locate(vault, record["path"])
+        if record.get("backup"):
+            atomic_write(target, read_backup(vault, record["path"], record["backup"]))
+        elif record.get("before") is not None:  # bytes of a file not in the backups (a note moved, then edited)
+            atomic_write(target, base64.b64decode(record["before"]))
+        else:
+            target.unlink(missing_ok=True)
+        return [record["path"]]
+    if op == "mkdir":
+        try:
+            locate(vault, record["path"]).rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            pass  # not empty: something else lives there now, keep it
+        return []
+    if op == "move":
+        src, dst = locate(vault, record["src"]), locate(vault, record["dst"])
+        if os.path.lexists(dst) and not os.path.lexists(src):
+            src.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(dst, src)
+            fsync_dir(str(src.parent))
+        return [record["src"], record["dst"]]
+    if op == "remove":
+        for folder in record.get("dirs", []):
+            locate(vault, folder).mkdir(parents=True, exist_ok=True)
+        for item in record.get("files", []):
+            target = locate(vault, item["path"])
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(target, read_backup(vault, item["path"], item["version"]))
+        return [record["path"]] + [f["path"] for f in record.get("files", [])]
+    return []
+
+
+def remove_tree(path: Path) -> None:
+    """Delete a file or a folder with everything below it (the step after a ``remove`` record)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+    fsync_dir(str(path.parent))

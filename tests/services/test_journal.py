@@ -1,0 +1,103 @@
+"""The change journal on real folders: a change cut short is rolled back at the next start, a failing step
+is rolled back at once through the same undo records, temp files of killed writes are swept, and a delete
+leaves nothing hidden in the vault (issue 9). kill -9 of a real server: tests/e2e/test_kill.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support import write_tree
+
+from obsigate.domain.index.vault_index import VaultIndex
+from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.backups import BackupStore
+from obsigate.domain.storage.journal import ChangeJournal
+from obsigate.domain.vault import Vault
+from obsigate.services import mutation_exec as ex
+from obsigate.services.errors import ServiceError
+from obsigate.services.workspace import Workspace
+
+NOTES = {"Home.md": "# Home\n[[Area/A]]\n", "Area/A.md": "# A\n", "Area/Deep/B.md": "# B\n", "Area/Empty/.keep": ""}
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Iterator[Workspace]:
+    root = write_tree(tmp_path / "v", {k: v for k, v in NOTES.items() if not k.endswith(".keep")})
+    (root / "Area" / "Empty").mkdir()
+    index = VaultIndex(tmp_path / "index.sqlite3")
+    vaults = {"v": Vault("v", root)}
+    indexer = Indexer(index, vaults)
+    indexer.refresh_all()
+    yield Workspace(vaults=vaults, index=index, indexer=indexer, backups=BackupStore(tmp_path / "backups"),
+                    journal=ChangeJournal(tmp_path / "data"))  # fmt: skip
+    index.close()
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every file (bytes) and folder (None) under ``root``."""
+    return {p.relative_to(root).as_posix(): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+
+
+def test_a_change_cut_short_is_rolled_back_at_the_next_start(ws: Workspace) -> None:
+    """The steps land, the process 'dies' before the commit: recovery puts back every byte and folder."""
+    vault = ws.vaults["v"]
+    before = tree(vault.root)
+    out = ex.Outcome()
+    for rel in ("Area", "Home.md"):
+        ex._backup(ws, vault, rel, "test", out)
+    versions = {b["path"]: b["version"] for b in out.backups}
+    entry = ws.journal.begin("v", "delete_directory")  # type: ignore[union-attr]
+    ex._write(vault, ex.Write("Home.md", b"# Home\nrewritten\n"), entry, versions)
+    ex._move(vault, ex.Move("Home.md", "New/Home.md"), entry)
+    ex._remove(ws, vault, ex.Remove("Area"), entry, versions, "test")
+    assert not (vault.root / "Area").exists() and tree(vault.root) != before
+    recovered = ex.recover(ws)  # what bootstrap runs before serving
+    assert tree(vault.root) == before
+    assert [(r.vault, r.reason) for r in recovered] == [("v", "delete_directory")]
+    assert {"Home.md", "Area/A.md", "Area/Deep/B.md"} <= set(recovered[0].paths)
+    assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+    assert ex.recover(ws) == []
+
+
+def test_a_step_intended_but_not_done_is_undone_harmlessly(ws: Workspace) -> None:
+    vault = ws.vaults["v"]
+    before = tree(vault.root)
+    entry = ws.journal.begin("v", "move_path")  # type: ignore[union-attr]
+    entry.intend({"op": "move", "src": "Home.md", "dst": "Area/Home.md"})  # killed before the rename
+    entry.intend({"op": "write", "path": "Fresh.md", "backup": None})  # killed before the create
+    assert [r.paths for r in ex.recover(ws)] == [["Fresh.md", "Home.md", "Area/Home.md"]]
+    assert tree(vault.root) == before
+
+
+def test_a_failing_step_rolls_back_through_the_journal(ws: Workspace) -> None:
+    vault = ws.vaults["v"]
+    before = tree(vault.root)
+    steps = [ex.Write("Home.md", b"changed\n"), ex.Write("New/Deep/C.md", b"c\n", exclusive=True),
+             ex.Write("Area/A.md", b"refused\n", exclusive=True)]  # fmt: skip
+    with pytest.raises(ServiceError) as info:
+        ex.execute(ws, vault, steps, reason="test")
+    assert info.value.code == "exists" and tree(vault.root) == before  # New/ and New/Deep/ removed again
+    assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+
+
+def test_a_delete_leaves_nothing_hidden_and_keeps_every_file_in_the_backups(ws: Workspace) -> None:
+    vault = ws.vaults["v"]
+    out = ex.execute(ws, vault, [ex.Remove("Area")], reason="delete_directory")
+    assert not (vault.root / "Area").exists()
+    assert [p.name for p in vault.root.iterdir()] == ["Home.md"]  # no .obsigate-deleted-* folder
+    assert {b["path"] for b in out.backups} == {"Area/A.md", "Area/Deep/B.md"}
+    assert {f["path"] for f in ws.backups.files("v")} >= {"Area/A.md", "Area/Deep/B.md"}  # type: ignore[union-attr]
+
+
+def test_temp_files_of_killed_writes_are_swept(ws: Workspace) -> None:
+    root = ws.vaults["v"].root
+    stale = [root / ".Home.md.a1b2c3d4e5f6.obsigate.tmp", root / "Area" / "Deep" / ".B.md.0f0f0f0f0f0f.obsigate.tmp"]
+    for path in stale:
+        path.write_bytes(b"half a note")
+    (root / ".obsidian").mkdir()
+    kept = root / ".obsidian" / ".x.md.aaaaaaaaaaaa.obsigate.tmp"  # hidden folders are not ours to clean
+    kept.write_bytes(b"")
+    assert ex.sweep_temps(ws) == 2
+    assert not any(p.exists() for p in stale) and kept.exists()
