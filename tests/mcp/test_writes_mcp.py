@@ -46,12 +46,29 @@ async def test_rename_propose_review_apply_keeps_links(gateway, vaults, era: str
 
 
 async def test_an_external_edit_between_propose_and_apply_is_a_conflict(gateway, vaults) -> None:
+    """An edit depends on the text it was proposed against: a change meanwhile refuses it."""
+    note = vaults["notes"] / "Ideas.md"
+    async with gateway.client(gateway.tokens["alice"], "2026-07-28") as client:
+        args = {"vault": "notes", "path": "Ideas.md", "content": "# Ideas\nmine\n"}
+        proposal = await call(client, "propose_edit_file", args)
+        note.write_text("# Ideas\nrewritten by the user meanwhile\n")
+        assert await error(client, "apply_edit_file", {"confirmation_token": proposal["confirmation_token"]}) == "conflict"
+    assert note.read_text() == "# Ideas\nrewritten by the user meanwhile\n"
+
+
+async def test_an_append_re_bases_on_what_was_written_meanwhile(gateway, vaults) -> None:
+    """An append commutes with other writes (issue 9): it lands after the external edit instead of failing."""
     note = vaults["notes"] / "Ideas.md"
     async with gateway.client(gateway.tokens["alice"], "2026-07-28") as client:
         proposal = await call(client, "propose_append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "- more\n"})
         note.write_text("# Ideas\nrewritten by the user meanwhile\n")
-        assert await error(client, "apply_append_to_file", {"confirmation_token": proposal["confirmation_token"]}) == "conflict"
-    assert note.read_text() == "# Ideas\nrewritten by the user meanwhile\n"
+        applied = await call(client, "apply_append_to_file", {"confirmation_token": proposal["confirmation_token"]})
+        assert applied["changes"] == [{"path": "Ideas.md", "action": "modify", "to": None}]
+        created = await call(client, "propose_create_file", {"vault": "notes", "path": "Late.md", "content": "mine\n"})
+        (vaults["notes"] / "Late.md").write_text("theirs\n")
+        code = await error(client, "apply_create_file", {"confirmation_token": created["confirmation_token"]})
+    assert note.read_text() == "# Ideas\nrewritten by the user meanwhile\n- more\n"
+    assert code == "exists" and (vaults["notes"] / "Late.md").read_text() == "theirs\n"
 
 
 async def test_raw_write_tools_are_not_callable_over_mcp(gateway) -> None:

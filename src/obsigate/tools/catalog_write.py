@@ -38,10 +38,17 @@ class MutationResult(ToolOutput):
                    details=change.details)  # fmt: skip
 
 
+#: Writes that commute with any other write: applied to the file as it is then, not refused when it changed
+#: since the proposal (an append lands after whatever was written meanwhile; a create still refuses a file
+#: that appeared, with ``exists``). Every other write depends on what it read and answers ``conflict``.
+REBASED = frozenset({"append_to_file", "create_file", "create_directory"})
+
+
 def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_model: type[ToolArgs]) -> None:
     """Register tool ``op`` over its service ``planner``: the spec's planner proposes with it, the tool
-    applies it (with the hashes its confirmed proposal read), both on ``ctx.vault``, the vault ``permit``
-    resolved (the call's one grant check)."""
+    applies it (checked against the hashes its confirmed proposal read, unless ``op`` is :data:`REBASED`),
+    both on ``ctx.vault``, the vault ``permit`` resolved (the call's one grant check)."""
+    rebased = op in REBASED
 
     def fields(args: ToolArgs) -> dict[str, Any]:
         return args.model_dump(exclude={"vault"}, exclude_unset=True)
@@ -50,7 +57,8 @@ def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_
         return svc.propose(ctx.workspace, planner, ctx.permitted_vault, **fields(args))
 
     def run(ctx: ToolContext, args: ToolArgs) -> MutationResult:
-        change = svc.apply(ctx.workspace, planner, ctx.permitted_vault, expected=ctx.expected_reads, **fields(args))
+        expected = None if rebased else ctx.expected_reads
+        change = svc.apply(ctx.workspace, planner, ctx.permitted_vault, expected=expected, **fields(args))
         return MutationResult.of(change)
 
     run.__doc__ = doc
