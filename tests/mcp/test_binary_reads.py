@@ -78,3 +78,14 @@ async def test_large_png_is_read_in_chunks_as_image_content(open_gateway) -> Non
 
             past = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin", "offset": 60_001})
             assert past.is_error is True
+
+
+async def test_a_binary_resource_is_served_up_to_one_read(open_gateway) -> None:
+    """resources/read of a binary: whole up to max_tool_read_bytes (was: too_large past 37 500 bytes), the first
+    chunk beyond, with the truncation in ``_meta``."""
+    async with open_gateway.client(None, "auto") as client:
+        small = (await client.read_resource("vault://notes/data.bin")).contents[0]
+        big = (await client.read_resource("vault://notes/Pics/big.png")).contents[0]
+    assert base64.b64decode(small.blob) == BLOB and not small.meta
+    assert base64.b64decode(big.blob) == PNG[:200_000] and big.mime_type == "image/png"
+    assert big.meta["obsigate/truncated"] is True and big.meta["obsigate/next_offset"] == 200_000
