@@ -61,3 +61,17 @@ def test_errors_are_json_with_codes(served) -> None:
         assert (r.status_code, r.json()["code"]) == (status, code), (address, params, r.text)
     listing = httpx2.get(f"{url}/backups").json()  # no path: every backed-up path of the vault
     assert listing["path"] is None and isinstance(listing["files"], list)
+
+
+def test_every_backed_up_path_pages_over_rest(served) -> None:
+    """Issue 9 item 1: the REST route passes limit and offset on to list_backups."""
+    server, store, _ = served
+    for i in range(5):
+        store.save("notes", f"Gone/{i}.md", b"x\n", reason="delete_file", deleted=True)
+    url = f"{server.url}/api/file/notes/backups"
+    first = httpx2.get(url, params={"limit": 2}).json()
+    assert (len(first["files"]), first["total"], first["next_offset"], first["truncated"]) == (2, 5, 2, True)
+    last = httpx2.get(url, params={"limit": 2, "offset": 4}).json()
+    assert (len(last["files"]), last["offset"], last["next_offset"], last["truncated"]) == (1, 4, None, False)
+    r = httpx2.get(url, params={"limit": 0})
+    assert (r.status_code, r.json()["code"]) == (400, "invalid_argument")

@@ -34,7 +34,7 @@ def fails(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMO
 
 
 def test_both_tools_are_read_only_and_offered_everywhere() -> None:
-    for name, params in (("list_backups", ["vault", "path"]), ("diff_backup", ["vault", "path", "version", "compare_with"])):
+    for name, params in (("list_backups", ["vault", "path", "limit", "offset"]), ("diff_backup", ["vault", "path", "version", "compare_with"])):
         spec = REGISTRY.get(name)
         assert spec is not None and list(spec.input_schema["properties"]) == params
         assert spec.risk == "read" and spec.scopes == {Scope.IN_APP, Scope.MCP}
@@ -83,7 +83,7 @@ def test_errors_have_their_codes(rt: ToolRuntime) -> None:
     bad = fails(rt, "diff_backup", {"vault": "notes", "path": "Home.md", "version": "latest"})
     assert bad.code == "invalid_argument" and bad.hint and "list_backups" in bad.hint
     assert fails(rt, "diff_backup", {"vault": "notes", "path": "Home.md"}).code == "invalid_argument"
-    assert fails(rt, "list_backups", {"vault": "notes", "path": "Home.md", "limit": 5}).code == "invalid_argument"
+    assert fails(rt, "list_backups", {"vault": "notes", "path": "Home.md", "limit": 0}).code == "invalid_argument"
     rt.workspace.backups = None
     assert fails(rt, "list_backups", {"vault": "notes", "path": "Home.md"}).code == "unavailable"
 
@@ -108,3 +108,33 @@ def test_a_long_diff_fits_the_result_budget(rt: ToolRuntime) -> None:
     out = run(rt, "diff_backup", {"vault": "notes", "path": "Long.md", "version": version})
     assert out["truncated"] is True and out["diff"].endswith("compare narrower versions or read the backup\n")
     assert out["notice"] is None  # cut by the service on a line boundary, not by the budget
+
+
+def test_every_backed_up_path_is_paged(rt: ToolRuntime) -> None:
+    """Issue 9 item 1: past 200 backed-up paths, limit/offset/next_offset reach every one (was: 200 and
+    truncated, with no way on)."""
+    store = rt.workspace.backups
+    assert store is not None
+    paths = {f"Old/Note {i:03}.md" for i in range(230)}
+    for p in sorted(paths):
+        store.save("notes", p, b"# gone\n", reason="delete_file", deleted=True)
+    first = run(rt, "list_backups", {"vault": "notes"})
+    assert (len(first["files"]), first["total"], first["offset"], first["truncated"], first["next_offset"]) == (200, 230, 0, True, 200)
+    seen, offset = [], 0
+    while offset is not None:
+        page = run(rt, "list_backups", {"vault": "notes", "limit": 64, "offset": offset})
+        assert page["offset"] == offset and len(page["files"]) <= 64 and page["total"] == 230
+        seen += [f["path"] for f in page["files"]]
+        offset = page["next_offset"]
+    assert page["truncated"] is False and len(seen) == 230 and set(seen) == paths
+    past = run(rt, "list_backups", {"vault": "notes", "offset": 500})
+    assert past["files"] == [] and past["next_offset"] is None and past["truncated"] is False
+    # a file's versions page the same way
+    for n in range(3):
+        store.save("notes", "Ideas.md", f"v{n}\n".encode(), reason="edit_file")
+    versions = run(rt, "list_backups", {"vault": "notes", "path": "Ideas.md", "limit": 2})
+    assert (len(versions["versions"]), versions["total"], versions["next_offset"]) == (2, 3, 2)
+    rest = run(rt, "list_backups", {"vault": "notes", "path": "Ideas.md", "limit": 2, "offset": 2})
+    assert len(rest["versions"]) == 1 and rest["next_offset"] is None
+    assert fails(rt, "list_backups", {"vault": "notes", "limit": 1001}).code == "invalid_argument"
+    assert fails(rt, "list_backups", {"vault": "notes", "offset": -1}).code == "invalid_argument"

@@ -24,7 +24,7 @@ EXPECTED = {
         "q", "vault", "tag", "limit", "offset", "sort", "case_sensitive", "whole_word", "regex",
         "include_paths", "exclude_paths", "created", "modified", "size",
     ],
-    "list_backups": ["vault", "path"],
+    "list_backups": ["vault", "path", "limit", "offset"],
     "diff_backup": ["vault", "path", "version", "compare_with"],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.

@@ -196,3 +196,39 @@ def test_lone_surrogates_are_invalid_and_still_audited(runtime: ToolRuntime, nam
     assert error_of(ToolContext(ALICE, runtime, mode="mcp"), name, args).code == "invalid_argument"
     last = runtime.audit.tail(1)[0]
     assert last["tool"] == name and last["result"] == "invalid_argument"
+
+
+def test_read_file_offset_inside_a_character_is_snapped(runtime: ToolRuntime, small_vault) -> None:
+    """Issue 9 item 3: the result's ``offset`` is where the chunk starts, not the offset asked for."""
+    (small_vault / "Accents.md").write_text("é€x\n", encoding="utf-8")  # é: bytes 0-1, €: bytes 2-4, x: 5
+    ctx = ToolContext(ANONYMOUS, runtime)
+    for name in ("read_file", "read_file_raw"):
+        inside_e = run(ctx, name, {"vault": "notes", "path": "Accents.md", "offset": 1})
+        assert (inside_e["offset"], inside_e["content"]) == (2, "€x\n"), name
+        inside_euro = run(ctx, name, {"vault": "notes", "path": "Accents.md", "offset": 3})
+        assert (inside_euro["offset"], inside_euro["content"]) == (5, "x\n"), name
+        assert run(ctx, name, {"vault": "notes", "path": "Accents.md", "offset": 0})["offset"] == 0
+
+
+def test_read_file_raw_binaries_are_exact_and_paged(runtime: ToolRuntime, small_vault) -> None:
+    """Issue 9 item 2: binaries up to ``max_read_bytes`` a call (not the JSON budget), paged with offset, the
+    base64 neither redacted nor cut."""
+    import base64
+    import hashlib
+
+    secretish = b"AKIAABCDEFGHIJKLMNOP password=hunter2hunter2 "  # would be redacted if treated as text
+    data = b"\x89PNG\r\n\x1a\n" + secretish * 4000  # ~180 KB
+    data += bytes(range(256)) * 200  # ~51 KB more: > 200 000 bytes in all
+    (small_vault / "big.png").write_bytes(data)
+    runtime.workspace.limits = type(runtime.workspace.limits)(max_read_bytes=200_000, budget_chars=40_000)
+    ctx, got, offset, starts = ToolContext(ANONYMOUS, runtime, mode="mcp"), b"", 0, []
+    while offset is not None:
+        page = run(ctx, "read_file_raw", {"vault": "notes", "path": "big.png", "offset": offset})
+        assert page["encoding"] == "base64" and page["mime_type"] == "image/png" and page["size"] == len(data)
+        assert page["truncated"] is (page["next_offset"] is not None) and page["notice"] is None
+        starts.append(page["offset"])
+        got += base64.b64decode(page["content"])
+        offset = page["next_offset"]
+    assert starts == [0, 200_000] and got == data
+    assert page["sha256"] == hashlib.sha256(data).hexdigest()
+    assert error_of(ctx, "read_file_raw", {"vault": "notes", "path": "big.png", "offset": len(data) + 1}).code == "invalid_argument"

@@ -93,7 +93,7 @@ ROUTES: dict[str, tuple[Route, ...]] = {  # OpenAPI tag → its routes, in /docs
     "backups": (
         Route("GET", "/file/{vault}/backups", "list_backups",
               "A file's backups, newest first; without path, every backed-up path", query=(
-            Param("path", str | None, None, "Vault-relative path; omit to list all"),)),
+            Param("path", str | None, None, "Vault-relative path; omit to list all"), LIMIT, OFFSET)),
         Route("GET", "/file/{vault}/diff", "diff_backup",
               "Unified diff from a backup to the current file or another backup", query=(
             PATH, Param("version", str, REQUIRED, "Backup version id (from /backups)"),

@@ -128,7 +128,7 @@ class ResourceHandlers:
             }
         if data["encoding"] == "base64":
             contents: TextResourceContents | BlobResourceContents = BlobResourceContents(
-                uri=uri, mime_type=data["mime_type"], blob=data["content"]
+                uri=uri, mime_type=data["mime_type"], blob=data["content"], meta=meta
             )
         else:
             contents = TextResourceContents(uri=uri, mime_type=data["mime_type"], text=data["content"], meta=meta)

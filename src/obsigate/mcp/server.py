@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 from mcp import MCPError
@@ -28,10 +29,13 @@ from mcp_types import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     CallToolRequestParams,
+    BlobResourceContents,
     CallToolResult,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitResult,
+    EmbeddedResource,
+    ImageContent,
     InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
@@ -65,6 +69,8 @@ CONFIRM_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 #: First revision whose ``tools/call`` carries elicitation in an ``InputRequiredResult`` (MRTR).
 MRTR_VERSION = "2026-07-28"
 _MESSAGE_DIFF_CHARS = 6000
+#: Tools whose binary result (``encoding: "base64"``) is sent as an image or embedded resource block.
+BINARY_TOOLS = frozenset({"read_file_raw"})
 
 INSTRUCTIONS = (
     "ObsiGate serves Obsidian-style markdown vaults. Start with list_vaults: every other tool takes one of "
@@ -108,10 +114,26 @@ def error_result(err: ServiceError) -> CallToolResult:
     )
 
 
-def success_result(data: dict[str, Any]) -> CallToolResult:
-    """A tool's structured result as ``structuredContent`` plus the same JSON as one text block."""
+def success_result(data: dict[str, Any], tool: str | None = None) -> CallToolResult:
+    """A tool's structured result as ``structuredContent`` plus the same JSON as one text block.
+
+    A binary chunk of ``read_file_raw`` (``encoding: "base64"``) also gets the block an agent can use, after
+    the text: an image (``image/*``) as ``ImageContent`` (base64 + ``mimeType``), any other binary as an
+    ``EmbeddedResource`` with a ``blob`` (``uri`` ``vault://<vault>/<path>``). The base64 is sent once: in that
+    block; ``structuredContent`` (and the text block) keep every other field with ``content: ""``, and the
+    block holds the file's bytes ``[offset, next_offset or size)``.
+    """
+    blocks: list[TextContent | ImageContent | EmbeddedResource] = []
+    if tool in BINARY_TOOLS and data.get("encoding") == "base64" and isinstance(data.get("content"), str):
+        blob, mime = data["content"], str(data.get("mime_type") or "application/octet-stream")
+        data = {**data, "content": ""}
+        if mime.startswith("image/"):
+            blocks.append(ImageContent(type="image", data=blob, mime_type=mime))
+        else:
+            uri = f"vault://{quote(str(data.get('vault', '')), safe='')}/{quote(str(data.get('path', '')), safe='/')}"
+            blocks.append(EmbeddedResource(type="resource", resource=BlobResourceContents(uri=uri, mime_type=mime, blob=blob)))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+    return CallToolResult(content=[TextContent(type="text", text=text), *blocks], structured_content=data)
 
 
 def confirmation_message(data: dict[str, Any]) -> str:
@@ -266,7 +288,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         if spec is not None and spec.kind is ToolKind.PROPOSE and Scope.MCP in spec.scopes and _client_elicits(ctx):
             return await propose_inline(ctx, tctx, spec, params)
         data = await run_tool(tctx, params.name, params.arguments)
-        return data if isinstance(data, CallToolResult) else success_result(data)
+        return data if isinstance(data, CallToolResult) else success_result(data, params.name)
 
     def input_schema_of(name: str) -> dict[str, Any] | None:
         # Used by the SDK for 2026-07-28 ``Mcp-Param-*`` header checks, so it need not run tools/list.

@@ -23,9 +23,9 @@ from obsigate.domain.storage.backups import (
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
-from obsigate.services.workspace import Workspace
+from obsigate.services.workspace import Workspace, check_page, page_fields
 
-__all__ = ["diff_backup", "list_backups", "read_backup", "save_backup", "store_errors"]
+__all__ = ["MAX_LIMIT", "diff_backup", "list_backups", "read_backup", "save_backup", "store_errors"]
 
 
 def _service_error(exc: BackupError) -> ServiceError:
@@ -95,30 +95,40 @@ def _current_bytes(safe: SafePath) -> bytes | None:
         return f.read(MAX_DIFF_INPUT_BYTES + 1)
 
 
-def list_backups(ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200) -> dict[str, Any]:
+#: Largest ``limit`` of :func:`list_backups` (entries per page).
+MAX_LIMIT = 1000
+
+
+def list_backups(
+    ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0
+) -> dict[str, Any]:
     """The saved versions of one file of ``vault`` (already permitted by the tool layer), newest first; without
-    ``path``, every path of the vault that has backups (how a deleted note or folder is found again). The file
-    need not exist any more: a deleted note keeps its backups under its old path.
+    ``path``, every path of the vault that has backups, most recent first (how a deleted note or folder is
+    found again). The file need not exist any more: a deleted note keeps its backups under its old path.
+
+    Either list is paged: at most ``limit`` entries (1..``MAX_LIMIT``) from ``offset`` on.
 
     Returns ``{"vault", "path", "versions": [{"version", "created", "size", "sha256", "reason", "deleted"}],
-    "files": [...] | None, "total", "truncated"}``: ``versions`` for a path (:meth:`BackupStore.versions`),
-    ``files`` (at most ``limit``, most recent first, :meth:`BackupStore.files`) without one.
+    "files": [{"path", "versions", "latest", "created", "reason", "deleted"}] | None, "total", "offset",
+    "truncated", "next_offset"}``: ``versions`` (:meth:`BackupStore.versions`) with a path, ``files`` (:meth:`BackupStore.files`)
+    without one (``versions`` is then ``[]``); ``total`` counts the whole list, ``next_offset`` is the
+    ``offset`` of the next page (``None`` at the end).
 
     Raises:
-        PathOutsideVault, BadRequest; Unavailable: no backup store; ServiceError ``backup_failed``: a folder of
-        the store is not a real folder.
+        PathOutsideVault, BadRequest (also ``limit``/``offset`` out of range); Unavailable: no backup store;
+        ServiceError ``backup_failed``: a folder of the store is not a real folder.
     """
+    check_page(limit, offset, max_limit=MAX_LIMIT)
     if not path:
         with store_errors():
             files = _store(ws).files(vault.name)
-        return {
-            "vault": vault.name, "path": None, "versions": [], "files": files[:limit],
-            "total": len(files), "truncated": len(files) > limit,
-        }  # fmt: skip
+        page = files[offset : offset + limit]
+        return {"vault": vault.name, "path": None, "versions": [], "files": page, **page_fields(len(files), offset, len(page))}
     safe = resolve_safe_path(vault, path)
     with store_errors():
         versions = _store(ws).versions(vault.name, safe.rel)
-    return {"vault": vault.name, "path": safe.rel, "versions": versions, "files": None, "total": len(versions)}
+    page = versions[offset : offset + limit]
+    return {"vault": vault.name, "path": safe.rel, "versions": page, "files": None, **page_fields(len(versions), offset, len(page))}
 
 
 def diff_backup(

@@ -76,12 +76,14 @@ def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[Saf
     return safe, data, fst.st_mtime_ns
 
 
-def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tuple[str, int | None, int]:
+def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tuple[str, int, int | None, int]:
     """Cut ``text`` to at most ``max_bytes`` UTF-8 bytes starting at byte ``offset``, and small enough that its
     JSON encoding stays under ``max_json_chars`` (so the result budget never has to cut it behind
     ``next_offset``'s back).
 
-    Returns (chunk, next_offset or None, total bytes). Offsets always fall on character boundaries.
+    Returns (chunk, start, next_offset or None, total bytes). Offsets always fall on character boundaries:
+    an ``offset`` inside a multi-byte character moves forward to the next character, and ``start`` is where
+    the chunk really begins.
 
     Raises:
         BadRequest: ``offset`` outside the text.
@@ -100,7 +102,7 @@ def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tupl
         chunk = raw[offset:end].decode("utf-8")
         encoded = len(json.dumps(chunk, ensure_ascii=False))
         if encoded <= max_json_chars or size <= 64:
-            return chunk, (end if end < total else None), total
+            return chunk, offset, (end if end < total else None), total
         size = max(64, int(size * max_json_chars / encoded * 0.95))
 
 
@@ -125,7 +127,8 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
     Returns ``{"vault", "path", "content", "frontmatter", "frontmatter_error", "tags", "aliases", "links":
     [{"target", "subpath", "display", "kind", "embed", "line", "key", "resolved"}], "headings": [{"level", "text", "line"}],
     "size", "modified", "sha256", "offset", "next_offset", "truncated"}``. ``content`` is the body after the
-    frontmatter block; offsets are UTF-8 byte offsets into that body. ``resolved`` is the vault path a link
+    frontmatter block; offsets are UTF-8 byte offsets into that body, and ``offset`` is where ``content`` really
+    starts (an ``offset`` inside a multi-byte character moves to the next character boundary). ``resolved`` is the vault path a link
     points to now (Obsidian's resolution over the indexed files), ``None`` when unresolved.
 
     Raises:
@@ -155,7 +158,7 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
         meta = {"frontmatter": {}, "frontmatter_error": None, "tags": [], "aliases": [], "links": [], "headings": []}
     else:
         raise BadRequest(f"{safe.rel!r} is not a text note", code="not_text", hint="use read_file_raw")
-    chunk, next_offset, _ = _window(body, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
+    chunk, start, next_offset, _ = _window(body, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
     return {
         "vault": vault.name,
         "path": safe.rel,
@@ -164,37 +167,40 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
         "size": len(data),
         "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc).isoformat(timespec="seconds"),
         "sha256": hashlib.sha256(data).hexdigest(),
-        "offset": offset,
+        "offset": start,
         "next_offset": next_offset,
         "truncated": next_offset is not None,
     }
 
 
 def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> dict[str, Any]:
-    """The file exactly as stored: text (redacted, windowed like read_file) or base64 for binary files, from
-    ``vault`` (already permitted by the tool layer).
+    """The file exactly as stored, from ``vault`` (already permitted by the tool layer): text redacted and
+    windowed like read_file, or binary bytes as base64 in chunks of at most ``limits.max_read_bytes`` bytes.
 
     Returns ``{"vault", "path", "mime_type", "encoding": "utf-8"|"base64", "content", "size", "sha256",
-    "offset", "next_offset", "truncated"}``.
+    "offset", "next_offset", "truncated"}``. ``size`` and ``sha256`` are the whole file's; ``offset`` is where
+    the chunk starts (text: a UTF-8 byte offset into the redacted text, snapped to a character boundary;
+    binary: a byte offset into the file) and ``next_offset`` where the next one does (``None`` at the end).
+    A binary chunk is the file's bytes ``[offset, next_offset or size)``, unredacted (attachments are served
+    as stored, as by the download route).
 
     Raises:
-        NotFound (file), PathOutsideVault, BadRequest (a folder, not a regular file), PayloadTooLarge (binary
-        larger than the read cap).
+        NotFound (file), PathOutsideVault, BadRequest (a folder, not a regular file, an ``offset`` past the
+        end).
     """
     safe, data, _ = _load(vault, path)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
     common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     text = _decode_text(safe.rel, data)
     if text is None:
-        cap = min(ws.limits.max_read_bytes, ws.limits.budget_chars * 3 // 8)  # base64 grows by 4/3
-        if len(data) > cap:
-            raise PayloadTooLarge(
-                f"{safe.rel!r} is {len(data)} bytes; binary files are returned whole up to {cap} bytes",
-                hint="download it with GET /api/file/{vault}/raw instead",
-            ) from None
-        return {**common, "encoding": "base64", "content": base64.b64encode(data).decode("ascii"), "offset": 0, "next_offset": None, "truncated": False}
-    chunk, next_offset, _ = _window(redact_text(text), offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
-    return {**common, "encoding": "utf-8", "content": chunk, "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
+        if offset < 0 or offset > len(data):
+            raise BadRequest(f"offset must be between 0 and {len(data)}")
+        end = min(len(data), offset + ws.limits.max_read_bytes)
+        next_offset = end if end < len(data) else None
+        chunk = base64.b64encode(data[offset:end]).decode("ascii")
+        return {**common, "encoding": "base64", "content": chunk, "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
+    chunk, start, next_offset, _ = _window(redact_text(text), offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
+    return {**common, "encoding": "utf-8", "content": chunk, "offset": start, "next_offset": next_offset, "truncated": next_offset is not None}
 
 
 def read_file_bytes(ws: Workspace, vault: Vault, path: str) -> tuple[str, bytes, str]:

@@ -7,14 +7,16 @@ from pydantic import BaseModel, Field
 from obsigate.services import backups as svc
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import Path, Vault
+from obsigate.tools.schemas import Limit, Offset, Page, Path, Vault
 
-VersionField = Field(description="Backup version id (from list_backups).", min_length=1, max_length=64)
+VersionField = Field(description="From list_backups.", min_length=1, max_length=64)
 
 
 class ListBackupsArgs(ToolArgs):
     vault: str = Vault()
-    path: str | None = Path("Omit to list every backed-up path.", default=None)
+    path: str | None = Path("Omit for all.", default=None)
+    limit: int = Limit(200, le=svc.MAX_LIMIT)
+    offset: int = Offset()
 
 
 class BackupVersion(BaseModel):
@@ -35,18 +37,17 @@ class BackedUpFile(BaseModel):
     deleted: bool = Field(description="The newest backup holds a file that was deleted.")
 
 
-class ListBackupsResult(ToolOutput):
+class ListBackupsResult(ToolOutput, Page):
     vault: str
     path: str | None
     versions: list[BackupVersion] = Field(description="The file's versions, newest first (with path).")
     files: list[BackedUpFile] | None = Field(default=None, description="Without path: every backed-up path, most recent first.")
-    total: int
 
 
 @tool("list_backups", title="List a file's backups")
 def list_backups(ctx: ToolContext, args: ListBackupsArgs) -> ListBackupsResult:
-    """List a file's backups (taken before every overwrite, move or delete), newest first; also finds
-    deleted notes by their old path."""
+    """List a file's backups (taken before each overwrite, move, delete), newest first; no path: every
+    backed-up path (finds deleted notes)."""
     return ListBackupsResult(**svc.list_backups(ctx.workspace, ctx.permitted_vault, **args.service_args()))
 
 
@@ -72,7 +73,6 @@ class DiffBackupResult(ToolOutput):
 
 @tool("diff_backup", title="Compare a backup")
 def diff_backup(ctx: ToolContext, args: DiffBackupArgs) -> DiffBackupResult:
-    """Diff a backup version against the current file or another version ('-': backup only, '+': other side
-    only)."""
+    """Diff a backup against the current file or another version ('-': backup only, '+': other side only)."""
     result = svc.diff_backup(ctx.workspace, ctx.permitted_vault, **args.service_args())
     return DiffBackupResult(**result)

@@ -60,8 +60,8 @@ class ReadFileResult(FileChunk):
 
 @tool("read_file", title="Read a note")
 def read_file(ctx: ToolContext, args: ReadFileArgs) -> ReadFileResult:
-    """Read a note: body, frontmatter, tags, links, headings; long notes in chunks (offset = next_offset).
-    Secrets show as [REDACTED:...]."""
+    """Read a note: body, frontmatter, tags, links, headings; long notes in chunks. Secrets show as
+    [REDACTED:...]."""
     return ReadFileResult(**svc.read_file_text(ctx.workspace, ctx.permitted_vault, **args.service_args()))
 
 
@@ -72,11 +72,16 @@ class ReadFileRawArgs(ReadFileArgs):
 class ReadFileRawResult(FileChunk):
     mime_type: str
     encoding: str = Field(description="'utf-8' for text, 'base64' for binary files")
-    content: str
+    content: str = Field(description="Text, or '' for binaries over MCP: the bytes come as an image/resource block.")
+
+    def exact_fields(self) -> tuple[str, ...]:
+        """The fields holding exact bytes (a binary chunk's base64 ``content``), which ``pipeline.finish``
+        neither redacts nor cuts; none for text."""
+        return ("content",) if self.encoding == "base64" else ()
 
 
 @tool("read_file_raw", title="Read a file as stored")
 def read_file_raw(ctx: ToolContext, args: ReadFileRawArgs) -> ReadFileRawResult:
-    """Read a file exactly as stored (frontmatter included), or as base64 for binaries. Chunked like
+    """Read a file as stored (frontmatter included); a binary as an image or resource block. Chunked like
     read_file."""
     return ReadFileRawResult(**svc.read_raw_file(ctx.workspace, ctx.permitted_vault, **args.service_args()))
