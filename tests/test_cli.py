@@ -204,3 +204,15 @@ def test_user_commands_refuse_bad_input_with_a_stable_code(
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"error: {code}: ") and message in r.stderr, r.stderr
     assert _grants_of("alice", data) == "a"  # nothing changed
+
+
+def test_client_configs_use_mcp_remote_over_streamable_http_only() -> None:
+    from obsigate.cli import client_configs
+    from obsigate.config import load_settings
+
+    printed = client_configs(load_settings(port=8000))
+    claude = json.loads(printed.split("Claude Desktop (claude_desktop_config.json):\n", 1)[1].split("\n\n", 1)[0])
+    args = claude["mcpServers"]["obsigate"]["args"]
+    assert args[-2:] == ["--transport", "http-only"] and "mcp-remote" in args
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert '"--transport", "http-only"' in readme.split("## Connect an MCP client", 1)[1].split("**Cursor**", 1)[0]

@@ -100,7 +100,8 @@ def client_configs(settings: Settings) -> str:
         "mcpServers": {
             "obsigate": {
                 "command": "npx",
-                "args": ["-y", "mcp-remote", url, *header],
+                # http-only: ObsiGate speaks Streamable HTTP only; mcp-remote must not fall back to SSE
+                "args": ["-y", "mcp-remote", url, *header, "--transport", "http-only"],
                 **({"env": {"OBSIGATE_TOKEN": "<paste: obsigate token create --user NAME>"}} if settings.auth_enabled else {}),
             }
         }
