@@ -38,4 +38,5 @@ def test_a_rate_limited_search_is_shown_in_the_page(live_server, small_vault, tm
     first, second = out["seen"]
     assert first["hidden"] and first["count"].endswith("notes")  # the first search went through
     assert not second["hidden"] and second["error"].startswith("rate_limited: "), out
+    assert second["hits"] == 0 and second["count"] == ""  # no stale hits under the error
     assert out["unhandled"] == []

@@ -89,6 +89,8 @@ $("q").addEventListener("input", () => {
       res = await api(`/api/search?q=${encodeURIComponent(q)}&limit=20`);
     } catch (err) {
       showError(err); // e.g. "rate_limited: ..." on HTTP 429
+      $("count").textContent = ""; // the hits shown were for another query
+      $("hits").replaceChildren();
       return;
     }
     clearError();

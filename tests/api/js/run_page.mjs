@@ -32,6 +32,6 @@ for (let i = 0; i < Number(searches); i++) {
   byId.q.value = "plan";
   byId.q.listeners.input();
   await sleep(500);
-  seen.push({ error: byId.error.textContent, hidden: byId.error.hidden, count: byId.count.textContent });
+  seen.push({ error: byId.error.textContent, hidden: byId.error.hidden, count: byId.count.textContent, hits: byId.hits.children.length });
 }
 console.log(JSON.stringify({ seen, unhandled }));
