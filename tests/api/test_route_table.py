@@ -138,7 +138,7 @@ def test_the_readme_states_the_limits_the_server_enforces() -> None:
     assert f"at most {MAX_BODY_BYTES // 2**20} MiB on `/api`" in section
     assert f"{MCP_MAX_BODY_BYTES // 2**20} MiB on `/mcp`" in section
     assert f"`offset` is at most {MAX_SEARCH_OFFSET:,}".replace(",", " ") in section
-    assert f"{MAX_LIST_OFFSET:,}".replace(",", " ") + " elsewhere" in section
+    assert f"{MAX_LIST_OFFSET:,}".replace(",", " ") + " for the other lists" in section
 
 
 def test_the_search_offset_maximum_is_enforced(live_server, small_vault) -> None:
