@@ -152,3 +152,67 @@ def test_refused_data_dir_leaves_the_vault_untouched(tmp_path: Path) -> None:
     assert oct(vault.stat().st_mode & 0o777) == "0o755"
     r = run("index", "rebuild", "--vault", f"v={vault}", data=vault / "data")
     assert r.returncode == 2 and not (vault / "data").exists()
+
+
+def _grants_of(name: str, data: Path) -> str:
+    line = next(l for l in run("user", "list", data=data).stdout.splitlines() if l.startswith(name + "\t"))
+    return line.rsplit("vaults=", 1)[1]
+
+
+def test_user_grant_revoke_passwd_keep_the_api_keys(tmp_path: Path) -> None:
+    from obsigate.auth.users import UserStore
+
+    data = tmp_path / "data"
+    run("user", "add", "alice", "--vaults", "a", "--password-stdin", data=data, stdin="first password\n")
+    key = run("key", "create", "--user", "alice", data=data).stdout.strip()
+    r = run("user", "grant", "alice", "--vaults", "b, c", data=data)
+    assert r.returncode == 0 and "vaults=a,b,c" in r.stderr, r.stderr
+    r = run("user", "revoke", "alice", "--vaults", "a,c", data=data)
+    assert r.returncode == 0 and _grants_of("alice", data) == "b", r.stderr
+    assert run("user", "grant", "alice", "--vaults", "*", data=data).returncode == 0
+    assert _grants_of("alice", data) == "*"
+    assert run("user", "revoke", "alice", "--vaults", "*", data=data).returncode == 0
+    assert _grants_of("alice", data) == "(none)"
+    r = run("user", "passwd", "alice", "--password-stdin", data=data, stdin="second password\n")
+    assert r.returncode == 0, r.stderr
+    with UserStore(data / "users.sqlite3") as store:
+        assert store.verify_password("alice", "second password").name == "alice"
+        assert store.verify_api_key(key) is not None  # the key survived every change
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code", "message"),
+    [
+        (("user", "grant", "ghost", "--vaults", "a"), None, "not_found", "no user named 'ghost'"),
+        (("user", "revoke", "ghost", "--vaults", "a"), None, "not_found", "no user named 'ghost'"),
+        (("user", "passwd", "ghost", "--password-stdin"), "a long password\n", "not_found", "no user named 'ghost'"),
+        (("user", "grant", "alice", "--vaults", " , "), None, "invalid_argument", "at least one vault"),
+        (("user", "grant", "alice", "--vaults", "bad name"), None, "invalid_argument", "vault name"),
+        (("user", "revoke", "alice", "--vaults", "zzz"), None, "invalid_argument", "no grant on zzz"),
+        (("user", "passwd", "alice", "--password-stdin"), "short\n", "invalid_argument", "8-1024"),
+        (("user", "passwd", "alice"), None, "invalid_argument", "--password-stdin"),
+        (("user", "delete", "ghost"), None, "not_found", "no user named"),
+        (("user", "add", "alice"), None, "exists", "already exists"),
+    ],
+)
+def test_user_commands_refuse_bad_input_with_a_stable_code(
+    tmp_path: Path, args: tuple[str, ...], stdin: str | None, code: str, message: str
+) -> None:
+    data = tmp_path / "data"
+    run("user", "add", "alice", "--vaults", "a", data=data)
+    r = run(*args, data=data, stdin=stdin)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"error: {code}: ") and message in r.stderr, r.stderr
+    assert _grants_of("alice", data) == "a"  # nothing changed
+
+
+def test_client_configs_use_mcp_remote_over_streamable_http_only() -> None:
+    from obsigate.cli import client_configs
+    from obsigate.config import load_settings
+
+    printed = client_configs(load_settings(port=8000))
+    claude = json.loads(printed.split("Claude Desktop (claude_desktop_config.json):\n", 1)[1].split("\n\n", 1)[0])
+    args = claude["mcpServers"]["obsigate"]["args"]
+    assert args[-2:] == ["--transport", "http-only"] and "mcp-remote" in args
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert '"--transport", "http-only"' in readme.split("## Connect an MCP client", 1)[1].split("**Cursor**", 1)[0]

@@ -21,7 +21,7 @@ from rich.console import Console
 
 from obsigate.bootstrap import ConfigError, build_runtime, build_vaults, open_auth, prepare_data_dir
 from obsigate.config import Settings, load_settings, parse_vault_specs
-from obsigate.services.errors import ServiceError
+from obsigate.services.errors import NotFound, ServiceError
 
 app = typer.Typer(help="ObsiGate: serve markdown vaults to people and AI agents (REST + MCP).", no_args_is_help=True)
 user_app = typer.Typer(help="Manage users.", no_args_is_help=True)
@@ -49,13 +49,19 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 @contextmanager
 def _reported() -> Iterator[None]:
     """Turn the expected failures of the block (a ``ServiceError``, a ``ConfigError``) into one error line on
-    stderr and exit status 2; their messages already say how to fix the call, so no traceback."""
+    stderr and exit status 2; their messages already say how to fix the call, so no traceback. A
+    ``ServiceError`` line starts with its stable code: ``error: not_found: no user named 'bob'``."""
     try:
         yield
     except ServiceError as exc:
-        raise _fail(exc.message) from None
+        raise _fail(_service_line(exc.code, exc.message, exc.hint)) from None
     except ConfigError as exc:
         raise _fail(str(exc)) from None
+
+
+def _service_line(code: str, message: str, hint: str | None = None) -> str:
+    """One CLI error: the stable code first (scripts match it), then the message and the next step."""
+    return f"{code}: {message}" + (f" ({hint})" if hint else "")
 
 
 def _need_vaults(settings: Settings) -> None:
@@ -94,7 +100,8 @@ def client_configs(settings: Settings) -> str:
         "mcpServers": {
             "obsigate": {
                 "command": "npx",
-                "args": ["-y", "mcp-remote", url, *header],
+                # http-only: ObsiGate speaks Streamable HTTP only; mcp-remote must not fall back to SSE
+                "args": ["-y", "mcp-remote", url, *header, "--transport", "http-only"],
                 **({"env": {"OBSIGATE_TOKEN": "<paste: obsigate token create --user NAME>"}} if settings.auth_enabled else {}),
             }
         }
@@ -188,7 +195,7 @@ def user_add(
     """Create a user. Vault names may be declared later by `serve`."""
     parts, _ = _auth(data_dir)
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
-    grants = None if vaults.strip() == "*" else [v.strip() for v in vaults.split(",") if v.strip()]
+    grants = None if vaults.strip() == "*" else _vault_names(vaults)
     with _reported():
         user = parts.users.add_user(name, password, admin=admin, vaults=grants)
     err.print(f"created user {user.name} (admin={user.is_admin}, vaults={_grants(user.vaults)})")
@@ -211,6 +218,54 @@ def user_delete(name: str, data_dir: DataDir = None) -> None:
     err.print(f"deleted user {name}")
 
 
+def _vault_names(vaults: str) -> list[str]:
+    """``--vaults a,b`` (or ``'*'``) as a list of names; blanks dropped, so ``""`` is the empty list."""
+    return [v.strip() for v in vaults.split(",") if v.strip()]
+
+
+VaultsArg = Annotated[str, typer.Option("--vaults", help="Comma-separated vault names, or '*' for all.")]
+
+
+@user_app.command("grant")
+def user_grant(name: str, vaults: VaultsArg, data_dir: DataDir = None) -> None:
+    """Add vault grants to a user (``'*'``: every vault); other grants, the password and API keys are kept.
+    Effective on the user's next request, also on a running server."""
+    parts, _ = _auth(data_dir)
+    with _reported():
+        user = parts.users.grant_vaults(name, _vault_names(vaults))
+    err.print(f"user {user.name} now has vaults={_grants(user.vaults)}")
+
+
+@user_app.command("revoke")
+def user_revoke(name: str, vaults: VaultsArg, data_dir: DataDir = None) -> None:
+    """Remove vault grants from a user (``'*'``: all of them); the password and API keys are kept.
+    Effective on the user's next request, also on a running server."""
+    parts, _ = _auth(data_dir)
+    with _reported():
+        user = parts.users.revoke_vaults(name, _vault_names(vaults))
+    err.print(f"user {user.name} now has vaults={_grants(user.vaults)}")
+
+
+@user_app.command("passwd")
+def user_passwd(
+    name: str,
+    data_dir: DataDir = None,
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the new password from stdin (required).")
+    ] = False,
+) -> None:
+    """Set a user's password (8-1024 characters, read from stdin); grants, API keys and issued tokens are kept."""
+    if not password_stdin:
+        raise _fail(_service_line("invalid_argument", "the new password is read from stdin", "add --password-stdin"))
+    parts, _ = _auth(data_dir)
+    password = sys.stdin.readline().rstrip("\r\n")
+    with _reported():
+        if parts.users.get_user(name) is None:  # say not_found before judging the password
+            raise NotFound(f"no user named {name!r}", hint="obsigate user list shows the names")
+        parts.users.set_password(name, password)
+    err.print(f"password of {name} changed")
+
+
 @token_app.command("create")
 def token_create(
     user: Annotated[str, typer.Option("--user", help="User the token acts as.")],
@@ -221,7 +276,7 @@ def token_create(
     parts, settings = _auth(data_dir)
     found = parts.users.get_user(user)
     if found is None:
-        raise _fail(f"no user named {user!r} (create one with: obsigate user add {user})")
+        raise _fail(_service_line("not_found", f"no user named {user!r}", f"create one with: obsigate user add {user}"))
     with _reported():
         token = parts.tokens.issue(found, ttl_s=ttl if ttl is not None else settings.token_ttl)
     typer.echo(token)

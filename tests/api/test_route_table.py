@@ -109,3 +109,46 @@ def test_every_route_is_in_the_readme() -> None:
         assert full in section or f"`{tail}`" in section, full
     for path in ("/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save"):
         assert path in section, path
+
+
+def _readme_rest_section() -> str:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    return readme.split("## REST API", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_names_each_route_s_query_parameters(openapi: dict[str, Any]) -> None:
+    """Every ``METHOD /api/...?a=&b=`` the README shows lists exactly the route's query parameters."""
+    import re
+
+    shown = re.findall(r"`((?:GET|POST|PATCH|DELETE) )?(/api/[^`?\s]+)\?([^`]*)`", _readme_rest_section())
+    assert len(shown) >= 10
+    for method, path, query in shown:
+        names = {part.split("=", 1)[0] for part in query.split("&")}
+        operation = openapi["paths"][path][(method.strip() or "GET").lower()]
+        expected = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+        assert names == expected, (method, path, sorted(names), sorted(expected))
+
+
+def test_the_readme_states_the_limits_the_server_enforces() -> None:
+    from obsigate.api.body_limit import MAX_BODY_BYTES, MCP_MAX_BODY_BYTES
+    from obsigate.services.search import MAX_SEARCH_OFFSET
+    from obsigate.tools.schemas import MAX_LIST_OFFSET
+
+    section = _readme_rest_section()
+    assert f"at most {MAX_BODY_BYTES // 2**20} MiB on `/api`" in section
+    assert f"{MCP_MAX_BODY_BYTES // 2**20} MiB on `/mcp`" in section
+    assert f"`offset` is at most {MAX_SEARCH_OFFSET:,}".replace(",", " ") in section
+    assert f"{MAX_LIST_OFFSET:,}".replace(",", " ") + " for the other lists" in section
+
+
+def test_the_search_offset_maximum_is_enforced(live_server, small_vault) -> None:
+    import httpx2
+
+    from obsigate.services.search import MAX_SEARCH_OFFSET
+
+    server = live_server({"notes": small_vault}, auth_enabled=False)
+    for route in ("/api/search", "/api/search/advanced"):
+        at_max = httpx2.get(f"{server.url}{route}", params={"q": "plan", "offset": MAX_SEARCH_OFFSET})
+        assert at_max.status_code == 200 and at_max.json()["hits"] == []
+        over = httpx2.get(f"{server.url}{route}", params={"q": "plan", "offset": MAX_SEARCH_OFFSET + 1})
+        assert over.status_code == 400 and over.json()["code"] == "invalid_argument", over.text

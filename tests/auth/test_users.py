@@ -550,3 +550,47 @@ def test_bookkeeping_write_skipped_when_db_is_locked(db_path: Path) -> None:
         assert s.get_api_key(key_id)["last_used_at"] is None  # type: ignore[index]
         assert s.verify_api_key(key) is not None
         assert s.get_api_key(key_id)["last_used_at"] is not None  # type: ignore[index]
+
+
+def test_grant_and_revoke_vaults_change_only_the_named_grants(store: UserStore) -> None:
+    store.add_user("alice", PW, vaults=["a"])
+    key_id, key = store.create_api_key("alice")
+    assert store.grant_vaults("alice", ["b", "c"]).vaults == {"a", "b", "c"}
+    assert store.grant_vaults("alice", ["b"]).vaults == {"a", "b", "c"}  # already held: nothing changes
+    assert store.revoke_vaults("alice", ["a", "c"]).vaults == {"b"}
+    assert store.grant_vaults("alice", ["*"]).vaults is None
+    assert store.grant_vaults("alice", ["x"]).vaults is None  # every vault already
+    assert store.revoke_vaults("alice", ["*"]).vaults == frozenset()
+    assert store.verify_api_key(key) is not None and store.get_api_key(key_id)["revoked_at"] is None
+    assert store.verify_password("alice", PW).name == "alice"
+
+
+@pytest.mark.parametrize(
+    ("call", "vaults", "code"),
+    [
+        ("grant_vaults", [], "invalid_argument"),
+        ("grant_vaults", ["bad name"], "invalid_argument"),
+        ("revoke_vaults", ["zzz"], "invalid_argument"),
+        ("revoke_vaults", [], "invalid_argument"),
+    ],
+)
+def test_grant_and_revoke_refuse_bad_input(store: UserStore, call: str, vaults: list[str], code: str) -> None:
+    store.add_user("alice", PW, vaults=["a"])
+    with pytest.raises(BadRequest) as caught:
+        getattr(store, call)("alice", vaults)
+    assert caught.value.code == code
+    assert store.get_user("alice").vaults == {"a"}  # unchanged
+
+
+def test_revoking_one_vault_from_an_all_vaults_user_is_refused(store: UserStore) -> None:
+    store.add_user("root", PW, vaults=None)
+    with pytest.raises(BadRequest, match="every vault") as caught:
+        store.revoke_vaults("root", ["a"])
+    assert "revoke '*'" in (caught.value.hint or "")
+    assert store.get_user("root").vaults is None
+
+
+@pytest.mark.parametrize("call", ["grant_vaults", "revoke_vaults"])
+def test_grant_and_revoke_on_an_unknown_user_is_not_found(store: UserStore, call: str) -> None:
+    with pytest.raises(NotFound):
+        getattr(store, call)("ghost", ["a"])

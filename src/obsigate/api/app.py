@@ -8,12 +8,16 @@ the index is still incomplete) and the MCP session manager, and stops both on sh
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+import importlib.util
 from contextlib import asynccontextmanager
 from importlib.resources import files
+from pathlib import Path
 from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -73,6 +77,8 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
         version=__version__,
         description="Gateway between Obsidian-style markdown vaults and AI agents. MCP (Streamable HTTP) at /mcp.",
         lifespan=lifespan,
+        docs_url=None,  # served below from packaged assets: no CDN, so /docs works offline
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.runtime = runtime
@@ -102,6 +108,7 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
     async def home_js() -> HTMLResponse:
         return HTMLResponse(script, media_type="text/javascript")
 
+    _serve_api_docs(app)
     for module in (routes_auth, routes, routes_files, routes_write):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
@@ -114,3 +121,42 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
         allowed_origins=settings.allowed_origins,
     )
     return app
+
+
+#: Where the API docs' own assets are served; the files come from the ``fastapi-offline`` package.
+DOCS_ASSETS = "/docs-assets"
+
+
+def _docs_assets_dir() -> str:
+    """The folder of Swagger UI and ReDoc files shipped by ``fastapi-offline`` (found without importing it)."""
+    spec = importlib.util.find_spec("fastapi_offline")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the fastapi-offline package is missing: reinstall obsigate")
+    return str(Path(next(iter(spec.submodule_search_locations))) / "static")
+
+
+def _serve_api_docs(app: FastAPI) -> None:
+    """``/docs`` (Swagger UI) and ``/redoc`` with every script, style sheet and icon served by this server,
+    FastAPI's documented way (its own CDN-backed pages are turned off in :func:`build_app`)."""
+    app.mount(DOCS_ASSETS, StaticFiles(directory=_docs_assets_dir()), name="docs-assets")
+    openapi_url = app.openapi_url or "/openapi.json"
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_ui() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} - API docs",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} - API reference",
+            redoc_js_url=f"{DOCS_ASSETS}/redoc.standalone.js",
+            redoc_favicon_url=f"{DOCS_ASSETS}/favicon.png",
+            with_google_fonts=False,
+        )

@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -150,6 +150,14 @@ def _normalize_vaults(vaults: Iterable[str] | str | None) -> frozenset[str] | No
         vaults = [vaults]
     names = [v if v == "*" else _check_name(v, "vault name") for v in vaults]
     return None if "*" in names else frozenset(names)
+
+
+def _named(vaults: Iterable[str] | str) -> list[str]:
+    """The vault names of a grant or revoke, at least one (an empty list would silently do nothing)."""
+    names = [vaults] if isinstance(vaults, str) else list(vaults)
+    if not names:
+        raise BadRequest("name at least one vault, or '*' for all")
+    return names
 
 
 def _dump_vaults(vaults: frozenset[str] | None) -> str:
@@ -344,6 +352,58 @@ class UserStore:
         grants = _normalize_vaults(vaults)
         self._exec("UPDATE users SET vaults = ? WHERE name = ?", (_dump_vaults(grants), name))
         return _row_to_user(self._require(name))
+
+    def grant_vaults(self, name: str, vaults: Iterable[str]) -> User:
+        """Add vault grants to the user's current ones and return the user; ``"*"`` grants every vault.
+        Granting what the user already has changes nothing. API keys and passwords are kept.
+
+        Raises: BadRequest (no vault named, bad vault name), NotFound (no such user).
+        """
+        added = _normalize_vaults(_named(vaults))
+        return self._update_vaults(name, lambda current: None if added is None or current is None else current | added)
+
+    def revoke_vaults(self, name: str, vaults: Iterable[str]) -> User:
+        """Remove vault grants and return the user; ``"*"`` removes every grant. API keys and passwords are kept.
+
+        Raises:
+            BadRequest: no vault named, bad vault name, a vault the user holds no grant on, or a single
+                vault taken from a user who has every vault (``"*"``: revoke ``"*"``, then grant the ones
+                to keep).
+            NotFound: no such user.
+        """
+        removed = _normalize_vaults(_named(vaults))
+
+        def revoke(current: frozenset[str] | None) -> frozenset[str] | None:
+            if removed is None:
+                return frozenset()
+            if current is None:
+                raise BadRequest(
+                    f"user {name!r} has every vault ('*'), so one vault cannot be taken away",
+                    hint="revoke '*', then grant the vaults to keep",
+                )
+            missing = sorted(removed - current)
+            if missing:
+                raise BadRequest(f"user {name!r} has no grant on {', '.join(missing)}", hint="list users to see the grants")
+            return current - removed
+
+        return self._update_vaults(name, revoke)
+
+    def _update_vaults(
+        self, name: str, change: Callable[[frozenset[str] | None], frozenset[str] | None]
+    ) -> User:
+        """Read, change and write one user's grants in one write transaction (no lost update with another
+        process such as a running server)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                user = _row_to_user(self._require(name))
+                grants = change(user.vaults)
+                self._db.execute("UPDATE users SET vaults = ? WHERE id = ?", (_dump_vaults(grants), user.id))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return _row_to_user(self._require(name))
 
     def set_admin(self, name: str, admin: bool) -> User:
         """Grant or remove the admin flag. Raises NotFound."""

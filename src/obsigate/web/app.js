@@ -6,9 +6,25 @@ let token = sessionStorage.getItem("obsigate-token") || "";
 async function api(path) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const res = await fetch(path, { headers });
-  const body = await res.json();
-  if (!res.ok) throw Object.assign(new Error(body.message || res.statusText), { status: res.status, code: body.code });
+  // An error body is ObsiGate's {"code", "message"}, but a proxy may answer anything: never fail on it.
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const code = body.code || `http_${res.status}`;
+    const message = body.message || res.statusText || "request failed";
+    throw Object.assign(new Error(`${code}: ${message}`), { status: res.status, code });
+  }
   return body;
+}
+
+// Shows a failed request in the page (the error element is cleared by the next success).
+function showError(err) {
+  $("error").textContent = err.message;
+  $("error").hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
 }
 
 function item(text, onClick, extra) {
@@ -47,7 +63,7 @@ async function browse(vault, path = "") {
   ul.replaceChildren();
   $("count").textContent = `${vault}/${path}`;
   for (const e of listing.entries) {
-    ul.append(item(e.type === "dir" ? `📁 ${e.name}` : e.name, () => (e.type === "dir" ? browse(vault, e.path) : openNote(vault, e.path))));
+    ul.append(item(e.type === "dir" ? `📁 ${e.name}` : e.name, () => (e.type === "dir" ? browse(vault, e.path) : openNote(vault, e.path)).catch(showError)));
   }
 }
 
@@ -55,10 +71,10 @@ async function loadVaults() {
   try {
     const { vaults } = await api("/api/vaults");
     $("auth").style.display = "none";
-    $("vaults").replaceChildren(...vaults.map((v) => item(`${v.name} (${v.notes} notes)`, () => browse(v.name))));
+    $("vaults").replaceChildren(...vaults.map((v) => item(`${v.name} (${v.notes} notes)`, () => browse(v.name).catch(showError))));
   } catch (err) {
     if (err.status === 401) $("auth").style.display = "block";
-    else $("status").textContent = err.message;
+    else showError(err);
   }
 }
 
@@ -68,9 +84,18 @@ $("q").addEventListener("input", () => {
   timer = setTimeout(async () => {
     const q = $("q").value.trim();
     if (!q) return;
-    const res = await api(`/api/search?q=${encodeURIComponent(q)}&limit=20`);
+    let res;
+    try {
+      res = await api(`/api/search?q=${encodeURIComponent(q)}&limit=20`);
+    } catch (err) {
+      showError(err); // e.g. "rate_limited: ..." on HTTP 429
+      $("count").textContent = ""; // the hits shown were for another query
+      $("hits").replaceChildren();
+      return;
+    }
+    clearError();
     $("count").textContent = `${res.total} notes${res.index.complete ? "" : " (index still building)"}`;
-    $("hits").replaceChildren(...res.hits.map((h) => item(`${h.vault} · ${h.path}`, () => openNote(h.vault, h.path), snippetNode(h.snippet))));
+    $("hits").replaceChildren(...res.hits.map((h) => item(`${h.vault} · ${h.path}`, () => openNote(h.vault, h.path).catch(showError), snippetNode(h.snippet))));
   }, 200);
 });
 
