@@ -60,7 +60,7 @@ def paging_notice(data: dict[str, Any]) -> str | None:
         return f"more follows; call again with offset={after}"
     if data.get("timed_out"):
         return "the search ran out of time: results are partial; narrow it (vault, tag, include_paths) and retry"
-    return "not everything is shown (see the totals); narrow the request or raise limit"
+    return "only part of the result is shown; narrow the request (or raise limit, if the tool has one)"
 
 
 def fit_to_budget(data: dict[str, Any], budget_chars: int) -> dict[str, Any]:
