@@ -72,6 +72,36 @@ def test_post_takes_the_tool_arguments(live_server, vaults) -> None:
     assert r.status_code == 400 and r.json()["code"] == "invalid_argument"
 
 
+STRICT_BODIES = [  # a JSON body is the tool's arguments: JSON types as the schema says, nothing converted (issue 9)
+    {"q": "budget", "limit": True},
+    {"q": "budget", "limit": "5"},
+    {"q": "budget", "case_sensitive": "yes"},
+    {"q": "budget", "case_sensitive": "true"},
+    {"q": "budget", "regex": 1},
+    {"q": "budget", "size": {"min": "1"}},
+    {"q": "budget", "include_paths": "Projects/**"},
+    {"q": "budget", "vault": ""},
+]
+
+
+def test_post_body_types_are_strict_while_query_strings_are_converted(live_server, vaults) -> None:
+    server = live_server(vaults, auth_enabled=False)
+    url = f"{server.url}/api/search/advanced"
+    for body in STRICT_BODIES:
+        r = httpx2.post(url, json=body)
+        assert r.status_code == 400 and r.json()["code"] == "invalid_argument", (body, r.text)
+    assert httpx2.post(url, json={"q": "budget", "limit": 1, "case_sensitive": False}).status_code == 200
+    # query parameters are strings by nature: FastAPI converts them to the route's declared types first
+    r = httpx2.get(url, params={"q": "budget", "limit": "1", "case_sensitive": "false"})
+    assert r.status_code == 200 and len(r.json()["hits"]) == 1
+    r = httpx2.get(f"{server.url}/api/search", params={"q": "budget", "limit": "5"})
+    assert r.status_code == 200, r.text
+    r = httpx2.get(f"{server.url}/api/vault/notes/files", params={"recursive": "false", "limit": "5"})
+    assert r.status_code == 200, r.text
+    r = httpx2.get(f"{server.url}/api/search", params={"q": "budget", "vault": ""})
+    assert r.status_code == 400 and r.json()["code"] == "invalid_argument"
+
+
 BAD = [
     ({"q": "(", "regex": "true"}, "invalid_regex"),
     ({"q": "(a{1000}){1000}", "regex": "true"}, "invalid_regex"),

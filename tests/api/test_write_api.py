@@ -96,3 +96,47 @@ def test_an_empty_find_is_a_bad_argument_and_a_dry_run_lists_no_changes(server, 
     body = dry.json()
     assert dry.status_code == 200 and body["details"]["total"] >= 1 and body["changes"] == [] and body["backups"] == []
     assert "Scheme" not in (small_vault / "Home.md").read_text()
+
+
+def _create(server, name: str, origin: str, host: str | None = None) -> httpx2.Response:
+    headers = {"Origin": origin, "Content-Type": "application/json"}
+    if host is not None:
+        headers["Host"] = host
+    return httpx2.post(f"{server.url}/api/file/notes", json={"path": name, "content": "x"}, headers=headers)
+
+
+def test_only_this_servers_own_origin_may_write(server, small_vault) -> None:
+    """Issue 9 item 2: another port (another program) on loopback, another scheme, or ``null`` is refused; the
+    server's own origin, by the base URL or by the Host the browser used, is accepted."""
+    port = server.settings.port
+    for origin in (
+        "http://localhost:3000", "https://127.0.0.1:9", f"https://127.0.0.1:{port}", "http://127.0.0.1",
+        f"http://[::1]:{port + 1}", "null", "file://", f"http://127.0.0.1:{port}.evil.example",
+    ):  # fmt: skip
+        r = _create(server, "refused.md", origin)
+        assert (r.status_code, r.json()["code"]) == (403, "forbidden_origin"), origin
+    assert not (small_vault / "refused.md").exists()
+    assert _create(server, "a.md", f"http://127.0.0.1:{port}").status_code == 200
+    assert _create(server, "b.md", f"HTTP://127.0.0.1:{port}/").status_code == 200  # normalised
+    # the browser reached us as localhost: its Host and Origin say so
+    assert _create(server, "c.md", f"http://localhost:{port}", host=f"localhost:{port}").status_code == 200
+    assert _create(server, "d.md", f"http://localhost:{port}").json()["code"] == "forbidden_origin"  # Host 127.0.0.1
+    no_origin = httpx2.post(f"{server.url}/api/file/notes", json={"path": "e.md", "content": "x"})
+    assert no_origin.status_code == 200  # scripts send no Origin
+
+
+def test_allowed_origins_may_write(live_server, small_vault) -> None:
+    server = live_server({"notes": small_vault}, auth_enabled=False, allowed_origins=["http://localhost:3000/"])
+    assert _create(server, "a.md", "http://localhost:3000").status_code == 200
+    assert _create(server, "b.md", "http://localhost:3001").json()["code"] == "forbidden_origin"
+
+
+def test_origin_normalisation() -> None:
+    from obsigate.api.hosts import normalise_origin, origin_allowed, own_origins
+
+    assert normalise_origin("HTTPS://Example.COM:443/x") == "https://example.com"
+    assert normalise_origin("http://[::1]:80") == "http://[::1]"
+    assert normalise_origin("http://h:99999") is None and normalise_origin("null") is None
+    own = own_origins("http://127.0.0.1:8000", "http", "localhost:8000", ["https://notes.example"])
+    assert own == {"http://127.0.0.1:8000", "http://localhost:8000", "https://notes.example"}
+    assert origin_allowed("http://localhost:8000", own) and not origin_allowed("http://localhost:8001", own)

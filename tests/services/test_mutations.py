@@ -268,3 +268,16 @@ def test_names_and_paths_that_cannot_work_are_refused_cleanly(ws: Workspace) -> 
     assert code_of(ws, "create_file", path="folder/", content="x") == "invalid_argument"
     assert code_of(ws, "rename_file", path="Projects/Plan.md", new_name="Plan #1") == "unsafe_name"
     assert (ws.vaults["v"].root / "Projects/Plan.md").exists()
+
+
+def test_a_heading_section_ends_at_the_next_heading_of_the_same_or_a_higher_level(ws: Workspace) -> None:
+    """Issue 9 item 4: what edit_file's ``heading`` schema says (same *or higher*) is what it does."""
+    from obsigate.tools.catalog_write import EditFileArgs
+
+    assert "same or higher level" in (EditFileArgs.model_fields["heading"].description or "")
+    (ws.vaults["v"].root / "levels.md").write_text("## A\na\n### Deeper\nd\n## B\nb\n")
+    apply(ws, "edit_file", path="levels.md", heading="## A", content="new\n")  # the deeper heading is inside
+    assert read(ws, "levels.md") == b"## A\nnew\n## B\nb\n"
+    (ws.vaults["v"].root / "levels.md").write_text("## A\n### Deeper\nd\n# Top\nt\n")
+    apply(ws, "edit_file", path="levels.md", heading="### Deeper", content="e\n")  # a higher heading ends it
+    assert read(ws, "levels.md") == b"## A\n### Deeper\ne\n# Top\nt\n"

@@ -8,8 +8,42 @@ SDK (``TransportSecuritySettings``); this middleware applies the same allow-list
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalise_origin(value: str) -> str | None:
+    """``value`` (an ``Origin`` header or a URL) as ``scheme://host[:port]``: lower case, the scheme's default
+    port left out, no path; ``None`` when it is not an absolute ``http(s)`` origin (``null``, garbage)."""
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{scheme}://{host.lower()}" + (f":{port}" if port is not None and port != _DEFAULT_PORTS[scheme] else "")
+
+
+def own_origins(base_url: str, scheme: str, host: str, extra: Iterable[str] = ()) -> set[str]:
+    """The origins that are this server: ``base_url``'s, the request's own (``scheme`` + its ``Host`` header
+    ``host``: the name and port the browser used), and ``extra`` (``allowed_origins``), all normalised.
+    Another port of the same host is another origin (another program), so it is not among them."""
+    candidates = [base_url, f"{scheme}://{host}", *extra]
+    return {o for o in (normalise_origin(c) for c in candidates) if o is not None}
+
+
+def origin_allowed(origin: str, own: set[str]) -> bool:
+    """Whether a browser's ``Origin`` header is one of ``own`` (see :func:`own_origins`): scheme, host and port
+    must all match."""
+    normal = normalise_origin(origin)
+    return normal is not None and normal in own
 
 
 def host_allowed(host: str, allowed: list[str]) -> bool:

@@ -3,7 +3,10 @@
 A REST write is a person acting (the web UI, a script with their key), so it runs the tool directly with
 ``confirmed=True``; agents go through MCP's propose/apply. Cross-site requests are refused: a browser page
 on another site can send a "simple" POST to a loopback server without any preflight, so a write must carry
-``Content-Type: application/json`` and, when the browser sends an ``Origin``, one of ours (HostGuard's list).
+``Content-Type: application/json`` and, when the browser sends an ``Origin``, this server's own: scheme, host
+and port of ``base_url``, of the request's ``Host`` (the address the browser used), or one listed in
+``allowed_origins`` (``OBSIGATE_ALLOWED_ORIGINS``). Another port on loopback is another program, so
+``http://localhost:3000`` cannot write to a server on ``:8000`` unless it is listed.
 
 The plain write routes are rows of the table in ``routes.py`` (``write=True`` gives them
 :func:`confirmed_context`); only the editor's save, with its version check, is written here.
@@ -13,12 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Body, Depends, Request
 
 from obsigate.api.deps import get_tool_context
-from obsigate.api.hosts import host_allowed
+from obsigate.api.hosts import origin_allowed, own_origins
 from obsigate.api.render import run_tool
 from obsigate.tools.api import BadRequest, Forbidden
 from obsigate.tools.context import ToolContext
@@ -34,8 +36,17 @@ async def confirmed_context(request: Request, ctx: Annotated[ToolContext, Depend
         BadRequest (``unsupported_media_type``): a body that is not declared as JSON.
     """
     origin = request.headers.get("origin")
-    if origin is not None and not host_allowed(urlsplit(origin).netloc, request.app.state.allowed_hosts):
-        raise Forbidden(f"cross-site write refused (Origin {origin!r})", code="forbidden_origin")
+    if origin is not None:
+        settings = request.app.state.settings
+        own = own_origins(
+            settings.base_url, request.url.scheme, request.headers.get("host", ""), settings.allowed_origins
+        )
+        if not origin_allowed(origin, own):
+            raise Forbidden(
+                f"cross-site write refused (Origin {origin!r} is not this server)",
+                code="forbidden_origin",
+                hint="write from this server's own page, or list the origin in OBSIGATE_ALLOWED_ORIGINS",
+            )
     if request.method in ("POST", "PATCH") and not request.headers.get("content-type", "").startswith("application/json"):
         raise BadRequest("send the body as JSON (Content-Type: application/json)", code="unsupported_media_type")
     return dataclasses.replace(ctx, confirmed=True)

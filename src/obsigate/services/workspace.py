@@ -31,7 +31,9 @@ def iso_utc(ns: int) -> str:
 
 def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
     """Paging keys of a list result: ``{"total", "offset", "truncated", "next_offset"}`` for a page of ``count``
-    items starting at ``offset`` out of ``total`` (``next_offset`` is ``None`` at the end)."""
+    items starting at ``offset`` out of ``total`` (``next_offset`` is ``None`` at the end). ``truncated`` is
+    true when the page ends before ``total``; the tool layer then adds the ``notice`` saying how to go on
+    (``tools.budget.paging_notice``), the same for every list."""
     end = offset + count
     return {"total": total, "offset": offset, "truncated": end < total, "next_offset": end if end < total else None}
 

@@ -86,11 +86,14 @@ class EditFileArgs(PathArgs):
     find: str | None = Field(default=None, max_length=100_000, description="Exact text to replace (with replace).")
     replace: str | None = Field(default=None, max_length=1_000_000, description="Literal replacement for find.")
     expected_count: int | None = Field(default=1, ge=1, description="Occurrences find must have (null: any).")
-    heading: str | None = Field(default=None, max_length=500, description="Replace only the section under this heading.")
+    heading: str | None = Field(
+        default=None, max_length=500,
+        description="Replace its section (to the next heading of the same or higher level).",
+    )
 
 
 class RestoreArgs(PathArgs):
-    version: str = Field(description="Backup version id (from list_backups).", max_length=200)
+    version: str = Field(description="Version id (from list_backups).", max_length=200)
 
 
 class RenameArgs(PathArgs):

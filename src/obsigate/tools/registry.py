@@ -57,9 +57,11 @@ class ToolKind(StrEnum):
 
 
 class ToolArgs(BaseModel):
-    """Base of every argument model: unknown arguments are errors, strings are stripped of nothing."""
+    """Base of every argument model: unknown arguments are errors, strings are stripped of nothing, and types
+    are strict (JSON types as the input schema says: ``"5"`` or ``true`` for an integer, ``"false"`` for a
+    boolean, ``5`` for a string are ``invalid_argument``, never converted; an integer is accepted for a number)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     def service_args(self) -> dict[str, Any]:
         """The arguments as a service takes them, by name: every field but ``vault`` (the tool layer resolved it

@@ -28,18 +28,19 @@ def Vault() -> Any:  # noqa: N802 - used like pydantic.Field
 
 
 def VaultFilter(*, max_length: int | None = None) -> Any:  # noqa: N802
-    """An optional ``vault`` argument that narrows a search or list to one vault."""
-    return Field(default=None, description="Only this vault; default: all.", max_length=max_length)
+    """An optional ``vault`` argument that narrows a search or list to one vault: omitted (or ``null``) means
+    every vault; a name, when given, is not empty (``""`` is ``invalid_argument``, not "every vault")."""
+    return Field(default=None, description="Only this vault; default: all.", min_length=1, max_length=max_length)
 
 
-def Path(description: str = "Vault-relative path, e.g. 'Dir/Note.md'.", **kwargs: Any) -> Any:  # noqa: N802
+def Path(description: str = "Vault-relative, e.g. 'Dir/Note.md'.", **kwargs: Any) -> Any:  # noqa: N802
     """A ``path`` argument (required unless ``default`` is given)."""
     return Field(description=description, max_length=1024, **kwargs)
 
 
 def FolderPath(**kwargs: Any) -> Any:  # noqa: N802
     """A ``path`` argument naming a folder."""
-    return Path("Vault-relative folder, e.g. 'Projects/2026'.", **kwargs)
+    return Path("Vault-relative folder, e.g. 'Dir/Sub'.", **kwargs)
 
 
 #: One path glob (``wcmatch``: ``**`` spans folders), as search_advanced and replace_in_files take them.
