@@ -225,7 +225,8 @@ def test_read_file_raw_binaries_are_exact_and_paged(runtime: ToolRuntime, small_
     while offset is not None:
         page = run(ctx, "read_file_raw", {"vault": "notes", "path": "big.png", "offset": offset})
         assert page["encoding"] == "base64" and page["mime_type"] == "image/png" and page["size"] == len(data)
-        assert page["truncated"] is (page["next_offset"] is not None) and page["notice"] is None
+        assert page["truncated"] is (page["next_offset"] is not None)
+        assert (page["notice"] is None) is (page["next_offset"] is None)  # a cut page says how to go on
         starts.append(page["offset"])
         got += base64.b64decode(page["content"])
         offset = page["next_offset"]

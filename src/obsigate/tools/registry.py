@@ -194,8 +194,8 @@ def derive_confirmation_specs(base: ToolSpec) -> tuple[ToolSpec, ToolSpec]:
         name=f"{PROPOSE_PREFIX}{base.name}",
         title=f"Propose: {base.title}",
         description=(
-            f"{base.description}\n\nThis changes NOTHING: shows the diffs; {APPLY_PREFIX}{base.name} applies "
-            f"its confirmation_token once the user agrees."
+            f"{base.description}\n\nThis changes NOTHING; {APPLY_PREFIX}{base.name} applies its "
+            f"confirmation_token once the user agrees."
         ),
         risk=Risk.READ,
         scopes=base.scopes,
