@@ -118,7 +118,7 @@ class Settings(BaseSettings):
         description="Lifetime (s) of the single-use confirmation tokens of propose_*/apply_* (10 s to 1 day).",
     )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
-        default_factory=list, description="Extra Origin values accepted on /mcp (loopback origins always are)."
+        default_factory=list, description="Extra Origin values accepted on /mcp (any loopback origin always is) and on REST writes (this server's own origin always is)."
     )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra Host values accepted on /mcp (loopback hosts always are)."

@@ -152,7 +152,7 @@ def _journal_has_entry(data: Path) -> Callable[[], bool]:
 
 
 TRIALS = [(change, "first_step", 0) for change in CHANGES] + [
-    (change, "random", n) for n in range(3) for change in CHANGES
+    (change, "random", n) for n in range(4) for change in CHANGES
 ]
 #: What each trial saw: (change, the vault after restart is "before" or "after", an unfinished journal entry).
 SEEN: list[tuple[str, str, bool]] = []
