@@ -10,7 +10,7 @@ import json
 import socket
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +19,7 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
+from obsigate.auth.users import User, UserStore
 from obsigate.bootstrap import ConfigError, build_runtime, build_vaults, open_auth, prepare_data_dir
 from obsigate.config import Settings, load_settings, parse_vault_specs
 from obsigate.services.errors import NotFound, ServiceError
@@ -226,24 +227,26 @@ def _vault_names(vaults: str) -> list[str]:
 VaultsArg = Annotated[str, typer.Option("--vaults", help="Comma-separated vault names, or '*' for all.")]
 
 
+def _change_grants(data_dir: Path | None, change: Callable[[UserStore], User]) -> None:
+    """Run one grant change on the user store and print the user's grants after it (errors: one line)."""
+    parts, _ = _auth(data_dir)
+    with _reported():
+        user = change(parts.users)
+    err.print(f"user {user.name} now has vaults={_grants(user.vaults)}")
+
+
 @user_app.command("grant")
 def user_grant(name: str, vaults: VaultsArg, data_dir: DataDir = None) -> None:
     """Add vault grants to a user (``'*'``: every vault); other grants, the password and API keys are kept.
     Effective on the user's next request, also on a running server."""
-    parts, _ = _auth(data_dir)
-    with _reported():
-        user = parts.users.grant_vaults(name, _vault_names(vaults))
-    err.print(f"user {user.name} now has vaults={_grants(user.vaults)}")
+    _change_grants(data_dir, lambda users: users.grant_vaults(name, _vault_names(vaults)))
 
 
 @user_app.command("revoke")
 def user_revoke(name: str, vaults: VaultsArg, data_dir: DataDir = None) -> None:
     """Remove vault grants from a user (``'*'``: all of them); the password and API keys are kept.
     Effective on the user's next request, also on a running server."""
-    parts, _ = _auth(data_dir)
-    with _reported():
-        user = parts.users.revoke_vaults(name, _vault_names(vaults))
-    err.print(f"user {user.name} now has vaults={_grants(user.vaults)}")
+    _change_grants(data_dir, lambda users: users.revoke_vaults(name, _vault_names(vaults)))
 
 
 @user_app.command("passwd")
