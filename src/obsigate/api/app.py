@@ -141,22 +141,14 @@ def _serve_api_docs(app: FastAPI) -> None:
     app.mount(DOCS_ASSETS, StaticFiles(directory=_docs_assets_dir()), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
 
-    @app.get("/docs", include_in_schema=False)
-    async def swagger_ui() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=openapi_url,
-            title=f"{app.title} - API docs",
-            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
-            swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png",
-        )
-
-    @app.get("/redoc", include_in_schema=False)
-    async def redoc() -> HTMLResponse:
-        return get_redoc_html(
-            openapi_url=openapi_url,
-            title=f"{app.title} - API reference",
-            redoc_js_url=f"{DOCS_ASSETS}/redoc.standalone.js",
-            redoc_favicon_url=f"{DOCS_ASSETS}/favicon.png",
-            with_google_fonts=False,
-        )
+    swagger = get_swagger_ui_html(
+        openapi_url=openapi_url, title=f"{app.title} - API docs", swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+        swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css", swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png",
+    )  # fmt: skip
+    reference = get_redoc_html(
+        openapi_url=openapi_url, title=f"{app.title} - API reference", redoc_js_url=f"{DOCS_ASSETS}/redoc.standalone.js",
+        redoc_favicon_url=f"{DOCS_ASSETS}/favicon.png", with_google_fonts=False,
+    )  # fmt: skip
+    # built once; each request gets its own response over the same bytes
+    app.add_api_route("/docs", lambda: HTMLResponse(swagger.body), include_in_schema=False, response_class=HTMLResponse)
+    app.add_api_route("/redoc", lambda: HTMLResponse(reference.body), include_in_schema=False, response_class=HTMLResponse)
