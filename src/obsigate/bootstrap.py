@@ -19,7 +19,7 @@ from obsigate.config import Settings
 from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
-from obsigate.domain.storage.journal import ChangeJournal
+from obsigate.domain.storage.journal import ChangeJournal, Recovered
 from obsigate.domain.storage.private_files import make_private_dir
 from obsigate.domain.vault import Vault
 from obsigate.services.mutation_exec import recover, sweep_temps
@@ -169,14 +169,16 @@ def recover_changes(workspace: Workspace, audit: AuditLog) -> None:
     Raises:
         OSError, LookupError: a change could not be rolled back; the server must not start on such a vault.
     """
-    for change in recover(workspace):
+    def report(change: Recovered) -> None:
         audit.record(
             AuditEvent(
                 user="obsigate", auth_kind="system", mode="startup", tool=change.reason or "change", vault=change.vault,
-                args={"journal": change.id}, result="rolled_back", duration_ms=0.0, action="change_recovery",
-                paths=change.paths,
+                args={"journal": change.id, "kept_changed_since": change.kept}, result="rolled_back",
+                duration_ms=0.0, action="change_recovery", paths=change.paths,
             )
         )  # fmt: skip
+
+    recover(workspace, report)
     sweep_temps(workspace)
 
 

@@ -38,13 +38,15 @@ async def structured(client: Any, result: CallToolResult) -> dict[str, Any]:
 
 
 PNG = png_like(PNG_SIZE)
+SMALL_PNG = png_like(5_000)
 BLOB = random.Random(3).randbytes(60_000)
 
 
 @pytest.fixture
 def vaults(tmp_path: Path) -> dict[str, Path]:
     """The small vault plus a 250 KB PNG and a 60 KB binary of another type."""
-    return {"notes": write_tree(tmp_path / "vaults" / "notes", {**SMALL_VAULT, "Pics/big.png": PNG, "data.bin": BLOB})}
+    return {"notes": write_tree(tmp_path / "vaults" / "notes", {**SMALL_VAULT, "Pics/big.png": PNG, "Pics/small.png": SMALL_PNG,
+                                                               "Pics/fake.png": BLOB[:1000], "data.bin": BLOB})}
 
 
 async def test_large_png_is_read_in_chunks_as_image_content(open_gateway) -> None:
@@ -55,18 +57,26 @@ async def test_large_png_is_read_in_chunks_as_image_content(open_gateway) -> Non
             assert data["encoding"] == "base64" and data["content"] == "" and data["mime_type"] == "image/png"
             assert (data["size"], data["offset"], data["next_offset"], data["truncated"]) == (PNG_SIZE, 0, 200_000, True)
             assert data["sha256"] == hashlib.sha256(png).hexdigest()
-            assert len(first.content) == 2 and isinstance(first.content[1], ImageContent)
-            assert first.content[1].mime_type == "image/png"
-            part1 = base64.b64decode(first.content[1].data)
+            # a part of an image is not an image a model can decode: it comes as a resource blob
+            assert len(first.content) == 2 and isinstance(first.content[1], EmbeddedResource)
+            assert first.content[1].resource.mime_type == "image/png"
+            part1 = base64.b64decode(first.content[1].resource.blob)
             assert part1 == png[:200_000]
-            assert first.content[1].data not in first.content[0].text  # the base64 is sent once
+            assert first.content[1].resource.blob not in first.content[0].text  # the base64 is sent once
 
             second = await client.call_tool(
             "read_file_raw", {"vault": "notes", "path": "Pics/big.png", "offset": data["next_offset"]}
             )
             data2 = await structured(client, second)
             assert (data2["offset"], data2["next_offset"], data2["truncated"]) == (200_000, None, False)
-            assert part1 + base64.b64decode(second.content[1].data) == png
+            assert part1 + base64.b64decode(second.content[1].resource.blob) == png
+            end = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/big.png", "offset": PNG_SIZE})
+            assert len(end.content) == 1  # nothing left to send: no empty block
+
+            whole = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/small.png"})
+            assert isinstance(whole.content[1], ImageContent) and base64.b64decode(whole.content[1].data) == SMALL_PNG
+            fake = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/fake.png"})
+            assert isinstance(fake.content[1], EmbeddedResource)  # named .png, but not an image
 
             other = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin"})
             meta = await structured(client, other)

@@ -101,3 +101,28 @@ def test_temp_files_of_killed_writes_are_swept(ws: Workspace) -> None:
     kept.write_bytes(b"")
     assert ex.sweep_temps(ws) == 2
     assert not any(p.exists() for p in stale) and kept.exists()
+
+
+def test_recovery_never_undoes_an_edit_made_while_the_server_was_down(ws: Workspace) -> None:
+    """A file changed since the interrupted change wrote it (a person editing in Obsidian before the
+    restart) is kept as it is and reported; everything else is rolled back. The report is made before the
+    journal entry is forgotten, so a crash in between repeats it instead of losing it."""
+    vault = ws.vaults["v"]
+    out = ex.Outcome()
+    ex._backup(ws, vault, "Home.md", "test", out)
+    ex._backup(ws, vault, "Area/A.md", "test", out)
+    versions = {b["path"]: b["version"] for b in out.backups}
+    entry = ws.journal.begin("v", "replace_in_files")  # type: ignore[union-attr]
+    ex._write(vault, ex.Write("Home.md", b"# Home\nreplaced\n"), entry, versions)
+    ex._write(vault, ex.Write("Area/A.md", b"# A\nreplaced\n"), entry, versions)
+    (vault.root / "Area" / "A.md").write_bytes(b"# A\nreplaced\nand my own line, typed after the crash\n")
+    seen_pending: list[bool] = []
+
+    def report(change: ex.Recovered) -> None:
+        seen_pending.append(any(ws.journal.folder.iterdir()))  # type: ignore[union-attr]
+
+    [change] = ex.recover(ws, report)
+    assert (vault.root / "Home.md").read_bytes() == NOTES["Home.md"].encode()  # rolled back
+    assert (vault.root / "Area" / "A.md").read_bytes().endswith(b"typed after the crash\n")  # theirs, kept
+    assert change.kept == ["Area/A.md"] and seen_pending == [True]
+    assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]

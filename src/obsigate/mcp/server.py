@@ -13,6 +13,7 @@ the session, so a grant change applies to the next request even inside a legacy 
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 from typing import Any
@@ -118,8 +119,9 @@ def success_result(data: dict[str, Any], tool: str | None = None) -> CallToolRes
     """A tool's structured result as ``structuredContent`` plus the same JSON as one text block.
 
     A binary chunk of ``read_file_raw`` (``encoding: "base64"``) also gets the block an agent can use, after
-    the text: an image (``image/*``) as ``ImageContent`` (base64 + ``mimeType``), any other binary as an
-    ``EmbeddedResource`` with a ``blob`` (``uri`` ``vault://<vault>/<path>``). The base64 is sent once: in that
+    the text: a whole image (``image/*``, read in one chunk, with an image format's leading bytes) as
+    ``ImageContent`` (base64 + ``mimeType``), any other binary or a part of one as an ``EmbeddedResource``
+    with a ``blob`` (``uri`` ``vault://<vault>/<path>``); nothing at the end of the file. The base64 is sent once: in that
     block; ``structuredContent`` (and the text block) keep every other field with ``content: ""``, and the
     block holds the file's bytes ``[offset, next_offset or size)``.
     """
@@ -127,13 +129,30 @@ def success_result(data: dict[str, Any], tool: str | None = None) -> CallToolRes
     if tool in BINARY_TOOLS and data.get("encoding") == "base64" and isinstance(data.get("content"), str):
         blob, mime = data["content"], str(data.get("mime_type") or "application/octet-stream")
         data = {**data, "content": ""}
-        if mime.startswith("image/"):
+        whole = data.get("offset") == 0 and data.get("next_offset") is None
+        if not blob:
+            pass  # past the end: nothing to send
+        elif mime.startswith("image/") and whole and _is_image(blob):
             blocks.append(ImageContent(type="image", data=blob, mime_type=mime))
-        else:
+        else:  # a part of a file, or bytes that are not the image their name says: hosts pass images to models
             uri = f"vault://{quote(str(data.get('vault', '')), safe='')}/{quote(str(data.get('path', '')), safe='/')}"
             blocks.append(EmbeddedResource(type="resource", resource=BlobResourceContents(uri=uri, mime_type=mime, blob=blob)))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text), *blocks], structured_content=data)
+
+
+#: Leading bytes of the image formats model APIs take (PNG, JPEG, GIF, WebP's RIFF container).
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"RIFF")
+
+
+def _is_image(blob: str) -> bool:
+    """Whether base64 ``blob`` starts like an image a model API can decode (an ``image`` block of anything
+    else makes many hosts fail the whole request)."""
+    try:
+        head = base64.b64decode(blob[:24])
+    except ValueError:
+        return False
+    return head.startswith(_IMAGE_MAGIC) and (not head.startswith(b"RIFF") or head[8:12] == b"WEBP")
 
 
 def confirmation_message(data: dict[str, Any]) -> str:

@@ -12,10 +12,11 @@ Deleting never unlinks a file that is not in the backup store first, and leaves 
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import stat
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,13 +141,16 @@ def _exists_error(path: str) -> Conflict:
 def _write(vault: Vault, step: Write, entry: Entry, versions: dict[str, str]) -> None:
     target = resolve_safe_path(vault, step.path).abs
     _make_parents(vault, target, entry)
-    record: dict[str, object] = {"op": "write", "path": step.path, "backup": None}
+    record: dict[str, object] = {"op": "write", "path": step.path, "backup": None,
+                                 "after": hashlib.sha256(step.data).hexdigest()}  # fmt: skip
     if os.path.lexists(target):
         if step.exclusive or not stat.S_ISREG(os.stat(target).st_mode):
             raise _exists_error(step.path)
+        old = target.read_bytes()
+        record["before_sha256"] = hashlib.sha256(old).hexdigest()
         record["backup"] = versions.get(step.path)
         if record["backup"] is None:  # not backed up before the change (a note this change moved here)
-            record["before"] = base64.b64encode(target.read_bytes()).decode("ascii")
+            record["before"] = base64.b64encode(old).decode("ascii")
     entry.intend(record)
     try:
         atomic_write(target, step.data, exclusive=step.exclusive)
@@ -231,20 +235,21 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
     return out
 
 
-def recover(ws: Workspace) -> list[Recovered]:
+def recover(ws: Workspace, report: Callable[[Recovered], None] | None = None) -> list[Recovered]:
     """Roll back every change the journal holds unfinished (a process killed mid-change; see
-    ``domain/storage/journal.py``), before anything is served, and bring the index up to date for what was
-    put back.
+    ``domain/storage/journal.py``), before anything is served, ``report`` each one (before it is forgotten),
+    and bring the index up to date for what was put back. A file someone changed since is kept as it is
+    (``Recovered.kept``).
 
     Raises:
         OSError, LookupError: a change could not be undone (it stays in the journal; the start must stop).
     """
     if ws.journal is None:
         return []
-    done = ws.journal.recover(*_locator(ws))
+    done = ws.journal.recover(*_locator(ws), report=report)
     for change in done:
         if change.vault in ws.vaults:
-            _refresh(ws, ws.vaults[change.vault], change.paths)
+            _refresh(ws, ws.vaults[change.vault], change.paths + change.kept)
     return done
 
 

@@ -10,9 +10,12 @@ the first step). The undo of each step is idempotent (it checks the disk), so a 
 or a recovery itself killed half-way, are undone correctly by the next recovery. The same undo runs when a
 step fails in a live process, so there is one rollback path.
 
-Records (one JSON object a line): ``begin {id, vault, reason}``; ``write {path, backup, before}``
-(``backup``: the version holding the old bytes; else ``before``: those bytes, base64, for a file the backups
-do not hold, such as a note moved by this change and then rewritten; neither: the file did not exist); ``mkdir {path}`` (a folder this change
+Records (one JSON object a line): ``begin {id, vault, reason}``; ``write {path, backup, before, after,
+before_sha256}`` (``backup``: the version holding the old bytes; else ``before``: those bytes, base64, for a
+file the backups do not hold, such as a note moved by this change and then rewritten; neither: the file did
+not exist; ``after``/``before_sha256``: SHA-256 of the bytes written and of the old ones — a file holding
+anything else was changed by someone else since, e.g. edited in Obsidian while the server was down, and the
+undo leaves it alone, so a recovery never loses a person's edit); ``mkdir {path}`` (a folder this change
 creates); ``move {src, dst}``; ``remove {path, files: [{path, version}], dirs: [path]}`` (every file, with its
 backup, and every folder below ``path``); ``commit``.
 """
@@ -20,6 +23,7 @@ backup, and every folder below ``path``); ``commit``.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -78,12 +82,14 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Recovered:
-    """What :meth:`ChangeJournal.recover` did to one unfinished change: ``paths`` put back as before."""
+    """What :meth:`ChangeJournal.recover` did to one unfinished change: ``paths`` put back as before;
+    ``kept``: files changed since by someone else (an edit while the server was down), left as they are."""
 
     id: str
     vault: str
     reason: str
     paths: list[str]
+    kept: list[str] = field(default_factory=list)
 
 
 def _append(path: Path, record: dict[str, Any]) -> None:
@@ -125,8 +131,12 @@ class ChangeJournal:
                 continue
             yield path, records
 
-    def recover(self, locate: Locate, read_backup: ReadBackup) -> list[Recovered]:
-        """Roll back every unfinished change (see the module docstring) and forget it.
+    def recover(
+        self, locate: Locate, read_backup: ReadBackup, report: Callable[[Recovered], None] | None = None
+    ) -> list[Recovered]:
+        """Roll back every unfinished change (see the module docstring), ``report`` it (the audit record is
+        written before the entry is forgotten: a crash in between repeats the idempotent roll-back and the
+        report at the next start, it never loses them), then forget it.
 
         Raises:
             OSError, LookupError: a step could not be undone; its entry is kept for the next start.
@@ -136,10 +146,17 @@ class ChangeJournal:
             head = records[0] if records and records[0].get("op") == "begin" else {}
             vault = str(head.get("vault", ""))
             touched: list[str] = []
+            kept: list[str] = []
             for record in reversed(records[1:]):
-                touched += undo_record(vault, record, locate, read_backup)
+                undone = undo_record(vault, record, locate, read_backup)
+                touched += undone
+                if record.get("op") == "write" and not undone:
+                    kept.append(record["path"])
+            change = Recovered(str(head.get("id", path.stem)), vault, str(head.get("reason", "")), touched, kept)
+            if report is not None:
+                report(change)
             path.unlink(missing_ok=True)
-            done.append(Recovered(str(head.get("id", path.stem)), vault, str(head.get("reason", "")), touched))
+            done.append(change)
         return done
 
 
@@ -152,6 +169,8 @@ def undo_record(vault: str, record: dict[str, Any], locate: Locate, read_backup:
     op = record.get("op")
     if op == "write":
         target = locate(vault, record["path"])
+        if record.get("after") and os.path.lexists(target) and not _holds(target, record["after"], record):
+            return []  # changed since by someone else (an edit while the server was down): theirs wins, kept
         if record.get("backup"):
             atomic_write(target, read_backup(vault, record["path"], record["backup"]))
         elif record.get("before") is not None:  # bytes of a file not in the backups (a note moved, then edited)
@@ -184,6 +203,16 @@ def undo_record(vault: str, record: dict[str, Any], locate: Locate, read_backup:
                 atomic_write(target, read_backup(vault, item["path"], item["version"]))
         return [record["path"]] + [f["path"] for f in record.get("files", [])]
     return []
+
+
+def _holds(target: Path, after: str, record: dict[str, Any]) -> bool:
+    """Whether ``target`` still holds what this change wrote, or the bytes it had before (the write never
+    happened): only then may the undo put the old bytes back."""
+    try:
+        current = hashlib.sha256(target.read_bytes()).hexdigest()
+    except OSError:
+        return False
+    return current in (after, record.get("before_sha256"))
 
 
 def remove_tree(path: Path) -> None:
