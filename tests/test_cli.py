@@ -216,3 +216,19 @@ def test_client_configs_use_mcp_remote_over_streamable_http_only() -> None:
     assert args[-2:] == ["--transport", "http-only"] and "mcp-remote" in args
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert '"--transport", "http-only"' in readme.split("## Connect an MCP client", 1)[1].split("**Cursor**", 1)[0]
+
+
+def test_a_piped_password_is_one_line_and_not_blank(tmp_path: Path) -> None:
+    """`--password-stdin` refuses a second line (it was silently dropped) and a password of spaces only."""
+    from typer.testing import CliRunner
+
+    from obsigate.cli import app
+
+    runner = CliRunner()
+    data = ["--data-dir", str(tmp_path / "data")]
+    two = runner.invoke(app, ["user", "add", "ann", "--password-stdin", *data], input="longenough1\nsecond\n")
+    assert two.exit_code == 2 and "invalid_argument" in two.output
+    blank = runner.invoke(app, ["user", "add", "ann", "--password-stdin", *data], input="          \n")
+    assert blank.exit_code == 2 and "only spaces" in blank.output
+    ok = runner.invoke(app, ["user", "add", "ann", "--password-stdin", *data], input="longenough1\n")
+    assert ok.exit_code == 0

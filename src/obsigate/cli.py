@@ -65,6 +65,18 @@ def _service_line(code: str, message: str, hint: str | None = None) -> str:
     return f"{code}: {message}" + (f" ({hint})" if hint else "")
 
 
+def _stdin_password() -> str:
+    """The password piped on stdin: exactly one line. More text after it, or a password of spaces only, is
+    refused rather than silently cut or accepted."""
+    lines = sys.stdin.read().splitlines()
+    password = lines[0] if lines else ""
+    if any(line.strip() for line in lines[1:]):
+        raise _fail(_service_line("invalid_argument", "give the password on one line of stdin", "nothing after it"))
+    if password and not password.strip():
+        raise _fail(_service_line("invalid_argument", "the password is only spaces"))
+    return password
+
+
 def _need_vaults(settings: Settings) -> None:
     if not settings.vaults:
         raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
@@ -195,7 +207,7 @@ def user_add(
 ) -> None:
     """Create a user. Vault names may be declared later by `serve`."""
     parts, _ = _auth(data_dir)
-    password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
+    password = _stdin_password() if password_stdin else None
     grants = None if vaults.strip() == "*" else _vault_names(vaults)
     with _reported():
         user = parts.users.add_user(name, password, admin=admin, vaults=grants)
@@ -261,7 +273,7 @@ def user_passwd(
     if not password_stdin:
         raise _fail(_service_line("invalid_argument", "the new password is read from stdin", "add --password-stdin"))
     parts, _ = _auth(data_dir)
-    password = sys.stdin.readline().rstrip("\r\n")
+    password = _stdin_password()
     with _reported():
         if parts.users.get_user(name) is None:  # say not_found before judging the password
             raise NotFound(f"no user named {name!r}", hint="obsigate user list shows the names")
