@@ -18,8 +18,8 @@ CODE_FIRST = {"EditError"}
 
 def codes_used() -> dict[str, str]:
     """``{code: where}`` for every literal code in src: ``code="x"`` arguments, ``code = "x"`` class
-    attributes, ``{"code": "x"}`` dicts, status → code tables and the first argument of :data:`CODE_FIRST`
-    errors."""
+    attributes, ``{"code": "x"}`` dicts, status → code tables (``*_CODES``) and their ``.get`` fallbacks, and
+    the first argument of :data:`CODE_FIRST` errors."""
     found: dict[str, str] = {}
     for path in SRC.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -31,6 +31,9 @@ def codes_used() -> dict[str, str]:
                 name = getattr(node.func, "id", getattr(node.func, "attr", None))
                 if name in CODE_FIRST and node.args:
                     values.append(node.args[0])
+                if name == "get" and isinstance(getattr(node.func, "value", None), ast.Name) and len(node.args) == 2:
+                    if node.func.value.id.endswith("_CODES"):  # a code table's fallback: CODES.get(key, "x")
+                        values.append(node.args[1])
             elif isinstance(node, ast.ClassDef):
                 values += [
                     s.value for s in node.body

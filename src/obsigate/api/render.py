@@ -15,7 +15,6 @@ from obsigate.tools.dispatch import call_tool
 
 #: Codes of the HTTP refusals Starlette raises itself (unknown route, wrong method...); any other status: http_error.
 _STATUS_CODES = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
-_OTHER_STATUS = {0: "http_error"}
 
 
 async def run_tool(ctx: ToolContext, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +46,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = _STATUS_CODES.get(exc.status_code, _OTHER_STATUS[0])
+        code = _STATUS_CODES.get(exc.status_code, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else code
         return _error(exc.status_code, {"code": code, "message": message}, getattr(exc, "headers", None))
 

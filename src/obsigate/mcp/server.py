@@ -70,8 +70,6 @@ CONFIRM_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 #: First revision whose ``tools/call`` carries elicitation in an ``InputRequiredResult`` (MRTR).
 MRTR_VERSION = "2026-07-28"
 _MESSAGE_DIFF_CHARS = 6000
-#: Tools whose binary result (``encoding: "base64"``) is sent as an image or embedded resource block.
-BINARY_TOOLS = frozenset({"read_file_raw"})
 
 INSTRUCTIONS = (
     "ObsiGate serves Obsidian-style markdown vaults. Start with list_vaults: every other tool takes one of "
@@ -115,10 +113,11 @@ def error_result(err: ServiceError) -> CallToolResult:
     )
 
 
-def success_result(data: dict[str, Any], tool: str | None = None) -> CallToolResult:
+def success_result(data: dict[str, Any], spec: ToolSpec | None = None) -> CallToolResult:
     """A tool's structured result as ``structuredContent`` plus the same JSON as one text block.
 
-    A binary chunk of ``read_file_raw`` (``encoding: "base64"``) also gets the block an agent can use, after
+    A binary chunk (``encoding: "base64"``) of a tool whose result model declares exact-bytes fields
+    (``exact_fields``, e.g. ``read_file_raw``; the same declaration ``pipeline.finish`` reads) also gets the block an agent can use, after
     the text: a whole image (``image/*``, read in one chunk, with an image format's leading bytes) as
     ``ImageContent`` (base64 + ``mimeType``), any other binary or a part of one as an ``EmbeddedResource``
     with a ``blob`` (``uri`` ``vault://<vault>/<path>``); nothing at the end of the file. The base64 is sent once: in that
@@ -126,7 +125,8 @@ def success_result(data: dict[str, Any], tool: str | None = None) -> CallToolRes
     block holds the file's bytes ``[offset, next_offset or size)``.
     """
     blocks: list[TextContent | ImageContent | EmbeddedResource] = []
-    if tool in BINARY_TOOLS and data.get("encoding") == "base64" and isinstance(data.get("content"), str):
+    carries_bytes = spec is not None and hasattr(spec.result_model, "exact_fields")
+    if carries_bytes and data.get("encoding") == "base64" and isinstance(data.get("content"), str):
         blob, mime = data["content"], str(data.get("mime_type") or "application/octet-stream")
         data = {**data, "content": ""}
         whole = data.get("offset") == 0 and data.get("next_offset") is None
@@ -307,7 +307,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         if spec is not None and spec.kind is ToolKind.PROPOSE and Scope.MCP in spec.scopes and _client_elicits(ctx):
             return await propose_inline(ctx, tctx, spec, params)
         data = await run_tool(tctx, params.name, params.arguments)
-        return data if isinstance(data, CallToolResult) else success_result(data, params.name)
+        return data if isinstance(data, CallToolResult) else success_result(data, spec)
 
     def input_schema_of(name: str) -> dict[str, Any] | None:
         # Used by the SDK for 2026-07-28 ``Mcp-Param-*`` header checks, so it need not run tools/list.
