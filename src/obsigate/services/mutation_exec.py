@@ -76,10 +76,12 @@ Step = Write | MakeDir | Move | Remove
 
 @dataclass(slots=True)
 class Outcome:
-    """What :func:`execute` did: backups made (``[{"path", "version"}]``) and every path it touched."""
+    """What :func:`execute` did: backups made (``[{"path", "version"}]``) and every path it touched;
+    ``sha256``: the backed-up bytes' hashes by path (the journal's undo check needs them; not a result)."""
 
     backups: list[dict[str, str]] = field(default_factory=list)
     touched: list[str] = field(default_factory=list)
+    sha256: dict[str, str] = field(default_factory=dict)
 
 
 def _files_below(folder: Path, rel: str) -> list[tuple[str, str]]:
@@ -109,6 +111,7 @@ def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) ->
         with open(osp, "rb") as f:
             data = f.read()
         out.backups.append({"path": path, "version": save_backup(ws.backups, vault.name, path, data, reason=reason)})
+        out.sha256[path] = hashlib.sha256(data).hexdigest()
 
 
 def _locator(ws: Workspace):  # noqa: ANN202 — the journal's Locate and ReadBackup over this workspace
@@ -138,7 +141,11 @@ def _exists_error(path: str) -> Conflict:
     return Conflict(f"{path!r} already exists", code="exists", hint="pick another name or edit it")
 
 
-def _write(vault: Vault, step: Write, entry: Entry, versions: dict[str, str]) -> None:
+def _write(
+    vault: Vault, step: Write, entry: Entry, versions: dict[str, str], hashes: dict[str, str] | None = None
+) -> None:
+    """Write one file after journalling its undo. ``versions``/``hashes``: the backup version and SHA-256 of
+    files already backed up (read once, by :func:`_backup`); any other existing file is read here."""
     target = resolve_safe_path(vault, step.path).abs
     _make_parents(vault, target, entry)
     record: dict[str, object] = {"op": "write", "path": step.path, "backup": None,
@@ -146,11 +153,14 @@ def _write(vault: Vault, step: Write, entry: Entry, versions: dict[str, str]) ->
     if os.path.lexists(target):
         if step.exclusive or not stat.S_ISREG(os.stat(target).st_mode):
             raise _exists_error(step.path)
-        old = target.read_bytes()
-        record["before_sha256"] = hashlib.sha256(old).hexdigest()
         record["backup"] = versions.get(step.path)
-        if record["backup"] is None:  # not backed up before the change (a note this change moved here)
-            record["before"] = base64.b64encode(old).decode("ascii")
+        if record["backup"] is not None and hashes and step.path in hashes:
+            record["before_sha256"] = hashes[step.path]
+        else:  # not backed up before the change (a note this change moved here): its bytes go in the record
+            old = target.read_bytes()
+            record["before_sha256"] = hashlib.sha256(old).hexdigest()
+            if record["backup"] is None:
+                record["before"] = base64.b64encode(old).decode("ascii")
     entry.intend(record)
     try:
         atomic_write(target, step.data, exclusive=step.exclusive)
@@ -213,7 +223,7 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
     try:
         for step in steps:
             if isinstance(step, Write):
-                _write(vault, step, entry, versions)
+                _write(vault, step, entry, versions, out.sha256)
                 out.touched.append(step.path)
             elif isinstance(step, MakeDir):
                 target = resolve_safe_path(vault, step.path).abs
