@@ -34,11 +34,11 @@ _RULES: dict[str, set[str]] = {
     "auth": {"domain", "services", "auth"},  # beside services: fronts authenticate, tools authorise
     "tools": {"domain", "services", "auth", "tools"},
     # transports see tools (and auth, to authenticate), never the layers below, the settings or bootstrap
-    "api": {"tools", "auth", "api", "mcp"},  # api/app.py mounts the MCP endpoint
+    "api": {"tools", "auth", "api", "mcp", "agent"},  # api/app.py mounts the MCP endpoint and the assistant's routes
     "mcp": {"tools", "auth", "mcp"},
-    "agent": {"tools", "auth", "agent"},  # not written yet: its rule is, so it starts guarded
+    "agent": {"tools", "auth", "agent"},  # the in-app assistant: providers, the loop, its stores
     "web": {"tools", "auth", "web"},
-    "bootstrap": {"domain", "services", "auth", "tools", "config", "api", "mcp"},  # the composition root
+    "bootstrap": {"domain", "services", "auth", "tools", "config", "api", "mcp", "agent"},  # the composition root
     "config": set(),
     "__main__": {"cli"},
 }

@@ -1,0 +1,162 @@
+"""HTTP plumbing both dialects share: send with bounded retries, and turn a provider's refusal into one of
+our stable codes (``llm.md`` §1.7, §1.8, §2.7).
+
+Retried: HTTP 429 and 5xx (500, 502, 503, 504, 529...) and failures to connect, at most
+``ProviderConfig.max_retries`` times, waiting ``Retry-After`` (seconds or an HTTP date) when the provider
+sends one, else 0.5 s, 1 s, 2 s..., never longer than ``retry_cap_s``. Never retried: 4xx other than 429
+(a wrong key or model does not get better), and anything once the answer has started streaming.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+import time
+from typing import Any
+
+import anyio
+import httpx2
+
+from obsigate.agent.providers.base import ProviderConfig, ProviderError, ToolsRejected
+
+__all__ = ["classify", "error_message", "open_response", "retry_delay"]
+
+#: Messages that mean "this model or server does not take tools" (``llm.md`` §1.7); matched with the status.
+_TOOLS_REJECTED = re.compile(
+    r"does not support tools|support tool use|tool_choice|tool choice|tools param|unsupported param: tools"
+    r"|function calling is not|does not support function|tools are not supported|enable-auto-tool-choice",
+    re.IGNORECASE,
+)
+_CONTEXT = re.compile(
+    r"context[ _]length|maximum context|context window|too many tokens|prompt is too long|input token count"
+    r"|exceeds the (?:maximum|context)",
+    re.IGNORECASE,
+)
+_RETRIED = {408, 409, 425, 429}
+
+
+def error_message(body: str) -> str:
+    """The human message inside a provider's error body, whatever its shape: OpenAI/OpenRouter/Gemini
+    ``{"error": {"message"}}``, Ollama native ``{"error": "..."}``, vLLM's flat ``{"object": "error",
+    "message"}``, FastAPI's ``{"detail": [...]}``, or plain text (cut to 500 characters)."""
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        return body.strip()[:500] or "(empty body)"
+    if isinstance(data, list) and data:  # Gemini's stream may wrap the error in a one-item list
+        data = data[0]
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, str):
+            return err[:500]
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("detail")
+            if isinstance(msg, str):
+                return msg[:500]
+        detail = data.get("detail")
+        if detail is not None:
+            return json.dumps(detail)[:500]
+    return body.strip()[:500]
+
+
+def classify(status: int, body: str, *, tools_sent: bool, provider: str, model: str) -> Exception:
+    """The exception for a refused request: :class:`ToolsRejected` when ``tools_sent`` and the status and
+    message are one of ``llm.md`` §1.7's (400/404/422, or llama.cpp's 500 "tools param requires --jinja"),
+    else a :class:`ProviderError`:
+
+    ========================  =====================================================================
+    401, 403                  ``provider_auth_failed``
+    402                       ``provider_unavailable`` (out of credit: the key works, the account does not)
+    404                       ``model_not_found``
+    429                       ``provider_rate_limited``
+    400/413/422, context      ``context_length_exceeded``
+    other 4xx                 ``provider_bad_response``
+    5xx                       ``provider_unavailable``
+    ========================  =====================================================================
+    """
+    message = error_message(body)
+    where = f"{provider} ({model})"
+    if tools_sent and _TOOLS_REJECTED.search(message) and status in (400, 404, 422, 500):
+        return ToolsRejected(message)
+    if tools_sent and status == 422 and '"detail"' in body and "tool" in body.lower():
+        return ToolsRejected(message)
+    if status in (401, 403):
+        return ProviderError(f"{where} refused the API key: {message}", code="provider_auth_failed")
+    if status == 402:
+        return ProviderError(f"{where} refused the request (payment required): {message}", code="provider_unavailable")
+    if status == 404:
+        return ProviderError(f"{where}: model or endpoint not found: {message}", code="model_not_found")
+    if status == 429:
+        return ProviderError(f"{where} is rate-limiting requests: {message}", code="provider_rate_limited")
+    if status in (400, 413, 422) and _CONTEXT.search(message):
+        return ProviderError(f"{where}: {message}", code="context_length_exceeded")
+    if 400 <= status < 500:
+        return ProviderError(f"{where} rejected the request (HTTP {status}): {message}", code="provider_bad_response")
+    return ProviderError(f"{where} failed (HTTP {status}): {message}", code="provider_unavailable")
+
+
+def retry_delay(attempt: int, retry_after: str | None, cap_s: float) -> float:
+    """Seconds to wait before try ``attempt + 1`` (``attempt`` counts from 0): ``Retry-After`` (delta seconds or
+    an HTTP date, RFC 9110 §10.2.3) when given and valid, else 0.5 × 2^attempt; at most ``cap_s``."""
+    delay = 0.5 * (2**attempt)
+    if retry_after:
+        value = retry_after.strip()
+        try:
+            delay = float(value)
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(value) if value else None
+            if parsed is not None:
+                delay = parsed.timestamp() - time.time()
+    return max(0.0, min(delay, cap_s))
+
+
+def _retry_after_s(response: httpx2.Response, cap_s: float) -> int:
+    return max(1, round(retry_delay(0, response.headers.get("retry-after"), max(cap_s, 60.0))))
+
+
+async def open_response(
+    client: httpx2.AsyncClient,
+    config: ProviderConfig,
+    url: str,
+    *,
+    body: dict[str, Any],
+    headers: dict[str, str],
+    tools_sent: bool,
+) -> httpx2.Response:
+    """POST ``body`` to ``url`` and return the 2xx response with its body not yet read (the caller reads or
+    streams it, then closes it with ``aclose()``), retrying as the module docstring says.
+
+    Raises:
+        ToolsRejected, ProviderError: see :func:`classify`; ``provider_unavailable`` when the server cannot be
+            reached or times out; ``provider_rate_limited`` carries ``details.retry_after`` (s).
+    """
+    attempt = 0
+    while True:
+        request = client.build_request("POST", url, json=body, headers=headers)
+        try:
+            response = await client.send(request, stream=True)
+        except (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ReadTimeout, httpx2.RemoteProtocolError) as exc:
+            if attempt < config.max_retries:
+                await anyio.sleep(retry_delay(attempt, None, config.retry_cap_s))
+                attempt += 1
+                continue
+            raise ProviderError(
+                f"{config.name} could not be reached at {config.base_url} ({type(exc).__name__})",
+                code="provider_unavailable",
+            ) from None
+        if response.status_code < 300:
+            return response
+        text = (await response.aread()).decode("utf-8", "replace")
+        await response.aclose()
+        status = response.status_code
+        if (status in _RETRIED or status >= 500) and attempt < config.max_retries and not (
+            tools_sent and _TOOLS_REJECTED.search(error_message(text))
+        ):
+            await anyio.sleep(retry_delay(attempt, response.headers.get("retry-after"), config.retry_cap_s))
+            attempt += 1
+            continue
+        error = classify(status, text, tools_sent=tools_sent, provider=config.name, model=config.model)
+        if isinstance(error, ProviderError) and error.code == "provider_rate_limited":
+            error.details["retry_after"] = _retry_after_s(response, config.retry_cap_s)
+        raise error

@@ -1,0 +1,174 @@
+"""A scripted fake LLM provider on loopback (``llm.md`` §4): a real HTTP server, so the production HTTP stack
+(httpx2, SSE parsing, timeouts, cancellation) is what the tests exercise.
+
+Each incoming request pops the next :class:`Reply` of the script (a request past the end gets a 500 with
+``{"error": {"message": "fake: script exhausted"}}``) and is recorded (:attr:`FakeLLM.requests`), so tests
+assert on what ObsiGate sent: tool schemas, replayed ``reasoning_content``, ``thoughtSignature`` positions,
+``tool_call_id`` pairing. Dialect helpers that build replies: ``fakes.openai_replies`` and
+``fakes.gemini_replies``.
+
+A reply is raw bytes written in pieces (``chunks``), each after ``delay_s``; ``close_early`` drops the
+connection after the chunks without ending the body properly (a cut stream). ``GET /v1/models`` answers from
+``models`` without consuming the script. The server notices a client that hangs up (``disconnects``).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One scripted HTTP answer. ``chunks``: body pieces written (and flushed) one by one, each after
+    ``delay_s`` seconds; ``close_early``: end by closing the socket (no terminating chunk). ``sse`` sets the
+    content type to ``text/event-stream``. ``before_s``: wait before the status line (first-byte timeout)."""
+
+    status: int = 200
+    chunks: list[bytes] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    sse: bool = False
+    delay_s: float = 0.0
+    before_s: float = 0.0
+    close_early: bool = False
+
+    @classmethod
+    def json(cls, body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
+        """A plain JSON answer (``body`` dumped as it is)."""
+        return cls(status=status, chunks=[json.dumps(body).encode()], headers=dict(headers or {}))
+
+
+@dataclass
+class Recorded:
+    """A request the fake received: ``method``, ``path`` (with query), ``headers`` (lower-case names) and the
+    parsed ``json`` body (``None`` when it was not JSON)."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    json: Any
+
+
+class FakeLLM:
+    """The server. Use :func:`running` or ``start()``/``stop()``; ``base_url`` is ``http://127.0.0.1:PORT``
+    (append ``/v1`` or ``/v1beta`` as a provider would be configured)."""
+
+    def __init__(self) -> None:
+        self.script: list[Reply] = []
+        self.requests: list[Recorded] = []
+        self.models: list[str] = ["fake-model"]
+        self.disconnects = 0
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- script -------------------------------------------------------------------------------------
+
+    def add(self, *replies: Reply) -> FakeLLM:
+        """Append ``replies`` to the script; returns self."""
+        with self._lock:
+            self.script.extend(replies)
+        return self
+
+    def _next(self) -> Reply:
+        with self._lock:
+            if self.script:
+                return self.script.pop(0)
+        return Reply.json({"error": {"message": "fake: script exhausted", "type": "server_error"}}, status=500)
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    # --- server -------------------------------------------------------------------------------------
+
+    def start(self) -> FakeLLM:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # quiet
+                pass
+
+            def _record(self, body: bytes) -> None:
+                try:
+                    parsed = json.loads(body) if body else None
+                except ValueError:
+                    parsed = None
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with fake._lock:
+                    fake.requests.append(Recorded(self.command, self.path, headers, parsed))
+
+            def do_GET(self) -> None:  # noqa: N802
+                self._record(b"")
+                if self.path.rstrip("/").endswith("/models"):
+                    body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in fake.models]})
+                    self._send(Reply(chunks=[body.encode()]))
+                else:
+                    self._send(fake._next())
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("content-length") or 0)
+                self._record(self.rfile.read(length) if length else b"")
+                self._send(fake._next())
+
+            def _send(self, reply: Reply) -> None:
+                if reply.before_s:
+                    time.sleep(reply.before_s)
+                try:
+                    self.send_response(reply.status)
+                    ctype = "text/event-stream" if reply.sse else "application/json"
+                    self.send_header("content-type", reply.headers.pop("content-type", ctype))
+                    for k, v in reply.headers.items():
+                        self.send_header(k, v)
+                    self.send_header("transfer-encoding", "chunked")
+                    self.end_headers()
+                    self.wfile.flush()
+                    for chunk in reply.chunks:
+                        if reply.delay_s:
+                            time.sleep(reply.delay_s)
+                        if chunk:
+                            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                            self.wfile.flush()
+                    if reply.close_early:
+                        self.close_connection = True
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                        return
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError, OSError):
+                    with fake._lock:
+                        fake.disconnects += 1
+                    self.close_connection = True
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, name="fake-llm", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+
+@contextmanager
+def running() -> Iterator[FakeLLM]:
+    """A started :class:`FakeLLM`, stopped on exit."""
+    fake = FakeLLM().start()
+    try:
+        yield fake
+    finally:
+        fake.stop()
