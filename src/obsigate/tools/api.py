@@ -3,7 +3,7 @@
 
 The small API a front needs to run tools, writes included: ``visible_tools(ctx)`` (what to offer),
 ``call_tool(ctx, name, args)`` (any tool, ``propose_<tool>`` and ``apply_<tool>`` included) and
-``settle(ctx, proposal, answer)`` (the human's inline answer to a proposal: ``Answer.ACCEPT`` applies it,
+``offered_tools(ctx, vault)`` (what the in-app assistant offers its model), ``settle(ctx, proposal, answer)`` (the human's inline answer to a proposal: ``Answer.ACCEPT`` applies it,
 ``DECLINE`` spends its token, ``CANCEL`` leaves it); ``strip_secret_fields`` before a result enters a model
 prompt (the confirmation token is a credential)."""
 
@@ -24,6 +24,7 @@ from obsigate.services.errors import (
     Conflict,
     Forbidden,
     NotFound,
+    PayloadTooLarge,
     RateLimited,
     ServiceError,
     Unauthenticated,
@@ -32,11 +33,12 @@ from obsigate.services.errors import (
 )
 from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
-from obsigate.tools.dispatch import call_tool, visible_tools
+from obsigate.tools.budget import fit_to_budget
+from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
 
 __all__ = [
-    "REGISTRY", "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "RateLimited", "Risk", "Scope",
+    "REGISTRY", "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "RateLimited", "Risk", "Scope",
     "ServiceError", "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool",
-    "error_body", "settle", "strip_secret_fields", "visible_tools",
+    "error_body", "fit_to_budget", "offered_tools", "settle", "strip_secret_fields", "visible_tools",
 ]  # fmt: skip

@@ -45,6 +45,24 @@ def visible_tools(ctx: ToolContext) -> list[ToolSpec]:
     return specs
 
 
+def offered_tools(ctx: ToolContext, vault: str | None = None) -> list[ToolSpec]:
+    """The tools the in-app assistant offers its model: every declared ``in_app`` tool under its own name,
+    write tools included (the agent runs a write as ``propose_<tool>`` and applies it once the person agrees),
+    never the ``propose_``/``apply_`` pairs MCP clients see. Dangerous tools are left out when
+    ``aiDestructiveTools`` is off for ``vault`` (the run's vault) or, with no vault, for every vault the caller
+    may use; :func:`~obsigate.tools.pipeline.permit` still refuses them per call. A caller with no vault sees
+    only tools that take none.
+    """
+    specs = [s for s in ctx.runtime.registry.for_scope(Scope.IN_APP) if s.kind is ToolKind.TOOL]
+    ws = ctx.workspace
+    vaults = [vault] if vault else ws.accessible(ctx.allowed_vaults)
+    if vaults and all(ws.destructive.get(v, True) is False for v in vaults):
+        specs = [s for s in specs if s.risk is not Risk.DANGEROUS]
+    if ctx.allowed_vaults is not None and not ws.accessible(ctx.allowed_vaults):
+        specs = [s for s in specs if not s.takes_vault]
+    return specs
+
+
 def find_tool(ctx: ToolContext, name: str) -> ToolSpec:
     """The spec of ``name`` as offered on ``ctx``'s front.
 
@@ -112,4 +130,4 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
         return data
 
 
-__all__ = ["MODEL_MODES", "SECRET_RESULT_FIELDS", "call_tool", "find_tool", "visible_tools"]
+__all__ = ["MODEL_MODES", "SECRET_RESULT_FIELDS", "call_tool", "find_tool", "offered_tools", "visible_tools"]

@@ -1,0 +1,328 @@
+"""The in-app assistant's front door: chat (streamed answers), agent runs (tools, batched confirmations),
+resume, and the person's conversations. The REST routes (``api/routes_ai.py``) only parse, authenticate and
+turn :data:`~obsigate.agent.loop.Emit` calls into SSE events.
+
+Events (``llm.md``-independent; docs/assistant.md has an example session): ``delta`` ``{text}``, ``tool``
+``{id, name, label, status, summary}``, ``message`` ``{content}``, ``confirmation`` ``{run_id, actions}``,
+``notice`` ``{code, message}``, ``done`` ``{stopped, usage, conversation_id, run_id?}``, ``error`` ``{code,
+message}``. After ``error`` or ``done`` nothing follows.
+
+Stop: when the client hangs up, the route cancels the task running here; the conversation keeps what was
+said (the text streamed so far) and ends with "Stopped." / "Exécution arrêtée." (:data:`labels.STOPPED`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import anyio
+
+from obsigate.agent.labels import STOPPED
+from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
+from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
+from obsigate.agent.store import AgentStore
+from obsigate.auth.principal import Principal
+from obsigate.tools.api import ServiceError, ToolContext, ToolRuntime
+
+__all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A chat or agent request, validated by the route: the person's ``message``, the context ``mode``
+    (``directory``/``files``/``general``) with ``vault``, ``directory``, ``files``, ``extra_files``,
+    ``extra_directories``; ``provider``/``model`` overrides; a ``skill``; the ``conversation_id`` to continue;
+    ``language`` (``fr``/``en``)."""
+
+    message: str
+    mode: str = "general"
+    vault: str | None = None
+    directory: str | None = None
+    files: tuple[str, ...] = ()
+    extra_files: tuple[str, ...] = ()
+    extra_directories: tuple[str, ...] = ()
+    provider: str | None = None
+    model: str | None = None
+    skill: str | None = None
+    conversation_id: str | None = None
+    language: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A request ready to stream (:meth:`Assistant.prepare`): who asks, what, the provider configuration, the
+    system prompt, the conversation id and its messages so far."""
+
+    principal: Principal
+    ask: Ask
+    config: ProviderConfig
+    system: str
+    conversation_id: str
+    history: list[dict[str, Any]]
+
+
+class ProviderResolver(Protocol):
+    """Turns a request's provider/model overrides into a :class:`ProviderConfig` (``agent.settings.AISettings``)."""
+
+    def resolve(self, provider: str | None = None, model: str | None = None) -> ProviderConfig: ...
+
+
+#: ``build(ctx, ask, agent) -> system prompt``: collects the request's context (one door call) and writes the
+#: system prompt of its mode (``agent.context.build_system_prompt``).
+PromptBuilder = Callable[[ToolContext, Ask, bool], Awaitable[str]]
+
+
+class Assistant:
+    """Runs chats and agent runs for authenticated people.
+
+    Args:
+        runtime: the tool layer's runtime (every vault access goes through ``tools.api``).
+        providers: resolves provider/model (raises ``ProviderError``/``BadRequest`` for bad ones).
+        store: conversations and paused runs.
+        prompt: the system-prompt builder.
+        provider_factory: ``ProviderConfig`` → a provider client; clients are kept per configuration (their
+            connection pools and per-server quirks survive between requests) and closed by :meth:`aclose`.
+        limits: the agent's limits.
+    """
+
+    def __init__(
+        self,
+        runtime: ToolRuntime,
+        providers: ProviderResolver,
+        store: AgentStore,
+        prompt: PromptBuilder,
+        provider_factory: Callable[[ProviderConfig], Provider],
+        limits: AgentLimits = AgentLimits(),
+    ) -> None:
+        self.runtime = runtime
+        self.providers = providers
+        self.store = store
+        self.prompt = prompt
+        self.limits = limits
+        self._factory = provider_factory
+        self._clients: dict[ProviderConfig, Provider] = {}
+
+    def _client(self, config: ProviderConfig) -> Provider:
+        client = self._clients.get(config)
+        if client is None:
+            client = self._clients[config] = self._factory(config)
+        return client
+
+    async def aclose(self) -> None:
+        """Close every provider client."""
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            await client.aclose()
+
+    def _ctx(self, principal: Principal, session: str | None) -> ToolContext:
+        return ToolContext(principal=principal, runtime=self.runtime, mode="in_app", session_id=session)
+
+    # --- conversations ------------------------------------------------------------------------------
+
+    def _open(self, principal: Principal, ask: Ask, config: ProviderConfig) -> tuple[str, list[dict[str, Any]]]:
+        if ask.conversation_id:
+            return ask.conversation_id, self.store.messages(principal.name, ask.conversation_id)
+        cid = self.store.create_conversation(
+            principal.name, title=ask.message, mode=ask.mode, vault=ask.vault, provider=config.name, model=config.model
+        )
+        return cid, []
+
+    async def _close_runs(self, principal: Principal, runs: list[Any], reason: str, cid: str | None) -> None:
+        """Decline the proposals of paused runs that will not be resumed; with ``cid``, answer their calls in
+        the conversation so it stays a valid tool-calling history."""
+        for paused in runs:
+            run = Run.from_json(paused.data)
+            loop = RunLoop(self._ctx(principal, run.id), _Closed(), self.limits, _discard, self._noop)
+            messages = await loop.close(run, reason)
+            if cid is not None:
+                self.store.append(principal.name, cid, *messages)
+            self.store.finish(run.id)
+
+    async def _stopped(self, principal: Principal, cid: str, language: str, loop: RunLoop | None, run: Run | None) -> None:
+        """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker."""
+        with anyio.CancelScope(shield=True):
+            tail: list[dict[str, Any]] = []
+            if run is not None and run.turn and any(e["state"] != "done" for e in run.turn):
+                tail += RunLoop.tool_messages(run)
+            said = "".join(loop.partial) if loop is not None else ""
+            marker = STOPPED.get(language, STOPPED["en"])
+            tail.append({"role": "assistant", "content": f"{said}\n\n{marker}" if said else marker, "tool_calls": [],
+                         "raw": None, "provider": None, "model": None})  # fmt: skip
+            try:
+                self.store.append(principal.name, cid, *tail)
+                if run is not None:
+                    self.store.finish(run.id)
+            except ServiceError:
+                pass  # the conversation was deleted meanwhile
+
+    # --- chat and agent -----------------------------------------------------------------------------
+
+    async def prepare(self, principal: Principal, ask: Ask, *, agent: bool) -> Prepared:
+        """Everything a request needs before it streams: the provider, the system prompt (the context, one
+        door call), the conversation. Errors here are the request's own (the route answers them as 4xx).
+
+        Raises:
+            ServiceError: ``provider_not_configured``, ``invalid_argument`` (a bad model name, an unknown skill),
+                ``not_found`` (a conversation that is not the caller's), the context's errors
+                (``vault_access_denied``, ``path_outside_vault``...).
+        """
+        config = self.providers.resolve(ask.provider, ask.model)
+        system = await self.prompt(self._ctx(principal, None), ask, agent)
+        cid, history = self._open(principal, ask, config)
+        if ask.conversation_id:  # a new message supersedes a confirmation still waiting in this conversation
+            waiting = self.store.open_runs(principal.name, cid)
+            if waiting:
+                await self._close_runs(principal, waiting, "the person sent a new message instead of confirming", cid)
+                history = self.store.messages(principal.name, cid)
+        return Prepared(principal, ask, config, system, cid, history)
+
+    async def chat(self, prepared: Prepared, emit: Emit) -> None:
+        """A plain chat turn: the answer streamed as ``delta`` events, then ``done``.
+
+        Raises:
+            ServiceError: a provider failure (the route sends it as an ``error`` event).
+        """
+        principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
+        user_msg = {"role": "user", "content": ask.message}
+        self.store.append(principal.name, cid, user_msg)
+        client = self._client(config)
+        loop = RunLoop(self._ctx(principal, None), client, self.limits, emit, self._noop)
+
+        async def on_delta(text: str) -> None:
+            loop.partial.append(text)
+            await emit("delta", {"text": text})
+
+        request = ChatRequest(system=prepared.system, messages=[*prepared.history, user_msg], tools=None)
+        try:
+            turn = await client.chat(request, on_delta)
+        except anyio.get_cancelled_exc_class():
+            await self._stopped(principal, cid, ask.language, loop, None)
+            raise
+        self.store.append(principal.name, cid, turn.message, provider=config.name, model=config.model)
+        await emit("done", {"conversation_id": cid, "usage": turn.usage.as_dict(), "stopped": "completed"})
+
+    @staticmethod
+    async def _noop(messages: list[dict[str, Any]]) -> None:
+        return None
+
+    async def agent(self, prepared: Prepared, emit: Emit) -> None:
+        """Run the agent (see :mod:`obsigate.agent.loop`) on a prepared request."""
+        principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
+        run = Run.new(
+            user=principal.name, conversation_id=cid, provider=config.name, model=config.model,
+            system=prepared.system, vault=ask.vault, language=ask.language,
+        )  # fmt: skip
+        loop = self._loop(principal, run, config, emit)
+        user_msg = {"role": "user", "content": ask.message}
+        self.store.append(principal.name, cid, user_msg)
+        await self._drive(loop, principal, run, [*prepared.history, user_msg])
+
+    def claim(self, principal: Principal, run_id: str) -> Run:
+        """Take ``principal``'s paused run ``run_id`` for resuming (exactly one of two racing resumes wins).
+
+        Raises:
+            NotFound: no such run of this person. Conflict: ``run_expired``, ``run_not_paused``.
+        """
+        return Run.from_json(self.store.claim(principal.name, run_id).data)
+
+    async def resume(self, principal: Principal, run: Run, confirm_all: bool, emit: Emit) -> None:
+        """Finish a claimed run's paused turn with the person's answer and stream the rest of the run."""
+        config = self.providers.resolve(run.provider, run.model)
+        loop = self._loop(principal, run, config, emit)
+        try:
+            await loop.resolve(run, confirm_all)
+            self.store.append(principal.name, run.conversation_id, *RunLoop.tool_messages(run))
+            run.turn = []
+        except anyio.get_cancelled_exc_class():
+            await self._stopped(principal, run.conversation_id, run.language, loop, run)
+            raise
+        await self._drive(loop, principal, run, self.store.messages(principal.name, run.conversation_id))
+
+    def _loop(self, principal: Principal, run: Run, config: ProviderConfig, emit: Emit) -> RunLoop:
+        async def record(messages: list[dict[str, Any]]) -> None:
+            self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
+
+        return RunLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, record)
+
+    async def _drive(self, loop: RunLoop, principal: Principal, run: Run, messages: list[dict[str, Any]]) -> None:
+        """Model turns until an answer, a pause or a limit; ``done`` at the end."""
+        stopped = "completed"
+        try:
+            while True:
+                if run.iterations >= self.limits.max_iterations:
+                    stopped = "max_iterations"
+                    break
+                turn = await loop.ask(run, messages)
+                run.iterations += 1
+                await loop.record([turn.message])
+                messages.append(turn.message)
+                if not turn.tool_calls:
+                    await loop.emit("message", {"content": turn.text})
+                    break
+                await loop.run_calls(run, turn.tool_calls)
+                if run.pending:
+                    actions = loop.actions(run)
+                    self.store.pause(principal.name, run.id, run.conversation_id, run.to_json(), self.limits.run_ttl_s)
+                    await loop.emit("confirmation", {"run_id": run.id, "actions": actions})
+                    await self._done(loop, run, "awaiting_confirmation")
+                    return
+                tool_messages = RunLoop.tool_messages(run)
+                await loop.record(tool_messages)
+                messages.extend(tool_messages)
+                run.turn = []
+                if loop.quota_hit:
+                    stopped = "quota_exceeded"
+                    break
+        except anyio.get_cancelled_exc_class():
+            await self._stopped(principal, run.conversation_id, run.language, loop, run)
+            raise
+        self.store.finish(run.id)
+        await self._done(loop, run, stopped)
+
+    async def _done(self, loop: RunLoop, run: Run, stopped: str) -> None:
+        data: dict[str, Any] = {"stopped": stopped, "usage": run.usage.as_dict(), "conversation_id": run.conversation_id,
+                                "run_id": run.id}  # fmt: skip
+        await loop.emit("done", data)
+
+    # --- conversations API ------------------------------------------------------------------------
+
+    def list_conversations(self, principal: Principal, *, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+        """``principal``'s conversations, newest first (headers only)."""
+        return [c.as_dict() for c in self.store.conversations(principal.name, limit=limit, offset=offset)]
+
+    def get_conversation(self, principal: Principal, cid: str) -> dict[str, Any]:
+        """One conversation: its header and messages (``raw`` provider payloads left out).
+
+        Raises:
+            NotFound: not one of ``principal``'s.
+        """
+        info = self.store.conversation(principal.name, cid).as_dict()
+        messages = [{k: v for k, v in m.items() if k != "raw"} for m in self.store.messages(principal.name, cid)]
+        return {**info, "messages": messages}
+
+    async def delete_conversation(self, principal: Principal, cid: str) -> None:
+        """Delete one of ``principal``'s conversations; proposals of a run still waiting are declined.
+
+        Raises:
+            NotFound: not one of ``principal``'s.
+        """
+        await self._close_runs(principal, self.store.delete_conversation(principal.name, cid), "deleted", None)
+
+
+async def _discard(event: str, data: dict[str, Any]) -> None:
+    return None
+
+
+class _Closed:
+    """A provider that is never asked (closing a run only declines its proposals)."""
+
+    config: ProviderConfig
+
+    async def chat(self, request: ChatRequest, on_delta: Any = None) -> Any:  # pragma: no cover
+        raise RuntimeError("a closed run asks no model")
+
+    async def aclose(self) -> None:  # pragma: no cover
+        return None
+

@@ -1,0 +1,370 @@
+"""The agent loop of the in-app assistant, on the tool layer's one door (``tools.api.call_tool``/``settle``).
+
+One run (AI architecture guide §3.3; feature #79 B2, B5, BUG-050):
+
+1. ask the model, streaming its text (``delta`` events), with the tools :func:`~obsigate.tools.api.offered_tools`
+   gives (the registry's in-app tools under their own names; a provider that rejects tools gets the same
+   request without them, once, and a ``notice``);
+2. no tool calls: the answer is final (``message``, ``done`` ``completed``);
+3. otherwise run the turn's calls in order, each a ``tool`` event (``running`` → ``ok``/``error``/``deferred``/
+   ``pending_confirmation``):
+
+   * read tools run at once, consecutive ones in parallel;
+   * a write tool is proposed through ``propose_<tool>`` — the same planner and single-use token as MCP — and
+     waits; every write of the turn joins ONE confirmation (``confirmation`` event: each action's step label,
+     paths and unified diff; never its token). Calls after the first write that are not writes, and writes on a
+     path an earlier pending write touches, are not reached: they get ``deferred`` and are run after the
+     confirmation (BUG-050), so the tool-calling protocol stays valid and nothing is read stale;
+   * the run then pauses (``done`` ``awaiting_confirmation``), stored in SQLite for the confirmation TTL;
+
+4. resume (``confirm_all``): true applies exactly the proposals shown (``settle`` accept: a file changed since
+   gives that action ``conflict``, nothing overwritten) and arms confirmation for the rest of the run (later
+   writes are proposed and applied at once); false declines them (tokens spent) and tells the model;
+5. stops: ``max_iterations`` model turns, ``quota_exceeded`` after ``max_tool_calls`` calls, ``cancelled``.
+
+Every call's result enters the prompt stripped of credentials (``strip_secret_fields``) and cut to
+``tool_result_chars`` with a notice the model can act on.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import anyio
+
+from obsigate.agent.labels import step_label
+from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
+from obsigate.tools.api import (
+    Answer,
+    Risk,
+    ServiceError,
+    ToolContext,
+    call_tool,
+    fit_to_budget,
+    offered_tools,
+    settle,
+    strip_secret_fields,
+)
+
+__all__ = ["AgentLimits", "Emit", "Run", "RunLoop"]
+
+#: ``emit(event, data)``: one SSE event (``tool``, ``delta``, ``message``, ``confirmation``, ``notice``, ``done``).
+Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentLimits:
+    """``max_iterations``: model turns per run; ``max_tool_calls``: tool calls per run
+    (``BOOKSLM_MAX_TOOL_CALLS``); ``tool_result_chars``: the budget of one tool result in the prompt;
+    ``run_ttl_s``: how long a paused run waits (the confirmation TTL)."""
+
+    max_iterations: int = 10
+    max_tool_calls: int = 25
+    tool_result_chars: int = 20_000
+    run_ttl_s: float = 300.0
+
+
+@dataclass(slots=True)
+class Run:
+    """One agent run's state; stored as JSON while paused (:meth:`to_json`). ``turn``: the calls of the last
+    model turn, each ``{"id", "name", "arguments", "error", "state": "done"|"pending"|"deferred", "content"}``;
+    ``pending``: the proposals awaiting the person, each ``{"id", "tool", "label", "proposal"}`` (``proposal``:
+    the ``propose_`` result, token included)."""
+
+    id: str
+    user: str
+    conversation_id: str
+    provider: str
+    model: str
+    system: str
+    vault: str | None
+    language: str
+    armed: bool = False
+    tools_on: bool = True
+    iterations: int = 0
+    calls_used: int = 0
+    usage: Usage = field(default_factory=Usage)
+    turn: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, **kw: Any) -> Run:
+        return cls(id=uuid.uuid4().hex, **kw)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["usage"] = self.usage.as_dict()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Run:
+        return cls(**{**data, "usage": Usage(**data.get("usage", {}))})
+
+
+def _error_content(exc: ServiceError) -> str:
+    return json.dumps({"error": exc.to_dict()["error"]}, ensure_ascii=False)
+
+
+def _summary(result: dict[str, Any]) -> str:
+    """A few words on a tool result for the steps list (never its content)."""
+    if isinstance(result.get("content"), str):
+        return f"{len(result['content'])} chars"
+    for key in ("hits", "entries", "files", "backlinks", "nodes", "tags", "vaults", "versions"):
+        value = result.get(key)
+        if isinstance(value, list):
+            return f"{len(value)} {key}" + (" (more)" if result.get("truncated") else "")
+    if isinstance(result.get("summary"), str):
+        return result["summary"][:200]
+    return "ok"
+
+
+class RunLoop:
+    """Drives runs for one request: ``ctx`` (the caller, ``mode="in_app"``, ``session_id`` = the run id),
+    the ``provider``, the ``limits``, ``emit`` and ``record(messages)`` (appends to the conversation store)."""
+
+    def __init__(
+        self,
+        ctx: ToolContext,
+        provider: Provider,
+        limits: AgentLimits,
+        emit: Emit,
+        record: Callable[[list[dict[str, Any]]], Awaitable[None]],
+    ) -> None:
+        self.ctx = ctx
+        self.provider = provider
+        self.limits = limits
+        self.emit = emit
+        self.record = record
+        #: answer text streamed so far in the current model turn (kept if the person stops the run)
+        self.partial: list[str] = []
+        #: a call was refused because the run's tool-call quota is spent: the run stops after this turn
+        self.quota_hit = False
+
+    # --- the model ----------------------------------------------------------------------------------
+
+    def _tools(self, run: Run) -> list[ToolDef] | None:
+        if not run.tools_on:
+            return None
+        return [ToolDef(s.name, s.description, s.input_schema) for s in offered_tools(self.ctx, run.vault)]
+
+    async def ask(self, run: Run, messages: list[dict[str, Any]]) -> Turn:
+        """One model turn over ``messages``, text streamed as ``delta`` events; a provider that rejects tools
+        is asked again without them (once per run) after a ``notice``."""
+        self.partial = []
+
+        async def on_delta(text: str) -> None:
+            self.partial.append(text)
+            await self.emit("delta", {"text": text})
+
+        request = ChatRequest(system=run.system, messages=list(messages), tools=self._tools(run), stream=True)
+        try:
+            turn = await self.provider.chat(request, on_delta)
+        except ToolsRejected as exc:
+            run.tools_on = False
+            await self.emit("notice", {
+                "code": "tools_unsupported",
+                "message": f"{run.provider} ({run.model}) does not accept tools here, so the assistant answers as a "
+                           f"plain chat without reading or changing the vault ({exc.message[:200]})",
+            })  # fmt: skip
+            self.partial = []
+            turn = await self.provider.chat(replace(request, tools=None), on_delta)
+        run.usage = run.usage + turn.usage
+        return turn
+
+    # --- a turn's calls -----------------------------------------------------------------------------
+
+    def _spec_risk(self, run: Run, name: str) -> Risk | None:
+        for spec in offered_tools(self.ctx, run.vault) if run.tools_on else ():
+            if spec.name == name:
+                return spec.risk
+        return None
+
+    async def _tool_event(self, entry: dict[str, Any], status: str, summary: str | None = None) -> None:
+        await self.emit("tool", {
+            "id": entry["id"], "name": entry["name"], "label": entry["label"], "status": status, "summary": summary,
+        })  # fmt: skip
+
+    def _content(self, result: dict[str, Any]) -> str:
+        data = fit_to_budget(strip_secret_fields(result), self.limits.tool_result_chars)
+        return json.dumps(data, ensure_ascii=False)
+
+    async def _finish_entry(self, entry: dict[str, Any], content: str, status: str, summary: str | None) -> None:
+        entry["state"], entry["content"] = "done", content
+        await self._tool_event(entry, status, summary)
+
+    async def _fail(self, entry: dict[str, Any], exc: ServiceError) -> None:
+        await self._finish_entry(entry, _error_content(exc), "error", exc.message[:300])
+
+    def _spend(self, run: Run) -> bool:
+        """Count one call against the run's quota; False when it is spent."""
+        if run.calls_used >= self.limits.max_tool_calls:
+            return False
+        run.calls_used += 1
+        return True
+
+    async def _quota(self, entry: dict[str, Any]) -> None:
+        self.quota_hit = True
+        content = json.dumps({"error": {
+            "code": "quota_exceeded",
+            "message": f"not run: this run's {self.limits.max_tool_calls} tool calls are spent; answer with what you have",
+        }})  # fmt: skip
+        await self._finish_entry(entry, content, "error", "tool-call quota spent")
+
+    async def _read(self, run: Run, entry: dict[str, Any]) -> None:
+        await self._tool_event(entry, "running")
+        try:
+            result = await call_tool(self.ctx, entry["name"], entry["arguments"])
+        except ServiceError as exc:
+            await self._fail(entry, exc)
+            return
+        await self._finish_entry(entry, self._content(result), "ok", _summary(result))
+
+    async def _propose(self, run: Run, entry: dict[str, Any]) -> dict[str, Any] | None:
+        try:
+            return await call_tool(self.ctx, f"propose_{entry['name']}", entry["arguments"])
+        except ServiceError as exc:
+            await self._fail(entry, exc)
+            return None
+
+    async def _apply(self, run: Run, entry: dict[str, Any], proposal: dict[str, Any]) -> None:
+        """Apply ``proposal`` (the person agreed) and finish ``entry`` with its result or error."""
+        try:
+            settled = await settle(self.ctx, proposal, Answer.ACCEPT)
+        except ServiceError as exc:
+            await self._fail(entry, exc)
+            return
+        result = settled.get("result") or {}
+        content = self._content({"status": "applied", "summary": settled.get("summary"), "result": result})
+        await self._finish_entry(entry, content, "ok", str(settled.get("summary") or "applied")[:300])
+
+    async def run_calls(self, run: Run, calls: list[ToolCall]) -> None:
+        """Run (or propose, or defer) ``calls`` of one model turn, in order; fills ``run.turn`` and
+        ``run.pending``."""
+        run.turn, run.pending = [], []
+        for call in calls:
+            run.turn.append({
+                "id": call.id, "name": call.name, "arguments": call.arguments, "error": call.error, "state": "new",
+                "content": None, "label": step_label(call.name, call.arguments, run.language),
+            })  # fmt: skip
+        await self._run_entries(run, run.turn)
+
+    async def _run_entries(self, run: Run, entries: list[dict[str, Any]]) -> None:
+        touched: set[str] = set()
+        batch: list[dict[str, Any]] = []
+
+        async def flush() -> None:
+            if batch:
+                async with anyio.create_task_group() as tg:
+                    for item in batch:
+                        tg.start_soon(self._read, run, item)
+                batch.clear()
+
+        for entry in entries:
+            risk = self._spec_risk(run, entry["name"])
+            if entry["error"] is not None or risk is None:
+                await flush()
+                message = entry["error"] or f"no tool named {entry['name']!r} is offered; use one of the listed tools"
+                code = "invalid_argument" if entry["error"] else "unknown_tool"
+                await self._finish_entry(entry, json.dumps({"error": {"code": code, "message": message}}), "error", message[:300])
+                continue
+            if run.pending and not run.armed and (risk is Risk.READ or touched & self._paths_of(entry)):
+                entry["state"] = "deferred"  # not reached: runs after the confirmation (BUG-050)
+                await self._tool_event(entry, "deferred", "runs after the confirmation")
+                continue
+            if not self._spend(run):
+                await flush()
+                await self._quota(entry)
+                continue
+            if risk is Risk.READ:
+                batch.append(entry)
+                continue
+            await flush()
+            await self._tool_event(entry, "running")
+            proposal = await self._propose(run, entry)
+            if proposal is None:
+                continue
+            if run.armed:
+                await self._apply(run, entry, proposal)
+                continue
+            entry["state"] = "pending"
+            touched |= {d.get("path") for d in proposal.get("diffs") or []} | self._paths_of(entry)
+            run.pending.append({"id": entry["id"], "tool": entry["name"], "label": entry["label"], "proposal": proposal})
+            await self._tool_event(entry, "pending_confirmation", str(proposal.get("summary") or "")[:300])
+        await flush()
+
+    @staticmethod
+    def _paths_of(entry: dict[str, Any]) -> set[str]:
+        args = entry.get("arguments") or {}
+        return {v for k in ("path", "source_path") if isinstance(v := args.get(k), str)}
+
+    # --- confirmation -------------------------------------------------------------------------------
+
+    @staticmethod
+    def actions(run: Run) -> list[dict[str, Any]]:
+        """The confirmation event's actions: ``{id, tool, label, paths, diff}`` per pending proposal (the token
+        stays server-side)."""
+        out = []
+        for item in run.pending:
+            diffs = item["proposal"].get("diffs") or []
+            paths: list[str] = []
+            for d in diffs:
+                for p in (d.get("path"), d.get("to")):
+                    if isinstance(p, str) and p not in paths:
+                        paths.append(p)
+            diff = "\n".join(d["diff"] for d in diffs if isinstance(d.get("diff"), str))
+            out.append({"id": item["id"], "tool": item["tool"], "label": item["label"], "paths": paths, "diff": diff,
+                        "summary": item["proposal"].get("summary")})  # fmt: skip
+        return out
+
+    async def resolve(self, run: Run, confirm_all: bool) -> None:
+        """The person's answer to the paused turn: apply (``confirm_all``) or decline every pending proposal,
+        then run the deferred calls (declined: they are not run) and arm the run on approval."""
+        by_id = {item["id"]: item for item in run.pending}
+        for entry in run.turn:
+            if entry["state"] != "pending":
+                continue
+            proposal = by_id[entry["id"]]["proposal"]
+            if confirm_all:
+                await self._apply(run, entry, proposal)
+            else:
+                await settle(self.ctx, proposal, Answer.DECLINE)
+                content = json.dumps({"status": "rejected", "message": "the person rejected this change; nothing was changed"})
+                await self._finish_entry(entry, content, "error", "rejected")
+        run.pending = []
+        deferred = [e for e in run.turn if e["state"] == "deferred"]
+        if confirm_all:
+            run.armed = True
+            for entry in deferred:
+                entry["state"] = "new"
+            await self._run_entries(run, deferred)
+        else:
+            for entry in deferred:
+                content = json.dumps({"status": "not_run", "message": "not run: the person rejected this turn's changes"})
+                await self._finish_entry(entry, content, "error", "not run")
+
+    async def close(self, run: Run, reason: str) -> list[dict[str, Any]]:
+        """End a paused run that will not be resumed (superseded, deleted, expired): decline its proposals
+        (tokens spent) and return the tool messages that answer its turn, so the conversation stays valid."""
+        for item in run.pending:
+            try:
+                await settle(self.ctx, item["proposal"], Answer.DECLINE)
+            except ServiceError:
+                pass  # an expired token is as good as declined
+        for entry in run.turn:
+            if entry["state"] != "done":
+                entry["state"], entry["content"] = "done", json.dumps({"status": "not_run", "message": f"not run: {reason}"})
+        run.pending = []
+        return self.tool_messages(run)
+
+    @staticmethod
+    def tool_messages(run: Run) -> list[dict[str, Any]]:
+        """One ``tool`` message per call of the last turn, in the model's order (cancelled calls included)."""
+        return [
+            {"role": "tool", "tool_call_id": e["id"], "name": e["name"],
+             "content": e["content"] if e.get("content") is not None else json.dumps({"status": "not_run", "message": "cancelled"})}
+            for e in run.turn
+        ]  # fmt: skip

@@ -1,0 +1,272 @@
+"""The assistant's SQLite store: conversations (per user, messages kept verbatim for replay) and agent runs
+paused for confirmation (so a restart does not lose a run awaiting the person's approval).
+
+File: ``<data_dir>/assistant.sqlite3`` (the composition root creates it 0600: paused runs hold confirmation
+tokens, which are credentials). Every query is filtered by user: a user never reads, resumes or deletes
+another's conversation or run — for them it does not exist (``not_found``).
+
+Each operation opens its own connection (thread-safe, short transactions; WAL so readers don't wait).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from obsigate.tools.api import Conflict, NotFound
+
+__all__ = ["AgentStore", "ConversationInfo", "PausedRun"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (
+    id TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    title TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    vault TEXT,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS conversations_user ON conversations(user, updated);
+CREATE TABLE IF NOT EXISTS messages (
+    conversation_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, seq)
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    expires REAL NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_conversation ON runs(conversation_id, state);
+"""
+
+TITLE_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationInfo:
+    """A conversation's header: ``id``, ``title`` (its first message, cut), ``mode``, ``vault``, ``provider``,
+    ``model``, ``created``/``updated`` (epoch s) and ``messages`` (how many)."""
+
+    id: str
+    title: str
+    mode: str
+    vault: str | None
+    provider: str
+    model: str
+    created: float
+    updated: float
+    messages: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+@dataclass(frozen=True, slots=True)
+class PausedRun:
+    """A run awaiting confirmation, as stored: ``id``, ``conversation_id``, ``expires`` (epoch s) and ``data``
+    (the run's state as JSON-safe dict; holds the proposals, tokens included — never sent anywhere)."""
+
+    id: str
+    conversation_id: str
+    expires: float
+    data: dict[str, Any]
+
+
+class AgentStore:
+    """Conversations and paused runs in one SQLite file (``path``, created by the caller with mode 0600).
+    ``clock``: seconds since the epoch (tests inject one)."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
+        self._path = Path(path)
+        self._clock = clock
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self._path, timeout=10, isolation_level=None)
+        try:
+            yield db
+        finally:
+            db.close()
+
+    # --- conversations ----------------------------------------------------------------------------
+
+    def create_conversation(self, user: str, *, title: str, mode: str, vault: str | None, provider: str, model: str) -> str:
+        """A new empty conversation of ``user``; returns its id (uuid4 hex)."""
+        cid, now = uuid.uuid4().hex, self._clock()
+        title = " ".join(title.split())[:TITLE_CHARS] or "…"
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO conversations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (cid, user, title, mode, vault, provider, model, now, now),
+            )
+        return cid
+
+    def _owned(self, db: sqlite3.Connection, user: str, cid: str) -> None:
+        if db.execute("SELECT 1 FROM conversations WHERE id = ? AND user = ?", (cid, user)).fetchone() is None:
+            raise NotFound("no such conversation", hint="GET /api/ai/conversations lists yours")
+
+    def messages(self, user: str, cid: str) -> list[dict[str, Any]]:
+        """The messages of ``user``'s conversation ``cid``, in order, exactly as appended.
+
+        Raises:
+            NotFound: no such conversation of this user.
+        """
+        with self._connect() as db:
+            self._owned(db, user, cid)
+            rows = db.execute("SELECT message FROM messages WHERE conversation_id = ? ORDER BY seq", (cid,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def append(self, user: str, cid: str, *messages: dict[str, Any], provider: str | None = None, model: str | None = None) -> None:
+        """Append ``messages`` (JSON-safe dicts) to ``user``'s conversation ``cid`` in one transaction; note the
+        ``provider``/``model`` now in use.
+
+        Raises:
+            NotFound: no such conversation of this user (it may have been deleted meanwhile).
+        """
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._owned(db, user, cid)
+                (last,) = db.execute("SELECT COALESCE(MAX(seq), -1) FROM messages WHERE conversation_id = ?", (cid,)).fetchone()
+                db.executemany(
+                    "INSERT INTO messages VALUES (?, ?, ?)",
+                    [(cid, last + 1 + i, json.dumps(m, ensure_ascii=False)) for i, m in enumerate(messages)],
+                )
+                db.execute(
+                    "UPDATE conversations SET updated = ?, provider = COALESCE(?, provider), model = COALESCE(?, model) WHERE id = ?",
+                    (self._clock(), provider, model, cid),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def conversations(self, user: str, *, limit: int = 100, offset: int = 0) -> list[ConversationInfo]:
+        """``user``'s conversations, most recently updated first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT c.id, c.title, c.mode, c.vault, c.provider, c.model, c.created, c.updated, "
+                "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) "
+                "FROM conversations c WHERE c.user = ? ORDER BY c.updated DESC, c.id LIMIT ? OFFSET ?",
+                (user, limit, offset),
+            ).fetchall()
+        return [ConversationInfo(*r) for r in rows]
+
+    def conversation(self, user: str, cid: str) -> ConversationInfo:
+        """The header of ``user``'s conversation ``cid``.
+
+        Raises:
+            NotFound: no such conversation of this user.
+        """
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT c.id, c.title, c.mode, c.vault, c.provider, c.model, c.created, c.updated, "
+                "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) "
+                "FROM conversations c WHERE c.id = ? AND c.user = ?",
+                (cid, user),
+            ).fetchone()
+        if row is None:
+            raise NotFound("no such conversation", hint="GET /api/ai/conversations lists yours")
+        return ConversationInfo(*row)
+
+    def delete_conversation(self, user: str, cid: str) -> list[PausedRun]:
+        """Delete ``user``'s conversation ``cid``, its messages and its runs; return the runs that were still
+        paused (their proposals should be declined).
+
+        Raises:
+            NotFound: no such conversation of this user.
+        """
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._owned(db, user, cid)
+                paused = db.execute(
+                    "SELECT id, conversation_id, expires, data FROM runs WHERE conversation_id = ? AND state = 'paused'", (cid,)
+                ).fetchall()
+                db.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
+                db.execute("DELETE FROM runs WHERE conversation_id = ?", (cid,))
+                db.execute("DELETE FROM conversations WHERE id = ?", (cid,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return [PausedRun(r[0], r[1], r[2], json.loads(r[3])) for r in paused]
+
+    # --- paused runs ------------------------------------------------------------------------------
+
+    def pause(self, user: str, run_id: str, cid: str, data: dict[str, Any], ttl_s: float) -> float:
+        """Store run ``run_id`` of ``user`` as paused for ``ttl_s`` seconds; return its expiry (epoch s)."""
+        expires = self._clock() + ttl_s
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, 'paused', ?, ?)",
+                (run_id, user, cid, expires, json.dumps(data, ensure_ascii=False)),
+            )
+        return expires
+
+    def claim(self, user: str, run_id: str) -> PausedRun:
+        """Take ``user``'s paused run ``run_id`` for resuming: exactly one caller wins, even when two resumes
+        race (the state changes in the same statement that checks it).
+
+        Raises:
+            NotFound: no such run of this user.
+            Conflict: ``run_expired`` (waited past its TTL; its proposals stay unapplied) or ``run_not_paused``
+                (already resumed or finished).
+        """
+        now = self._clock()
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT state, expires, conversation_id, data FROM runs WHERE id = ? AND user = ?", (run_id, user)).fetchone()
+            if row is None:
+                db.execute("ROLLBACK")
+                raise NotFound("no such agent run", hint="start a new request")
+            state, expires, cid, data = row
+            if state == "paused" and expires >= now:
+                db.execute("UPDATE runs SET state = 'resumed' WHERE id = ?", (run_id,))
+                db.execute("COMMIT")
+                return PausedRun(run_id, cid, expires, json.loads(data))
+            db.execute("ROLLBACK")
+        if state == "paused":
+            raise Conflict("the confirmation of this run has expired; nothing was applied", code="run_expired")
+        raise Conflict("this run is not awaiting confirmation (already resumed or finished)", code="run_not_paused")
+
+    def open_runs(self, user: str, cid: str) -> list[PausedRun]:
+        """``user``'s runs of conversation ``cid`` still marked paused (expired ones included), and mark them
+        closed: a new message in a conversation supersedes a pending confirmation."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            rows = db.execute(
+                "SELECT id, conversation_id, expires, data FROM runs WHERE user = ? AND conversation_id = ? AND state = 'paused'",
+                (user, cid),
+            ).fetchall()
+            db.execute("UPDATE runs SET state = 'closed' WHERE user = ? AND conversation_id = ? AND state = 'paused'", (user, cid))
+            db.execute("COMMIT")
+        return [PausedRun(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+    def finish(self, run_id: str) -> None:
+        """Mark a run finished and forget its state (its proposals are spent or declined)."""
+        with self._connect() as db:
+            db.execute("UPDATE runs SET state = 'finished', data = '{}' WHERE id = ?", (run_id,))
+
+    def purge(self, older_than_s: float = 86_400.0) -> int:
+        """Delete runs past expiry by more than ``older_than_s``; return how many."""
+        with self._connect() as db:
+            return db.execute("DELETE FROM runs WHERE expires < ?", (self._clock() - older_than_s,)).rowcount

@@ -1,0 +1,168 @@
+"""The assistant's routes: SSE chat and agent runs, resume, conversations (issue 10 item 4).
+
+Thin: validate the body, authenticate, let :class:`~obsigate.agent.assistant.Assistant` prepare the request
+(its errors are 4xx JSON like every route's), then stream its events as Server-Sent Events
+(``text/event-stream``; each event is ``event: NAME`` and one JSON ``data:`` line; a ``: ping`` comment every
+15 s). An error after the stream started is an ``error`` event ``{code, message}``. When the client hangs up,
+sse-starlette cancels the task running the request, which closes the upstream provider request.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, Body, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse
+
+from obsigate.agent.assistant import Ask, Assistant
+from obsigate.agent.labels import language_of
+from obsigate.agent.loop import Emit
+from obsigate.api.deps import CurrentPrincipal
+from obsigate.api.routes_write import confirmed_context
+from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, ToolContext, Unavailable
+from obsigate.tools.pipeline import parse
+
+router = APIRouter(prefix="/api/ai", tags=["assistant"])
+log = logging.getLogger("obsigate.assistant")
+
+#: The longest message a person may send (characters); a longer one is ``too_large``, before any model call.
+MAX_MESSAGE_CHARS = 100_000
+_PATHS = Field(default_factory=list, max_length=200)
+
+
+class AskBody(BaseModel):
+    """A chat or agent request (``POST /api/ai/bookslm/chat``, ``/agent``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    message: str = Field(min_length=1, description=f"What the person asks (at most {MAX_MESSAGE_CHARS} characters).")
+    mode: Literal["directory", "files", "general"] = "general"
+    vault: str | None = Field(default=None, min_length=1, max_length=64)
+    directory: str | None = Field(default=None, max_length=1024)
+    files: list[Annotated[str, Field(min_length=1, max_length=1024)]] = _PATHS
+    extra_files: list[Annotated[str, Field(min_length=1, max_length=1024)]] = _PATHS
+    extra_directories: list[Annotated[str, Field(max_length=1024)]] = _PATHS
+    provider: str | None = Field(default=None, min_length=1, max_length=40)
+    model: str | None = Field(default=None, min_length=1, max_length=200)
+    skill: str | None = Field(default=None, min_length=1, max_length=64)
+    conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
+    language: Literal["fr", "en"] | None = None
+
+
+class ResumeBody(BaseModel):
+    """A paused run's answer: ``confirm_all`` true applies every proposal shown, false rejects them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    run_id: str = Field(min_length=1, max_length=64)
+    confirm_all: bool
+
+
+def _assistant(request: Request) -> Assistant:
+    assistant = getattr(request.app.state, "assistant", None)
+    if assistant is None:
+        raise Unavailable("the assistant is not set up on this server")
+    return assistant
+
+
+def _parse(model: type[BaseModel], body: Any) -> Any:
+    """``body`` validated by ``model`` with the tool layer's one validation (same ``invalid_argument`` shape)."""
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return parse(model, body)
+
+
+def _ask(request: Request, body: AskBody) -> Ask:
+    if len(body.message) > MAX_MESSAGE_CHARS:
+        raise PayloadTooLarge(f"message is {len(body.message)} characters; at most {MAX_MESSAGE_CHARS}")
+    return Ask(
+        message=body.message, mode=body.mode, vault=body.vault, directory=body.directory, files=tuple(body.files),
+        extra_files=tuple(body.extra_files), extra_directories=tuple(body.extra_directories), provider=body.provider,
+        model=body.model, skill=body.skill, conversation_id=body.conversation_id,
+        language=language_of(body.language, request.headers.get("accept-language")),
+    )  # fmt: skip
+
+
+def event_stream(run: Callable[[Emit], Awaitable[None]]) -> EventSourceResponse:
+    """An SSE response whose events come from ``run(emit)``; a :class:`ServiceError` it raises becomes a
+    final ``error`` event, anything unexpected an ``internal_error`` event (logged, never a traceback)."""
+    send, receive = anyio.create_memory_object_stream[dict[str, str]](max_buffer_size=256)
+
+    async def emit(event: str, data: dict[str, Any]) -> None:
+        await send.send({"event": event, "data": json.dumps(data, ensure_ascii=False, separators=(",", ":"))})
+
+    async def produce() -> None:
+        async with send:
+            try:
+                await run(emit)
+            except ServiceError as exc:
+                error: dict[str, Any] = {"code": exc.code, "message": exc.message}
+                if exc.hint:
+                    error["hint"] = exc.hint
+                if "retry_after" in exc.details:
+                    error["retry_after"] = exc.details["retry_after"]
+                await emit("error", error)
+            except Exception:  # noqa: BLE001 — the stream's one containment point
+                log.exception("assistant request failed")
+                await emit("error", {"code": "internal_error", "message": "the assistant failed unexpectedly"})
+
+    async def events() -> AsyncIterator[dict[str, str]]:
+        async with receive:
+            async for item in receive:
+                yield item
+
+    return EventSourceResponse(events(), data_sender_callable=produce, ping=15, headers={"Cache-Control": "no-store"})
+
+
+Raw = Annotated[Any, Body(description="See docs/assistant.md")]
+
+
+@router.post("/bookslm/chat", summary="Chat about the notes: the answer streamed token by token (SSE)")
+async def chat(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
+    await _same_site(request, principal)
+    assistant = _assistant(request)
+    prepared = await assistant.prepare(principal, _ask(request, _parse(AskBody, body)), agent=False)
+    return event_stream(lambda emit: assistant.chat(prepared, emit))
+
+
+@router.post("/bookslm/agent", summary="Agent run with vault tools; writes pause for one confirmation (SSE)")
+async def agent(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
+    await _same_site(request, principal)
+    assistant = _assistant(request)
+    if isinstance(body, dict) and "run_id" in body:
+        resume = _parse(ResumeBody, body)
+        run = assistant.claim(principal, resume.run_id)
+        return event_stream(lambda emit: assistant.resume(principal, run, resume.confirm_all, emit))
+    prepared = await assistant.prepare(principal, _ask(request, _parse(AskBody, body)), agent=True)
+    return event_stream(lambda emit: assistant.agent(prepared, emit))
+
+
+@router.get("/conversations", summary="Your conversations with the assistant, newest first")
+async def conversations(
+    request: Request,
+    principal: CurrentPrincipal,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    return {"conversations": _assistant(request).list_conversations(principal, limit=limit, offset=offset)}
+
+
+@router.get("/conversations/{conversation_id}", summary="One of your conversations with its messages")
+async def conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
+    return _assistant(request).get_conversation(principal, conversation_id)
+
+
+@router.delete("/conversations/{conversation_id}", summary="Delete one of your conversations")
+async def delete_conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
+    await _assistant(request).delete_conversation(principal, conversation_id)
+    return {"deleted": conversation_id}
+
+
+async def _same_site(request: Request, principal: Any) -> None:
+    """A run can write to the vault once confirmed: the same cross-site checks as every REST write."""
+    await confirmed_context(request, ToolContext(principal=principal, runtime=request.app.state.runtime, mode="in_app"))
