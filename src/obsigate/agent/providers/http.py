@@ -140,7 +140,9 @@ async def open_response(
     attempt = 0
     while True:
         try:
-            request = client.build_request("POST", url, json=body, headers=headers)
+            # connect/idle-read timeout per request from the config, whatever client was passed in
+            timeout = httpx2.Timeout(config.timeout_s)
+            request = client.build_request("POST", url, json=body, headers=headers, timeout=timeout)
         except httpx2.InvalidURL as exc:
             raise ProviderError(f"{config.name}: invalid base URL ({exc})", code="provider_not_configured") from None
         try:
