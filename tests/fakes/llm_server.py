@@ -153,7 +153,8 @@ class FakeLLM:
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="fake-llm", daemon=True)
+        # a short poll interval: stop() (server.shutdown) waits up to one interval, 0.5 s by default
+        self._thread = threading.Thread(target=server.serve_forever, args=(0.02,), name="fake-llm", daemon=True)
         self._thread.start()
         return self
 
