@@ -173,7 +173,8 @@ async def test_tool_calls_decide_not_finish_reason(fake: FakeLLM) -> None:
 
 
 async def test_reasoning_is_kept_on_raw_and_never_streamed_as_text(fake: FakeLLM) -> None:
-    fake.add(oa.stream_tool_calls([("call_a", "search", {"q": "x"})], text="Looking.", reasoning=["I should ", "search."]))
+    calls = [("call_a", "search", {"q": "x"})]
+    fake.add(oa.stream_tool_calls(calls, text="Looking.", reasoning=["I should ", "search."]))
     turn, pieces = await chat(fake, ask(tools=True))
     assert pieces == ["Looking."] and turn.text == "Looking."
     assert turn.message["raw"]["reasoning_content"] == "I should search."
@@ -231,8 +232,11 @@ async def test_another_providers_message_is_rebuilt_without_reasoning(fake: Fake
 # --- 5. usage -----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("usage", "expected"), [("final", oa.USAGE), ("null", oa.USAGE), ("on_finish", oa.USAGE),
-                                                 (None, {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})])  # fmt: skip
+NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+
+
+@pytest.mark.parametrize(("usage", "expected"),
+                         [("final", oa.USAGE), ("null", oa.USAGE), ("on_finish", oa.USAGE), (None, NO_USAGE)])
 async def test_usage_variants(fake: FakeLLM, usage: Any, expected: dict[str, int]) -> None:
     fake.add(oa.stream_text(["a"], usage=usage))
     turn, _ = await chat(fake, ask())
@@ -260,7 +264,8 @@ async def test_non_streamed_answer_with_deepseek_blank_lines(fake: FakeLLM) -> N
 
 async def test_non_streamed_tool_calls(fake: FakeLLM) -> None:
     sig = {"extra_content": {"google": {"thought_signature": "c2ln"}}}
-    fake.add(oa.plain_tool_calls([("call_a", "read_file", {"vault": "v", "path": "a.md"}, sig), (None, "search", {"q": 1})]))
+    calls = [("call_a", "read_file", {"vault": "v", "path": "a.md"}, sig), (None, "search", {"q": 1})]
+    fake.add(oa.plain_tool_calls(calls))
     turn, pieces = await chat(fake, ask(tools=True, stream=False))
     assert pieces == []
     a, b = turn.tool_calls
@@ -275,6 +280,12 @@ async def test_a_server_that_ignores_stream_true(fake: FakeLLM) -> None:
     fake.add(oa.plain("whole"))
     turn, pieces = await chat(fake, ask())
     assert pieces == ["whole"] and turn.text == "whole"
+
+
+async def test_a_finished_stream_without_done_is_complete(fake: FakeLLM) -> None:
+    fake.add(oa.stream_text(["a"], done=False))
+    turn, _ = await chat(fake, ask())
+    assert turn.text == "a" and turn.finish_reason == "stop"
 
 
 # --- 8. HTTP errors -----------------------------------------------------------------------------------------
@@ -364,6 +375,7 @@ async def test_unreachable_server() -> None:
     (oa.mid_stream_error(["Hel"], {"error": {"message": "x"}, "choices": [{"index": 0, "delta": {}}]}),
      "provider_bad_response"),
     (oa.mid_stream_error(["Hel"], oa.VLLM_FLAT_ERROR_EVENT), "provider_bad_response"),
+    (oa.mid_stream_error(["Hel"], {"error": {"message": f"key {KEY} revoked", "code": 401}}), "provider_auth_failed"),
     (oa.mid_stream_error(["Hel"], '{"choices": [{"index": 0, "delta": {"content": "tru'), "provider_bad_response"),
     (oa.stream_text(["Hel"], finish="error"), "provider_bad_response"),
     (oa.stream_text(["Hel"], finish=None, usage=None), "provider_bad_response"),  # [DONE] without finish

@@ -66,7 +66,10 @@ def split_text(text: str, split: int | list[int] | None) -> list[str]:
     """``text`` cut every ``split`` characters, or at the given positions (list), or not at all (``None``)."""
     if split is None or not text:
         return [text]
-    cuts = list(range(split, len(text), split)) if isinstance(split, int) else sorted(p for p in split if 0 < p < len(text))
+    if isinstance(split, int):
+        cuts = list(range(split, len(text), split))
+    else:
+        cuts = sorted(p for p in split if 0 < p < len(text))
     bounds = [0, *cuts, len(text)]
     return [text[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
 
@@ -129,7 +132,8 @@ def tool_call_chunks(calls: list[ToolCallSpec], *, split: int | list[int] | None
             out.append(chunk({"tool_calls": [head]}))
             continue
         out.append(chunk({"tool_calls": [head]}))
-        out += [chunk({"tool_calls": [{**position, "function": {"arguments": piece}}]}) for piece in split_text(text, split)]
+        for piece in split_text(text, split):
+            out.append(chunk({"tool_calls": [{**position, "function": {"arguments": piece}}]}))
     return out
 
 

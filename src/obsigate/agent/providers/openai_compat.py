@@ -87,7 +87,8 @@ def build_messages(config: ProviderConfig, system: str, messages: list[Message])
             if calls:
                 rebuilt["tool_calls"] = [
                     {"id": c["id"], "type": "function",
-                     "function": {"name": c["name"], "arguments": json.dumps(c.get("arguments") or {}, ensure_ascii=False)}}
+                     "function": {"name": c["name"],
+                                  "arguments": json.dumps(c.get("arguments") or {}, ensure_ascii=False)}}
                     for c in calls
                 ]  # fmt: skip
             out.append(rebuilt)
@@ -176,9 +177,9 @@ class OpenAICompatProvider:
         )
         try:
             names = {t.name for t in request.tools or []}
-            if stream and "text/event-stream" in response.headers.get("content-type", ""):
+            # the content type decides, not what was asked: some servers ignore "stream" either way
+            if "text/event-stream" in response.headers.get("content-type", ""):
                 return await self._read_stream(response, on_delta, names)
-            # asked not to stream, or a server that ignored "stream": one JSON body
             return await self._read_body(response, on_delta, names)
         except httpx2.TimeoutException:
             raise ProviderError(
