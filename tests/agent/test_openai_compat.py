@@ -181,16 +181,20 @@ async def test_reasoning_is_kept_on_raw_and_never_streamed_as_text(fake: FakeLLM
 
 
 async def test_openrouter_reasoning_details_and_gemini_signatures_are_kept(fake: FakeLLM) -> None:
-    details = [{"type": "reasoning.encrypted", "data": "enc1", "index": 0}]
+    details = [{"type": "reasoning.text", "text": "I will ", "format": "unknown", "index": 0},
+               {"type": "reasoning.text", "text": "search.", "index": 0},
+               {"type": "reasoning.encrypted", "data": "enc1", "id": None, "index": 1}]  # fmt: skip
     signature = {"extra_content": {"google": {"thought_signature": "c2ln"}}}
     events = oa.text_chunks([], reasoning=["think"], reasoning_key="reasoning")
-    events.append(oa.chunk({"reasoning_details": details}))
+    events += [oa.chunk({"reasoning_details": [d]}) for d in details]
     events += oa.tool_call_chunks([("call_a", "search", {"q": "x"}, signature), ("call_b", "search", {"q": "y"})])
     events += oa.finish_chunks("tool_calls", "final")
     fake.add(oa.sse(events))
     turn, _ = await chat(fake, ask(tools=True), name="openrouter")
     raw = turn.message["raw"]
-    assert raw["reasoning"] == "think" and raw["reasoning_details"] == details
+    assert raw["reasoning"] == "think"
+    assert raw["reasoning_details"] == [  # pieces of one item (same type and index) merged, as non-streamed
+        {"type": "reasoning.text", "text": "I will search.", "format": "unknown", "index": 0}, details[2]]
     assert raw["tool_calls"][0]["extra_content"] == signature["extra_content"]
     assert "extra_content" not in raw["tool_calls"][1]
 

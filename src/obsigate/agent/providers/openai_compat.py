@@ -323,8 +323,10 @@ class _Accumulator:
         if isinstance(delta.get("role"), str):
             self.role = delta["role"]
         for key, value in delta.items():
-            if key not in _DELTA_CORE and value is not None:
-                _merge(self.extra, key, value)  # reasoning_content, reasoning, reasoning_details, refusal...
+            if key == "reasoning_details" and isinstance(value, list):
+                self._reasoning_details(value)
+            elif key not in _DELTA_CORE and value is not None:
+                _merge(self.extra, key, value)  # reasoning_content, reasoning, refusal...
         for fragment in delta.get("tool_calls") or []:
             if isinstance(fragment, dict):
                 self._tool_fragment(fragment)
@@ -333,6 +335,26 @@ class _Accumulator:
             self.text.append(content)
             return content
         return ""
+
+    def _reasoning_details(self, items: list[Any]) -> None:
+        """OpenRouter streams ``reasoning_details`` items in pieces that share ``type`` and ``index``: their
+        ``text``/``summary``/``data`` concatenate, other fields are set (as Roo-Code#9506 rebuilds them; the
+        merged list is what must be sent back, §1.10)."""
+        merged: list[Any] = self.extra.setdefault("reasoning_details", [])
+        for item in items:
+            index = item.get("index") if isinstance(item, dict) else None
+            same = None
+            if isinstance(index, int):
+                same = next((m for m in merged if isinstance(m, dict) and m.get("index") == index
+                             and m.get("type") == item.get("type")), None)  # fmt: skip
+            if same is None:
+                merged.append(dict(item) if isinstance(item, dict) else item)
+                continue
+            for key, value in item.items():
+                if key in ("text", "summary", "data") and isinstance(value, str):
+                    same[key] = (same.get(key) or "") + value
+                elif value is not None:
+                    same[key] = value
 
     def _tool_fragment(self, fragment: dict[str, Any]) -> None:
         index = fragment.get("index")
