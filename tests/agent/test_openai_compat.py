@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from typing import Any
 
 import anyio
@@ -16,6 +18,7 @@ import pytest
 from fakes import openai_replies as oa
 from fakes.llm_server import FakeLLM, Reply, running
 from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef, ToolsRejected, Turn
+from obsigate.agent.providers.http import retry_delay
 from obsigate.agent.providers.openai_compat import OpenAICompatProvider
 from support import free_port
 
@@ -358,6 +361,14 @@ async def test_429_exhausted_reports_retry_after(fake: FakeLLM, retry_after: str
     assert error.details["retry_after"] == (7 if retry_after == "7" else 1)
 
 
+def test_retry_delay_reads_seconds_and_http_dates_and_survives_garbage() -> None:
+    assert retry_delay(0, "3", 10) == 3 and retry_delay(0, "30", 10) == 10
+    assert retry_delay(0, "Wed, 21 Oct 2015 07:28:00 GMT", 10) == 0  # in the past
+    future = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=60), usegmt=True)
+    assert retry_delay(0, future, 10) == 10
+    assert retry_delay(1, "soon", 10) == 1.0 and retry_delay(2, None, 10) == 2.0
+
+
 async def test_401_never_retried_and_the_key_never_in_the_message(fake: FakeLLM) -> None:
     fake.add(oa.openai_error(401, f"Incorrect API key provided: {KEY}"))
     error = await fails(fake, ask())
@@ -380,6 +391,7 @@ async def test_unreachable_server() -> None:
      "provider_bad_response"),
     (oa.mid_stream_error(["Hel"], oa.VLLM_FLAT_ERROR_EVENT), "provider_bad_response"),
     (oa.mid_stream_error(["Hel"], {"error": {"message": f"key {KEY} revoked", "code": 401}}), "provider_auth_failed"),
+    (oa.mid_stream_error(["Hel"], {"error": {"message": "slow down", "code": "429"}}), "provider_rate_limited"),
     (oa.mid_stream_error(["Hel"], '{"choices": [{"index": 0, "delta": {"content": "tru'), "provider_bad_response"),
     (oa.stream_text(["Hel"], finish="error"), "provider_bad_response"),
     (oa.stream_text(["Hel"], finish=None, usage=None), "provider_bad_response"),  # [DONE] without finish

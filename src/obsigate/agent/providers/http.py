@@ -1,7 +1,8 @@
 """HTTP plumbing both dialects share: send with bounded retries, and turn a provider's refusal into one of
 our stable codes (``llm.md`` §1.7, §1.8, §2.7).
 
-Retried: HTTP 429 and 5xx (500, 502, 503, 504, 529...) and failures to connect, at most
+Retried: HTTP 408/409/425/429 and 5xx (500, 502, 503, 504, 529...) and network failures before the status line
+(refused, reset, timed out; not a wrong URL scheme or proxy), at most
 ``ProviderConfig.max_retries`` times, waiting ``Retry-After`` (seconds or an HTTP date) when the provider
 sends one, else 0.5 s, 1 s, 2 s..., never longer than ``retry_cap_s``. Never retried: 4xx other than 429
 (a wrong key or model does not get better), and anything once the answer has started streaming.
@@ -165,7 +166,8 @@ async def open_response(
         except httpx2.TransportError:
             text = ""  # the error body was cut: the status alone decides
         finally:
-            await response.aclose()
+            with anyio.CancelScope(shield=True):  # closed even when the caller is cancelled meanwhile
+                await response.aclose()
         status = response.status_code
         if (status in _RETRIED or status >= 500) and attempt < config.max_retries and not (
             tools_sent and _TOOLS_REJECTED.search(error_message(text))

@@ -287,6 +287,8 @@ class OpenAICompatProvider:
         if isinstance(status, int) and not isinstance(status, bool) and 400 <= status < 600:
             mapped = classify(status, body, tools_sent=False, provider=self.config.name, model=self.config.model)
             if isinstance(mapped, ProviderError):
+                if mapped.code == "provider_rate_limited":
+                    mapped.details["retry_after"] = 1  # the contract of the code; no header mid-stream
                 raise mapped
         raise self._bad(f"the provider reported an error: {error_message(body)}")
 
