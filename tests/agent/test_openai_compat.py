@@ -307,6 +307,7 @@ async def test_a_finished_stream_without_done_is_complete(fake: FakeLLM) -> None
     (oa.openai_error(400, "Invalid 'messages[1].content'"), "provider_bad_response"),
     (oa.error(422, {"detail": [{"loc": ["body", "messages"], "msg": "field required"}]}), "provider_bad_response"),
     (Reply(chunks=[b"<html>gateway</html>"]), "provider_bad_response"),
+    (Reply(chunks=[f"\n\nunexpected key {KEY}".encode()]), "provider_bad_response"),  # key echoed: scrubbed
     (oa.error(200, {"id": "x", "object": "chat.completion", "choices": []}), "provider_bad_response"),
     (oa.error(200, {"error": {"message": "overloaded", "code": 503}}), "provider_unavailable"),
 ])  # fmt: skip

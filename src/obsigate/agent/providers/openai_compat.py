@@ -269,6 +269,8 @@ class OpenAICompatProvider:
     # --- failures -----------------------------------------------------------------------------------
 
     def _bad(self, why: str) -> ProviderError:
+        if self.config.api_key:  # ``why`` may quote the body, and a body may echo the key
+            why = why.replace(self.config.api_key, "***")
         return ProviderError(f"{self._where}: {why}", code="provider_bad_response")
 
     def _check_error(self, data: dict[str, Any]) -> None:
