@@ -13,6 +13,7 @@ from email.utils import format_datetime
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
 
 from fakes import openai_replies as oa
@@ -380,6 +381,22 @@ async def test_401_never_retried_and_the_key_never_in_the_message(fake: FakeLLM)
 async def test_unreachable_server() -> None:
     error = await fails(None, ask(), base_url=f"http://127.0.0.1:{free_port()}/v1", max_retries=1)
     assert error.code == "provider_unavailable"
+
+
+@pytest.mark.parametrize("base_url", ["localhost:11434/v1", "ftp://127.0.0.1/v1", "http://[::1/v1"])
+async def test_a_malformed_base_url_is_a_configuration_error(base_url: str) -> None:
+    error = await fails(None, ask(), base_url=base_url)
+    assert error.code == "provider_not_configured"
+
+
+async def test_a_shared_client_is_used_and_left_open(fake: FakeLLM) -> None:
+    fake.add(oa.stream_text(["a"]), oa.plain("b"))
+    async with httpx2.AsyncClient() as client:
+        provider = OpenAICompatProvider(config(fake), client)
+        assert (await provider.chat(ask())).text == "a"
+        await provider.aclose()
+        assert not client.is_closed
+        assert (await OpenAICompatProvider(config(fake), client).chat(ask(stream=False))).text == "b"
 
 
 # --- 9. failures after HTTP 200 -----------------------------------------------------------------------------

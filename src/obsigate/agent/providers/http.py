@@ -148,10 +148,15 @@ async def open_response(
             raise ProviderError(f"{config.name}: invalid base URL ({exc})", code="provider_not_configured") from None
         try:
             response = await client.send(request, stream=True)
+        except httpx2.UnsupportedProtocol:
+            raise ProviderError(
+                f"{config.name}: the base URL must start with http:// or https:// ({config.base_url})",
+                code="provider_not_configured",
+            ) from None
         except httpx2.TransportError as exc:
             # every network failure (reset, write error, pool timeout...) before the status line is retried;
-            # only a wrong URL scheme or a bad proxy setting will not get better
-            if attempt < config.max_retries and not isinstance(exc, (httpx2.UnsupportedProtocol, httpx2.ProxyError)):
+            # only a bad proxy setting will not get better
+            if attempt < config.max_retries and not isinstance(exc, httpx2.ProxyError):
                 await anyio.sleep(retry_delay(attempt, None, config.retry_cap_s))
                 attempt += 1
                 continue
