@@ -489,7 +489,10 @@ async def wait_for_disconnect(fake: FakeLLM, timeout: float = 1.0) -> None:
         await anyio.sleep(0.01)
 
 
-async def test_cancellation_closes_the_upstream_request_at_once(fake: FakeLLM) -> None:
+@pytest.mark.parametrize("where", ["reading", "in_on_delta"])
+async def test_cancellation_closes_the_upstream_request_at_once(fake: FakeLLM, where: str) -> None:
+    """Cancelled while waiting for the next chunk, or while the caller's ``on_delta`` is busy (the body iterator
+    is then suspended, and only our own close ends the connection)."""
     fake.add(oa.stream_text([f"w{i} " for i in range(200)], delay_s=0.02))
     provider = OpenAICompatProvider(config(fake))
     first = anyio.Event()
@@ -498,6 +501,8 @@ async def test_cancellation_closes_the_upstream_request_at_once(fake: FakeLLM) -
     async def on_delta(piece: str) -> None:
         pieces.append(piece)
         first.set()
+        if where == "in_on_delta":
+            await anyio.sleep(30)
 
     async def run() -> None:
         await provider.chat(ask(), on_delta)
