@@ -20,6 +20,7 @@ Tool calls are ``(id, name, arguments)`` tuples (optionally a fourth item: extra
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from fakes.llm_server import Reply
@@ -77,7 +78,7 @@ def split_text(text: str, split: int | list[int] | None) -> list[str]:
 # --- serialisation ----------------------------------------------------------------------------------------
 
 
-def sse(events: list[dict[str, Any] | str], *, done: bool = True, crlf: bool = False, prelude: list[str] = (),
+def sse(events: list[dict[str, Any] | str], *, done: bool = True, crlf: bool = False, prelude: Sequence[str] = (),
         write_size: int | None = None, delay_s: float = 0.0, close_early: bool = False,
         status: int = 200, headers: dict[str, str] | None = None) -> Reply:  # fmt: skip
     """A streamed reply: each event (a dict dumped as JSON, or a string sent as the ``data`` value as it is) as
@@ -101,7 +102,7 @@ def sse(events: list[dict[str, Any] | str], *, done: bool = True, crlf: bool = F
 # --- streamed answers -------------------------------------------------------------------------------------
 
 
-def text_chunks(pieces: list[str | None], *, reasoning: list[str] = (), reasoning_key: str = "reasoning_content",
+def text_chunks(pieces: list[str | None], *, reasoning: Sequence[str] = (), reasoning_key: str = "reasoning_content",
                 role_chunk: bool = True) -> list[dict[str, Any]]:  # fmt: skip
     """The chunks of a text answer: a first ``{"role": "assistant", "content": ""}`` chunk (``role_chunk``), the
     ``reasoning`` pieces as ``delta[reasoning_key]`` (``reasoning_content`` for DeepSeek, ``reasoning`` for
@@ -146,7 +147,7 @@ def finish_chunks(finish: str | None, usage: Any) -> list[dict[str, Any]]:
     return out + usage_chunks(usage)
 
 
-def stream_text(pieces: list[str | None], *, reasoning: list[str] = (), reasoning_key: str = "reasoning_content",
+def stream_text(pieces: list[str | None], *, reasoning: Sequence[str] = (), reasoning_key: str = "reasoning_content",
                 finish: str | None = "stop", usage: Any = "final", **sse_options: Any) -> Reply:  # fmt: skip
     """A streamed text answer: :func:`text_chunks` + :func:`finish_chunks`, serialised by :func:`sse`
     (``sse_options``: ``done``, ``crlf``, ``prelude``, ``write_size``, ``delay_s``, ``close_early``)."""
@@ -154,7 +155,7 @@ def stream_text(pieces: list[str | None], *, reasoning: list[str] = (), reasonin
     return sse(events, **sse_options)
 
 
-def stream_tool_calls(calls: list[ToolCallSpec], *, text: str = "", reasoning: list[str] = (),
+def stream_tool_calls(calls: list[ToolCallSpec], *, text: str = "", reasoning: Sequence[str] = (),
                       reasoning_key: str = "reasoning_content", split: int | list[int] | None = 7,
                       variant: str = "indexed", finish: str | None = "tool_calls", usage: Any = "final",
                       **sse_options: Any) -> Reply:  # fmt: skip
