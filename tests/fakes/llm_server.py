@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -29,7 +30,8 @@ from typing import Any
 class Reply:
     """One scripted HTTP answer. ``chunks``: body pieces written (and flushed) one by one, each after
     ``delay_s`` seconds; ``close_early``: end by closing the socket (no terminating chunk). ``sse`` sets the
-    content type to ``text/event-stream``. ``before_s``: wait before the status line (first-byte timeout)."""
+    content type to ``text/event-stream``. ``before_s``: wait before the status line (first-byte timeout).
+    ``reset``: end by resetting the connection (TCP RST: ``SO_LINGER`` 0, then close) instead."""
 
     status: int = 200
     chunks: list[bytes] = field(default_factory=list)
@@ -38,6 +40,7 @@ class Reply:
     delay_s: float = 0.0
     before_s: float = 0.0
     close_early: bool = False
+    reset: bool = False
 
     @classmethod
     def json(cls, body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
@@ -139,6 +142,11 @@ class FakeLLM:
                         if chunk:
                             self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                             self.wfile.flush()
+                    if reply.reset:
+                        self.close_connection = True
+                        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                        self.connection.close()
+                        return
                     if reply.close_early:
                         self.close_connection = True
                         self.connection.shutdown(socket.SHUT_RDWR)
@@ -153,7 +161,8 @@ class FakeLLM:
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="fake-llm", daemon=True)
+        # a short poll interval: stop() (server.shutdown) waits up to one interval, 0.5 s by default
+        self._thread = threading.Thread(target=server.serve_forever, args=(0.02,), name="fake-llm", daemon=True)
         self._thread.start()
         return self
 

@@ -1,7 +1,8 @@
 """HTTP plumbing both dialects share: send with bounded retries, and turn a provider's refusal into one of
 our stable codes (``llm.md`` §1.7, §1.8, §2.7).
 
-Retried: HTTP 429 and 5xx (500, 502, 503, 504, 529...) and failures to connect, at most
+Retried: HTTP 408/409/425/429 and 5xx (500, 502, 503, 504, 529...) and network failures before the status line
+(refused, reset, timed out; not a wrong URL scheme or proxy), at most
 ``ProviderConfig.max_retries`` times, waiting ``Retry-After`` (seconds or an HTTP date) when the provider
 sends one, else 0.5 s, 1 s, 2 s..., never longer than ``retry_cap_s``. Never retried: 4xx other than 429
 (a wrong key or model does not get better), and anything once the answer has started streaming.
@@ -9,6 +10,7 @@ sends one, else 0.5 s, 1 s, 2 s..., never longer than ``retry_cap_s``. Never ret
 
 from __future__ import annotations
 
+import datetime
 import email.utils
 import json
 import re
@@ -105,8 +107,13 @@ def retry_delay(attempt: int, retry_after: str | None, cap_s: float) -> float:
         try:
             delay = float(value)
         except ValueError:
-            parsed = email.utils.parsedate_to_datetime(value) if value else None
+            try:  # raises on a malformed date since Python 3.10 (it used to return None)
+                parsed = email.utils.parsedate_to_datetime(value) if value else None
+            except (TypeError, ValueError):
+                parsed = None
             if parsed is not None:
+                if parsed.tzinfo is None:  # "-0000" parses naive; HTTP dates are always GMT
+                    parsed = parsed.replace(tzinfo=datetime.timezone.utc)
                 delay = parsed.timestamp() - time.time()
     return max(0.0, min(delay, cap_s))
 
@@ -133,11 +140,23 @@ async def open_response(
     """
     attempt = 0
     while True:
-        request = client.build_request("POST", url, json=body, headers=headers)
+        try:
+            # connect/idle-read timeout per request from the config, whatever client was passed in
+            timeout = httpx2.Timeout(config.timeout_s)
+            request = client.build_request("POST", url, json=body, headers=headers, timeout=timeout)
+        except httpx2.InvalidURL as exc:
+            raise ProviderError(f"{config.name}: invalid base URL ({exc})", code="provider_not_configured") from None
         try:
             response = await client.send(request, stream=True)
-        except (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.ReadTimeout, httpx2.RemoteProtocolError) as exc:
-            if attempt < config.max_retries:
+        except httpx2.UnsupportedProtocol:
+            raise ProviderError(
+                f"{config.name}: the base URL must start with http:// or https:// ({config.base_url})",
+                code="provider_not_configured",
+            ) from None
+        except httpx2.TransportError as exc:
+            # every network failure (reset, write error, pool timeout...) before the status line is retried;
+            # only a bad proxy setting will not get better
+            if attempt < config.max_retries and not isinstance(exc, httpx2.ProxyError):
                 await anyio.sleep(retry_delay(attempt, None, config.retry_cap_s))
                 attempt += 1
                 continue
@@ -147,8 +166,13 @@ async def open_response(
             ) from None
         if response.status_code < 300:
             return response
-        text = (await response.aread()).decode("utf-8", "replace")
-        await response.aclose()
+        try:
+            text = (await response.aread()).decode("utf-8", "replace")
+        except httpx2.TransportError:
+            text = ""  # the error body was cut: the status alone decides
+        finally:
+            with anyio.CancelScope(shield=True):  # closed even when the caller is cancelled meanwhile
+                await response.aclose()
         status = response.status_code
         if (status in _RETRIED or status >= 500) and attempt < config.max_retries and not (
             tools_sent and _TOOLS_REJECTED.search(error_message(text))
@@ -156,6 +180,8 @@ async def open_response(
             await anyio.sleep(retry_delay(attempt, response.headers.get("retry-after"), config.retry_cap_s))
             attempt += 1
             continue
+        if config.api_key:  # a server that echoes the key back never gets it into our messages or logs
+            text = text.replace(config.api_key, "***")
         error = classify(status, text, tools_sent=tools_sent, provider=config.name, model=config.model)
         if isinstance(error, ProviderError) and error.code == "provider_rate_limited":
             error.details["retry_after"] = _retry_after_s(response, config.retry_cap_s)
