@@ -14,7 +14,7 @@ import pytest
 
 from fakes import gemini_replies as g
 from fakes.llm_server import FakeLLM, Reply, running
-from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef
+from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef, ToolsRejected
 from obsigate.agent.providers.gemini import SKIP_SIGNATURE, GeminiProvider
 from obsigate.agent.providers.http import classify
 
@@ -355,6 +355,19 @@ async def test_http_errors(fake: FakeLLM, reply: Any, code: str, tries: int) -> 
     assert err.code == code
     assert len(fake.requests) == tries
     assert "k-123" not in err.message
+
+
+async def test_a_model_without_function_calling_rejects_tools(fake: FakeLLM) -> None:
+    fake.add(g.error(400, "INVALID_ARGUMENT", "Function calling is not enabled for models/gemini-image"))
+    with pytest.raises(ToolsRejected):
+        await chat(fake, ask(tools=[READ]))
+    assert len(fake.requests) == 1
+
+
+async def test_v1_base_url_and_models_prefix(fake: FakeLLM) -> None:
+    fake.add(g.generate(text="ok"))
+    await chat(fake, ask(stream=False), base_url=f"{fake.base_url}/v1/", model="models/gemini-2.5-flash")
+    assert fake.requests[0].path == "/v1/models/gemini-2.5-flash:generateContent"
 
 
 async def test_failed_precondition_is_unavailable(fake: FakeLLM) -> None:

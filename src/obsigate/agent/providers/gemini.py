@@ -220,7 +220,8 @@ def _model_content(config: ProviderConfig, msg: Message, *, current: bool) -> tu
         parts.append({"text": str(msg["content"])})
     for n, call in enumerate(msg.get("tool_calls") or []):
         args = call.get("arguments")
-        part: dict[str, Any] = {"functionCall": {"name": str(call.get("name") or ""), "args": args if isinstance(args, dict) else {}}}
+        function = {"name": str(call.get("name") or ""), "args": args if isinstance(args, dict) else {}}
+        part: dict[str, Any] = {"functionCall": function}
         if current and n == 0:
             part["thoughtSignature"] = SKIP_SIGNATURE
         parts.append(part)

@@ -75,7 +75,10 @@ def gemini_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return _convert(root, defs, (), 0)
 
 
-def _resolve(node: dict[str, Any], defs: dict[str, Any], seen: tuple[str, ...]) -> tuple[dict[str, Any], tuple[str, ...]] | None:
+_Resolved = tuple[dict[str, Any], tuple[str, ...]]
+
+
+def _resolve(node: dict[str, Any], defs: dict[str, Any], seen: tuple[str, ...]) -> _Resolved | None:
     """``node`` with its local ``$ref`` inlined (siblings of ``$ref`` win); None when the ref is recursive."""
     ref = node.get("$ref")
     if not isinstance(ref, str):
@@ -99,7 +102,10 @@ def _convert(node: Any, defs: dict[str, Any], seen: tuple[str, ...], depth: int)
         return {"type": "object"}
     resolved = _resolve(node, defs, seen)
     if resolved is None:
-        return {"type": "object", **({"description": node["description"]} if isinstance(node.get("description"), str) else {})}
+        cut: dict[str, Any] = {"type": "object"}
+        if isinstance(node.get("description"), str):
+            cut["description"] = node["description"]
+        return cut
     node, seen = resolved
     node = dict(node)
     nullable = node.get("nullable") is True
