@@ -232,7 +232,9 @@ def _signed_history(provider: str, model: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(("provider", "model"), [("gemini", "gemini-older"), ("deepseek", "deepseek-chat")])
-async def test_another_model_loses_signatures_and_current_steps_get_the_dummy(fake: FakeLLM, provider: str, model: str) -> None:
+async def test_another_model_loses_signatures_and_current_steps_get_the_dummy(
+    fake: FakeLLM, provider: str, model: str
+) -> None:
     fake.add(g.stream_text(["ok"]))
     await chat(fake, ChatRequest("", _signed_history(provider, model), [READ, LIST]))
     contents = fake.requests[0].json["contents"]

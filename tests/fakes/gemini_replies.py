@@ -49,7 +49,8 @@ def call_part(name: str, args: Any = None, *, signature: str | None = None, call
 
 def usage(prompt: int = 10, candidates: int = 5, thoughts: int = 0) -> dict[str, int]:
     """A ``usageMetadata`` object (total = the sum)."""
-    out = {"promptTokenCount": prompt, "candidatesTokenCount": candidates, "totalTokenCount": prompt + candidates + thoughts}
+    total = prompt + candidates + thoughts
+    out = {"promptTokenCount": prompt, "candidatesTokenCount": candidates, "totalTokenCount": total}
     if thoughts:
         out["thoughtsTokenCount"] = thoughts
     return out
