@@ -62,23 +62,52 @@ def error_message(body: str) -> str:
     return body.strip()[:500]
 
 
+def _google_status(body: str) -> tuple[str | None, set[str]]:
+    """The ``error.status`` and the ``ErrorInfo`` reasons of a Google error body (``{"error": {"code",
+    "message", "status", "details": [{"@type": ".../google.rpc.ErrorInfo", "reason"}]}}``, possibly wrapped in
+    a one-item list); ``(None, set())`` for any other body."""
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        return None, set()
+    if isinstance(data, list) and data:
+        data = data[0]
+    err = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(err, dict):
+        return None, set()
+    status = err.get("status") if isinstance(err.get("status"), str) else None
+    details = err.get("details") if isinstance(err.get("details"), list) else []
+    reasons = {d["reason"] for d in details if isinstance(d, dict) and isinstance(d.get("reason"), str)}
+    return status, reasons
+
+
 def classify(status: int, body: str, *, tools_sent: bool, provider: str, model: str) -> Exception:
     """The exception for a refused request: :class:`ToolsRejected` when ``tools_sent`` and the status and
     message are one of ``llm.md`` §1.7's (400/404/422, or llama.cpp's 500 "tools param requires --jinja"),
     else a :class:`ProviderError`:
 
-    ========================  =====================================================================
-    401, 403                  ``provider_auth_failed``
-    402                       ``provider_unavailable`` (out of credit: the key works, the account does not)
-    404                       ``model_not_found``
-    429                       ``provider_rate_limited``
-    400/413/422, context      ``context_length_exceeded``
-    other 4xx                 ``provider_bad_response``
-    5xx                       ``provider_unavailable``
-    ========================  =====================================================================
+    ============================  =====================================================================
+    401, 403                      ``provider_auth_failed``
+    400 Google API_KEY_INVALID    ``provider_auth_failed`` (Gemini's wrong key, ``llm.md`` §2.7)
+    400 FAILED_PRECONDITION       ``provider_unavailable`` (Gemini: API not available to the account)
+    402                           ``provider_unavailable`` (out of credit: the key works, the account does not)
+    404                           ``model_not_found``
+    429                           ``provider_rate_limited``
+    400/413/422, context          ``context_length_exceeded``
+    other 4xx                     ``provider_bad_response``
+    5xx                           ``provider_unavailable``
+    ============================  =====================================================================
     """
     message = error_message(body)
     where = f"{provider} ({model})"
+    # Gemini (§2.7) answers a wrong key with 400 INVALID_ARGUMENT + ErrorInfo reason API_KEY_INVALID, and an
+    # account that may not use the API (region, billing) with 400 FAILED_PRECONDITION; both are found only in
+    # the Google error shape, so other dialects are unaffected.
+    status_name, reasons = _google_status(body)
+    if status == 400 and reasons & {"API_KEY_INVALID", "API_KEY_EXPIRED", "API_KEY_SERVICE_BLOCKED"}:
+        return ProviderError(f"{where} refused the API key: {message}", code="provider_auth_failed")
+    if status == 400 and status_name == "FAILED_PRECONDITION":
+        return ProviderError(f"{where} refused the account (region or billing): {message}", code="provider_unavailable")
     if tools_sent and _TOOLS_REJECTED.search(message) and status in (400, 404, 422, 500):
         return ToolsRejected(message)
     if tools_sent and status == 422 and '"detail"' in body and "tool" in body.lower():
