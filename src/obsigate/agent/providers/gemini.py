@@ -39,6 +39,7 @@ from obsigate.agent.providers.base import (
     Turn,
     Usage,
 )
+from obsigate.agent.providers.sse import SSEDecoder
 from obsigate.agent.providers.http import classify, open_response
 from obsigate.agent.providers.schemas import gemini_schema
 
@@ -389,35 +390,22 @@ async def _read_stream(response: httpx2.Response, assembly: _Assembly, on_delta:
             await on_delta(delta)
 
 
-# TODO(merge): use providers.sse — a minimal reader until the shared SSE module lands.
 async def _sse_payloads(response: httpx2.Response) -> AsyncIterator[str]:
-    """The payloads of ``response``'s SSE body: each event's ``data:`` lines joined by newlines (``\\r\\n`` or
-    ``\\n`` line ends, comments and other fields skipped, no ``[DONE]`` in Gemini), plus any raw JSON that is
-    not ``data:``-prefixed (an error Google writes straight into the body, possibly over several lines, as
-    google-genai ``_api_client.py`` expects), yielded once it parses (or at the end, as it is)."""
-    data: list[str] = []
-    raw: list[str] = []
-    async for line in response.aiter_lines():
-        line = line.rstrip("\r\n")
-        if not line:
-            if data:
-                yield "\n".join(data)
-                data = []
-            continue
-        if line.startswith("data:"):
-            data.append(line[6:] if line.startswith("data: ") else line[5:])
-        elif line.startswith(":") or line.split(":", 1)[0] in ("event", "id", "retry"):
-            continue
-        else:
-            raw.append(line)
-            joined = "\n".join(raw)
+    """The payloads of ``response``'s SSE body (:class:`~obsigate.agent.providers.sse.SSEDecoder`; no ``[DONE]``
+    in Gemini), plus any raw JSON that is not ``data:``-prefixed (an error Google writes straight into the body,
+    possibly over several lines, as google-genai ``_api_client.py`` expects), yielded once it parses (or at the
+    end, as it is)."""
+    decoder = SSEDecoder()
+    async for chunk in response.aiter_bytes():
+        for event in decoder.feed(chunk):
+            yield event.data
+        if decoder.other_lines:
+            joined = "\n".join(decoder.other_lines)
             try:
                 json.loads(joined)
             except ValueError:
                 continue
-            raw = []
+            decoder.other_lines.clear()
             yield joined
-    if data:
-        yield "\n".join(data)
-    if raw:
-        yield "\n".join(raw)
+    if decoder.other_lines:
+        yield "\n".join(decoder.other_lines)

@@ -50,6 +50,9 @@ class SSEDecoder:
         self._data: list[str] = []
         self._event = ""
         self._last_id = ""
+        #: lines that are no SSE field (``data``, ``event``, ``id``, ``retry``) nor a comment: the spec ignores
+        #: them, but Google writes a raw error JSON into the body that way (google-genai ``_api_client.py``)
+        self.other_lines: list[str] = []
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         """Add ``chunk`` (any bytes, any split) and return the events completed by it, in order."""
@@ -110,6 +113,8 @@ class SSEDecoder:
             self._event = value
         elif name == "id" and "\x00" not in value:
             self._last_id = value
+        elif name != "retry":
+            self.other_lines.append(line)
         return None
 
 
