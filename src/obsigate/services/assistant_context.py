@@ -234,7 +234,7 @@ def _tree(root_label: str, base: str, paths: Sequence[str]) -> tuple[str, bool]:
         while common < min(len(opened), len(folders)) and opened[common] == folders[common]:
             common += 1
         new = [f"{'  ' * (depth + 1)}{seg}/" for depth, seg in enumerate(folders) if depth >= common]
-        if len(lines) + len(new) + 1 > TREE_MAX_LINES:
+        if len(lines) + len(new) + 2 > TREE_MAX_LINES:  # this path, and a line left for the marker
             lines.append(f"  ... {len(paths) - i} more files")
             return redact_text("\n".join(lines)), True
         lines += new
