@@ -213,3 +213,18 @@ def test_cache_entries_expire_and_are_bounded(ws: Workspace) -> None:
     assert (cache.hits, cache.misses) == (1, 2)
     collect_context(ws, vault(ws), mode="files", files=["Ideas.md", "Projects/Plan.md", "Home.md"], cache=cache)
     assert cache.misses == 5 and len(cache._entries) == 2  # the least recently used entries were dropped
+
+
+def test_the_cache_is_shared_safely_between_threads(ws: Workspace) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    cache = ContextCache(max_entries=3)  # smaller than the files read: evictions race with reads
+    paths = TEXT_FILES + ["Projects/Sub/Deep.md"]
+
+    def one(_: int) -> list[str]:
+        return [f.content for f in collect_context(ws, vault(ws), mode="files", files=paths, cache=cache).files]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(one, range(40)))
+    assert all(r == results[0] for r in results) and len(results[0]) == 5
+    assert cache.hits + cache.misses == 40 * 5 and len(cache._entries) <= 3
