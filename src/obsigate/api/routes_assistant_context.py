@@ -31,7 +31,8 @@ async def bookslm_context(ctx: Ctx, body: Annotated[dict[str, Any], _BODY]) -> d
     ``invalid_argument``/``path_outside_vault``, 403 ``vault_access_denied``, 404 ``not_found``, 429."""
     unknown = sorted(set(body) - {*_FIELDS, "include_content"})
     if unknown:
-        raise BadRequest(f"unknown field(s): {', '.join(unknown)}", hint=f"fields: {', '.join(_FIELDS)}, include_content")
+        fields = ", ".join((*_FIELDS, "include_content"))
+        raise BadRequest(f"unknown field(s): {', '.join(unknown)}", hint=f"fields: {fields}")
     include = body.get("include_content", False)
     if not isinstance(include, bool):
         raise BadRequest("include_content must be true or false")

@@ -104,7 +104,9 @@ class AssistantContext:
         "total_chars", "truncated", "limits"}``; ``content`` only with ``include_content``."""
         listed = []
         for f in self.files:
-            item: dict[str, Any] = {"path": f.path, "chars": f.chars, "full_chars": f.full_chars, "truncated": f.truncated}
+            item: dict[str, Any] = {
+                "path": f.path, "chars": f.chars, "full_chars": f.full_chars, "truncated": f.truncated,
+            }  # fmt: skip
             if include_content:
                 item["content"] = f.content
             listed.append(item)
