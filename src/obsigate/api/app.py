@@ -22,7 +22,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from obsigate import __version__
-from obsigate.api import routes, routes_auth, routes_files, routes_write
+from obsigate.api import routes, routes_assistant_context, routes_auth, routes_files, routes_write
 from obsigate.api.body_limit import BodyLimit
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
@@ -109,7 +109,7 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
         return HTMLResponse(script, media_type="text/javascript")
 
     _serve_api_docs(app)
-    for module in (routes_auth, routes, routes_files, routes_write):  # routes: every plain tool route, one table
+    for module in (routes_auth, routes, routes_files, routes_write, routes_assistant_context):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(

@@ -11,8 +11,9 @@ caller's own confirmed action after the cross-site checks (``routes_write.confir
 
 The routes that do more than run one tool are written by hand, each short:
 ``GET /api/health`` (``app.py``), ``/api/auth/login`` and ``/api/auth/me`` (``routes_auth.py``),
-``GET /api/file/{vault}/raw`` (the bytes, ``routes_files.py``) and ``POST /api/file/{vault}/save``
-(the editor's version check, ``routes_write.py``).
+``GET /api/file/{vault}/raw`` (the bytes, ``routes_files.py``), ``POST /api/file/{vault}/save``
+(the editor's version check, ``routes_write.py``) and ``POST /api/ai/bookslm/context`` (the assistant's
+context, ``routes_assistant_context.py``).
 """
 
 from __future__ import annotations

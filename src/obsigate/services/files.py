@@ -29,6 +29,12 @@ MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
 _TEXT_SUFFIXES = {".md", ".txt", ".canvas", ".base", ".json", ".csv", ".yaml", ".yml"}
 
 
+def is_text_path(rel: str) -> bool:
+    """Whether ``rel`` names a note or a text file by its name (``.md``, ``.txt``, ``.canvas``, ``.base``,
+    ``.json``, ``.csv``, ``.yaml``, ``.yml``, any case): what a folder contributes to the assistant's context."""
+    return is_note(rel) or Path(rel).suffix.lower() in _TEXT_SUFFIXES
+
+
 def _decode_text(rel: str, data: bytes) -> str | None:
     """The file as text, or ``None`` for a binary file. Notes and other text files that are not valid UTF-8
     are decoded with replacement characters rather than passed through as bytes: text is only ever served

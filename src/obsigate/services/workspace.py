@@ -17,11 +17,18 @@ from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Size caps: ``max_read_bytes`` per read_file call, ``budget_chars`` per tool result (~4 chars a token)."""
+    """Size caps: ``max_read_bytes`` per read_file call, ``budget_chars`` per tool result (~4 chars a token).
+
+    The assistant's context (``services.assistant_context``; the seeds' ``BOOKSLM_MAX_FILES``,
+    ``BOOKSLM_MAX_TOTAL_CHARS``, ``BOOKSLM_MAX_FILE_CHARS``): at most ``context_max_files`` files,
+    ``context_max_total_chars`` characters of file text in all and ``context_max_file_chars`` per file."""
 
     max_read_bytes: int = 200_000
     budget_chars: int = 100_000
     max_list: int = 1_000
+    context_max_files: int = 200
+    context_max_total_chars: int = 200_000
+    context_max_file_chars: int = 30_000
 
 
 def iso_utc(ns: int) -> str:

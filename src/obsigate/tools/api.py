@@ -3,8 +3,10 @@
 
 The small API a front needs to run tools, writes included: ``visible_tools(ctx)`` (what to offer),
 ``call_tool(ctx, name, args)`` (any tool, ``propose_<tool>`` and ``apply_<tool>`` included) and
-``offered_tools(ctx, vault)`` (what the in-app assistant offers its model), ``settle(ctx, proposal, answer)`` (the human's inline answer to a proposal: ``Answer.ACCEPT`` applies it,
-``DECLINE`` spends its token, ``CANCEL`` leaves it); ``strip_secret_fields`` before a result enters a model
+``offered_tools(ctx, vault)`` (what the in-app assistant offers its model), ``settle(ctx, proposal, answer)``
+(the human's inline answer to a proposal: ``Answer.ACCEPT`` applies it, ``DECLINE`` spends its token,
+``CANCEL`` leaves it); ``collect_context(ctx, mode=...)`` (the in-app assistant's BooksLM context);
+``strip_secret_fields`` before a result enters a model
 prompt (the confirmation token is a credential)."""
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from obsigate.services.errors import (
     Unavailable,
     error_body,
 )
+from obsigate.tools.assistant_context import collect_context
 from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.budget import fit_to_budget
@@ -40,5 +43,6 @@ from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
 __all__ = [
     "REGISTRY", "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "RateLimited", "Risk", "Scope",
     "ServiceError", "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool",
-    "error_body", "fit_to_budget", "offered_tools", "settle", "strip_secret_fields", "visible_tools",
+    "collect_context", "error_body", "fit_to_budget", "offered_tools", "settle", "strip_secret_fields",
+    "visible_tools",
 ]  # fmt: skip
