@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from obsigate.agent.settings import AISettings
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
@@ -194,4 +195,11 @@ def create_app(settings: Settings) -> FastAPI:
     vaults = build_vaults(settings)
     data_dir = prepare_data_dir(settings.data_dir, vaults)
     runtime = build_runtime(settings, data_dir, vaults)
-    return build_app(settings, runtime, open_auth(settings, data_dir))
+    return build_app(settings, runtime, open_auth(settings, data_dir), open_ai_settings(settings, data_dir))
+
+
+def open_ai_settings(settings: Settings, data_dir: Path) -> AISettings:
+    """The assistant's provider settings over ``data_dir`` (``config.json``, ``api_keys.json``) and the
+    environment as it is now (``<NAME>_API_KEY``, ``AI_DEFAULT_PROVIDER``...); ``ai_timeout`` as each
+    provider's connect/idle timeout."""
+    return AISettings(data_dir, dict(os.environ), timeout_s=settings.ai_timeout)
