@@ -48,6 +48,7 @@ __all__ = [
     "CONFIG_FILE",
     "KEYS_FILE",
     "AISettings",
+    "known_provider",
     "mask_key",
     "validate_base_url",
     "validate_key",
@@ -132,12 +133,42 @@ def validate_base_url(url: Any, *, field: str = "base_url") -> str:
     return url
 
 
+def known_provider(name: Any, *, field: str = "provider") -> str:
+    """``name`` as the catalog spells it (``"DeepSeek"`` → ``"deepseek"``) if it is a known provider.
+
+    Raises:
+        BadRequest (``invalid_argument``): anything else; the message lists the known providers.
+    """
+    if isinstance(name, str) and normalise_name(name) in PROVIDERS:
+        return normalise_name(name)
+    shown = name[:64] if isinstance(name, str) else type(name).__name__
+    raise BadRequest(
+        f"{field}: unknown AI provider {shown!r}; known providers: {', '.join(PROVIDERS)}", details={"field": field}
+    )
+
+
 def mask_key(key: str | None) -> str | None:
     """What may be shown of ``key``: ``None`` when there is none, ``"…abcd"`` (its last 4 characters) when it
     has at least 12, else ``"set"`` (a short key would be half revealed)."""
     if not key:
         return None
     return f"…{key[-4:]}" if len(key) >= MASK_MIN_CHARS else "set"
+
+
+def _shown_url(url: str | None) -> str | None:
+    """``url`` as :meth:`AISettings.status` shows it: user info (a password in ``<NAME>_BASE_URL``) and the
+    query replaced by ``***``."""
+    if url is None:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "***"
+    if "@" in parts.netloc:
+        parts = parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1])
+    if parts.query:
+        parts = parts._replace(query="***")
+    return parts.geturl()
 
 
 class _JsonObjectFile:
@@ -395,7 +426,7 @@ class AISettings:
                 providers.append({
                     "name": spec.name, "label": spec.label, "dialect": spec.dialect, "configured": problem is None,
                     "problem": problem, "key_required": spec.key_required, "key": mask_key(key),
-                    "key_source": key_source, "base_url": base_url, "base_url_source": url_source,
+                    "key_source": key_source, "base_url": _shown_url(base_url), "base_url_source": url_source,
                     "default_model": model, "model_source": model_source,
                     "env": {"api_key": spec.api_key_env, "base_url": spec.base_url_env, "model": spec.model_env},
                 })  # fmt: skip
@@ -419,23 +450,12 @@ class AISettings:
 
     # ---- writing -------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _known(name: Any, field: str) -> str:
-        """``name`` normalised if it is a known provider, else ``invalid_argument`` listing the known ones."""
-        if isinstance(name, str) and normalise_name(name) in PROVIDERS:
-            return normalise_name(name)
-        shown = name[:64] if isinstance(name, str) else type(name).__name__
-        raise BadRequest(
-            f"{field}: unknown AI provider {shown!r}; known providers: {', '.join(PROVIDERS)}",
-            details={"field": field},
-        )
-
     def _changes(self, value: Any, field: str, check: Any) -> dict[str, str | None]:
         if not isinstance(value, Mapping):
             raise BadRequest(f"{field} must be an object {{provider: value or null}}", details={"field": field})
         out: dict[str, str | None] = {}
         for name, item in value.items():
-            provider = self._known(name, field)
+            provider = known_provider(name, field=field)
             out[provider] = None if item is None else check(item, field=f"{field}.{provider}")
         return out
 
@@ -468,7 +488,7 @@ class AISettings:
         """
         provider = _UNSET
         if ai_default_provider is not _UNSET:
-            provider = None if ai_default_provider is None else self._known(ai_default_provider, "ai_default_provider")
+            provider = None if ai_default_provider is None else known_provider(ai_default_provider, field="ai_default_provider")
         models = self._changes(ai_default_models, "ai_default_models", validate_model) if ai_default_models is not None else {}
         urls = self._changes(ai_base_urls, "ai_base_urls", validate_base_url) if ai_base_urls is not None else {}
         new_keys = self._changes(keys, "api_keys", validate_key) if keys is not None else {}
@@ -521,7 +541,7 @@ class AISettings:
             BadRequest (``invalid_argument``): an unknown provider.
             Unavailable (``unavailable``): ``api_keys.json`` exists but cannot be read.
         """
-        provider = self._known(name, "provider")
+        provider = known_provider(name)
         with self._lock:
             present = provider in self._keys.read_fresh()
             if present:
