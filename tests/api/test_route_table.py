@@ -68,6 +68,8 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
     by_hand = {
         ("GET", "/api/health"), ("POST", "/api/auth/login"), ("GET", "/api/auth/me"),
         ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"),
+        ("GET", "/api/ai/status"), ("GET", "/api/config/ai-models"), ("GET", "/api/ai/model-capabilities"),
+        ("GET", "/api/config"), ("POST", "/api/config"),
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 
@@ -107,7 +109,10 @@ def test_every_route_is_in_the_readme() -> None:
     for _, row in ROWS:
         full, tail = f"/api{row.path}", "/" + row.path.rsplit("/", 1)[1]
         assert full in section or f"`{tail}`" in section, full
-    for path in ("/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save"):
+    for path in (
+        "/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save",
+        "/api/ai/status", "/api/config/ai-models", "/api/ai/model-capabilities", "/api/config",
+    ):  # fmt: skip
         assert path in section, path
 
 
