@@ -255,3 +255,42 @@ def test_status_shape_and_no_key_anywhere(data) -> None:
     assert not by_name["custom"]["configured"]  # user info in a base URL is refused...
     assert by_name["custom"]["base_url"] == "http://***@10.0.0.5:8000/v1"  # ...and never shown
     assert status["default_provider"] == "deepseek" and status["default_configured"] is True
+
+
+def test_two_writers_on_one_data_dir_lose_nothing(data) -> None:
+    """The CLI and a running server are two AISettings over the same files: the file lock orders them."""
+    first, second = AISettings(data, {}), AISettings(data, {})
+    names = list(PROVIDERS)
+
+    def work(i: int) -> None:
+        writer = first if i % 2 else second
+        writer.update(ai_default_models={names[i % len(names)]: f"m{i}"}, keys={names[i % len(names)]: f"{KEY}{i}"})
+        writer.remove_key(names[(i + 1) % len(names)]) if i % 5 == 0 else None
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    models = json.loads((data / "config.json").read_text())["ai_default_models"]
+    assert set(models) == set(names)  # every provider's last write is there
+    assert stat.S_IMODE((data / "api_keys.json").stat().st_mode) == 0o600
+
+
+def test_a_bad_hand_edited_model_is_reported_not_sent(data) -> None:
+    write_json(data / "config.json", {"ai_default_models": {"ollama": "two words"}})
+    settings = AISettings(data, {})
+    with pytest.raises(ProviderError) as caught:
+        settings.resolve("ollama")
+    assert caught.value.code == "provider_not_configured" and "ai_default_models.ollama" in caught.value.message
+    assert settings.resolve("ollama", "llama3.1").model == "llama3.1"  # a request's own model still works
+    entry = next(p for p in settings.status()["providers"] if p["name"] == "ollama")
+    assert entry["configured"] is False and "ai_default_models.ollama" in entry["problem"]
+
+
+def test_an_unreadable_key_file_stops_the_whole_update(data) -> None:
+    write_json(data / "config.json", {"port": 1})
+    (data / "api_keys.json").write_text("not json", encoding="utf-8")
+    with pytest.raises(Unavailable):
+        AISettings(data, {}).update(ai_default_provider="openai", keys={"openai": KEY})
+    assert json.loads((data / "config.json").read_text()) == {"port": 1}

@@ -22,13 +22,14 @@ environment taken at start.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import secrets
 import stat
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,6 +60,9 @@ log = logging.getLogger(__name__)
 
 CONFIG_FILE = "config.json"
 KEYS_FILE = "api_keys.json"
+#: Held (``flock``) around every read-modify-write of the two files, so the CLI and a running server writing
+#: at the same moment do not lose each other's change.
+LOCK_FILE = ".ai_settings.lock"
 MODEL_MAX_CHARS = 200
 KEY_MAX_CHARS = 4096
 BASE_URL_MAX_CHARS = 2048
@@ -274,6 +278,23 @@ class _JsonObjectFile:
         self._signature, self._data = self._stat(), data
 
 
+@contextlib.contextmanager
+def _process_lock(path: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``path`` (created ``0600``) for the block; a no-op where ``fcntl`` is missing."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover — not POSIX: the in-process lock still holds
+        yield
+        return
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def _str_map(value: Any) -> dict[str, str]:
     """The ``{provider: text}`` entries of a hand-editable ``config.json`` mapping; anything else is ignored."""
     if not isinstance(value, dict):
@@ -354,9 +375,15 @@ class AISettings:
         except BadRequest:
             where = spec.base_url_env if url_source == "env" else f"ai_base_urls.{spec.name} in config.json"
             return f"the base URL of {spec.name} ({where}) is not a valid http(s) URL without user info"
-        model, _ = self._model(spec, config)
+        model, model_source = self._model(spec, config)
         if model is None and not model_given:
             return f"{spec.name} has no default model: set {spec.model_env} or ai_default_models.{spec.name} in config.json"
+        if model is not None and not model_given:
+            try:
+                validate_model(model)
+            except BadRequest:
+                where = spec.model_env if model_source == "env" else f"ai_default_models.{spec.name} in config.json"
+                return f"the default model of {spec.name} ({where}) is empty, too long, or holds spaces or control characters"
         key, key_source = self._key(spec, keys)
         if key is None and spec.key_required:
             return f"no API key for {spec.name}: set {spec.api_key_env} or run: obsigate ai key set {spec.name}"
@@ -492,37 +519,46 @@ class AISettings:
         models = self._changes(ai_default_models, "ai_default_models", validate_model) if ai_default_models is not None else {}
         urls = self._changes(ai_base_urls, "ai_base_urls", validate_base_url) if ai_base_urls is not None else {}
         new_keys = self._changes(keys, "api_keys", validate_key) if keys is not None else {}
-        with self._lock:
-            if new_keys:
-                stored = self._keys.read_fresh()
-                for name, key in new_keys.items():
-                    if key is None:
-                        stored.pop(name, None)
-                    else:
-                        stored[name] = key
-                self._keys.write(stored)
-            if provider is not _UNSET or models or urls:
-                config = self._config.read_fresh()  # every other key is written back as it was
-                if provider is None:
-                    config.pop("ai_default_provider", None)
-                elif provider is not _UNSET:
-                    config["ai_default_provider"] = provider
-                for field, changes in (("ai_default_models", models), ("ai_base_urls", urls)):
-                    if not changes:
-                        continue
-                    current = config.get(field)
-                    merged = dict(current) if isinstance(current, dict) else {}
-                    for name, value in changes.items():
-                        if value is None:
-                            merged.pop(name, None)
-                        else:
-                            merged[name] = value
-                    if merged:
-                        config[field] = merged
-                    else:
-                        config.pop(field, None)
-                self._config.write(config)
+        with self._lock, _process_lock(self.data_dir / LOCK_FILE):
+            self._write(provider, models, urls, new_keys)
             return self.status()
+
+    def _write(
+        self, provider: Any, models: dict[str, str | None], urls: dict[str, str | None], keys: dict[str, str | None]
+    ) -> None:
+        """Merge validated changes into the files; the caller holds both locks. ``provider``: ``_UNSET`` (no
+        change), ``None`` (remove) or a known name; a ``None`` value in the maps removes that entry. Both
+        files are read before either is written, so an unreadable one stops the change before any write."""
+        change_config = provider is not _UNSET or bool(models) or bool(urls)
+        config = self._config.read_fresh() if change_config else {}  # every other key is written back as it was
+        if keys:
+            stored = self._keys.read_fresh()
+            for name, key in keys.items():
+                if key is None:
+                    stored.pop(name, None)
+                else:
+                    stored[name] = key
+            self._keys.write(stored)
+        if change_config:
+            if provider is None:
+                config.pop("ai_default_provider", None)
+            elif provider is not _UNSET:
+                config["ai_default_provider"] = provider
+            for field, changes in (("ai_default_models", models), ("ai_base_urls", urls)):
+                if not changes:
+                    continue
+                current = config.get(field)
+                merged = dict(current) if isinstance(current, dict) else {}
+                for name, value in changes.items():
+                    if value is None:
+                        merged.pop(name, None)
+                    else:
+                        merged[name] = value
+                if merged:
+                    config[field] = merged
+                else:
+                    config.pop(field, None)
+            self._config.write(config)
 
     def set_key(self, name: str, key: str) -> None:
         """Store ``key`` for provider ``name`` in ``api_keys.json`` (it wins over ``<NAME>_API_KEY``).
@@ -542,8 +578,8 @@ class AISettings:
             Unavailable (``unavailable``): ``api_keys.json`` exists but cannot be read.
         """
         provider = known_provider(name)
-        with self._lock:
+        with self._lock, _process_lock(self.data_dir / LOCK_FILE):
             present = provider in self._keys.read_fresh()
             if present:
-                self.update(keys={provider: None})
+                self._write(_UNSET, {}, {}, {provider: None})
         return present
