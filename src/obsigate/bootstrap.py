@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from obsigate.agent.settings import AISettings
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
@@ -20,7 +21,7 @@ from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.storage.journal import ChangeJournal, Recovered
-from obsigate.domain.storage.private_files import make_private_dir
+from obsigate.domain.storage.private_files import ensure_private_file, make_private_dir
 from obsigate.domain.vault import Vault
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.workspace import Limits, Workspace
@@ -32,10 +33,13 @@ from obsigate.tools.ratelimit import ToolRateLimiter
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from obsigate.agent.assistant import Assistant
+
 INDEX_FILE = "index.sqlite3"
 USERS_FILE = "users.sqlite3"
 JWT_SECRET_FILE = "jwt_secret"
 AUDIT_FILE = "audit.log"
+ASSISTANT_FILE = "assistant.sqlite3"
 BACKUPS_DIR = "backups"
 
 
@@ -144,7 +148,11 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
         vaults=vaults,
         index=index,
         indexer=Indexer(index, vaults),
-        limits=Limits(max_read_bytes=settings.max_tool_read_bytes, budget_chars=settings.tool_result_budget_tokens * 4),
+        limits=Limits(
+            max_read_bytes=settings.max_tool_read_bytes, budget_chars=settings.tool_result_budget_tokens * 4,
+            context_max_files=settings.bookslm_max_files, context_max_total_chars=settings.bookslm_max_total_chars,
+            context_max_file_chars=settings.bookslm_max_file_chars,
+        ),  # fmt: skip
         destructive={n: vs.ai_destructive_tools for n, vs in settings.vaults.items()},
         backups=BackupStore(data_dir / BACKUPS_DIR),
         journal=ChangeJournal(data_dir),
@@ -194,4 +202,32 @@ def create_app(settings: Settings) -> FastAPI:
     vaults = build_vaults(settings)
     data_dir = prepare_data_dir(settings.data_dir, vaults)
     runtime = build_runtime(settings, data_dir, vaults)
-    return build_app(settings, runtime, open_auth(settings, data_dir))
+    ai_settings = open_ai_settings(settings, data_dir)
+    assistant = open_assistant(settings, data_dir, runtime, ai_settings)
+    return build_app(settings, runtime, open_auth(settings, data_dir), ai_settings, assistant)
+
+
+def open_ai_settings(settings: Settings, data_dir: Path) -> AISettings:
+    """The assistant's provider settings over ``data_dir`` (``config.json``, ``api_keys.json``) and the
+    environment as it is now (``<NAME>_API_KEY``, ``AI_DEFAULT_PROVIDER``...); ``ai_timeout`` as each
+    provider's connect/idle timeout."""
+    return AISettings(data_dir, dict(os.environ), timeout_s=settings.ai_timeout)
+
+
+def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_settings: AISettings) -> Assistant:
+    """The in-app assistant over the tool layer: its store ``<data_dir>/assistant.sqlite3`` (0600: paused runs
+    keep confirmation tokens), the provider settings, the agent's limits (``OBSIGATE_AI_MAX_ITERATIONS``,
+    ``BOOKSLM_MAX_TOOL_CALLS``, ``ai_tool_result_chars``; a paused run waits the confirmation TTL)."""
+    from obsigate.agent.assistant import Assistant  # like the transports: loaded only when an app is built
+    from obsigate.agent.context import build_system_prompt
+    from obsigate.agent.loop import AgentLimits
+    from obsigate.agent.providers import make_provider
+    from obsigate.agent.store import AgentStore
+
+    path = data_dir / ASSISTANT_FILE
+    ensure_private_file(path)
+    limits = AgentLimits(
+        max_iterations=settings.ai_max_iterations, max_tool_calls=settings.bookslm_max_tool_calls,
+        tool_result_chars=settings.ai_tool_result_chars, run_ttl_s=settings.mcp_confirmation_ttl,
+    )  # fmt: skip
+    return Assistant(runtime, ai_settings, AgentStore(path), build_system_prompt, make_provider, limits)

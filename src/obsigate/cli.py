@@ -24,15 +24,23 @@ from obsigate.bootstrap import ConfigError, build_runtime, build_vaults, open_au
 from obsigate.config import Settings, load_settings, parse_vault_specs
 from obsigate.services.errors import NotFound, ServiceError
 
-app = typer.Typer(help="ObsiGate: serve markdown vaults to people and AI agents (REST + MCP).", no_args_is_help=True)
+app = typer.Typer(
+    help="ObsiGate: serve markdown vaults to people and AI agents (REST + MCP).",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # a traceback must never print a password or API key
+)
 user_app = typer.Typer(help="Manage users.", no_args_is_help=True)
 token_app = typer.Typer(help="Issue access tokens.", no_args_is_help=True)
 key_app = typer.Typer(help="Manage API keys (long-lived bearer keys for MCP clients and scripts).", no_args_is_help=True)
 index_app = typer.Typer(help="Manage the search index.", no_args_is_help=True)
+ai_app = typer.Typer(help="The assistant's LLM providers: status and API keys.", no_args_is_help=True)
+ai_key_app = typer.Typer(help="Store or remove a provider's API key (in <data-dir>/api_keys.json, mode 0600).", no_args_is_help=True)
+ai_app.add_typer(ai_key_app, name="key")
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
 app.add_typer(key_app, name="key")
 app.add_typer(index_app, name="index")
+app.add_typer(ai_app, name="ai")
 
 err = Console(stderr=True, soft_wrap=True)  # one error = one line, whatever the terminal width
 
@@ -68,13 +76,19 @@ def _service_line(code: str, message: str, hint: str | None = None) -> str:
 def _stdin_password() -> str:
     """The password piped on stdin: exactly one line. More text after it, or a password of spaces only, is
     refused rather than silently cut or accepted."""
+    return _stdin_line("password")
+
+
+def _stdin_line(what: str) -> str:
+    """One secret (``what``: ``password``, ``API key``) piped on stdin: exactly one line; more text after it,
+    or a value of spaces only, is refused rather than silently cut or accepted. May be empty."""
     lines = sys.stdin.read().splitlines()
-    password = lines[0] if lines else ""
+    value = lines[0] if lines else ""
     if any(line.strip() for line in lines[1:]):
-        raise _fail(_service_line("invalid_argument", "give the password on one line of stdin", "nothing after it"))
-    if password and not password.strip():
-        raise _fail(_service_line("invalid_argument", "the password is only spaces"))
-    return password
+        raise _fail(_service_line("invalid_argument", f"give the {what} on one line of stdin", "nothing after it"))
+    if value and not value.strip():
+        raise _fail(_service_line("invalid_argument", f"the {what} is only spaces"))
+    return value
 
 
 def _need_vaults(settings: Settings) -> None:
@@ -337,6 +351,84 @@ def index_rebuild(
     stats = {**indexer.refresh_all(full=full), "notes": runtime.workspace.index.note_count()}
     runtime.workspace.index.close()
     typer.echo(json.dumps(stats, default=str))
+
+
+def _ai_settings(data_dir: Path | None):  # noqa: ANN202 — AISettings, imported lazily for a fast CLI
+    """The assistant's provider settings of the data dir, over the environment of this command."""
+    from obsigate.bootstrap import open_ai_settings
+
+    settings = _settings(data_dir=data_dir)
+    with _reported():
+        return open_ai_settings(settings, prepare_data_dir(settings.data_dir))
+
+
+@ai_app.command("status")
+def ai_status(
+    data_dir: DataDir = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
+) -> None:
+    """Show the LLM providers: configured or not, the key's last 4 characters at most, base URL, default model.
+    The default provider is marked with *."""
+    from rich.table import Table
+
+    status = _ai_settings(data_dir).status()
+    if as_json:
+        typer.echo(json.dumps(status, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"AI providers (default: {status['default_provider']}, from {status['default_provider_source']})")
+    for column in ("", "provider", "configured", "key", "base URL", "default model"):
+        table.add_column(column, overflow="fold")
+    for p in status["providers"]:
+        key = f"{p['key']} ({p['key_source']})" if p["key"] else ("-" if p["key_required"] else "not needed")
+        model = f"{p['default_model']} ({p['model_source']})" if p["default_model"] else "-"
+        table.add_row(
+            "*" if p["name"] == status["default_provider"] else "", p["name"], "yes" if p["configured"] else "no",
+            key, p["base_url"] or "-", model,
+        )  # fmt: skip
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=160)  # piped: wide enough that nothing is cut
+    out.print(table)
+    for p in status["providers"]:
+        if p["name"] == status["default_provider"] and p["problem"]:
+            out.print(f"default provider not usable: {p['problem']}", markup=False, highlight=False)
+    if status["default_provider"] not in {p["name"] for p in status["providers"]}:
+        out.print(f"unknown default provider {status['default_provider']!r}", markup=False, highlight=False)
+
+
+@ai_key_app.command("set")
+def ai_key_set(
+    name: Annotated[str, typer.Argument(help="Provider: deepseek, openai, openrouter, ollama, gemini or custom.")],
+    data_dir: DataDir = None,
+) -> None:
+    """Store NAME's API key, read from stdin (one line; never an argument, so it stays out of the shell
+    history). It wins over <NAME>_API_KEY; a running server uses it from its next request."""
+    import getpass
+
+    from obsigate.agent.settings import known_provider
+
+    with _reported():
+        provider = known_provider(name)  # judged before anything is read from stdin
+    settings = _ai_settings(data_dir)
+    key = getpass.getpass(f"API key for {name}: ") if sys.stdin.isatty() else _stdin_line("API key")
+    if not key.strip():
+        raise _fail(_service_line("invalid_argument", "no API key on stdin", f"echo \"$KEY\" | obsigate ai key set {provider}"))
+    with _reported():
+        settings.set_key(provider, key)
+    err.print(f"stored the API key of {provider} in {settings.data_dir / 'api_keys.json'}")
+
+
+@ai_key_app.command("remove")
+def ai_key_remove(
+    name: Annotated[str, typer.Argument(help="Provider: deepseek, openai, openrouter, ollama, gemini or custom.")],
+    data_dir: DataDir = None,
+) -> None:
+    """Remove NAME's stored API key (an environment <NAME>_API_KEY, if set, applies again)."""
+    settings = _ai_settings(data_dir)
+    with _reported():
+        removed = settings.remove_key(name)
+    provider = name.strip().lower()
+    err.print(f"removed the stored API key of {provider}" if removed else f"no stored API key for {provider}")
 
 
 __all__ = ["app", "client_configs"]

@@ -1,7 +1,9 @@
 """Settings: one table, read by ``cli.py`` and ``api/app.py`` only.
 
 Precedence (highest first): command-line flags > environment variables (``OBSIGATE_*``, plus the
-seeds' ``BOOKSLM_MAX_TOOL_READ_BYTES``) > ``<data_dir>/config.json`` > the defaults below.
+seeds' ``BOOKSLM_MAX_*``) > ``<data_dir>/config.json`` > the defaults below. The assistant's provider,
+model and API-key settings (``ai_default_provider``, ``ai_default_models``, ``<NAME>_API_KEY``...) are not
+here: they change while the server runs, so ``obsigate.agent.settings.AISettings`` reads them.
 Everything below the fronts receives plain values, never this object's source.
 """
 
@@ -116,6 +118,49 @@ class Settings(BaseSettings):
         ge=10,
         le=86_400,
         description="Lifetime (s) of the single-use confirmation tokens of propose_*/apply_* (10 s to 1 day).",
+    )
+    ai_max_iterations: int = Field(
+        default=10, ge=1, le=100, description="Most model turns of one assistant run before it stops (env OBSIGATE_AI_MAX_ITERATIONS)."
+    )
+    bookslm_max_tool_calls: int = Field(
+        default=25,
+        ge=1,
+        le=1000,
+        validation_alias=AliasChoices("bookslm_max_tool_calls", "BOOKSLM_MAX_TOOL_CALLS"),
+        description="Most tool calls of one assistant run (env BOOKSLM_MAX_TOOL_CALLS).",
+    )
+    bookslm_max_files: int = Field(
+        default=200,
+        ge=1,
+        le=100_000,
+        validation_alias=AliasChoices("bookslm_max_files", "BOOKSLM_MAX_FILES"),
+        description="Most files the assistant gathers as context for one question (env BOOKSLM_MAX_FILES).",
+    )
+    bookslm_max_total_chars: int = Field(
+        default=200_000,
+        ge=1000,
+        le=10_000_000,
+        validation_alias=AliasChoices("bookslm_max_total_chars", "BOOKSLM_MAX_TOTAL_CHARS"),
+        description="Most characters of gathered context in one assistant prompt (env BOOKSLM_MAX_TOTAL_CHARS).",
+    )
+    bookslm_max_file_chars: int = Field(
+        default=30_000,
+        ge=100,
+        le=10_000_000,
+        validation_alias=AliasChoices("bookslm_max_file_chars", "BOOKSLM_MAX_FILE_CHARS"),
+        description="Most characters of one file in the assistant's gathered context (env BOOKSLM_MAX_FILE_CHARS).",
+    )
+    ai_timeout: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="Connect and idle-read timeout (s) of one request to an LLM provider (env OBSIGATE_AI_TIMEOUT).",
+    )
+    ai_tool_result_chars: int = Field(
+        default=20_000,
+        ge=500,
+        le=1_000_000,
+        description="Most characters of one tool result put into an assistant prompt (env OBSIGATE_AI_TOOL_RESULT_CHARS).",
     )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra Origin values accepted on /mcp (any loopback origin always is) and on REST writes (this server's own origin always is)."

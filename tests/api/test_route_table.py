@@ -67,7 +67,9 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
     table = {(row.method, f"/api{row.path}") for _, row in ROWS}
     by_hand = {
         ("GET", "/api/health"), ("POST", "/api/auth/login"), ("GET", "/api/auth/me"),
-        ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"), ("POST", "/api/ai/bookslm/context"),
+        ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"),
+        ("GET", "/api/ai/status"), ("GET", "/api/config/ai-models"), ("GET", "/api/ai/model-capabilities"),
+        ("GET", "/api/config"), ("POST", "/api/config"), ("POST", "/api/ai/bookslm/context"),
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 
@@ -107,8 +109,11 @@ def test_every_route_is_in_the_readme() -> None:
     for _, row in ROWS:
         full, tail = f"/api{row.path}", "/" + row.path.rsplit("/", 1)[1]
         assert full in section or f"`{tail}`" in section, full
-    for path in ("/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save",
-                 "/api/ai/bookslm/context"):
+    for path in (
+        "/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save",
+        "/api/ai/status", "/api/config/ai-models", "/api/ai/model-capabilities", "/api/config",
+        "/api/ai/bookslm/context",
+    ):  # fmt: skip
         assert path in section, path
 
 

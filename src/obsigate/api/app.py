@@ -22,7 +22,9 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from obsigate import __version__
-from obsigate.api import routes, routes_assistant_context, routes_auth, routes_files, routes_write
+from obsigate.agent.assistant import Assistant
+from obsigate.agent.settings import AISettings
+from obsigate.api import routes, routes_ai, routes_ai_config, routes_assistant_context, routes_auth, routes_files, routes_write
 from obsigate.api.body_limit import BodyLimit
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
@@ -53,9 +55,17 @@ class AuthParts(Protocol):
     authenticator: BearerAuthenticator
 
 
-def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> FastAPI:
+def build_app(
+    settings: AppSettings,
+    runtime: ToolRuntime,
+    auth: AuthParts,
+    ai_settings: AISettings | None = None,
+    assistant: Assistant | None = None,
+) -> FastAPI:
     """Return a ready-to-serve app over ``runtime`` (the tool layer) and ``auth`` (users, tokens, the bearer
-    authenticator); it owns them from now on and closes the index and the user store on shutdown."""
+    authenticator); it owns them from now on and closes the index and the user store on shutdown.
+    ``ai_settings``: the assistant's provider settings (``/api/ai/status``, ``/api/config``); without them
+    those routes answer 503 ``unavailable``; so do the assistant's without ``assistant`` (closed on shutdown)."""
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -69,6 +79,8 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
         finally:
             if indexer is not None:
                 await indexer.stop()
+            if assistant is not None:
+                await assistant.aclose()
             runtime.workspace.index.close()
             auth.users.close()
 
@@ -83,6 +95,8 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
     app.state.settings = settings
     app.state.runtime = runtime
     app.state.auth = auth
+    app.state.ai_settings = ai_settings
+    app.state.assistant = assistant
     app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
@@ -109,7 +123,7 @@ def build_app(settings: AppSettings, runtime: ToolRuntime, auth: AuthParts) -> F
         return HTMLResponse(script, media_type="text/javascript")
 
     _serve_api_docs(app)
-    for module in (routes_auth, routes, routes_files, routes_write, routes_assistant_context):  # routes: every plain tool route, one table
+    for module in (routes_auth, routes, routes_files, routes_write, routes_ai_config, routes_assistant_context, routes_ai):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(

@@ -28,12 +28,12 @@ from obsigate.tools.context import ToolContext
 router = APIRouter(prefix="/api", tags=["write"])
 
 
-async def confirmed_context(request: Request, ctx: Annotated[ToolContext, Depends(get_tool_context)]) -> ToolContext:
-    """The caller's context for a write, after the cross-site checks (see the module docstring).
+def check_same_site(request: Request) -> None:
+    """The cross-site checks of every REST write (see the module docstring); also a FastAPI dependency.
 
     Raises:
         Forbidden (``forbidden_origin``): an ``Origin`` that is not this server.
-        BadRequest (``unsupported_media_type``): a body that is not declared as JSON.
+        BadRequest (``unsupported_media_type``): a POST or PATCH body that is not declared as JSON.
     """
     origin = request.headers.get("origin")
     if origin is not None:
@@ -49,6 +49,16 @@ async def confirmed_context(request: Request, ctx: Annotated[ToolContext, Depend
             )
     if request.method in ("POST", "PATCH") and not request.headers.get("content-type", "").startswith("application/json"):
         raise BadRequest("send the body as JSON (Content-Type: application/json)", code="unsupported_media_type")
+
+
+async def confirmed_context(request: Request, ctx: Annotated[ToolContext, Depends(get_tool_context)]) -> ToolContext:
+    """The caller's context for a write, after the cross-site checks (:func:`check_same_site`).
+
+    Raises:
+        Forbidden (``forbidden_origin``): an ``Origin`` that is not this server.
+        BadRequest (``unsupported_media_type``): a body that is not declared as JSON.
+    """
+    check_same_site(request)
     return dataclasses.replace(ctx, confirmed=True)
 
 
