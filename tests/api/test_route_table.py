@@ -70,6 +70,8 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"),
         ("GET", "/api/ai/status"), ("GET", "/api/config/ai-models"), ("GET", "/api/ai/model-capabilities"),
         ("GET", "/api/config"), ("POST", "/api/config"), ("POST", "/api/ai/bookslm/context"),
+        ("POST", "/api/ai/bookslm/chat"), ("POST", "/api/ai/bookslm/agent"), ("GET", "/api/ai/conversations"),
+        ("GET", "/api/ai/conversations/{conversation_id}"), ("DELETE", "/api/ai/conversations/{conversation_id}"),
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 
@@ -112,7 +114,8 @@ def test_every_route_is_in_the_readme() -> None:
     for path in (
         "/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save",
         "/api/ai/status", "/api/config/ai-models", "/api/ai/model-capabilities", "/api/config",
-        "/api/ai/bookslm/context",
+        "/api/ai/bookslm/context", "/api/ai/bookslm/chat", "/api/ai/bookslm/agent", "/api/ai/conversations",
+        "/api/ai/conversations/{conversation_id}",
     ):  # fmt: skip
         assert path in section, path
 
