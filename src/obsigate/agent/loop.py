@@ -106,7 +106,7 @@ class Run:
 
 
 def _error_content(exc: ServiceError) -> str:
-    return json.dumps({"error": exc.to_dict()["error"]}, ensure_ascii=False)
+    return json.dumps({"error": exc.to_dict()}, ensure_ascii=False)
 
 
 def _summary(result: dict[str, Any]) -> str:
@@ -267,8 +267,10 @@ class RunLoop:
             risk = self._spec_risk(run, entry["name"])
             if entry["error"] is not None or risk is None:
                 await flush()
-                message = entry["error"] or f"no tool named {entry['name']!r} is offered; use one of the listed tools"
-                code = "invalid_argument" if entry["error"] else "unknown_tool"
+                code = "unknown_tool" if risk is None else "invalid_argument"
+                message = (
+                    f"no tool named {entry['name']!r} is offered; use one of the listed tools" if risk is None else entry["error"]
+                )
                 await self._finish_entry(entry, json.dumps({"error": {"code": code, "message": message}}), "error", message[:300])
                 continue
             if run.pending and not run.armed and (risk is Risk.READ or touched & self._paths_of(entry)):

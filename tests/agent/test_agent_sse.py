@@ -1,0 +1,336 @@
+"""The assistant end to end: a real ObsiGate on loopback, the scripted fake provider speaking each dialect's
+wire format over a real socket, SSE read by a plain HTTP client (issue 10's "done when")."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import time
+from typing import Any
+
+import httpx2
+
+from fakes import gemini_replies as g
+from fakes import openai_replies as o
+
+JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.")
+ASK = {"message": "Add a note and extend Ideas", "vault": "notes"}
+
+
+def _tokens_in_store(a: Any) -> list[str]:
+    """The confirmation tokens the paused runs hold server-side (to prove they went nowhere else)."""
+    found = []
+    for _, _, data in a.runs():
+        for item in json.loads(data).get("pending") or []:
+            found.append(item["proposal"]["confirmation_token"])
+    return found
+
+
+def _assert_no_token(a: Any, *texts: str, tokens: list[str]) -> None:
+    assert tokens and all(JWT.match(t) for t in tokens)
+    sent = json.dumps([r.json for r in a.fake.requests])
+    for text in (*texts, sent):
+        assert not JWT.search(text), "a confirmation token left the server"
+        for token in tokens:
+            assert token not in text
+
+
+def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls([("call_r", "read_file", {"vault": "notes", "path": "Ideas.md"})], text="Let me look."),
+        o.stream_tool_calls([
+            ("call_c", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n\nSketch ✓\n"}),
+            ("call_e", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
+        ], text="I'll write both.", split=5),  # fmt: skip
+        o.stream_text(["Done: ", "[[Buoy]] exists ", "and Ideas links it."]),
+    )
+    ideas_before = (a.vault / "Ideas.md").read_bytes()
+    first = a.agent(ASK)
+    assert first.status == 200, first.raw
+    assert [t["status"] for t in first.tools() if t["id"] == "call_r"] == ["running", "ok"]
+    assert {t["id"] for t in first.tools("pending_confirmation")} == {"call_c", "call_e"}
+    confirmation = first.one("confirmation")
+    actions = confirmation["actions"]
+    assert [x["tool"] for x in actions] == ["create_file", "append_to_file"]
+    assert actions[0]["paths"] == ["Buoy.md"] and "+# Buoy" in actions[0]["diff"] and "Sketch ✓" in actions[0]["diff"]
+    assert actions[1]["paths"] == ["Ideas.md"] and "+See [[Buoy]]." in actions[1]["diff"]
+    assert actions[0]["label"] == "File proposed: Buoy.md" and actions[1]["label"] == "File appended: Ideas.md"
+    done = first.one("done")
+    assert done["stopped"] == "awaiting_confirmation" and done["run_id"] == confirmation["run_id"]
+    assert "".join(d["text"] for d in first.named("delta")) == "Let me look.I'll write both."
+    assert not (a.vault / "Buoy.md").exists() and (a.vault / "Ideas.md").read_bytes() == ideas_before
+    tokens = _tokens_in_store(a)
+    assert len(tokens) == 2
+
+    second = a.agent({"run_id": confirmation["run_id"], "confirm_all": True})
+    assert second.status == 200, second.raw
+    assert [(t["id"], t["status"]) for t in second.tools()] == [("call_c", "ok"), ("call_e", "ok")]
+    assert second.one("message")["content"] == "Done: [[Buoy]] exists and Ideas links it."
+    assert second.one("done")["stopped"] == "completed"
+    assert (a.vault / "Buoy.md").read_text(encoding="utf-8") == "# Buoy\n\nSketch ✓\n"
+    assert (a.vault / "Ideas.md").read_bytes() == ideas_before + b"See [[Buoy]]."
+
+    # the protocol stayed valid: each request answers every call of the previous assistant message
+    third = a.fake.requests[2].json["messages"]
+    assert [m["role"] for m in third] == ["system", "user", "assistant", "tool", "assistant", "tool", "tool"]
+    assert [m["tool_call_id"] for m in third if m["role"] == "tool"] == ["call_r", "call_c", "call_e"]
+    assert json.loads(third[5]["content"])["status"] == "applied"
+    assert a.sent_tool_names()[:1] == ["list_vaults"] and "propose_create_file" not in a.sent_tool_names()
+    assert "create_file" in a.sent_tool_names()
+    conversation = a.get(f"/api/ai/conversations/{done['conversation_id']}").text
+    _assert_no_token(a, first.raw, second.raw, conversation, tokens=tokens)
+    with sqlite3.connect(a.data / "assistant.sqlite3") as db:
+        stored = json.dumps(db.execute("SELECT message FROM messages").fetchall())
+    assert not any(t in stored for t in tokens)
+
+
+def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(
+        g.stream_calls([("read_file", {"vault": "notes", "path": "Ideas.md"})], text="Looking.", signature="c2lnMQ=="),
+        g.stream_calls([
+            ("create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n"}),
+            ("append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
+        ], signature="c2lnMg=="),  # fmt: skip
+        g.stream_text(["All ", "done."]),
+    )
+    first = a.agent({**ASK, "provider": "gemini"})
+    assert first.status == 200, first.raw
+    confirmation = first.one("confirmation")
+    tokens = _tokens_in_store(a)
+    assert [x["tool"] for x in confirmation["actions"]] == ["create_file", "append_to_file"]
+    assert not (a.vault / "Buoy.md").exists()
+    second = a.agent({"run_id": confirmation["run_id"], "confirm_all": True})
+    assert second.one("done")["stopped"] == "completed" and second.one("message")["content"] == "All done."
+    assert (a.vault / "Buoy.md").read_text() == "# Buoy\n"
+    assert a.fake.requests[0].path.endswith("/v1beta/models/gemini-fake:streamGenerateContent?alt=sse")
+    contents = a.fake.requests[2].json["contents"]
+    # the model's steps replayed verbatim, signatures on the parts they came on; results grouped per step
+    assert contents[1]["role"] == "model" and contents[1]["parts"][-1]["thoughtSignature"] == "c2lnMQ=="
+    assert contents[3]["parts"][0]["thoughtSignature"] == "c2lnMg==" and "thoughtSignature" not in contents[3]["parts"][1]
+    assert [p["functionResponse"]["name"] for p in contents[4]["parts"]] == ["create_file", "append_to_file"]
+    _assert_no_token(a, first.raw, second.raw, tokens=tokens)
+
+
+def test_reject_changes_nothing_and_tells_the_model(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "No.md", "content": "x"}),
+                             ("c2", "read_file", {"vault": "notes", "path": "Home.md"})]),  # fmt: skip
+        o.stream_text(["Understood."]),
+    )
+    first = a.agent(ASK)
+    assert [t["status"] for t in first.tools() if t["id"] == "c2"] == ["deferred"]
+    rejected = a.agent({"run_id": first.one("confirmation")["run_id"], "confirm_all": False})
+    assert rejected.one("done")["stopped"] == "completed"
+    assert not (a.vault / "No.md").exists()
+    tool_msgs = [m for m in a.fake.requests[1].json["messages"] if m["role"] == "tool"]
+    assert json.loads(tool_msgs[0]["content"])["status"] == "rejected"
+    assert json.loads(tool_msgs[1]["content"])["status"] == "not_run"
+
+
+def test_a_file_changed_since_the_card_is_not_overwritten(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls([("c1", "edit_file", {"vault": "notes", "path": "Ideas.md", "content": "# Mine\n"}),
+                             ("c2", "create_file", {"vault": "notes", "path": "Other.md", "content": "y"})]),  # fmt: skip
+        o.stream_text(["ok"]),
+    )
+    first = a.agent(ASK)
+    (a.vault / "Ideas.md").write_text("# Changed by hand\n")
+    second = a.agent({"run_id": first.one("confirmation")["run_id"], "confirm_all": True})
+    statuses = {t["id"]: t["status"] for t in second.tools()}
+    assert statuses == {"c1": "error", "c2": "ok"}
+    assert (a.vault / "Ideas.md").read_text() == "# Changed by hand\n" and (a.vault / "Other.md").exists()
+    tool_msgs = [m for m in a.fake.requests[1].json["messages"] if m["role"] == "tool"]
+    assert json.loads(tool_msgs[0]["content"])["error"]["code"] == "conflict"
+
+
+def test_two_resumes_exactly_one_applies(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(o.stream_tool_calls([("c1", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "once"})]),
+               o.stream_text(["ok"]))  # fmt: skip
+    run_id = a.agent(ASK).one("confirmation")["run_id"]
+    results: list[Any] = []
+
+    def resume() -> None:
+        results.append(a.agent({"run_id": run_id, "confirm_all": True}))
+
+    threads = [threading.Thread(target=resume) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.status for r in results) == [200, 409]
+    assert next(r for r in results if r.status == 409).body["code"] == "run_not_paused"
+    assert (a.vault / "Ideas.md").read_text().count("once") == 1
+
+
+def test_a_paused_run_survives_a_restart_and_expires(assistant: Any, live_server: Any) -> None:
+    a = assistant()
+    a.fake.add(o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "Kept.md", "content": "k"})]),
+               o.stream_text(["ok"]),
+               o.stream_tool_calls([("c2", "create_file", {"vault": "notes", "path": "Late.md", "content": "l"})]))  # fmt: skip
+    run_id = a.agent(ASK).one("confirmation")["run_id"]
+    a.server.stop()  # a restart: a new server over the same data dir
+    b = assistant(data_dir=a.data)
+    resumed = b.agent({"run_id": run_id, "confirm_all": True})
+    assert resumed.status == 200 and (a.vault / "Kept.md").exists()
+    late = b.agent(ASK).one("confirmation")["run_id"]
+    with sqlite3.connect(a.data / "assistant.sqlite3") as db:  # time passes: the run's TTL is over
+        db.execute("UPDATE runs SET expires = 0 WHERE id = ?", (late,))
+    expired = b.agent({"run_id": late, "confirm_all": True})
+    assert expired.status == 409 and expired.body["code"] == "run_expired" and not (a.vault / "Late.md").exists()
+    assert b.agent({"run_id": "nope", "confirm_all": True}).body["code"] == "not_found"
+
+
+def test_stop_cancels_the_provider_request_and_keeps_what_was_said(assistant: Any) -> None:
+    a = assistant(env={"OBSIGATE_LANGUAGE": "fr"})
+    a.fake.add(o.stream_text([f"mot{i} " for i in range(200)], delay_s=0.05))
+    seen: list[str] = []
+    with httpx2.Client(timeout=30) as client:
+        with client.stream("POST", f"{a.url}/api/ai/bookslm/chat", json={"message": "long", "language": "fr"}) as r:
+            for line in r.iter_lines():
+                seen.append(line)
+                if sum(1 for s in seen if s.startswith("event: delta")) >= 3:
+                    break
+        stopped_at = time.monotonic()
+    while a.fake.disconnects == 0 and time.monotonic() - stopped_at < 3:
+        time.sleep(0.02)
+    assert a.fake.disconnects >= 1 and time.monotonic() - stopped_at < 1.5
+    time.sleep(0.2)
+    listing = a.get("/api/ai/conversations").json()["conversations"]
+    messages = a.get(f"/api/ai/conversations/{listing[0]['id']}").json()["messages"]
+    assert messages[-1]["role"] == "assistant" and messages[-1]["content"].startswith("mot0 mot1 ")
+    assert messages[-1]["content"].endswith("Exécution arrêtée.")
+
+
+def test_chat_streams_token_by_token(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(o.stream_text(["Bon", "jour", " !"], delay_s=0.05))
+    out = a.chat({"message": "hi", "mode": "files", "vault": "notes", "files": ["Ideas.md"]})
+    assert [d["text"] for d in out.named("delta")] == ["Bon", "jour", " !"]
+    done = out.one("done")
+    assert done["stopped"] == "completed" and done["usage"]["total_tokens"] == 15
+    sent = a.fake.requests[0].json
+    assert "tools" not in sent and "tidepool sensor" in sent["messages"][0]["content"]  # the file is in context
+    again = a.chat({"message": "more", "conversation_id": done["conversation_id"]})
+    assert again.status == 200 or again.named("error")
+    assert [m["role"] for m in a.fake.requests[1].json["messages"]] == ["system", "user", "assistant", "user"]
+
+
+def test_tools_rejected_falls_back_to_plain_chat_with_a_notice(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(o.ollama_no_tools(), o.stream_text(["plain answer"]))
+    out = a.agent(ASK)
+    assert out.one("notice")["code"] == "tools_unsupported"
+    assert out.one("message")["content"] == "plain answer" and out.one("done")["stopped"] == "completed"
+    assert "tools" in a.fake.requests[0].json and "tools" not in a.fake.requests[1].json
+
+
+def test_bad_calls_are_results_the_model_can_fix(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls([("c1", "no_such_tool", {}), ("c2", "read_file", '{"vault": "notes", "pa'),
+                             ("c3", "read_file", {"vault": "notes", "path": 5})]),  # fmt: skip
+        o.stream_tool_calls([("c4", "read_file", {"vault": "notes", "path": "Home.md"})]),
+        o.stream_text(["fixed"]),
+    )
+    out = a.agent(ASK)
+    assert [(t["id"], t["status"]) for t in out.tools() if t["status"] != "running"][:3] == [
+        ("c1", "error"), ("c2", "error"), ("c3", "error")]
+    assert out.one("done")["stopped"] == "completed"
+    errors = [json.loads(m["content"])["error"]["code"] for m in a.fake.requests[1].json["messages"] if m["role"] == "tool"]
+    assert errors == ["unknown_tool", "invalid_argument", "invalid_argument"]
+
+
+def test_limits_quota_and_iterations(assistant: Any) -> None:
+    a = assistant(env={"BOOKSLM_MAX_TOOL_CALLS": "2", "OBSIGATE_AI_MAX_ITERATIONS": "2"})
+    a.fake.add(o.stream_tool_calls([(f"q{i}", "list_vaults", {}) for i in range(3)]))
+    quota = a.agent(ASK)
+    assert quota.one("done")["stopped"] == "quota_exceeded"
+    assert [t["status"] for t in quota.tools() if t["status"] != "running"] == ["ok", "ok", "error"]
+    a.fake.add(o.stream_tool_calls([("i1", "list_vaults", {})]), o.stream_tool_calls([("i2", "list_vaults", {})]))
+    assert a.agent(ASK).one("done")["stopped"] == "max_iterations"
+
+
+def test_destructive_tools_off_are_not_offered(assistant: Any, small_vault: Any) -> None:
+    a = assistant(vaults={"notes": {"path": str(small_vault), "aiDestructiveTools": False}})
+    a.fake.add(o.stream_text(["hi"]))
+    a.agent(ASK)
+    names = a.sent_tool_names()
+    assert "create_file" in names and "read_file" in names
+    assert not {"delete_file", "delete_directory", "rename_file", "move_path", "replace_in_files"} & set(names)
+
+
+def test_bad_input_is_a_clear_error(assistant: Any) -> None:
+    a = assistant()
+    cases = [
+        ({"message": "x", "provider": "nope"}, 503, "provider_not_configured"),
+        ({"message": "x", "provider": "deepseek"}, 503, "provider_not_configured"),  # no key
+        ({"message": "x", "mode": "nope"}, 400, "invalid_argument"),
+        ({"message": "x", "surprise": 1}, 400, "invalid_argument"),
+        ({"message": ""}, 400, "invalid_argument"),
+        ({"message": "x" * 1_000_000}, 413, "too_large"),
+        ({"message": "x", "skill": "nope"}, 400, "invalid_argument"),
+        ({"message": "x", "conversation_id": "nope"}, 404, "not_found"),
+        ({"run_id": "nope", "confirm_all": "yes"}, 400, "invalid_argument"),
+        ([1, 2], 400, "invalid_argument"),
+    ]
+    for body, status, code in cases:
+        for path in ("/api/ai/bookslm/agent", "/api/ai/bookslm/chat"):
+            if "run_id" in body and path.endswith("chat"):
+                continue
+            out = a.post(path, body)
+            assert (out.status, out.body and out.body.get("code")) == (status, code), (path, body, out.raw[:300])
+    big = httpx2.post(f"{a.url}/api/ai/bookslm/chat", content=b'{"message": "' + b"x" * (9 * 1024 * 1024) + b'"}',
+                      headers={"content-type": "application/json"})  # fmt: skip
+    assert big.status_code == 413 and big.json()["code"] == "too_large"
+    assert a.fake.requests == []  # nothing reached the provider
+
+
+def test_provider_failures_are_error_events(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(o.unauthorized())
+    assert a.agent(ASK).one("error")["code"] == "provider_auth_failed"
+    a.fake.add(o.error(200, "this is not json at all"))
+    assert a.chat({"message": "x"}).one("error")["code"] == "provider_bad_response"
+    a.fake.add(o.stream_text(["half"], finish=None, done=False, close_early=True))
+    cut = a.chat({"message": "x"})
+    assert cut.one("error")["code"] == "provider_bad_response" and not cut.named("done")
+    a.fake.add(o.model_not_found())
+    assert a.chat({"message": "x", "model": "ghost"}).one("error")["code"] == "model_not_found"
+    a.fake.add(*[o.rate_limited(retry_after="0")] * 3)
+    limited = a.chat({"message": "x"}).one("error")
+    assert limited["code"] == "provider_rate_limited" and "retry_after" in limited
+
+
+def test_conversations_are_private(assistant: Any, tmp_path: Any) -> None:
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from obsigate.auth.tokens import TokenService
+    from obsigate.auth.users import UserStore
+
+    data = tmp_path / "data"
+    data.mkdir()
+    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
+    tokens = TokenService(data / "jwt_secret")
+    alice = {"Authorization": f"Bearer {tokens.issue(users.add_user('alice', None, vaults=['notes']))}"}
+    bob = {"Authorization": f"Bearer {tokens.issue(users.add_user('bob', None, vaults=['notes']))}"}
+    users.close()
+    a = assistant(auth_enabled=True, data_dir=data)
+    a.fake.add(o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "A.md", "content": "a"})]))
+    assert a.agent(ASK).status == 401
+    first = a.agent(ASK, headers=alice)
+    run_id, cid = first.one("confirmation")["run_id"], first.one("done")["conversation_id"]
+    assert a.agent({"run_id": run_id, "confirm_all": True}, headers=bob).body["code"] == "not_found"
+    assert a.get(f"/api/ai/conversations/{cid}", headers=bob).status_code == 404
+    assert a.get("/api/ai/conversations", headers=bob).json()["conversations"] == []
+    assert len(a.get("/api/ai/conversations", headers=alice).json()["conversations"]) == 1
+    assert httpx2.delete(f"{a.url}/api/ai/conversations/{cid}", headers=bob).status_code == 404
+    assert httpx2.delete(f"{a.url}/api/ai/conversations/{cid}", headers=alice).status_code == 200
+    assert a.get(f"/api/ai/conversations/{cid}", headers=alice).status_code == 404
+    assert not (a.vault / "A.md").exists()
