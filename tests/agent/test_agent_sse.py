@@ -229,6 +229,9 @@ def test_tools_rejected_falls_back_to_plain_chat_with_a_notice(assistant: Any) -
     assert out.one("notice")["code"] == "tools_unsupported"
     assert out.one("message")["content"] == "plain answer" and out.one("done")["stopped"] == "completed"
     assert "tools" in a.fake.requests[0].json and "tools" not in a.fake.requests[1].json
+    a.fake.add(o.stream_text(["again plain"]))  # remembered for this server and model: no tools sent again
+    again = a.agent(ASK)
+    assert again.one("notice")["code"] == "tools_unsupported" and "tools" not in a.fake.requests[2].json
 
 
 def test_bad_calls_are_results_the_model_can_fix(assistant: Any) -> None:

@@ -103,6 +103,9 @@ class Assistant:
         self.limits = limits
         self._factory = provider_factory
         self._clients: dict[ProviderConfig, Provider] = {}
+        #: (provider, base URL, model) that rejected tools once: later runs go straight to plain chat
+        #: (``llm.md`` §1.7: remember "tools unsupported" per install, base URL and model)
+        self._tool_less: set[tuple[str, str, str]] = set()
 
     def _client(self, config: ProviderConfig) -> Provider:
         client = self._clients.get(config)
@@ -217,6 +220,9 @@ class Assistant:
         loop = self._loop(principal, run, config, emit)
         user_msg = {"role": "user", "content": ask.message}
         self.store.append(principal.name, cid, user_msg)
+        if (config.name, config.base_url, config.model) in self._tool_less:
+            run.tools_on = False
+            await emit("notice", {"code": "tools_unsupported", "message": loop.tools_notice(run)})
         await self._drive(loop, principal, run, [*prepared.history, user_msg])
 
     def claim(self, principal: Principal, run_id: str) -> Run:
@@ -278,6 +284,10 @@ class Assistant:
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, run.conversation_id, run.language, loop, run)
             raise
+        finally:
+            if not run.tools_on:
+                config = loop.provider.config
+                self._tool_less.add((config.name, config.base_url, config.model))
         self.store.finish(run.id)
         await self._done(loop, run, stopped)
 

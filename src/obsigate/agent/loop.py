@@ -165,15 +165,18 @@ class RunLoop:
             turn = await self.provider.chat(request, on_delta)
         except ToolsRejected as exc:
             run.tools_on = False
-            await self.emit("notice", {
-                "code": "tools_unsupported",
-                "message": f"{run.provider} ({run.model}) does not accept tools here, so the assistant answers as a "
-                           f"plain chat without reading or changing the vault ({exc.message[:200]})",
-            })  # fmt: skip
+            await self.emit("notice", {"code": "tools_unsupported", "message": self.tools_notice(run, exc.message)})
             self.partial = []
             turn = await self.provider.chat(replace(request, tools=None), on_delta)
         run.usage = run.usage + turn.usage
         return turn
+
+    @staticmethod
+    def tools_notice(run: Run, reason: str | None = None) -> str:
+        """The ``notice`` text when the model takes no tools (``reason``: the provider's own words)."""
+        why = f" ({reason[:200]})" if reason else ""
+        return (f"{run.provider} ({run.model}) does not accept tools here, so the assistant answers as a plain chat "
+                f"without reading or changing the vault{why}")  # fmt: skip
 
     # --- a turn's calls -----------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
@@ -23,8 +23,8 @@ from obsigate.agent.assistant import Ask, Assistant
 from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
 from obsigate.api.deps import CurrentPrincipal
-from obsigate.api.routes_write import confirmed_context
-from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, ToolContext, Unavailable
+from obsigate.api.routes_write import check_same_site
+from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable
 from obsigate.tools.pipeline import parse
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
@@ -122,17 +122,22 @@ def event_stream(run: Callable[[Emit], Awaitable[None]]) -> EventSourceResponse:
 Raw = Annotated[Any, Body(description="See docs/assistant.md")]
 
 
-@router.post("/bookslm/chat", summary="Chat about the notes: the answer streamed token by token (SSE)")
+#: A run can write to the vault once confirmed, and a chat spends the owner's provider credit: both pass the
+#: cross-site checks of every REST write.
+SAME_SITE = [Depends(check_same_site)]
+
+
+@router.post("/bookslm/chat", summary="Chat about the notes: the answer streamed token by token (SSE)", dependencies=SAME_SITE)
 async def chat(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
-    await _same_site(request, principal)
     assistant = _assistant(request)
     prepared = await assistant.prepare(principal, _ask(request, _parse(AskBody, body)), agent=False)
     return event_stream(lambda emit: assistant.chat(prepared, emit))
 
 
-@router.post("/bookslm/agent", summary="Agent run with vault tools; writes pause for one confirmation (SSE)")
+@router.post(
+    "/bookslm/agent", summary="Agent run with vault tools; writes pause for one confirmation (SSE)", dependencies=SAME_SITE
+)
 async def agent(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
-    await _same_site(request, principal)
     assistant = _assistant(request)
     if isinstance(body, dict) and "run_id" in body:
         resume = _parse(ResumeBody, body)
@@ -157,12 +162,7 @@ async def conversation(request: Request, principal: CurrentPrincipal, conversati
     return _assistant(request).get_conversation(principal, conversation_id)
 
 
-@router.delete("/conversations/{conversation_id}", summary="Delete one of your conversations")
+@router.delete("/conversations/{conversation_id}", summary="Delete one of your conversations", dependencies=SAME_SITE)
 async def delete_conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
     await _assistant(request).delete_conversation(principal, conversation_id)
     return {"deleted": conversation_id}
-
-
-async def _same_site(request: Request, principal: Any) -> None:
-    """A run can write to the vault once confirmed: the same cross-site checks as every REST write."""
-    await confirmed_context(request, ToolContext(principal=principal, runtime=request.app.state.runtime, mode="in_app"))
