@@ -62,6 +62,14 @@ def parse_vault_specs(specs: list[str] | str) -> dict[str, VaultSettings]:
     return out
 
 
+def seeds_env(env: str, default: int, *, ge: int, le: int, description: str) -> Any:
+    """A setting the seeds name by a bare environment variable (``BOOKSLM_MAX_FILES``...), read from it as well as
+    from the field's own name in ``config.json`` and flags."""
+    return Field(
+        default=default, ge=ge, le=le, validation_alias=AliasChoices(env.lower(), env), description=f"{description} (env {env})."
+    )
+
+
 class _ConfigJsonSource(PydanticBaseSettingsSource):
     """Reads ``<data_dir>/config.json``; ``data_dir`` itself comes from flags or env."""
 
@@ -122,34 +130,10 @@ class Settings(BaseSettings):
     ai_max_iterations: int = Field(
         default=10, ge=1, le=100, description="Most model turns of one assistant run before it stops (env OBSIGATE_AI_MAX_ITERATIONS)."
     )
-    bookslm_max_tool_calls: int = Field(
-        default=25,
-        ge=1,
-        le=1000,
-        validation_alias=AliasChoices("bookslm_max_tool_calls", "BOOKSLM_MAX_TOOL_CALLS"),
-        description="Most tool calls of one assistant run (env BOOKSLM_MAX_TOOL_CALLS).",
-    )
-    bookslm_max_files: int = Field(
-        default=200,
-        ge=1,
-        le=100_000,
-        validation_alias=AliasChoices("bookslm_max_files", "BOOKSLM_MAX_FILES"),
-        description="Most files the assistant gathers as context for one question (env BOOKSLM_MAX_FILES).",
-    )
-    bookslm_max_total_chars: int = Field(
-        default=200_000,
-        ge=1000,
-        le=10_000_000,
-        validation_alias=AliasChoices("bookslm_max_total_chars", "BOOKSLM_MAX_TOTAL_CHARS"),
-        description="Most characters of gathered context in one assistant prompt (env BOOKSLM_MAX_TOTAL_CHARS).",
-    )
-    bookslm_max_file_chars: int = Field(
-        default=30_000,
-        ge=100,
-        le=10_000_000,
-        validation_alias=AliasChoices("bookslm_max_file_chars", "BOOKSLM_MAX_FILE_CHARS"),
-        description="Most characters of one file in the assistant's gathered context (env BOOKSLM_MAX_FILE_CHARS).",
-    )
+    bookslm_max_tool_calls: int = seeds_env("BOOKSLM_MAX_TOOL_CALLS", 25, ge=1, le=1000, description="Most tool calls of one assistant run")
+    bookslm_max_files: int = seeds_env("BOOKSLM_MAX_FILES", 200, ge=1, le=100_000, description="Most files the assistant gathers as context for one question")
+    bookslm_max_total_chars: int = seeds_env("BOOKSLM_MAX_TOTAL_CHARS", 200_000, ge=1000, le=10_000_000, description="Most characters of gathered context in one assistant prompt")
+    bookslm_max_file_chars: int = seeds_env("BOOKSLM_MAX_FILE_CHARS", 30_000, ge=100, le=10_000_000, description="Most characters of one file in the assistant's gathered context")
     ai_timeout: float = Field(
         default=60.0,
         gt=0,
