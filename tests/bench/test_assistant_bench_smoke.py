@@ -32,7 +32,8 @@ def test_quick_run_reports_every_figure(tmp_path: Path) -> None:
     agent = report["agent"]
     assert agent["read_step_overhead"]["n"] == agent["runs"] * agent["steps"]
     assert agent["provider_turn"]["n"] == agent["runs"] * (agent["steps"] + 1)
-    for key in ("request_to_first_model_request", "last_reply_to_done", "propose_step", "approve_to_next_model_request"):
+    steps = ("request_to_first_model_request", "last_reply_to_done", "propose_step", "approve_to_next_model_request")
+    for key in steps:
         assert set(agent[key]) == stats
     rss = report["rss"]
     assert rss["streams"] == rss["completed"] == 20
