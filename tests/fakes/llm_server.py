@@ -10,6 +10,11 @@ assert on what ObsiGate sent: tool schemas, replayed ``reasoning_content``, ``th
 A reply is raw bytes written in pieces (``chunks``), each after ``delay_s``; ``close_early`` drops the
 connection after the chunks without ending the body properly (a cut stream). ``GET /v1/models`` answers from
 ``models`` without consuming the script. The server notices a client that hangs up (``disconnects``).
+
+For benchmarks (``bench/assistant.py``) each :class:`Recorded` carries ``time.perf_counter()`` stamps: when its
+body was read (``received_at``) and when the reply's last byte was flushed (``replied_at``); ``delays`` on a
+:class:`Reply` sets the wait before each chunk one by one (the first chunk at once, the rest later), and
+``nodelay`` turns Nagle's algorithm off so a small write is not held back.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ class Reply:
     """One scripted HTTP answer. ``chunks``: body pieces written (and flushed) one by one, each after
     ``delay_s`` seconds; ``close_early``: end by closing the socket (no terminating chunk). ``sse`` sets the
     content type to ``text/event-stream``. ``before_s``: wait before the status line (first-byte timeout).
-    ``reset``: end by resetting the connection (TCP RST: ``SO_LINGER`` 0, then close) instead."""
+    ``reset``: end by resetting the connection (TCP RST: ``SO_LINGER`` 0, then close) instead. ``delays``: the
+    wait before each chunk, one per chunk (overrides ``delay_s``; missing entries fall back to ``delay_s``)."""
 
     status: int = 200
     chunks: list[bytes] = field(default_factory=list)
@@ -41,6 +47,7 @@ class Reply:
     before_s: float = 0.0
     close_early: bool = False
     reset: bool = False
+    delays: list[float] | None = None
 
     @classmethod
     def json(cls, body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
@@ -51,12 +58,15 @@ class Reply:
 @dataclass
 class Recorded:
     """A request the fake received: ``method``, ``path`` (with query), ``headers`` (lower-case names) and the
-    parsed ``json`` body (``None`` when it was not JSON)."""
+    parsed ``json`` body (``None`` when it was not JSON); ``received_at`` (body read) and ``replied_at`` (reply's
+    last byte flushed, ``None`` until then or when the client hung up) are ``time.perf_counter()`` values."""
 
     method: str
     path: str
     headers: dict[str, str]
     json: Any
+    received_at: float = 0.0
+    replied_at: float | None = None
 
 
 class FakeLLM:
@@ -68,6 +78,9 @@ class FakeLLM:
         self.requests: list[Recorded] = []
         self.models: list[str] = ["fake-model"]
         self.disconnects = 0
+        #: send each write at once (TCP_NODELAY), as providers' front ends do; set before start(). Off by default:
+        #: Nagle then holds a small write until the previous one is acknowledged (up to ~40 ms on Linux).
+        self.nodelay = False
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -98,33 +111,37 @@ class FakeLLM:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = fake.nodelay
 
             def log_message(self, *args: Any) -> None:  # quiet
                 pass
 
-            def _record(self, body: bytes) -> None:
+            def _record(self, body: bytes) -> Recorded:
+                received_at = time.perf_counter()
                 try:
                     parsed = json.loads(body) if body else None
                 except ValueError:
                     parsed = None
                 headers = {k.lower(): v for k, v in self.headers.items()}
+                recorded = Recorded(self.command, self.path, headers, parsed, received_at)
                 with fake._lock:
-                    fake.requests.append(Recorded(self.command, self.path, headers, parsed))
+                    fake.requests.append(recorded)
+                return recorded
 
             def do_GET(self) -> None:  # noqa: N802
-                self._record(b"")
+                recorded = self._record(b"")
                 if self.path.rstrip("/").endswith("/models"):
                     body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in fake.models]})
-                    self._send(Reply(chunks=[body.encode()]))
+                    self._send(Reply(chunks=[body.encode()]), recorded)
                 else:
-                    self._send(fake._next())
+                    self._send(fake._next(), recorded)
 
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length") or 0)
-                self._record(self.rfile.read(length) if length else b"")
-                self._send(fake._next())
+                recorded = self._record(self.rfile.read(length) if length else b"")
+                self._send(fake._next(), recorded)
 
-            def _send(self, reply: Reply) -> None:
+            def _send(self, reply: Reply, recorded: Recorded) -> None:
                 if reply.before_s:
                     time.sleep(reply.before_s)
                 try:
@@ -136,9 +153,10 @@ class FakeLLM:
                     self.send_header("transfer-encoding", "chunked")
                     self.end_headers()
                     self.wfile.flush()
-                    for chunk in reply.chunks:
-                        if reply.delay_s:
-                            time.sleep(reply.delay_s)
+                    for n, chunk in enumerate(reply.chunks):
+                        delay = reply.delays[n] if reply.delays is not None and n < len(reply.delays) else reply.delay_s
+                        if delay:
+                            time.sleep(delay)
                         if chunk:
                             self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                             self.wfile.flush()
@@ -146,19 +164,24 @@ class FakeLLM:
                         self.close_connection = True
                         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                         self.connection.close()
+                        recorded.replied_at = time.perf_counter()
                         return
                     if reply.close_early:
                         self.close_connection = True
                         self.connection.shutdown(socket.SHUT_RDWR)
+                        recorded.replied_at = time.perf_counter()
                         return
                     self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()
+                    recorded.replied_at = time.perf_counter()
                 except (BrokenPipeError, ConnectionResetError, OSError):
                     with fake._lock:
                         fake.disconnects += 1
                     self.close_connection = True
 
         class Server(ThreadingHTTPServer):
+            request_queue_size = 64  # listen backlog (default 5): 20 concurrent streams must not wait on SYN retries
+
             def handle_error(self, request: Any, client_address: Any) -> None:  # a client hanging up is a test case
                 pass
 
