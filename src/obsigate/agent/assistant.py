@@ -114,10 +114,11 @@ class Assistant:
         return client
 
     async def aclose(self) -> None:
-        """Close every provider client."""
+        """Close every provider client and the store."""
         clients, self._clients = list(self._clients.values()), {}
         for client in clients:
             await client.aclose()
+        self.store.close()
 
     def _ctx(self, principal: Principal, session: str | None) -> ToolContext:
         return ToolContext(principal=principal, runtime=self.runtime, mode="in_app", session_id=session)

@@ -5,13 +5,18 @@ File: ``<data_dir>/assistant.sqlite3`` (the composition root creates it 0600: pa
 tokens, which are credentials). Every query is filtered by user: a user never reads, resumes or deletes
 another's conversation or run — for them it does not exist (``not_found``).
 
-Each operation opens its own connection (thread-safe, short transactions; WAL so readers don't wait).
+One connection for the process, behind a lock (operations are short); WAL with ``synchronous=NORMAL``: a
+commit is durable across a crash or a kill of the process without an fsync per message (an fsync per append
+cost a streamed answer ~35 ms before its first token: docs/benchmarks.md); only a power loss may drop the
+last transactions, which costs a person at most a repeated question or confirmation, never a vault change
+(those have their own journal).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -94,17 +99,27 @@ class AgentStore:
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
         self._path = Path(path)
         self._clock = clock
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self._path, timeout=10, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self._path, timeout=10, isolation_level=None)
-        try:
-            yield db
-        finally:
-            db.close()
+        """The store's connection, held alone for one operation (an open transaction is rolled back if the
+        operation fails before its COMMIT)."""
+        with self._lock:
+            try:
+                yield self._db
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        """Close the connection (the app's shutdown)."""
+        with self._lock:
+            self._db.close()
 
     # --- conversations ----------------------------------------------------------------------------
 
