@@ -111,6 +111,8 @@ def _read_tools() -> set[str]:
 
 
 def test_streamed_chat_token_by_token(engine: str, assistant: Any) -> None:
+    """A chat through the ``custom`` provider streams several ``delta`` events, ends with ``done``
+    ``completed`` (usage checked when the server reports it) and is stored as a conversation."""
     a = assistant(env=_env(engine))
     started = time.monotonic()
     out = a.chat({"message": "Say hello to me in one short sentence.", "mode": "general"}, timeout=60)
@@ -136,6 +138,9 @@ def test_streamed_chat_token_by_token(engine: str, assistant: Any) -> None:
 
 
 def test_agent_run_calls_a_read_tool_and_ends(engine: str, assistant: Any, small_vault: Path) -> None:
+    """An agent run survives the engine's refusal of streamed tool turns (asked again non-streamed, tools
+    kept), runs at least one read tool to a final status, replays the model's tool-call message on the next
+    turn, and ends with ``done`` and no ``error``; nothing in the vault changes."""
     # aiDestructiveTools off: fewer tool schemas in the prompt, which the engine must read at every cold start
     a = assistant(env=_env(engine), vaults={"notes": {"path": str(small_vault), "aiDestructiveTools": False}})
     ideas, home = (a.vault / "Ideas.md").read_bytes(), (a.vault / "Home.md").read_bytes()
