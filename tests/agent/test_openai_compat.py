@@ -544,3 +544,47 @@ async def test_streamed_tools_refused_falls_back_to_non_streamed_with_tools(fake
     assert [b.get("stream") for b in bodies] == [True, None, None, True]
     assert all("tools" in b for b in bodies[:3]) and "tools" not in bodies[3]
     assert bodies[1]["messages"] == bodies[0]["messages"]
+
+
+async def test_streamed_tools_refused_by_an_empty_stream_falls_back_too(fake: FakeLLM) -> None:
+    """llama-cpp-python 0.3.36 refuses a streamed tool turn with HTTP 200 and an event stream without one event
+    (found by tests/agent/test_real_engine.py): asked again non-streamed, tools kept, and remembered."""
+    fake.add(oa.llamacpp_streaming_tools_empty(), oa.plain_tool_calls([("call_a", "search", {"q": "x"})]))
+    fake.add(oa.plain("Found it."), oa.stream_text(["plain ", "chat"]))
+    provider = OpenAICompatProvider(config(fake, name="custom"))
+    try:
+        first = await provider.chat(ask(tools=True))
+        assert [(c.name, c.arguments) for c in first.tool_calls] == [("search", {"q": "x"})]
+        assert first.message["raw"]["content"] is None
+        history = [{"role": "user", "content": "Hi"}, first.message,
+                   {"role": "tool", "tool_call_id": "call_a", "name": "search", "content": "{}"}]  # fmt: skip
+        again = await provider.chat(ask("", tools=True, history=history))  # non-streamed at once
+        assert again.text == "Found it."
+        assert (await provider.chat(ask("no tools"))).text == "plain chat"  # plain chat still streams
+    finally:
+        await provider.aclose()
+    bodies = [r.json for r in fake.requests]
+    assert [b.get("stream") for b in bodies] == [True, None, None, True]
+    assert all("tools" in b for b in bodies[:3]) and bodies[1]["messages"] == bodies[0]["messages"]
+    # that server's request schema refuses its own "content": null beside tool_calls: it gets ""
+    replayed = bodies[2]["messages"][2]
+    assert replayed["role"] == "assistant" and replayed["content"] == "" and replayed["tool_calls"][0]["id"] == "call_a"
+
+
+async def test_an_empty_stream_without_tools_is_a_bad_response(fake: FakeLLM) -> None:
+    """Without tools an empty event stream is no refusal to work around: ``provider_bad_response``, not retried;
+    with tools, a non-streamed retry that fails reports its own error and is not remembered."""
+    fake.add(oa.llamacpp_streaming_tools_empty(), oa.llamacpp_streaming_tools_empty(), oa.context_length())
+    fake.add(oa.stream_tool_calls([("call_b", "search", {"q": "y"})]))
+    provider = OpenAICompatProvider(config(fake, name="custom"))
+    try:
+        with pytest.raises(ProviderError) as plain_chat:
+            await provider.chat(ask())
+        assert plain_chat.value.code == "provider_bad_response" and "without a single event" in plain_chat.value.message
+        with pytest.raises(ProviderError) as overflow:
+            await provider.chat(ask(tools=True))
+        assert overflow.value.code == "context_length_exceeded"
+        assert [c.name for c in (await provider.chat(ask(tools=True))).tool_calls] == ["search"]  # still streams
+    finally:
+        await provider.aclose()
+    assert [r.json.get("stream") for r in fake.requests] == [True, True, None, True]

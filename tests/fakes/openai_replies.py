@@ -271,6 +271,13 @@ def llamacpp_streaming_tools() -> Reply:
                                  "type": "internal_server_error", "param": None, "code": None}})  # fmt: skip
 
 
+def llamacpp_streaming_tools_empty() -> Reply:
+    """The same refusal as llama-cpp-python 0.3.36's server really sends it (measured with SmolLM2 on this box):
+    HTTP 200, ``text/event-stream``, then the body ends without a single event (the ValueError is raised inside
+    its SSE publisher, after the headers)."""
+    return sse([], done=False)
+
+
 def fastapi_422_tools() -> Reply:
     """A FastAPI-based server refusing the ``tools`` field: 422 ``{"detail": [...]}``."""
     return error(422, {"detail": [{"type": "extra_forbidden", "loc": ["body", "tools"],

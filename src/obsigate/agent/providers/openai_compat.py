@@ -11,9 +11,12 @@ are never returned. Whether the model wants tools is decided by the calls receiv
 that shape, every extra field kept: ``reasoning_content``, ``reasoning``, ``reasoning_details``, per-call
 ``extra_content``) and replayed verbatim to the same provider and model (§0.2, §1.9, §1.10).
 
-Quirk handled (§5.2): llama-cpp-python's server answers a *streamed* request with tools by HTTP 500 "Automatic
-streaming tool choice is not supported"; the same request is then sent non-streamed, and later tool turns to
-that base URL and model go non-streamed directly.
+Quirk handled (§5.2): llama-cpp-python's server refuses a *streamed* request with tools whenever its model picks
+a tool ("Automatic streaming tool choice is not supported"): by HTTP 500 in some versions, by HTTP 200 and an
+event stream that ends without a single event in others (0.3.36 raises inside its SSE publisher, after the
+headers). Either way nothing was said yet, so the same request is sent non-streamed, tools kept, and later tool
+turns to that base URL and model go non-streamed directly. That server also refuses its own assistant messages
+back when their ``content`` is ``null`` (its request schema wants a string): to it they are sent with ``""``.
 """
 
 from __future__ import annotations
@@ -156,12 +159,31 @@ class OpenAICompatProvider:
                 raise
             self._no_streamed_tools.add(key)
             return await self._send(request, False, on_delta)
+        except _EmptyStream:
+            # llama-cpp-python 0.3.36: the same refusal as an event stream without a single event; nothing was
+            # shown yet, so asking again non-streamed is safe (any other cause, say a context overflow, then
+            # fails with the server's own error)
+            if not (stream and tools):
+                raise
+            self._no_streamed_tools.add(key)
+            try:
+                return await self._send(request, False, on_delta)
+            except ProviderError:
+                self._no_streamed_tools.discard(key)  # not that refusal after all
+                raise
 
     async def _send(self, request: ChatRequest, stream: bool, on_delta: OnDelta | None) -> Turn:
         body: dict[str, Any] = {
             "model": self.config.model,
             "messages": build_messages(self.config, request.system, request.messages),
         }
+        if (self.config.base_url, self.config.model) in self._no_streamed_tools:
+            # llama-cpp-python validates its own answer's ``"content": null`` (beside tool_calls) as an error
+            # (HTTP 500) when it comes back in the history: send "" to that server
+            body["messages"] = [
+                {**m, "content": ""} if m.get("role") == "assistant" and m.get("content") is None else m
+                for m in body["messages"]
+            ]
         if request.tools:
             body["tools"] = build_tools(request.tools)
             body["tool_choice"] = "auto"
@@ -222,7 +244,9 @@ class OpenAICompatProvider:
 
     async def _read_stream(self, response: httpx2.Response, on_delta: OnDelta | None, names: set[str]) -> Turn:
         acc = _Accumulator()
+        events = 0
         async for data in aiter_sse_data(response):
+            events += 1
             if data.strip() == "[DONE]":
                 break
             try:
@@ -235,6 +259,8 @@ class OpenAICompatProvider:
             piece = acc.add(chunk)
             if piece and on_delta is not None:
                 await on_delta(piece)
+        if events == 0:
+            raise _EmptyStream(f"{self._where}: the stream ended without a single event")
         if acc.finish_reason is None:
             raise self._bad("the stream ended before the answer was complete (no finish_reason)")
         if acc.finish_reason not in _FINISHED:
@@ -293,6 +319,14 @@ class OpenAICompatProvider:
                     mapped.details["retry_after"] = 1  # the contract of the code; no header mid-stream
                 raise mapped
         raise self._bad(f"the provider reported an error: {error_message(body)}")
+
+
+class _EmptyStream(ProviderError):
+    """An event stream that ended cleanly without a single ``data:`` event (not even ``[DONE]``): a
+    ``provider_bad_response``, unless it answered a streamed tool turn (llama-cpp-python's refusal, module
+    docstring), which is then asked again without streaming."""
+
+    code = "provider_bad_response"
 
 
 class _Accumulator:
