@@ -252,12 +252,20 @@ def test_bad_calls_are_results_the_model_can_fix(assistant: Any) -> None:
 
 def test_limits_quota_and_iterations(assistant: Any) -> None:
     a = assistant(env={"BOOKSLM_MAX_TOOL_CALLS": "2", "OBSIGATE_AI_MAX_ITERATIONS": "2"})
-    a.fake.add(o.stream_tool_calls([(f"q{i}", "list_vaults", {}) for i in range(3)]))
+    a.fake.add(o.stream_tool_calls([(f"q{i}", "list_vaults", {}) for i in range(3)]), o.stream_text(["with what I have"]))
     quota = a.agent(ASK)
     assert quota.one("done")["stopped"] == "quota_exceeded"
     assert [t["status"] for t in quota.tools() if t["status"] != "running"] == ["ok", "ok", "error"]
-    a.fake.add(o.stream_tool_calls([("i1", "list_vaults", {})]), o.stream_tool_calls([("i2", "list_vaults", {})]))
-    assert a.agent(ASK).one("done")["stopped"] == "max_iterations"
+    assert quota.one("message")["content"] == "with what I have"  # a last turn, text only
+    assert a.fake.requests[-1].json["tool_choice"] == "none"
+    a.fake.add(o.stream_tool_calls([("i1", "list_vaults", {})]), o.stream_tool_calls([("i2", "list_vaults", {})]),
+               o.stream_tool_calls([("i3", "list_vaults", {})], text="still calling"))  # fmt: skip
+    limited = a.agent(ASK)
+    assert limited.one("done")["stopped"] == "max_iterations" and limited.one("message")["content"] == "still calling"
+    assert [t["id"] for t in limited.tools("ok")] == ["i1", "i2"]  # the forced last turn's call is not run
+    cid = limited.one("done")["conversation_id"]
+    roles = [m["role"] for m in a.get(f"/api/ai/conversations/{cid}").json()["messages"]]
+    assert roles[-2:] == ["assistant", "tool"]  # answered "not run": the history stays valid
 
 
 def test_destructive_tools_off_are_not_offered(assistant: Any, small_vault: Any) -> None:

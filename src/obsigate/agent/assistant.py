@@ -13,6 +13,7 @@ said (the text streamed so far) and ends with "Stopped." / "Exécution arrêtée
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -260,12 +261,16 @@ class Assistant:
             while True:
                 if run.iterations >= self.limits.max_iterations:
                     stopped = "max_iterations"
-                    break
-                turn = await loop.ask(run, messages)
+                elif loop.quota_hit:
+                    stopped = "quota_exceeded"
+                final = stopped != "completed"  # a limit: one last turn, text only, so the person gets an answer
+                turn = await loop.ask(run, messages, final=final)
                 run.iterations += 1
                 await loop.record([turn.message])
                 messages.append(turn.message)
-                if not turn.tool_calls:
+                if not turn.tool_calls or final:
+                    if turn.tool_calls:  # a model that calls tools anyway: answer them, they were not run
+                        await self._unanswered(loop, run, turn, messages)
                     await loop.emit("message", {"content": turn.text})
                     break
                 await loop.run_calls(run, turn.tool_calls)
@@ -279,9 +284,6 @@ class Assistant:
                 await loop.record(tool_messages)
                 messages.extend(tool_messages)
                 run.turn = []
-                if loop.quota_hit:
-                    stopped = "quota_exceeded"
-                    break
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, run.conversation_id, run.language, loop, run)
             raise
@@ -291,6 +293,14 @@ class Assistant:
                 self._tool_less.add((config.name, config.base_url, config.model))
         self.store.finish(run.id)
         await self._done(loop, run, stopped)
+
+    async def _unanswered(self, loop: RunLoop, run: Run, turn: Any, messages: list[dict[str, Any]]) -> None:
+        """Answer the calls of a last turn that were not run (the run's limit), so the conversation stays a
+        valid tool-calling history."""
+        content = json.dumps({"status": "not_run", "message": "not run: the run reached its limit"})
+        answers = [{"role": "tool", "tool_call_id": c.id, "name": c.name, "content": content} for c in turn.tool_calls]
+        await loop.record(answers)
+        messages.extend(answers)
 
     async def _done(self, loop: RunLoop, run: Run, stopped: str) -> None:
         data: dict[str, Any] = {"stopped": stopped, "usage": run.usage.as_dict(), "conversation_id": run.conversation_id,

@@ -20,7 +20,9 @@ One run (AI architecture guide §3.3; feature #79 B2, B5, BUG-050):
 4. resume (``confirm_all``): true applies exactly the proposals shown (``settle`` accept: a file changed since
    gives that action ``conflict``, nothing overwritten) and arms confirmation for the rest of the run (later
    writes are proposed and applied at once); false declines them (tokens spent) and tells the model;
-5. stops: ``max_iterations`` model turns, ``quota_exceeded`` after ``max_tool_calls`` calls, ``cancelled``.
+5. stops: after ``max_iterations`` model turns (``max_iterations``) or once ``max_tool_calls`` calls are spent
+   (``quota_exceeded``), the model gets one last turn with ``tool_choice: none`` and must answer with what it
+   has (calls it makes anyway are answered "not run"); ``cancelled`` when the person stops the run.
 
 Every call's result enters the prompt stripped of credentials (``strip_secret_fields``) and cut to
 ``tool_result_chars`` with a notice the model can act on.
@@ -151,16 +153,20 @@ class RunLoop:
             return None
         return [ToolDef(s.name, s.description, s.input_schema) for s in offered_tools(self.ctx, run.vault)]
 
-    async def ask(self, run: Run, messages: list[dict[str, Any]]) -> Turn:
+    async def ask(self, run: Run, messages: list[dict[str, Any]], *, final: bool = False) -> Turn:
         """One model turn over ``messages``, text streamed as ``delta`` events; a provider that rejects tools
-        is asked again without them (once per run) after a ``notice``."""
+        is asked again without them (once per run) after a ``notice``. ``final``: the run's limit is reached,
+        the model must answer in text (``tool_choice: none``) with what it has."""
         self.partial = []
 
         async def on_delta(text: str) -> None:
             self.partial.append(text)
             await self.emit("delta", {"text": text})
 
-        request = ChatRequest(system=run.system, messages=list(messages), tools=self._tools(run), stream=True)
+        request = ChatRequest(
+            system=run.system, messages=list(messages), tools=self._tools(run), stream=True,
+            tool_choice="none" if final else "auto",
+        )  # fmt: skip
         try:
             turn = await self.provider.chat(request, on_delta)
         except ToolsRejected as exc:

@@ -130,12 +130,15 @@ class Turn:
 @dataclass(frozen=True, slots=True)
 class ChatRequest:
     """What the agent asks of a provider: a ``system`` prompt, the neutral ``messages``, the ``tools`` to offer
-    (``None`` or empty: plain chat), and whether to ``stream``."""
+    (``None`` or empty: plain chat), whether to ``stream``, and ``tool_choice``: ``auto`` (the model decides) or
+    ``none`` (the tools stay declared, so the history's calls make sense, but the model must answer in text:
+    OpenAI ``tool_choice: "none"``, Gemini ``functionCallingConfig.mode: NONE``)."""
 
     system: str
     messages: list[Message]
     tools: list[ToolDef] | None = None
     stream: bool = True
+    tool_choice: Literal["auto", "none"] = "auto"
 
 
 class ProviderError(ServiceError):

@@ -186,7 +186,7 @@ class OpenAICompatProvider:
             ]
         if request.tools:
             body["tools"] = build_tools(request.tools)
-            body["tool_choice"] = "auto"
+            body["tool_choice"] = request.tool_choice
         if stream:
             body["stream"] = True
             body["stream_options"] = {"include_usage": True}
