@@ -345,3 +345,28 @@ def test_conversations_are_private(assistant: Any, tmp_path: Any) -> None:
     assert httpx2.delete(f"{a.url}/api/ai/conversations/{cid}", headers=alice).status_code == 200
     assert a.get(f"/api/ai/conversations/{cid}", headers=alice).status_code == 404
     assert not (a.vault / "A.md").exists()
+
+
+def test_stop_mid_agent_run_then_continue(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(o.stream_tool_calls([("s1", "read_file", {"vault": "notes", "path": "Ideas.md"})]),
+               o.stream_text([f"w{i} " for i in range(100)], delay_s=0.05))  # fmt: skip
+    seen = 0
+    with httpx2.Client(timeout=30) as client:
+        with client.stream("POST", f"{a.url}/api/ai/bookslm/agent", json=ASK) as r:
+            for line in r.iter_lines():
+                seen += line.startswith("event: delta")
+                if seen >= 3:
+                    break
+    deadline = time.monotonic() + 3
+    while a.fake.disconnects == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert a.fake.disconnects >= 1
+    time.sleep(0.2)
+    cid = a.get("/api/ai/conversations").json()["conversations"][0]["id"]
+    a.fake.add(o.stream_text(["next"]))
+    again = a.agent({"message": "go on", "conversation_id": cid})
+    assert again.one("done")["stopped"] == "completed"
+    sent = a.fake.requests[-1].json["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "assistant", "user"]
+    assert sent[4]["content"].startswith("w0 w1 ") and sent[4]["content"].endswith("Stopped.")

@@ -149,7 +149,7 @@ class Assistant:
         """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker."""
         with anyio.CancelScope(shield=True):
             tail: list[dict[str, Any]] = []
-            if run is not None and run.turn and any(e["state"] != "done" for e in run.turn):
+            if run is not None and run.turn:  # a turn is cleared once its results are stored
                 tail += RunLoop.tool_messages(run)
             said = "".join(loop.partial) if loop is not None else ""
             marker = STOPPED.get(language, STOPPED["en"])
