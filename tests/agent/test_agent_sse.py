@@ -300,6 +300,15 @@ def test_bad_input_is_a_clear_error(assistant: Any) -> None:
     big = httpx2.post(f"{a.url}/api/ai/bookslm/chat", content=b'{"message": "' + b"x" * (9 * 1024 * 1024) + b'"}',
                       headers={"content-type": "application/json"})  # fmt: skip
     assert big.status_code == 413 and big.json()["code"] == "too_large"
+
+    def chunks() -> Any:  # no Content-Length: a chunked body, cut by the server once over the cap
+        yield b'{"message": "'
+        for _ in range(9):
+            yield b"x" * (1024 * 1024)
+        yield b'"}'
+
+    chunked = httpx2.post(f"{a.url}/api/ai/bookslm/chat", content=chunks(), headers={"content-type": "application/json"})
+    assert chunked.status_code == 413 and chunked.json()["code"] == "too_large"
     assert a.fake.requests == []  # nothing reached the provider
 
 
@@ -370,3 +379,70 @@ def test_stop_mid_agent_run_then_continue(assistant: Any) -> None:
     sent = a.fake.requests[-1].json["messages"]
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "assistant", "user"]
     assert sent[4]["content"].startswith("w0 w1 ") and sent[4]["content"].endswith("Stopped.")
+
+
+def test_an_approval_never_lets_an_unseen_change_destroy(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls([("e1", "append_to_file", {"vault": "notes", "path": "Home.md", "content": "seen"}),
+                             ("d1", "delete_file", {"vault": "notes", "path": "Home.md"})]),  # fmt: skip
+        o.stream_tool_calls([("d2", "delete_file", {"vault": "notes", "path": "Ideas.md"}),
+                             ("w2", "create_file", {"vault": "notes", "path": "Later.md", "content": "ok"})]),  # fmt: skip
+        o.stream_text(["done"]),
+    )
+    first = a.agent(ASK)
+    assert [x["id"] for x in first.one("confirmation")["actions"]] == ["e1"]  # the delete was deferred, not shown
+    second = a.agent({"run_id": first.one("confirmation")["run_id"], "confirm_all": True})
+    # the deferred delete asks for its own confirmation instead of riding on the approval
+    assert [x["id"] for x in second.one("confirmation")["actions"]] == ["d1"]
+    assert second.one("done")["stopped"] == "awaiting_confirmation"
+    assert (a.vault / "Home.md").read_text().endswith("seen") and (a.vault / "Home.md").exists()
+    third = a.agent({"run_id": second.one("confirmation")["run_id"], "confirm_all": False})
+    assert (a.vault / "Home.md").exists()
+    # next turn: the write goes ahead (armed), the delete pauses again
+    assert [x["id"] for x in third.one("confirmation")["actions"]] == ["d2"]
+    assert (a.vault / "Later.md").exists() and (a.vault / "Ideas.md").exists()
+
+
+def test_provider_text_with_split_surrogates_and_repeated_ids(assistant: Any) -> None:
+    a = assistant()
+    events = o.text_chunks(["smile \ud83d", "\ude00 end \udc00"]) + o.finish_chunks("stop", "final")
+    halves = o.sse([json.dumps(e) for e in events])  # JSON escapes (\\ud83d...), as providers send them
+    a.fake.add(halves)
+    out = a.chat({"message": "emoji"})
+    assert "".join(d["text"] for d in out.named("delta")) == "smile \U0001F600 end \ufffd"
+    assert out.one("done")["stopped"] == "completed"
+    a.fake.add(
+        o.stream_tool_calls([("dup", "create_file", {"vault": "notes", "path": "DupA.md", "content": "A"}),
+                             ("dup", "create_file", {"vault": "notes", "path": "DupB.md", "content": "B"})]),  # fmt: skip
+        o.stream_text(["ok"]),
+    )
+    first = a.agent(ASK)
+    actions = first.one("confirmation")["actions"]
+    assert [x["paths"] for x in actions] == [["DupA.md"], ["DupB.md"]] and len({x["id"] for x in actions}) == 2
+    second = a.agent({"run_id": first.one("confirmation")["run_id"], "confirm_all": True})
+    assert [t["status"] for t in second.tools()] == ["ok", "ok"]
+    assert (a.vault / "DupA.md").read_text() == "A" and (a.vault / "DupB.md").read_text() == "B"
+    ids = [m["tool_call_id"] for m in a.fake.requests[-1].json["messages"] if m["role"] == "tool"]
+    calls = [c["id"] for m in a.fake.requests[-1].json["messages"] if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    assert ids == calls and len(set(ids)) == 2
+
+
+def test_chat_drops_tool_calls_and_one_conversation_answers_one_request(assistant: Any) -> None:
+    a = assistant()
+    a.fake.add(o.stream_tool_calls([("c1", "read_file", {"vault": "notes", "path": "Home.md"})], text="hm"))
+    first = a.chat({"message": "x"})
+    cid = first.one("done")["conversation_id"]
+    a.fake.add(o.stream_text(["fine"]))
+    assert a.chat({"message": "y", "conversation_id": cid}).one("done")["stopped"] == "completed"
+    sent = a.fake.requests[-1].json["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"] and "tool_calls" not in sent[2]
+    a.fake.add(o.stream_text([f"s{i}" for i in range(40)], delay_s=0.05))
+    results: list[Any] = []
+    slow = threading.Thread(target=lambda: results.append(a.chat({"message": "slow", "conversation_id": cid})))
+    slow.start()
+    time.sleep(0.5)
+    busy = a.chat({"message": "meanwhile", "conversation_id": cid})
+    slow.join()
+    assert busy.status == 409 and busy.body["code"] == "conflict"
+    assert results[0].one("done")["stopped"] == "completed"

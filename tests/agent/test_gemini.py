@@ -456,3 +456,12 @@ def test_provider_refuses_another_dialect() -> None:
 def test_reply_helpers_are_valid_sse() -> None:
     reply: Reply = g.stream_calls([("a", {"x": 1})], text="t")
     assert all(c.startswith(b"data: ") and c.endswith(b"\r\n\r\n") for c in reply.chunks)
+
+
+def test_a_question_left_unanswered_is_merged_with_the_next_one() -> None:
+    from obsigate.agent.providers.base import ChatRequest, ProviderConfig
+    from obsigate.agent.providers.gemini import request_body
+
+    config = ProviderConfig("gemini", "gemini", "http://127.0.0.1:9/v1beta", "gemini-fake", "k")
+    body = request_body(config, ChatRequest("sys", [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]))
+    assert body["contents"] == [{"role": "user", "parts": [{"text": "a"}, {"text": "b"}]}]

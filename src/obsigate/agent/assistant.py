@@ -14,18 +14,19 @@ said (the text streamed so far) and ends with "Stopped." / "Exécution arrêtée
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import anyio
 
 from obsigate.agent.labels import STOPPED
-from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
+from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, ask_model
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
 from obsigate.auth.principal import Principal
-from obsigate.tools.api import ServiceError, ToolContext, ToolRuntime
+from obsigate.tools.api import Conflict, ServiceError, ToolContext, ToolRuntime
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
 
@@ -107,6 +108,9 @@ class Assistant:
         #: (provider, base URL, model) that rejected tools once: later runs go straight to plain chat
         #: (``llm.md`` §1.7: remember "tools unsupported" per install, base URL and model)
         self._tool_less: set[tuple[str, str, str]] = set()
+        #: conversations a request is answering now: a second one at the same time would interleave its
+        #: messages with the first's (the history replayed to the provider must stay in order)
+        self._busy: set[str] = set()
 
     def _client(self, config: ProviderConfig) -> Provider:
         client = self._clients.get(config)
@@ -120,6 +124,26 @@ class Assistant:
         for client in clients:
             await client.aclose()
         self.store.close()
+
+    def _check_free(self, cid: str) -> None:
+        if cid in self._busy:
+            raise Conflict(
+                "this conversation is answering another request", hint="wait for it to finish, or stop it, then send again"
+            )
+
+    @contextmanager
+    def _answering(self, cid: str) -> Iterator[None]:
+        """Hold conversation ``cid`` for one request (see ``_busy``).
+
+        Raises:
+            Conflict: ``conflict``, another request holds it.
+        """
+        self._check_free(cid)
+        self._busy.add(cid)
+        try:
+            yield
+        finally:
+            self._busy.discard(cid)
 
     def _ctx(self, principal: Principal, session: str | None) -> ToolContext:
         return ToolContext(principal=principal, runtime=self.runtime, mode="in_app", session_id=session)
@@ -174,6 +198,8 @@ class Assistant:
                 (``vault_access_denied``, ``path_outside_vault``...).
         """
         config = self.providers.resolve(ask.provider, ask.model)
+        if ask.conversation_id:
+            self._check_free(ask.conversation_id)
         system = await self.prompt(self._ctx(principal, None), ask, agent)
         cid, history = self._open(principal, ask, config)
         if ask.conversation_id:  # a new message supersedes a confirmation still waiting in this conversation
@@ -187,8 +213,13 @@ class Assistant:
         """A plain chat turn: the answer streamed as ``delta`` events, then ``done``.
 
         Raises:
-            ServiceError: a provider failure (the route sends it as an ``error`` event).
+            ServiceError: a provider failure (the route sends it as an ``error`` event); ``conflict`` when another
+                request is answering in the same conversation.
         """
+        with self._answering(prepared.conversation_id):
+            await self._chat(prepared, emit)
+
+    async def _chat(self, prepared: Prepared, emit: Emit) -> None:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
         user_msg = {"role": "user", "content": ask.message}
         self.store.append(principal.name, cid, user_msg)
@@ -201,11 +232,14 @@ class Assistant:
 
         request = ChatRequest(system=prepared.system, messages=[*prepared.history, user_msg], tools=None)
         try:
-            turn = await client.chat(request, on_delta)
+            turn = await ask_model(client, request, on_delta)
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, cid, ask.language, loop, None)
             raise
-        self.store.append(principal.name, cid, turn.message, provider=config.name, model=config.model)
+        message = turn.message
+        if turn.tool_calls:  # no tools were offered: calls would stay unanswered and break the next turn
+            message = {**message, "tool_calls": [], "raw": None, "content": message.get("content") or ""}
+        self.store.append(principal.name, cid, message, provider=config.name, model=config.model)
         await emit("done", {"conversation_id": cid, "usage": turn.usage.as_dict(), "stopped": "completed"})
 
     @staticmethod
@@ -213,7 +247,12 @@ class Assistant:
         return None
 
     async def agent(self, prepared: Prepared, emit: Emit) -> None:
-        """Run the agent (see :mod:`obsigate.agent.loop`) on a prepared request."""
+        """Run the agent (see :mod:`obsigate.agent.loop`) on a prepared request (``conflict`` when another request
+        is answering in the same conversation)."""
+        with self._answering(prepared.conversation_id):
+            await self._agent(prepared, emit)
+
+    async def _agent(self, prepared: Prepared, emit: Emit) -> None:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
         run = Run.new(
             user=principal.name, conversation_id=cid, provider=config.name, model=config.model,
@@ -231,16 +270,28 @@ class Assistant:
         """Take ``principal``'s paused run ``run_id`` for resuming (exactly one of two racing resumes wins).
 
         Raises:
-            NotFound: no such run of this person. Conflict: ``run_expired``, ``run_not_paused``.
+            NotFound: no such run of this person. Conflict: ``run_expired``, ``run_not_paused``; ``conflict`` while
+                another request answers in its conversation (the run stays paused).
         """
-        return Run.from_json(self.store.claim(principal.name, run_id).data)
+        paused = self.store.claim(principal.name, run_id)
+        if paused.conversation_id in self._busy:
+            self.store.unclaim(run_id)
+            self._check_free(paused.conversation_id)
+        return Run.from_json(paused.data)
 
     async def resume(self, principal: Principal, run: Run, confirm_all: bool, emit: Emit) -> None:
         """Finish a claimed run's paused turn with the person's answer and stream the rest of the run."""
+        with self._answering(run.conversation_id):
+            await self._resume(principal, run, confirm_all, emit)
+
+    async def _resume(self, principal: Principal, run: Run, confirm_all: bool, emit: Emit) -> None:
         config = self.providers.resolve(run.provider, run.model)
         loop = self._loop(principal, run, config, emit)
         try:
             await loop.resolve(run, confirm_all)
+            if run.pending:  # a deferred dangerous call: it asks for its own confirmation
+                await self._pause(loop, principal, run)
+                return
             self.store.append(principal.name, run.conversation_id, *RunLoop.tool_messages(run))
             run.turn = []
         except anyio.get_cancelled_exc_class():
@@ -275,10 +326,7 @@ class Assistant:
                     break
                 await loop.run_calls(run, turn.tool_calls)
                 if run.pending:
-                    actions = loop.actions(run)
-                    self.store.pause(principal.name, run.id, run.conversation_id, run.to_json(), self.limits.run_ttl_s)
-                    await loop.emit("confirmation", {"run_id": run.id, "actions": actions})
-                    await self._done(loop, run, "awaiting_confirmation")
+                    await self._pause(loop, principal, run)
                     return
                 tool_messages = RunLoop.tool_messages(run)
                 await loop.record(tool_messages)
@@ -293,6 +341,12 @@ class Assistant:
                 self._tool_less.add((config.name, config.base_url, config.model))
         self.store.finish(run.id)
         await self._done(loop, run, stopped)
+
+    async def _pause(self, loop: RunLoop, principal: Principal, run: Run) -> None:
+        """Store the run for the confirmation TTL and ask: ``confirmation``, then ``done`` ``awaiting_confirmation``."""
+        self.store.pause(principal.name, run.id, run.conversation_id, run.to_json(), self.limits.run_ttl_s)
+        await loop.emit("confirmation", {"run_id": run.id, "actions": loop.actions(run)})
+        await self._done(loop, run, "awaiting_confirmation")
 
     async def _unanswered(self, loop: RunLoop, run: Run, turn: Any, messages: list[dict[str, Any]]) -> None:
         """Answer the calls of a last turn that were not run (the run's limit), so the conversation stays a

@@ -18,8 +18,11 @@ One run (AI architecture guide §3.3; feature #79 B2, B5, BUG-050):
    * the run then pauses (``done`` ``awaiting_confirmation``), stored in SQLite for the confirmation TTL;
 
 4. resume (``confirm_all``): true applies exactly the proposals shown (``settle`` accept: a file changed since
-   gives that action ``conflict``, nothing overwritten) and arms confirmation for the rest of the run (later
-   writes are proposed and applied at once); false declines them (tokens spent) and tells the model;
+   gives that action ``conflict``, nothing overwritten) and arms confirmation for the rest of the run: later
+   ``write`` tools (create, edit, append, restore) are proposed and applied at once, while ``dangerous`` ones
+   (rename, move, replace, delete) still pause for a confirmation of their own, deferred ones included — an
+   approval never lets a change the person did not see destroy anything; false declines them (tokens
+   spent) and tells the model;
 5. stops: after ``max_iterations`` model turns (``max_iterations``) or once ``max_tool_calls`` calls are spent
    (``quota_exceeded``), the model gets one last turn with ``tool_choice: none`` and must answer with what it
    has (calls it makes anyway are answered "not run"); ``cancelled`` when the person stops the run.
@@ -31,6 +34,7 @@ Every call's result enters the prompt stripped of credentials (``strip_secret_fi
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -52,7 +56,7 @@ from obsigate.tools.api import (
     strip_secret_fields,
 )
 
-__all__ = ["AgentLimits", "Emit", "Run", "RunLoop"]
+__all__ = ["AgentLimits", "Emit", "Run", "RunLoop", "ask_model", "repair_text"]
 
 #: ``emit(event, data)``: one SSE event (``tool``, ``delta``, ``message``, ``confirmation``, ``notice``, ``done``).
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -124,6 +128,61 @@ def _summary(result: dict[str, Any]) -> str:
     return "ok"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def repair_text(text: str) -> str:
+    """``text`` with UTF-16 surrogate pairs joined and lone surrogates replaced by U+FFFD: a provider's JSON may
+    escape an emoji as ``\\ud83d\\ude00`` split across two stream chunks, and a lone surrogate cannot be
+    encoded to UTF-8 (the SSE stream, SQLite)."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _repaired(value: Any) -> Any:
+    if isinstance(value, str):
+        return repair_text(value)
+    if isinstance(value, dict):
+        return {repair_text(k) if isinstance(k, str) else k: _repaired(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_repaired(v) for v in value]
+    return value
+
+
+async def ask_model(provider: Provider, request: ChatRequest, on_delta: Callable[[str], Awaitable[None]] | None) -> Turn:
+    """``provider.chat(request)`` with its text made safe: surrogates repaired (:func:`repair_text`; a high
+    surrogate at the end of a streamed piece waits for the next piece), and tool-call ids made unique within
+    the turn (a repeated id gets a ``-N`` suffix and the message is then rebuilt from its neutral fields, not
+    replayed raw), so each call is answered, shown and applied as itself."""
+    held = ""
+
+    async def guarded(text: str) -> None:
+        nonlocal held
+        text, held = held + text, ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, held = text[:-1], text[-1]
+        text = repair_text(text)
+        if text and on_delta is not None:
+            await on_delta(text)
+
+    turn = await provider.chat(request, guarded if on_delta is not None else None)
+    if held and on_delta is not None:
+        await on_delta("\ufffd")
+    turn.text, turn.message = repair_text(turn.text), _repaired(turn.message)
+    seen: set[str] = set()
+    renamed = False
+    for n, call in enumerate(turn.tool_calls):
+        call.name, call.arguments = repair_text(call.name), _repaired(call.arguments)
+        if call.id in seen:
+            call.id, renamed = f"{call.id}-{n}", True
+        seen.add(call.id)
+    if renamed:
+        calls = [{"id": c.id, "name": c.name, "arguments": c.arguments or {}} for c in turn.tool_calls]
+        turn.message = {**turn.message, "tool_calls": calls, "raw": None}
+    return turn
+
+
 class RunLoop:
     """Drives runs for one request: ``ctx`` (the caller, ``mode="in_app"``, ``session_id`` = the run id),
     the ``provider``, the ``limits``, ``emit`` and ``record(messages)`` (appends to the conversation store)."""
@@ -168,12 +227,12 @@ class RunLoop:
             tool_choice="none" if final else "auto",
         )  # fmt: skip
         try:
-            turn = await self.provider.chat(request, on_delta)
+            turn = await ask_model(self.provider, request, on_delta)
         except ToolsRejected as exc:
             run.tools_on = False
             await self.emit("notice", {"code": "tools_unsupported", "message": self.tools_notice(run, exc.message)})
             self.partial = []
-            turn = await self.provider.chat(replace(request, tools=None), on_delta)
+            turn = await ask_model(self.provider, replace(request, tools=None), on_delta)
         run.usage = run.usage + turn.usage
         return turn
 
@@ -282,7 +341,7 @@ class RunLoop:
                 )
                 await self._finish_entry(entry, json.dumps({"error": {"code": code, "message": message}}), "error", message[:300])
                 continue
-            if run.pending and not run.armed and (risk is Risk.READ or touched & self._paths_of(entry)):
+            if run.pending and (risk is Risk.READ or touched & self._paths_of(entry)):
                 entry["state"] = "deferred"  # not reached: runs after the confirmation (BUG-050)
                 await self._tool_event(entry, "deferred", "runs after the confirmation")
                 continue
@@ -298,7 +357,7 @@ class RunLoop:
             proposal = await self._propose(run, entry)
             if proposal is None:
                 continue
-            if run.armed:
+            if run.armed and risk is not Risk.DANGEROUS:  # approved once: later writes of the run go ahead
                 await self._apply(run, entry, proposal)
                 continue
             entry["state"] = "pending"

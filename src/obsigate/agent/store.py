@@ -263,6 +263,11 @@ class AgentStore:
             raise Conflict("the confirmation of this run has expired; nothing was applied", code="run_expired")
         raise Conflict("this run is not awaiting confirmation (already resumed or finished)", code="run_not_paused")
 
+    def unclaim(self, run_id: str) -> None:
+        """Give a claimed run back (its resume could not start): paused again until its own expiry."""
+        with self._connect() as db:
+            db.execute("UPDATE runs SET state = 'paused' WHERE id = ? AND state = 'resumed'", (run_id,))
+
     def open_runs(self, user: str, cid: str) -> list[PausedRun]:
         """``user``'s runs of conversation ``cid`` still marked paused (expired ones included), and mark them
         closed: a new message in a conversation supersedes a pending confirmation."""

@@ -49,18 +49,28 @@ class BodyLimit:
         if self._declared_over(scope, self.max_bytes):
             await self._refuse(send)
             return
-        seen = 0
+        seen, over, answered = 0, False, False
 
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:  # a chunked body without a length: stop reading it
+                    over = True
                     return {"type": "http.disconnect"}
             return message
 
-        await self.app(scope, counted, send)
+        async def answer(message: Message) -> None:
+            nonlocal answered
+            if over:  # the app's answer to the cut body ("error parsing the body") becomes our 413
+                if not answered and message["type"] == "http.response.start":
+                    answered = True
+                    await self._refuse(send)
+                return
+            await send(message)
+
+        await self.app(scope, counted, answer)
 
     @staticmethod
     def _declared_over(scope: Scope, limit: int) -> bool:

@@ -174,7 +174,12 @@ def _contents(config: ProviderConfig, messages: list[Message]) -> list[dict[str,
         msg = messages[i]
         role = msg.get("role")
         if role == "user":
-            contents.append({"role": "user", "parts": [{"text": str(msg.get("content") or "")}]})
+            part = {"text": str(msg.get("content") or "")}
+            last = contents[-1] if contents else None
+            if last is not None and last["role"] == "user" and all("text" in p for p in last["parts"]):
+                last["parts"].append(part)  # a question left unanswered (its turn failed): Gemini wants turns to alternate
+            else:
+                contents.append({"role": "user", "parts": [part]})
             i += 1
         elif role == "assistant":
             previous = msg
