@@ -1,0 +1,144 @@
+// The note editor (issue 11 item 4): CodeMirror 6 markdown, `[[` completion from the vault, save with the
+// version hash (the server refuses a save over a file changed since it was read: 409 conflict), a conflict
+// dialog (keep mine / take theirs / merge with @codemirror/merge), and a local draft so unsaved text
+// survives a reload and is never lost silently. Loaded on demand (not part of the first page load).
+
+import { autocompletion } from "@codemirror/autocomplete";
+import { markdown } from "@codemirror/lang-markdown";
+import { unifiedMergeView } from "@codemirror/merge";
+import { EditorState } from "@codemirror/state";
+import { EditorView, keymap } from "@codemirror/view";
+import { basicSetup } from "codemirror";
+
+const DRAFT_PREFIX = "obsigate:draft:";
+
+/** The local draft of `vault`/`path`: `{content, base, at}` (base: the sha256 it was edited from) or null. */
+export function readDraft(vault, path) {
+  try {
+    return JSON.parse(localStorage.getItem(`${DRAFT_PREFIX}${vault}:${path}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft(vault, path, content, base) {
+  localStorage.setItem(`${DRAFT_PREFIX}${vault}:${path}`, JSON.stringify({ content, base, at: Date.now() }));
+}
+
+function dropDraft(vault, path) {
+  localStorage.removeItem(`${DRAFT_PREFIX}${vault}:${path}`);
+}
+
+async function api(url, init) {
+  const r = await fetch(url, init);
+  const body = r.status === 204 ? null : await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = new Error(body?.message || `HTTP ${r.status}`);
+    err.status = r.status;
+    err.body = body;
+    throw err;
+  }
+  return body;
+}
+
+const fileUrl = (vault, path) => `/api/file/${encodeURIComponent(vault)}?path=${encodeURIComponent(path)}`;
+
+/** `[[` completion: vault paths matching what follows `[[`, inserted as a link target (no `.md`). */
+function wikilinkCompletion(vault) {
+  return async (context) => {
+    const before = context.matchBefore(/\[\[[^\]|#\n]*/);
+    if (!before) return null;
+    const q = before.text.slice(2);
+    const url = `/api/tree-search?vault=${encodeURIComponent(vault)}&limit=20&q=${encodeURIComponent(q || " ")}`;
+    const { hits } = await api(url).catch(() => ({ hits: [] }));
+    return {
+      from: before.from + 2,
+      options: hits.map((hit) => ({ label: hit.path.replace(/\.md$/i, ""), detail: hit.title, type: "text" })),
+      validFor: /^[^\]|#\n]*$/,
+    };
+  };
+}
+
+/**
+ * Open the editor on `note` (read_file's result: `{vault, path, content, sha256}`) inside `container`.
+ * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)`,
+ * `onError(err)`. Returns `{view, save, dirty(), destroy()}`.
+ */
+export function openEditor(container, note, options) {
+  const { t, dialog, onSaved, onError } = options;
+  let base = note.sha256;
+  let saved = note.content;
+  const draft = readDraft(note.vault, note.path);
+  let start = note.content;
+  if (draft && draft.content !== note.content && draft.base === note.sha256) start = draft.content; // unsaved work
+
+  const extensions = (...extra) => [
+    basicSetup,
+    markdown(),
+    EditorView.lineWrapping,
+    autocompletion({ override: [wikilinkCompletion(note.vault)] }),
+    keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) writeDraft(note.vault, note.path, update.state.doc.toString(), base);
+    }),
+    EditorView.contentAttributes.of({ "aria-label": t("editor.label", { path: note.path }) }),
+    ...extra,
+  ];
+  const view = new EditorView({ parent: container, state: EditorState.create({ doc: start, extensions: extensions() }) });
+
+  const text = () => view.state.doc.toString();
+
+  async function put(content, version) {
+    await api(`/api/file/${encodeURIComponent(note.vault)}/save`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ path: note.path, content, version }),
+    });
+    const fresh = await api(fileUrl(note.vault, note.path));
+    base = fresh.sha256;
+    saved = content;
+    dropDraft(note.vault, note.path);
+    onSaved?.(fresh);
+  }
+
+  async function save() {
+    const mine = text();
+    try {
+      await put(mine, base);
+    } catch (err) {
+      if (err.status === 409 && err.body?.code === "conflict") await resolveConflict(mine);
+      else onError?.(err);
+    }
+  }
+
+  async function resolveConflict(mine) {
+    const theirs = await api(fileUrl(note.vault, note.path));
+    const choice = await dialog(t("editor.conflict_title"), t("editor.conflict_body", { path: note.path }), [
+      { value: "mine", label: t("editor.keep_mine") },
+      { value: "theirs", label: t("editor.take_theirs") },
+      { value: "merge", label: t("editor.merge"), primary: true },
+    ]);
+    if (choice === "mine") {
+      await put(mine, theirs.sha256).catch(onError);
+    } else if (choice === "theirs") {
+      base = theirs.sha256;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: theirs.content } });
+      saved = theirs.content;
+      dropDraft(note.vault, note.path);
+    } else if (choice === "merge") {
+      // their file is the original; my text is the document with per-chunk Accept/Reject controls
+      base = theirs.sha256;
+      view.setState(EditorState.create({
+        doc: mine,
+        extensions: extensions(unifiedMergeView({ original: theirs.content, mergeControls: true, collapseUnchanged: { margin: 3 } })),
+      }));
+    }
+  }
+
+  return {
+    view,
+    save,
+    dirty: () => text() !== saved,
+    destroy: () => view.destroy(),
+  };
+}
