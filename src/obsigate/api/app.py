@@ -98,7 +98,6 @@ def build_app(
     app.state.ai_settings = ai_settings
     app.state.assistant = assistant
     app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
-    app.state.revoked_sessions = {}  # jti -> exp of signed-out web sessions (api/deps.revoke_session)
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
     app.add_middleware(BodyLimit)

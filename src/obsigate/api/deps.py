@@ -14,7 +14,6 @@ Two credentials reach the REST API (``docs/architecture.md``, issue 11):
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -59,8 +58,8 @@ def check_same_site(request: Request) -> None:
         raise BadRequest("send the body as JSON (Content-Type: application/json)", code="unsupported_media_type")
 
 
-def _check_cookie_write(request: Request) -> None:
-    """:func:`check_same_site` for a cookie-authenticated write, plus the Fetch Metadata check: a browser
+def check_browser_write(request: Request) -> None:
+    """:func:`check_same_site` for a cookie-authenticated write (and the session routes), plus the Fetch Metadata check: a browser
     that says the request came from another site (``Sec-Fetch-Site: cross-site``/``same-site``) is refused
     even without an ``Origin`` (OWASP CSRF cheat sheet, "Fetch Metadata headers"), unless that origin is
     listed in ``allowed_origins`` (it then sends a matching ``Origin``, checked above)."""
@@ -71,22 +70,6 @@ def _check_cookie_write(request: Request) -> None:
             f"cross-site write refused (Sec-Fetch-Site: {site})", code="forbidden_origin",
             hint="write from this server's own page",
         )  # fmt: skip
-
-
-def revoke_session(request: Request, jti: str, exp: int) -> None:
-    """Refuse the token ``jti`` (expiring at ``exp``, epoch s) from now on in this process: the sign-out of
-    ``DELETE /api/auth/session``. Expired entries are dropped as new ones come (the set stays small)."""
-    revoked: dict[str, int] = request.app.state.revoked_sessions
-    now = int(time.time())
-    for old in [k for k, v in revoked.items() if v < now]:
-        del revoked[old]
-    revoked[jti] = exp
-
-
-def _not_revoked(request: Request, principal: Principal) -> Principal:
-    if principal.token_id is not None and principal.token_id in getattr(request.app.state, "revoked_sessions", {}):
-        raise Unauthenticated("this session was signed out; sign in again", details={"reason": "revoked"}, hint="POST /api/auth/session")
-    return principal
 
 
 def _is_web(request: Request) -> bool:
@@ -120,14 +103,14 @@ async def get_principal(request: Request) -> Principal:
             if cookie.startswith(API_KEY_PREFIX):  # the cookie carries session JWTs only, never a long-lived key
                 raise Unauthenticated("invalid session; sign in again", details={"reason": "invalid_session"}, hint="POST /api/auth/session")
             if request.method in WRITE_METHODS:
-                _check_cookie_write(request)  # before the credential: a forged request learns nothing
+                check_browser_write(request)  # before the credential: a forged request learns nothing
             principal = await run_in_threadpool(state.auth.authenticator.authenticate, cookie)
             request.state.web = True
-            return _not_revoked(request, principal)
+            return principal
     scheme, _, credentials = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not credentials.strip():
         raise Unauthenticated("authentication required: send 'Authorization: Bearer <token>'", hint="POST /api/auth/login")
-    return _not_revoked(request, await run_in_threadpool(state.auth.authenticator.authenticate, credentials.strip()))
+    return await run_in_threadpool(state.auth.authenticator.authenticate, credentials.strip())
 
 
 async def get_tool_context(request: Request, principal: Annotated[Principal, Depends(get_principal)]) -> ToolContext:

@@ -5,7 +5,7 @@ the same password (same rate limits, same error codes) and puts the JWT in the `
 instead — ``HttpOnly`` (no page script, so no script injected through a note, can read it), ``SameSite=Strict``
 (RFC 6265bis §5.6.7.1: never sent on a request another site starts), ``Path=/``, ``Max-Age`` = ``token_ttl``
 and ``Secure`` when the public URL is https. ``DELETE /api/auth/session`` clears it and revokes that token in
-this process. How a cookie request is authenticated and guarded against CSRF: ``api/deps.py``.
+this process. Both refuse another site's page (``deps.check_browser_write``: login CSRF, OWASP). How a cookie request is authenticated and guarded against CSRF: ``api/deps.py``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from limits import RateLimitItemPerMinute
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from obsigate.api.deps import SESSION_COOKIE, CurrentPrincipal, check_same_site, revoke_session
+from obsigate.api.deps import SESSION_COOKIE, CurrentPrincipal, check_browser_write
 from obsigate.auth.principal import Principal
 from obsigate.auth.users import User
 from obsigate.tools.api import BadRequest, RateLimited, Unauthenticated
@@ -81,7 +81,7 @@ def _cookie_flags(request: Request) -> dict[str, Any]:
 
 @router.post(
     "/session", summary="Sign the web app in: the JWT in an HttpOnly, SameSite=Strict cookie",
-    dependencies=[Depends(check_same_site)],  # login CSRF (OWASP): another site cannot sign you in as itself
+    dependencies=[Depends(check_browser_write)],  # login CSRF (OWASP): another site cannot sign you in as itself
     responses={401: {"description": "unknown user or wrong password"}, 429: {"description": "too many attempts"}},
 )  # fmt: skip
 async def create_session(request: Request, body: LoginRequest, response: Response) -> dict[str, Any]:
@@ -99,11 +99,12 @@ async def create_session(request: Request, body: LoginRequest, response: Respons
 
 @router.delete(
     "/session", status_code=204, summary="Sign the web app out: clear the session cookie",
-    dependencies=[Depends(check_same_site)],
+    dependencies=[Depends(check_browser_write)],
 )  # fmt: skip
 async def delete_session(request: Request) -> Response:
-    """Clears the cookie (``Max-Age=0``) and revokes its token in this process (a copy taken earlier stops
-    working too, until a restart; it expires at ``token_ttl`` anyway). 204 even without a session."""
+    """Clears the cookie (``Max-Age=0``) and revokes its token in this process, on every front
+    (``BearerAuthenticator.revoke``: a copy taken earlier stops working too, until a restart; it expires at
+    ``token_ttl`` anyway). 204 even without a session."""
     token = request.cookies.get(SESSION_COOKIE, "").strip()
     if token:
         try:
@@ -111,7 +112,7 @@ async def delete_session(request: Request) -> Response:
         except Unauthenticated:
             pass  # expired or forged: nothing to revoke
         else:
-            revoke_session(request, claims["jti"], claims["exp"])
+            request.app.state.auth.authenticator.revoke(claims["jti"], claims["exp"])
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, **_cookie_flags(request))
     return response
