@@ -41,9 +41,11 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
-    """One headless Chromium for the whole session (launching costs ~0.5 s)."""
+    """One headless Chromium for all the browser tests (launching costs ~0.5 s). Package scope, not session:
+    sync Playwright keeps an event loop running in this thread while it is open, which breaks the asyncio
+    tests that run after ``tests/web`` ("Cannot run the event loop while another loop is running")."""
     reason = _unavailable()
     if reason is not None:
         if os.environ.get("OBSIGATE_REQUIRE_BROWSER") == "1":
