@@ -210,3 +210,16 @@ def test_tokens_are_never_logged(server, caplog) -> None:
     server_logs = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore")))
     assert "revoked" in server_logs and token not in server_logs and PW not in server_logs
     assert token not in (server.settings.data_dir / "audit.log").read_text()
+
+
+def test_the_web_front_follows_rests_rules(server) -> None:
+    from obsigate.auth.principal import ANONYMOUS
+    from obsigate.tools.context import MODES, ToolContext
+    from obsigate.tools.dispatch import visible_tools
+    from obsigate.tools.pipeline import MODEL_MODES
+
+    runtime = server.app.state.runtime
+    assert "web" in MODES and "web" not in MODEL_MODES  # a person's confirmed action, not a model's
+    web, rest = (visible_tools(ToolContext(principal=ANONYMOUS, runtime=runtime, mode=m)) for m in ("web", "rest"))
+    assert [s.name for s in web] == [s.name for s in rest] and "delete_file" in {s.name for s in web}
+    assert runtime.web_limiter is not None and runtime.web_limiter is not runtime.limiter
