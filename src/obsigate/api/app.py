@@ -175,7 +175,8 @@ def _serve_web_app(app: FastAPI) -> None:
 
         @app.get("/app.js", include_in_schema=False)
         async def home_js() -> Response:
-            return Response(script, media_type="text/javascript", headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
+            headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+            return Response(script, media_type="text/javascript", headers=headers)
 
 
 #: Where the API docs' own assets are served; the files come from the ``fastapi-offline`` package.

@@ -59,10 +59,14 @@ def check_same_site(request: Request) -> None:
 
 
 def check_browser_write(request: Request) -> None:
-    """:func:`check_same_site` for a cookie-authenticated write (and the session routes), plus the Fetch Metadata check: a browser
-    that says the request came from another site (``Sec-Fetch-Site: cross-site``/``same-site``) is refused
-    even without an ``Origin`` (OWASP CSRF cheat sheet, "Fetch Metadata headers"), unless that origin is
-    listed in ``allowed_origins`` (it then sends a matching ``Origin``, checked above)."""
+    """:func:`check_same_site` for a cookie-authenticated write (and the session routes), plus the Fetch
+    Metadata check: a browser that says the request came from another site (``Sec-Fetch-Site: cross-site`` or
+    ``same-site``) without an ``Origin`` is refused (OWASP CSRF Prevention Cheat Sheet, "Fetch Metadata
+    headers"); with an ``Origin``, :func:`check_same_site` already decided (``allowed_origins`` included).
+
+    Raises:
+        Forbidden (``forbidden_origin``), BadRequest (``unsupported_media_type``): as :func:`check_same_site`.
+    """
     check_same_site(request)
     site = request.headers.get("sec-fetch-site")
     if site is not None and site not in _OWN_FETCH_SITES and request.headers.get("origin") is None:
@@ -101,7 +105,11 @@ async def get_principal(request: Request) -> Principal:
         cookie = request.cookies.get(SESSION_COOKIE, "").strip()
         if cookie:
             if cookie.startswith(API_KEY_PREFIX):  # the cookie carries session JWTs only, never a long-lived key
-                raise Unauthenticated("invalid session; sign in again", details={"reason": "invalid_session"}, hint="POST /api/auth/session")
+                raise Unauthenticated(
+                    "invalid session; sign in again",
+                    details={"reason": "invalid_session"},
+                    hint="POST /api/auth/session",
+                )
             if request.method in WRITE_METHODS:
                 check_browser_write(request)  # before the credential: a forged request learns nothing
             principal = await run_in_threadpool(state.auth.authenticator.authenticate, cookie)
@@ -116,7 +124,8 @@ async def get_principal(request: Request) -> Principal:
 async def get_tool_context(request: Request, principal: Annotated[Principal, Depends(get_principal)]) -> ToolContext:
     """The caller's :class:`ToolContext`: ``mode="web"`` for the web app's requests (see the module
     docstring), ``"rest"`` otherwise."""
-    return ToolContext(principal=principal, runtime=request.app.state.runtime, mode="web" if _is_web(request) else "rest")
+    mode = "web" if _is_web(request) else "rest"
+    return ToolContext(principal=principal, runtime=request.app.state.runtime, mode=mode)
 
 
 Ctx = Annotated[ToolContext, Depends(get_tool_context)]
