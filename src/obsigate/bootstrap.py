@@ -125,6 +125,10 @@ def check_data_dir_outside_vaults(data_dir: Path, vaults: dict[str, Vault]) -> N
             )
 
 
+#: How many tools' worth of budget the web app's global per-user limit has (tree, note, backlinks, search...).
+WEB_TOOLS = 4
+
+
 def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] | None = None) -> ToolRuntime:
     """Vaults, index, indexer (not started), backup store, audit log, rate limiter and confirmation tokens,
     wired into a :class:`ToolRuntime`.
@@ -163,6 +167,8 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
         workspace=workspace,
         audit=audit,
         limiter=ToolRateLimiter(settings.tool_rate_limit, settings.tool_rate_window, settings.tool_rate_limit_per_tool),
+        # The web app's people (issue 11): per tool web_rate_limit, and room for the several tools a page uses.
+        web_limiter=ToolRateLimiter(WEB_TOOLS * settings.web_rate_limit, settings.tool_rate_window, settings.web_rate_limit),
         confirmations=ConfirmationService(
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),

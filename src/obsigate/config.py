@@ -121,6 +121,10 @@ class Settings(BaseSettings):
     tool_rate_limit: int = Field(default=60, ge=1, description="Tool calls allowed per identity per window.")
     tool_rate_limit_per_tool: int | None = Field(default=None, ge=1, description="Per tool and identity; default = global.")
     tool_rate_window: int = Field(default=60, ge=1, description="Rate-limit window length (s).")
+    web_rate_limit: int = Field(
+        default=600, ge=1,
+        description="The web app's calls per window per user and tool (people typing, not agents); all tools together: 4x.",
+    )  # fmt: skip
     mcp_confirmation_ttl: int = Field(
         default=300,
         ge=10,

@@ -67,6 +67,7 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
     table = {(row.method, f"/api{row.path}") for _, row in ROWS}
     by_hand = {
         ("GET", "/api/health"), ("POST", "/api/auth/login"), ("GET", "/api/auth/me"),
+        ("POST", "/api/auth/session"), ("DELETE", "/api/auth/session"),
         ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"),
         ("GET", "/api/ai/status"), ("GET", "/api/config/ai-models"), ("GET", "/api/ai/model-capabilities"),
         ("GET", "/api/config"), ("POST", "/api/config"), ("POST", "/api/ai/bookslm/context"),

@@ -1,4 +1,4 @@
-"""Builds the FastAPI application from live parts: REST routes, the MCP endpoint at ``/mcp``, the landing page.
+"""Builds the FastAPI application from live parts: REST routes, the MCP endpoint at ``/mcp``, the web app.
 
 The composition root (:func:`obsigate.bootstrap.create_app`) turns settings into those parts and calls
 :func:`build_app`. The lifespan starts the background indexer (the server answers at once; search says when
@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -110,18 +110,7 @@ def build_app(
         index = indexer.status() if indexer is not None else {"state": "ready"}
         return {"status": "ok", "version": __version__, "auth": settings.auth_enabled, "index": index}
 
-    web = files("obsigate.web")
-    page = web.joinpath("index.html").read_text(encoding="utf-8")  # read once, not per request
-    script = web.joinpath("app.js").read_text(encoding="utf-8")
-
-    @app.get("/", include_in_schema=False, response_class=HTMLResponse)
-    async def home(request: Request) -> HTMLResponse:
-        return HTMLResponse(page, headers={"Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'"})
-
-    @app.get("/app.js", include_in_schema=False)
-    async def home_js() -> HTMLResponse:
-        return HTMLResponse(script, media_type="text/javascript")
-
+    _serve_web_app(app)
     _serve_api_docs(app)
     for module in (routes_auth, routes, routes_files, routes_write, routes_ai_config, routes_assistant_context, routes_ai):  # routes: every plain tool route, one table
         app.include_router(module.router)
@@ -135,6 +124,59 @@ def build_app(
         allowed_origins=settings.allowed_origins,
     )
     return app
+
+
+#: The web app's Content-Security-Policy: nothing inline, nothing remote (issue 11 item 1; a script injected
+#: through a note cannot run, and could reach no other origin if it did). ``blob:``/``data:`` images: previews.
+WEB_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+#: Headers of the page itself (``/``, ``/v/...``).
+PAGE_HEADERS = {
+    "Content-Security-Policy": WEB_CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-cache",  # always revalidated: a new release's page names its new scripts
+}
+#: ``/static/assets/*`` are the bundler's content-hashed files (a new build, a new name): cached for good.
+#: Anything else under ``/static`` keeps its name across releases, so it is revalidated (ETag) every time.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+class WebStatic(StaticFiles):
+    """``/static``: StaticFiles with ``Cache-Control`` (see :data:`IMMUTABLE`) and ``nosniff`` on every file."""
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        rel = scope["path"].removeprefix(scope.get("root_path", "")).lstrip("/")
+        response.headers["Cache-Control"] = IMMUTABLE if rel.startswith("assets/") else "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+def _serve_web_app(app: FastAPI) -> None:
+    """The web app: ``/`` and every ``/v/...`` path (the app's own routes: a reload or a shared link lands
+    on the same page, which reads the path) answer ``web/index.html`` with :data:`PAGE_HEADERS`; ``/static/*``
+    serves ``web/static/``. ``/app.js`` is the placeholder page's script, kept while that page is served."""
+    web = files("obsigate.web")
+    page = web.joinpath("index.html").read_text(encoding="utf-8")  # read once, not per request
+
+    async def index() -> HTMLResponse:
+        return HTMLResponse(page, headers=PAGE_HEADERS)
+
+    app.add_api_route("/", index, include_in_schema=False, response_class=HTMLResponse)
+    app.add_api_route("/v/{app_path:path}", index, include_in_schema=False, response_class=HTMLResponse)
+    static = Path(str(web.joinpath("static")))
+    app.mount("/static", WebStatic(directory=static, check_dir=False), name="static")
+    legacy = web.joinpath("app.js")
+    if legacy.is_file():
+        script = legacy.read_text(encoding="utf-8")
+
+        @app.get("/app.js", include_in_schema=False)
+        async def home_js() -> Response:
+            headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+            return Response(script, media_type="text/javascript", headers=headers)
 
 
 #: Where the API docs' own assets are served; the files come from the ``fastapi-offline`` package.

@@ -6,7 +6,9 @@ on another site can send a "simple" POST to a loopback server without any prefli
 ``Content-Type: application/json`` and, when the browser sends an ``Origin``, this server's own: scheme, host
 and port of ``base_url``, of the request's ``Host`` (the address the browser used), or one listed in
 ``allowed_origins`` (``OBSIGATE_ALLOWED_ORIGINS``). Another port on loopback is another program, so
-``http://localhost:3000`` cannot write to a server on ``:8000`` unless it is listed.
+``http://localhost:3000`` cannot write to a server on ``:8000`` unless it is listed. The check itself,
+:func:`~obsigate.api.deps.check_same_site`, lives in ``deps.py``: a write authenticated by the web app's
+session cookie passes it in ``get_principal`` whatever the route (DELETE routes, the assistant's).
 
 The plain write routes are rows of the table in ``routes.py`` (``write=True`` gives them
 :func:`confirmed_context`); only the editor's save, with its version check, is written here.
@@ -19,36 +21,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request
 
-from obsigate.api.deps import get_tool_context
-from obsigate.api.hosts import origin_allowed, own_origins
+from obsigate.api.deps import check_same_site, get_tool_context
 from obsigate.api.render import run_tool
-from obsigate.tools.api import BadRequest, Forbidden
+from obsigate.tools.api import BadRequest
 from obsigate.tools.context import ToolContext
 
 router = APIRouter(prefix="/api", tags=["write"])
 
-
-def check_same_site(request: Request) -> None:
-    """The cross-site checks of every REST write (see the module docstring); also a FastAPI dependency.
-
-    Raises:
-        Forbidden (``forbidden_origin``): an ``Origin`` that is not this server.
-        BadRequest (``unsupported_media_type``): a POST or PATCH body that is not declared as JSON.
-    """
-    origin = request.headers.get("origin")
-    if origin is not None:
-        settings = request.app.state.settings
-        own = own_origins(
-            settings.base_url, request.url.scheme, request.headers.get("host", ""), settings.allowed_origins
-        )
-        if not origin_allowed(origin, own):
-            raise Forbidden(
-                f"cross-site write refused (Origin {origin!r} is not this server)",
-                code="forbidden_origin",
-                hint="write from this server's own page, or list the origin in OBSIGATE_ALLOWED_ORIGINS",
-            )
-    if request.method in ("POST", "PATCH") and not request.headers.get("content-type", "").startswith("application/json"):
-        raise BadRequest("send the body as JSON (Content-Type: application/json)", code="unsupported_media_type")
+__all__ = ["Write", "check_same_site", "confirmed_context", "router"]
 
 
 async def confirmed_context(request: Request, ctx: Annotated[ToolContext, Depends(get_tool_context)]) -> ToolContext:

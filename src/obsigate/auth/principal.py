@@ -9,6 +9,8 @@ the user on every call so that deletion and grant changes apply to the very next
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -70,6 +72,18 @@ class BearerAuthenticator:
     def __init__(self, users: UserStore, tokens: TokenService) -> None:
         self._users = users
         self._tokens = tokens
+        self._revoked: dict[str, int] = {}  # jti -> exp of signed-out access tokens (this process)
+        self._lock = threading.Lock()
+
+    def revoke(self, jti: str, exp: int) -> None:
+        """Refuse the access token ``jti`` (expiring at ``exp``, epoch s) from now on, on every front (REST,
+        the web app's cookie, MCP): the web app's sign-out. In memory: a restart forgets it, and the token
+        expires at ``exp`` anyway. Expired entries are dropped as new ones come, so the map stays small."""
+        now = int(time.time())
+        with self._lock:
+            for old in [k for k, v in self._revoked.items() if v < now]:
+                del self._revoked[old]
+            self._revoked[jti] = exp
 
     def authenticate(self, bearer: str) -> Principal:
         """Return the principal for ``bearer``: a JWT access token or an ``og_`` API key.
@@ -95,6 +109,8 @@ class BearerAuthenticator:
             return Principal.from_user(user, "api_key", api_key_id(token))
 
         claims = self._tokens.verify(token)  # raises Unauthenticated with a reason
+        if claims["jti"] in self._revoked:
+            raise Unauthenticated("this session was signed out", details={"reason": "revoked"})
         user = self._users.get_user(claims["sub"])
         if user is None or user.name != claims["sub"] or claims.get("uid") != user.id:
             raise Unauthenticated(_BAD, details={"reason": "unknown_user"})

@@ -15,18 +15,23 @@ from obsigate.tools.registry import REGISTRY, ToolRegistry
 if TYPE_CHECKING:  # the confirmation flow needs ToolContext: a runtime import would be a cycle
     from obsigate.tools.confirmations import ConfirmationService
 
-MODES = ("mcp", "in_app", "rest", "cli")
+#: The fronts. ``web`` is the web app (a request authenticated by its session cookie): REST's rules (every
+#: tool visible, writes are the person's own confirmed action) with its own rate budget (``web_limiter``).
+MODES = ("mcp", "in_app", "rest", "web", "cli")
 
 
 @dataclass(slots=True)
 class ToolRuntime:
     """Built once per process by the composition root: the services' world, the audit log, the rate
-    limiter (``None`` = unlimited), the registry the fronts read and the confirmation tokens of
-    ``propose_``/``apply_`` (``None``: those tools answer ``unavailable``)."""
+    limiters (``None`` = unlimited) — ``limiter`` for agents and scripts, ``web_limiter`` for the web app's
+    people (``mode="web"``, a higher budget: search-as-you-type must not hit an agent's limit) — the registry
+    the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
+    ``unavailable``)."""
 
     workspace: Workspace
     audit: AuditLog | None = None
     limiter: ToolRateLimiter | None = None
+    web_limiter: ToolRateLimiter | None = None
     registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
     confirmations: ConfirmationService | None = None
 

@@ -24,6 +24,7 @@ from obsigate.tools.door import Call, door, invoke
 from obsigate.tools.pipeline import MODEL_MODES, backup_ids, finish, parse, permit
 from obsigate.tools.registry import PROPOSE_PREFIX, SECRET_RESULT_FIELDS, Risk, Scope, ToolKind, ToolSpec
 
+# Model-facing fronts only; "rest", "web" (the web app) and "cli" see every tool, their writes confirmed by a person.
 _MODE_SCOPE = {"mcp": Scope.MCP, "in_app": Scope.IN_APP}
 _ACTIONS = {ToolKind.TOOL: "ai_tool_call", ToolKind.PROPOSE: "ai_tool_propose", ToolKind.APPLY: "ai_tool_apply"}
 

@@ -60,7 +60,8 @@ async def door(
         action: the audit record's action (``ai_tool_call``, ``mcp_resource_read``...); the block may change
             it on the yielded :class:`Call`.
         audit_args: what the audit keeps of the arguments, when not ``summarize_args(args)``.
-        limiter: the rate limiter to hit; default ``ctx.runtime.limiter``; ``None``: no limit.
+        limiter: the rate limiter to hit; default ``ctx.runtime.web_limiter`` for the web app's calls
+            (``mode="web"``), else ``ctx.runtime.limiter``; ``None``: no limit.
         before: a check run first, before the argument checks and the rate limit (``call_tool`` looks the
             tool up there, so an unknown name is refused as such and costs no budget).
 
@@ -80,7 +81,7 @@ async def door(
             raise BadRequest("arguments must be a JSON object")
         if has_lone_surrogate(args):
             raise BadRequest("arguments must be valid Unicode text (a lone surrogate was sent)")
-        chosen = ctx.runtime.limiter if limiter is _DEFAULT else limiter
+        chosen = _limiter_for(ctx) if limiter is _DEFAULT else limiter
         if isinstance(chosen, ToolRateLimiter):
             chosen.hit(ctx.principal.name, name)
         yield call
@@ -109,6 +110,11 @@ async def door(
                     session=ctx.session_id,
                 )
             )
+
+
+def _limiter_for(ctx: ToolContext) -> ToolRateLimiter | None:
+    """The budget of ``ctx``'s front: people in the web app get their own (issue 11), everyone else the agents'."""
+    return ctx.runtime.web_limiter if ctx.mode == "web" else ctx.runtime.limiter
 
 
 async def invoke(func: Callable[..., Any], *args: Any) -> Any:
