@@ -7,7 +7,7 @@ ENGINE := $(VENV)/.engine
 PORT   ?= 8000
 NOTES  ?= 10000
 
-.PHONY: run test bench bench-door bench-ai docs clean
+.PHONY: run test bench bench-door bench-ai docs clean web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(STAMP) $(ENGINE)
 # Every issue-3 performance target (docs/benchmarks.md). NOTES=100000, or NOTES="10000 100000" for both.
 bench: $(STAMP)
 	$(BIN)/python -m bench.harness $(foreach n,$(NOTES),--notes $(n))
+
+# The web app's bundle (frontend/ -> src/obsigate/web/static, committed). Needs Node + npm; running ObsiGate does not.
+web:
+	cd frontend && npm ci && node build.mjs
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

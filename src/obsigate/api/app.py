@@ -112,15 +112,13 @@ def build_app(
 
     web = files("obsigate.web")
     page = web.joinpath("index.html").read_text(encoding="utf-8")  # read once, not per request
-    script = web.joinpath("app.js").read_text(encoding="utf-8")
 
     @app.get("/", include_in_schema=False, response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
         return HTMLResponse(page, headers={"Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'"})
 
-    @app.get("/app.js", include_in_schema=False)
-    async def home_js() -> HTMLResponse:
-        return HTMLResponse(script, media_type="text/javascript")
+    # The web app's built files (frontend/ -> web/static, committed; see frontend/README.md).
+    app.mount("/static", StaticFiles(directory=str(web.joinpath("static"))), name="static")
 
     _serve_api_docs(app)
     for module in (routes_auth, routes, routes_files, routes_write, routes_ai_config, routes_assistant_context, routes_ai):  # routes: every plain tool route, one table

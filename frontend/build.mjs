@@ -1,0 +1,46 @@
+// Builds the web app into ../src/obsigate/web/static (committed: the Python package serves it, no Node at run time).
+// Usage: npm ci && node build.mjs        (or `make web` from the repo root)
+import * as esbuild from "esbuild";
+import { rm, mkdir, copyFile, readdir, stat } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.resolve(here, "../src/obsigate/web/static");
+
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+
+await esbuild.build({
+  entryPoints: { app: path.join(here, "src/main.js") }, // main.js imports styles/app.css -> app.css
+  outdir: out,
+  bundle: true,
+  format: "esm",
+  splitting: true,
+  minify: true,
+  target: ["es2020", "chrome100", "firefox100", "safari15"],
+  chunkNames: "chunks/[name]-[hash]",
+  legalComments: "linked",
+  charset: "utf8",
+  logLevel: "warning",
+});
+await copyFile(path.join(here, "src/favicon.svg"), path.join(out, "favicon.svg"));
+
+// Size report (raw / gzip) of every file written.
+async function walk(dir) {
+  const rows = [];
+  for (const name of (await readdir(dir)).sort()) {
+    const p = path.join(dir, name);
+    if ((await stat(p)).isDirectory()) rows.push(...(await walk(p)));
+    else {
+      const buf = readFileSync(p);
+      rows.push([path.relative(out, p), buf.length, gzipSync(buf, { level: 9 }).length]);
+    }
+  }
+  return rows;
+}
+for (const [name, raw, gz] of await walk(out)) {
+  console.log(`${name.padEnd(44)} ${(raw / 1024).toFixed(1).padStart(8)} KB ${(gz / 1024).toFixed(1).padStart(8)} KB gz`);
+}
