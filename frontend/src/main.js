@@ -38,7 +38,7 @@ function buildShell() {
   });
   const themeBtn = el("button.icon-btn", { type: "button", id: "theme-btn" });
   const langSelect = el("select.lang-select", { id: "lang-select", ...L("top.language") },
-    LANGUAGES.map(([code, name]) => el("option", { value: code, selected: code === getLang() }, name)));
+    LANGUAGES.map(([code, name]) => el("option", { value: code, selected: code === getLang(), title: name, lang: code }, code.toUpperCase())));
   const signOut = el("button.icon-btn", { type: "button", id: "sign-out", ...L("top.signOut"), hidden: !state.health?.auth }, icon("logout"));
   const treeBtn = el("button.icon-btn", { type: "button", id: "tree-btn", "aria-controls": "left-pane", ...L("top.menu") }, icon("menu"));
   const sideBtn = el("button.icon-btn", { type: "button", id: "side-btn", "aria-controls": "right-pane", ...L("top.panel") }, icon("panel"));

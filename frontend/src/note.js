@@ -126,11 +126,20 @@ export class NoteView {
     const fm = note.frontmatter || {};
     const keys = Object.keys(fm);
     if (!keys.length && !note.frontmatter_error) return null;
+    const resolve = linkResolver(note.links);
     const value = (v, key) => {
       if (Array.isArray(v)) return el("span.prop-list", v.map((x) => value(x, key)));
       if (v && typeof v === "object") return el("code", JSON.stringify(v));
       if (key === "tags" || key === "tag") {
         return el("a.tag", { href: searchHref(`#${v}`, note.vault) }, `#${v}`);
+      }
+      const wl = typeof v === "string" && /^\[\[([^\]|#]+)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]$/.exec(v.trim());
+      if (wl) { // a quoted "[[link]]" property, resolved by the server like any link
+        const target = resolve(wl[1].trim());
+        const label = (wl[3] || wl[1]).trim();
+        return target
+          ? el("a.internal-link", { href: noteHref(note.vault, target, wl[2] || null), dataset: { path: target } }, label)
+          : el("span.internal-link.is-unresolved", { title: t("note.unresolved", { target: wl[1] }) }, label);
       }
       return el("span.prop-value", v === null ? "" : String(v));
     };

@@ -62,14 +62,17 @@ export class FileTree {
 
   item(entry, level) {
     const isDir = entry.type === "dir";
+    // A folder shows its notes, or its files when it holds no note (attachments).
+    const count = !isDir ? null : entry.notes ? t("tree.count", { n: entry.notes }) : entry.files ? t("tree.files", { n: entry.files }) : null;
     const row = el("span.tree-row",
       isDir ? icon("chevron", "icon chevron") : el("span.chevron-space"),
       icon(isDir ? "folder" : entry.is_note ? "note" : /\.(png|jpe?g|gif|svg|webp)$/i.test(entry.name) ? "image" : "file"),
       el("span.tree-name", isDir || !entry.is_note ? entry.name : entry.name.replace(/\.md$/i, "")),
-      isDir && entry.notes != null ? el("span.tree-count", { "aria-hidden": "true", title: t("tree.count", { n: entry.notes }) }, String(entry.notes)) : null);
+      isDir && count ? el("span.tree-count", { "aria-hidden": "true", title: count }, String(entry.notes || entry.files)) : null);
     const li = el("li.tree-item", {
       role: "treeitem", tabindex: "-1", "aria-level": level,
-      "aria-label": isDir && entry.notes != null ? `${entry.name} (${t("tree.count", { n: entry.notes })})` : null,
+      // Named explicitly: a folder's name computed from its content would include its children.
+      "aria-label": count ? `${entry.name} (${count})` : entry.name,
       dataset: { path: entry.path, type: entry.type },
     }, row);
     row.style.paddingLeft = `${(level - 1) * 14 + 6}px`; // CSP allows styles set from script

@@ -114,3 +114,39 @@ def test_a_rate_limited_search_is_shown_with_its_retry_time(live_server, small_v
     text = toast.inner_text()
     assert "rate_limited" in text and re.search(r"\d+ s", text), text
     assert errors == []
+
+
+HOSTILE = """# Hostile
+
+<script>window.__pwned = 1</script>
+<img src=x onerror="window.__pwned = 2">
+<svg><script>window.__pwned = 3</script></svg>
+<a href="javascript:window.__pwned = 4">html link</a>
+
+[md link](javascript:window.__pwned=5) and [[Target|a wikilink]] and ![[missing.png]]
+
+> [!warning] Careful <b onmouseover="window.__pwned = 6">bold</b>
+"""
+
+
+def test_a_hostile_note_renders_inert(live_server, tmp_path, chromium_page) -> None:
+    page, errors = chromium_page
+    vault = tmp_path / "hostile"
+    vault.mkdir()
+    (vault / "Hostile.md").write_text(HOSTILE, encoding="utf-8")
+    (vault / "Target.md").write_text("# Target\n", encoding="utf-8")
+    server = live_server({"v": vault}, auth_enabled=False)
+    _strict_csp(page, server.url)
+    page.goto(f"{server.url}/#/v/v/Hostile.md")
+    page.wait_for_selector(".markdown-body .callout")
+    page.hover(".callout")
+    page.wait_for_timeout(300)
+    body = page.locator(".markdown-body")
+    assert page.evaluate("window.__pwned") is None
+    assert body.locator("script, iframe, object, embed, [onerror], [onmouseover], [style]").count() == 0
+    hrefs = body.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href') || '')")
+    assert not [h for h in hrefs if h.lower().startswith("javascript:")], hrefs
+    assert "<script>" in body.inner_text()  # html: false -> shown as text
+    assert body.locator("a.internal-link", has_text="a wikilink").get_attribute("href") == "#/v/v/Target.md"
+    assert body.locator(".embed-missing").count() == 1  # the unresolved embed is marked, not fetched
+    assert errors == []
