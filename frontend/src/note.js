@@ -74,6 +74,7 @@ export class NoteView {
       this.loadBacklinks(vault, path, seq);
     } catch (e) {
       if (seq !== this.seq) return;
+      this.current = null; // opening it again (e.g. after signing in) tries again
       clear(this.main, el("div.note-error", { role: "alert" },
         el("h1.note-title", name), el("p", e.message), e.hint ? el("p.muted", e.hint) : null));
       clear(this.outline);

@@ -150,3 +150,73 @@ def test_a_hostile_note_renders_inert(live_server, tmp_path, chromium_page) -> N
     assert body.locator("a.internal-link", has_text="a wikilink").get_attribute("href") == "#/v/v/Target.md"
     assert body.locator(".embed-missing").count() == 1  # the unresolved embed is marked, not fetched
     assert errors == []
+
+
+def test_sign_in_and_session_expiry_keep_the_place(live_server, small_vault, chromium_page) -> None:
+    """The sign-in flow against the session contract (POST/DELETE /api/auth/session, cookie), mocked in the
+    browser over an auth-off server: login -> the note in the URL; a later 401 -> the form again, then back to
+    the same note; sign out -> the form."""
+    page, errors = chromium_page
+    server = live_server({"notes": small_vault}, auth_enabled=False)
+    state = {"signed_in": False, "expire_next_file": False, "posted": None}
+
+    def health(route):
+        response = route.fetch()
+        route.fulfill(response=response, json={**response.json(), "auth": True})
+
+    def me(route):
+        if state["signed_in"]:
+            route.fulfill(json={"name": "ana", "is_admin": False, "vaults": ["notes"], "auth_kind": "session"})
+        else:
+            route.fulfill(status=401, json={"code": "unauthenticated", "message": "sign in first"})
+
+    def session(route):
+        request = route.request
+        if request.method == "POST":
+            state["posted"] = (request.headers.get("content-type"), request.post_data_json)
+            if request.post_data_json == {"username": "ana", "password": "right"}:
+                state["signed_in"] = True
+                route.fulfill(json={"user": {"name": "ana", "is_admin": False, "vaults": ["notes"]}})
+            else:
+                route.fulfill(status=401, json={"code": "unauthenticated", "message": "bad credentials"})
+        else:
+            state["signed_in"] = False
+            route.fulfill(status=204, body="")
+
+    def file(route):
+        if state["expire_next_file"]:
+            state["expire_next_file"] = False
+            state["signed_in"] = False
+            route.fulfill(status=401, json={"code": "unauthenticated", "message": "session expired"})
+        else:
+            route.continue_()
+
+    page.route("**/api/health", health)
+    page.route("**/api/auth/me", me)
+    page.route("**/api/auth/session", session)
+    page.route("**/api/file/**", file)
+    page.goto(f"{server.url}/#/v/notes/Ideas.md")
+    page.wait_for_selector("form.login-card")
+    page.fill("#login-user", "ana")
+    page.fill("#login-pass", "wrong")
+    page.click("form.login-card button[type=submit]")
+    page.wait_for_selector(".login-error:not([hidden])")
+    page.fill("#login-pass", "right")
+    page.click("form.login-card button[type=submit]")
+    page.wait_for_selector(".note-title:text('Ideas')")
+    assert state["posted"] == ("application/json", {"username": "ana", "password": "right"})
+    assert page.evaluate("Object.keys(localStorage).filter(k => /token|session/i.test(k))") == []
+
+    state["expire_next_file"] = True
+    page.locator('[role="treeitem"][data-path="Home.md"] .tree-row').click()
+    page.wait_for_selector("form.login-card .notice")  # "your session has ended"
+    assert page.url.endswith("#/v/notes/Home.md")
+    page.fill("#login-user", "ana")
+    page.fill("#login-pass", "right")
+    page.click("form.login-card button[type=submit]")
+    page.wait_for_selector(".markdown-body h1:text('Home')")
+
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_selector("form.login-card")
+    assert not state["signed_in"]
+    assert [e for e in errors if "status of 401" not in e] == []
