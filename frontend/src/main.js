@@ -61,7 +61,9 @@ function buildShell() {
     el("section.side-section", { "aria-labelledby": "outline-h" }, el("h2.pane-heading", { id: "outline-h", "data-i18n": "side.outline" }, t("side.outline")), outline),
     el("section.side-section", { "aria-labelledby": "backlinks-h" }, el("h2.pane-heading", { id: "backlinks-h", "data-i18n": "side.backlinks" }, t("side.backlinks")), backlinks));
   const scrim = el("div.scrim", { "aria-hidden": "true" });
-  const shell = el("div.shell", { id: "shell" }, header, el("div.panes", left, main, right, scrim));
+  const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
+  skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
+  const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, scrim));
   document.getElementById("app").replaceChildren(shell);
 
   const wide = (px) => window.matchMedia(`(min-width: ${px}px)`).matches;
@@ -107,7 +109,14 @@ function buildShell() {
   }, 200);
   searchInput.addEventListener("input", typed);
   searchInput.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") { searchInput.value = ""; history.back(); }
+    if (e.key === "Escape") {
+      searchInput.value = "";
+      if (parseRoute().view === "search") go(state.lastPlace || "#/");
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      const q = searchInput.value;
+      if (q.trim()) go(searchHref(q, state.vault), { replace: parseRoute().view === "search" });
+    }
   });
 
   const tree = new FileTree(treeRoot);
@@ -141,6 +150,7 @@ function fillVaults() {
 async function route() {
   if (!state.shell || state.signingIn) return;
   const r = parseRoute();
+  if (r.view !== "search") state.lastPlace = location.hash || "#/";
   const { tree, note, search, searchInput, vaultSelect, narrowClose } = state.shell;
   const known = (name) => state.vaults.some((v) => v.name === name);
   const vault = r.vault && known(r.vault) ? r.vault : state.vault || state.vaults[0]?.name || null;
@@ -158,7 +168,7 @@ async function route() {
     if (document.activeElement !== searchInput) searchInput.value = r.q;
     await search.show(r.q, r.vault || state.vault);
   } else if (r.view === "note" && r.path && state.vault === r.vault) {
-    await note.open(r.vault, r.path, r.heading);
+    await note.open(r.vault, r.path, r.heading, r.find);
     tree.setVault(state.vault).then(() => tree.reveal(r.path)).catch(() => {});
   } else {
     note.welcome();

@@ -54,10 +54,10 @@ export class NoteView {
     document.title = t("app.name");
   }
 
-  async open(vault, path, heading) {
+  async open(vault, path, heading, find) {
     const same = this.current && this.current.vault === vault && this.current.path === path;
     this.current = { vault, path };
-    if (same) { this.scrollToHeading(heading); return; }
+    if (same) { if (find) this.findText(find); else this.scrollToHeading(heading); return; }
     const seq = ++this.seq;
     const name = path.split("/").pop();
     document.title = `${name.replace(/\.md$/i, "")} - ${t("app.name")}`;
@@ -71,6 +71,7 @@ export class NoteView {
       if (seq !== this.seq) return;
       this.render(note, mdmod);
       this.scrollToHeading(heading, true);
+      if (find) this.findText(find);
       this.loadBacklinks(vault, path, seq);
     } catch (e) {
       if (seq !== this.seq) return;
@@ -211,6 +212,26 @@ export class NoteView {
     let target = [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find((h) => h.textContent.trim().toLowerCase() === want);
     if (!target && heading.startsWith("^")) target = [...body.querySelectorAll("p, li")].find((n) => n.textContent.includes(`^${want}`));
     if (target) { target.scrollIntoView({ block: "start" }); target.classList.add("flash"); setTimeout(() => target.classList.remove("flash"), 1500); }
+  }
+
+  /** Marks the first occurrence of `text` in the note (case-insensitive) and scrolls to it. */
+  findText(text) {
+    const body = this.main.querySelector(".markdown-body");
+    if (!body || !text) return;
+    body.querySelectorAll("mark.find-match").forEach((m) => m.replaceWith(...m.childNodes));
+    const want = text.toLowerCase();
+    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const i = node.data.toLowerCase().indexOf(want);
+      if (i < 0) continue;
+      const hit = node.splitText(i);
+      hit.splitText(text.length);
+      const mark = el("mark.find-match");
+      hit.replaceWith(mark);
+      mark.append(hit);
+      mark.scrollIntoView({ block: "center" });
+      return;
+    }
   }
 
   onClick(e) {

@@ -1,11 +1,16 @@
 // Hash routes (the server only has to serve one page; reload and back/forward work):
-//   #/v/{vault}/{path}?h={heading}    a file of a vault (each path segment URI-encoded)
+//   #/v/{vault}/{path}?h={heading}    a file of a vault (each path segment URI-encoded); &f={text}: scroll
+//                                    to that text and mark it (opening a search hit at its match)
 //   #/v/{vault}                       a vault's home
 //   #/search?q=…&v={vault}            search results
 const enc = (p) => p.split("/").map(encodeURIComponent).join("/");
 
-export function noteHref(vault, path, heading) {
-  return `#/v/${encodeURIComponent(vault)}${path ? `/${enc(path)}` : ""}${heading ? `?h=${encodeURIComponent(heading)}` : ""}`;
+export function noteHref(vault, path, heading, find) {
+  const p = new URLSearchParams();
+  if (heading) p.set("h", heading);
+  if (find) p.set("f", find);
+  const q = p.toString().replace(/\+/g, "%20");
+  return `#/v/${encodeURIComponent(vault)}${path ? `/${enc(path)}` : ""}${q ? `?${q}` : ""}`;
 }
 
 export function searchHref(q, vault) {
@@ -21,7 +26,7 @@ export function parseRoute(hash = location.hash) {
   const parts = pathPart.split("/").filter(Boolean).map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
   if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v") };
   if (parts[0] === "v" && parts[1]) {
-    return { view: "note", vault: parts[1], path: parts.slice(2).join("/") || null, heading: params.get("h") };
+    return { view: "note", vault: parts[1], path: parts.slice(2).join("/") || null, heading: params.get("h"), find: params.get("f") };
   }
   return { view: "home" };
 }

@@ -22,6 +22,12 @@ export function highlight(snippet) {
   return out;
 }
 
+/** The first highlighted words of a snippet: the note opens scrolled to them. */
+function firstMatch(snippet) {
+  const m = /<mark>([\s\S]*?)<\/mark>/.exec(snippet || "");
+  return m ? m[1].trim().slice(0, 100) : null;
+}
+
 export class SearchView {
   constructor(main) {
     this.main = main;
@@ -54,7 +60,7 @@ export class SearchView {
     list.querySelector(":scope > .search-more")?.remove();
     for (const hit of data.hits) {
       list.append(el("li.search-hit",
-        el("a.hit-title", { href: noteHref(hit.vault, hit.path) }, icon("note"), hit.title || hit.path),
+        el("a.hit-title", { href: noteHref(hit.vault, hit.path, null, firstMatch(hit.snippet)) }, icon("note"), hit.title || hit.path),
         el("div.hit-path.muted", `${hit.vault} / ${hit.path}`),
         hit.snippet ? el("p.hit-snippet", highlight(hit.snippet)) : null,
         hit.tags?.length ? el("div.hit-tags", hit.tags.map((tag) => el("a.tag", { href: searchHref(`#${tag}`, hit.vault) }, `#${tag}`))) : null));

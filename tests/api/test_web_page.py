@@ -93,8 +93,15 @@ def test_tree_note_wikilink_and_search_in_chromium(live_server, small_vault, chr
     assert marks and all(m.lower().startswith("tidepool") for m in marks)
     assert "<mark>" not in page.locator(".search-hits").inner_text()
     page.locator(".hit-title").first.click()
-    page.wait_for_selector(".markdown-body")
+    match = page.wait_for_selector(".markdown-body mark.find-match")  # opened at the match
+    assert match.inner_text().lower() == "tidepool"
     assert "#/v/notes/" in page.url
+    page.keyboard.press("Control+o")  # quick switcher, fuzzy over paths and titles
+    page.keyboard.type("pla")
+    page.wait_for_selector(".switcher-item")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".note-title:text('Plan')")
+    assert page.url.endswith("#/v/notes/Projects/Plan.md")
     assert errors == []
 
 
