@@ -61,13 +61,10 @@ export class NoteView {
     const seq = ++this.seq;
     const name = path.split("/").pop();
     document.title = `${name.replace(/\.md$/i, "")} - ${t("app.name")}`;
-    if (!/\.md$/i.test(path)) { this.showFile(vault, path); return; }
+    if (!/\.md$/i.test(path)) { this.showFile(vault, path, seq); return; }
     this.main.setAttribute("aria-busy", "true");
     try {
-      const [note, mdmod] = await Promise.all([
-        api(`/api/file/${encodeURIComponent(vault)}`, { params: { path } }),
-        loadMarkdown(),
-      ]);
+      const [note, mdmod] = await Promise.all([readWhole(vault, path), loadMarkdown()]);
       if (seq !== this.seq) return;
       this.render(note, mdmod);
       this.scrollToHeading(heading, true);
@@ -92,13 +89,23 @@ export class NoteView {
         el("span", i === parts.length - 1 ? { "aria-current": "page" } : null, p)]));
   }
 
-  showFile(vault, path) {
+  async showFile(vault, path, seq) {
     const url = rawUrl(vault, path);
     const name = path.split("/").pop();
     let preview = el("p.muted", t("note.binary"));
     if (IMAGE.test(path)) preview = el("img.file-preview", { src: url, alt: name });
     else if (AUDIO.test(path)) preview = el("audio", { controls: true, src: url, "aria-label": name });
     else if (VIDEO.test(path)) preview = el("video.file-preview", { controls: true, src: url, "aria-label": name });
+    else if (!/\.(pdf|docx?|xlsx?|pptx?|zip|gz|tar|7z|exe|bin)$/i.test(path)) {
+      try { // a text file the server can read (txt, csv, json, …): shown as text
+        const file = await readWhole(vault, path, { quiet: true });
+        if (seq !== this.seq) return;
+        preview = el("pre.file-text", el("code", file.content));
+      } catch (e) {
+        if (seq !== this.seq) return;
+        if (e.code !== "not_text") preview = el("p.muted", e.message);
+      }
+    }
     clear(this.main, el("article.note",
       this.breadcrumb(vault, path),
       el("h1.note-title", { tabindex: "-1" }, name),
@@ -163,7 +170,7 @@ export class NoteView {
         continue;
       }
       try {
-        const note = await api(`/api/file/${encodeURIComponent(vault)}`, { params: { path }, quiet: true });
+        const note = await readWhole(vault, path, { quiet: true });
         const src = sub ? section(note.content, sub) : note.content;
         const inner = el("div.embed-body");
         inner.innerHTML = mdmod.renderMarkdown(src ?? "", env(vault, path, note.links));
@@ -255,6 +262,22 @@ export class NoteView {
     }
     if (href.startsWith("#/")) { e.preventDefault(); go(href); }
   }
+}
+
+/** read_file, every chunk of a long note (offsets in UTF-8 bytes) joined, up to 16 MB of text. */
+async function readWhole(vault, path, { quiet = false } = {}) {
+  const url = `/api/file/${encodeURIComponent(vault)}`;
+  const first = await api(url, { params: { path }, quiet });
+  const parts = [first.content];
+  let next = first.next_offset;
+  let size = first.content.length;
+  while (next != null && size < 16e6) {
+    const more = await api(url, { params: { path, offset: next }, quiet });
+    parts.push(more.content);
+    size += more.content.length;
+    next = more.next_offset;
+  }
+  return { ...first, content: parts.join(""), next_offset: next };
 }
 
 /** The part of a note under one heading (until the next heading of the same or a higher level). */

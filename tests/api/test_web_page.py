@@ -227,3 +227,17 @@ def test_sign_in_and_session_expiry_keep_the_place(live_server, small_vault, chr
     page.wait_for_selector("form.login-card")
     assert not state["signed_in"]
     assert [e for e in errors if "status of 401" not in e] == []
+
+
+def test_a_long_note_is_shown_whole(live_server, tmp_path, chromium_page) -> None:
+    page, errors = chromium_page
+    vault = tmp_path / "long"
+    vault.mkdir()
+    paragraphs = [f"Paragraph {i} about tide pools and [[Other]]." for i in range(400)]
+    (vault / "Long.md").write_text("# Long\n\n" + "\n\n".join(paragraphs) + "\n\nTHE END\n", encoding="utf-8")
+    (vault / "Other.md").write_text("# Other\n", encoding="utf-8")
+    server = live_server({"v": vault}, auth_enabled=False, max_tool_read_bytes=4096)
+    page.goto(f"{server.url}/#/v/v/Long.md")
+    page.wait_for_selector(".markdown-body p:text('THE END')")
+    assert page.locator(".markdown-body a.internal-link").count() == 400
+    assert errors == []
