@@ -3,7 +3,8 @@ import "./styles/app.css";
 import { api, ApiError, setUnauthenticatedHandler } from "./api.js";
 import { el, clear, icon, debounce, $ } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
-import { parseRoute, go, searchHref, noteHref, adoptPathRoute } from "./router.js";
+import { parseRoute, go, searchHref, noteHref, tagsHref, adoptPathRoute } from "./router.js";
+import { showTags } from "./tags.js";
 import { FileTree } from "./tree.js";
 import { NoteView } from "./note.js";
 import { SearchView } from "./search.js";
@@ -55,8 +56,10 @@ function buildShell() {
     el("div.search-wrap", { role: "search" }, icon("search", "icon search-icon"), searchInput),
     el("div.spacer"),
     themeBtn, langSelect, signOut, sideBtn);
+  const tagsLink = el("a.pane-link", { href: "#/tags", "data-i18n": "top.tags" }, t("top.tags"));
   const left = el("nav.left-pane", { id: "left-pane", "aria-labelledby": "tree-heading" },
-    el("h2.pane-heading", { id: "tree-heading", "data-i18n": "tree.heading" }, t("tree.heading")), treeRoot);
+    el("div.pane-head", el("h2.pane-heading", { id: "tree-heading", "data-i18n": "tree.heading" }, t("tree.heading")), tagsLink),
+    treeRoot);
   const right = el("aside.right-pane", { id: "right-pane", "aria-label": t("side.tabs"), "data-i18n-aria": "side.tabs" },
     el("section.side-section", { "aria-labelledby": "outline-h" }, el("h2.pane-heading", { id: "outline-h", "data-i18n": "side.outline" }, t("side.outline")), outline),
     el("section.side-section", { "aria-labelledby": "backlinks-h" }, el("h2.pane-heading", { id: "backlinks-h", "data-i18n": "side.backlinks" }, t("side.backlinks")), backlinks));
@@ -137,7 +140,7 @@ function buildShell() {
     route();
   });
 
-  state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main };
+  state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main, tagsLink };
 }
 
 function fillVaults() {
@@ -164,7 +167,13 @@ async function route() {
   vaultSelect.value = state.vault || "";
   if (state.vault) tree.setVault(state.vault).catch(() => {});
   narrowClose();
-  if (r.view === "search") {
+  state.shell.tagsLink.href = tagsHref(state.vault);
+  if (r.view === "tags") {
+    note.current = null;
+    tree.reveal(null);
+    await showTags(state.shell.main, r.vault || state.vault).catch(() => {});
+  } else if (r.view === "search") {
+    note.current = null;
     if (document.activeElement !== searchInput) searchInput.value = r.q;
     await search.show(r.q, r.vault || state.vault);
   } else if (r.view === "note" && r.path && state.vault === r.vault) {

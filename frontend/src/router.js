@@ -3,6 +3,7 @@
 //                                    to that text and mark it (opening a search hit at its match)
 //   #/v/{vault}                       a vault's home
 //   #/search?q=…&v={vault}            search results
+//   #/tags?v={vault}                  the vault's tags
 const enc = (p) => p.split("/").map(encodeURIComponent).join("/");
 
 export function noteHref(vault, path, heading, find) {
@@ -19,12 +20,15 @@ export function searchHref(q, vault) {
   return `#/search?${p}`;
 }
 
+export const tagsHref = (vault) => `#/tags${vault ? `?v=${encodeURIComponent(vault)}` : ""}`;
+
 export function parseRoute(hash = location.hash) {
   const h = hash.replace(/^#/, "");
   const [pathPart, query = ""] = h.split("?", 2);
   const params = new URLSearchParams(query);
   const parts = pathPart.split("/").filter(Boolean).map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
   if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v") };
+  if (parts[0] === "tags") return { view: "tags", vault: params.get("v") };
   if (parts[0] === "v" && parts[1]) {
     return { view: "note", vault: parts[1], path: parts.slice(2).join("/") || null, heading: params.get("h"), find: params.get("f") };
   }

@@ -241,3 +241,26 @@ def test_a_long_note_is_shown_whole(live_server, tmp_path, chromium_page) -> Non
     page.wait_for_selector(".markdown-body p:text('THE END')")
     assert page.locator(".markdown-body a.internal-link").count() == 400
     assert errors == []
+
+
+def test_fr_en_switch_is_kept_and_tags_page_searches(live_server, small_vault, chromium_page) -> None:
+    page, errors = chromium_page
+    server = live_server({"notes": small_vault}, auth_enabled=False)
+    page.goto(f"{server.url}/#/v/notes/Home.md")
+    page.wait_for_selector(".markdown-body")
+    assert page.get_by_role("button", name="Sign out").count() == 0  # auth off: no sign-out
+    page.get_by_role("combobox", name="Language").select_option("fr")
+    page.wait_for_selector(".pane-heading:text('Fichiers')")
+    assert page.get_by_role("searchbox", name="Rechercher dans les notes").count() == 1
+    page.reload()
+    page.wait_for_selector(".markdown-body")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.get_by_role("combobox", name="Langue").input_value() == "fr"
+    page.get_by_role("link", name="Tags", exact=True).click()
+    page.wait_for_selector(".tag-cloud .tag")
+    page.locator(".tag-cloud .tag", has_text="#dashboard").click()
+    page.wait_for_selector(".search-hit")
+    assert "Home" in page.locator(".hit-title").all_inner_texts()
+    page.get_by_role("combobox", name="Langue").select_option("en")
+    page.wait_for_selector(".pane-heading:text('Files')")
+    assert errors == []
