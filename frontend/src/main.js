@@ -169,11 +169,11 @@ async function route() {
   narrowClose();
   state.shell.tagsLink.href = tagsHref(state.vault);
   if (r.view === "tags") {
-    note.current = null;
+    note.leave();
     tree.reveal(null);
     await showTags(state.shell.main, r.vault || state.vault).catch(() => {});
   } else if (r.view === "search") {
-    note.current = null;
+    note.leave();
     if (document.activeElement !== searchInput) searchInput.value = r.q;
     await search.show(r.q, r.vault || state.vault);
   } else if (r.view === "note" && r.path && state.vault === r.vault) {

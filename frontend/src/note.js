@@ -44,6 +44,14 @@ export class NoteView {
     main.addEventListener("click", (e) => this.onClick(e));
   }
 
+  /** Another view takes the main pane: the side panel is emptied too. */
+  leave() {
+    this.current = null;
+    this.seq++;
+    clear(this.outline);
+    clear(this.backlinks);
+  }
+
   welcome() {
     this.current = null;
     clear(this.main, el("div.welcome",
