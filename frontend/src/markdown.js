@@ -118,6 +118,11 @@ function createMd() {
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
     const src = token.attrGet("src") || "";
+    if (SCHEME.test(src) && !/^data:image\//i.test(src)) {
+      // The page loads nothing from other origins (CSP): a remote image is a link to it.
+      const alt = token.children?.map((c) => c.content).join("") || src;
+      return `<a class="external-link remote-image" href="${esc(src)}" target="_blank" rel="noopener noreferrer">${esc(alt)}</a>`;
+    }
     if (!SCHEME.test(src)) {
       const resolved = env.resolve(splitHash(src)[0], "markdown");
       token.attrSet("src", resolved ? env.rawUrl(resolved) : "");

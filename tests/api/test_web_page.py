@@ -132,6 +132,8 @@ HOSTILE = """# Hostile
 
 [md link](javascript:window.__pwned=5) and [[Target|a wikilink]] and ![[missing.png]]
 
+![tracker](https://example.com/pixel.png)
+
 > [!warning] Careful <b onmouseover="window.__pwned = 6">bold</b>
 """
 
@@ -156,6 +158,8 @@ def test_a_hostile_note_renders_inert(live_server, tmp_path, chromium_page) -> N
     assert "<script>" in body.inner_text()  # html: false -> shown as text
     assert body.locator("a.internal-link", has_text="a wikilink").get_attribute("href") == "#/v/v/Target.md"
     assert body.locator(".embed-missing").count() == 1  # the unresolved embed is marked, not fetched
+    assert body.locator("img").count() == 0  # a remote image becomes a link: nothing loads from elsewhere
+    assert body.locator("a.remote-image").get_attribute("href") == "https://example.com/pixel.png"
     assert errors == []
 
 
@@ -263,4 +267,26 @@ def test_fr_en_switch_is_kept_and_tags_page_searches(live_server, small_vault, c
     assert "Home" in page.locator(".hit-title").all_inner_texts()
     page.get_by_role("combobox", name="Langue").select_option("en")
     page.wait_for_selector(".pane-heading:text('Files')")
+    assert errors == []
+
+
+def test_the_tree_works_with_the_keyboard(live_server, small_vault, chromium_page) -> None:
+    page, errors = chromium_page
+    server = live_server({"notes": small_vault}, auth_enabled=False)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector('[role="treeitem"]')
+    page.locator('[role="treeitem"][tabindex="0"]').focus()  # one tab stop for the whole tree
+    focused = lambda: page.evaluate("document.activeElement.dataset.path")  # noqa: E731
+    assert focused() == "Attachments"
+    page.keyboard.press("ArrowDown")
+    assert focused() == "Projects"
+    page.keyboard.press("ArrowRight")  # opens the folder
+    page.wait_for_selector('[role="treeitem"][data-path="Projects/Plan.md"]')
+    page.keyboard.press("ArrowDown")
+    assert focused() == "Projects/Plan.md"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".note-title:text('Plan')")
+    assert page.url.endswith("#/v/notes/Projects/Plan.md")
+    page.keyboard.press("ArrowLeft")  # to the parent folder
+    assert focused() == "Projects"
     assert errors == []
