@@ -7,7 +7,7 @@ ENGINE := $(VENV)/.engine
 PORT   ?= 8000
 NOTES  ?= 10000
 
-.PHONY: run test bench bench-door bench-ai docs clean web
+.PHONY: run test bench bench-door bench-ai docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ bench: $(STAMP)
 # The web app's bundle (frontend/ -> src/obsigate/web/static, committed). Needs Node + npm; running ObsiGate does not.
 web:
 	cd frontend && npm ci && node build.mjs
+
+# CI: the committed bundle is exactly what the sources build to.
+web-check: web
+	git diff --exit-code -- src/obsigate/web/static
+	test -z "$$(git status --porcelain -- src/obsigate/web/static)"
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -6,7 +6,7 @@ import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
 import { parseRoute, go, searchHref, noteHref, tagsHref, adoptPathRoute } from "./router.js";
 import { showTags } from "./tags.js";
 import { FileTree } from "./tree.js";
-import { NoteView } from "./note.js";
+import { NoteView, loadMarkdown } from "./note.js";
 import { SearchView } from "./search.js";
 import { QuickSwitcher } from "./switcher.js";
 import { signIn } from "./login.js";
@@ -210,6 +210,7 @@ async function loadVaults() {
 
 async function boot() {
   adoptPathRoute();
+  if (parseRoute().view === "note") loadMarkdown().catch(() => {}); // in parallel with the API calls below
   setUnauthenticatedHandler(() => sessionEnded(true));
   try {
     state.health = await api("/api/health");

@@ -4,7 +4,9 @@ import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, go } from "./router.js";
 
-const loadMarkdown = () => import("./markdown.js"); // its own chunk, fetched with the first note
+let markdown = null;
+/** The renderer is its own chunk, fetched with the first note (or at start when the URL is a note's). */
+export const loadMarkdown = () => (markdown ||= import("./markdown.js"));
 const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|avif|ico)$/i;
 const AUDIO = /\.(mp3|wav|ogg|m4a|flac|opus)$/i;
 const VIDEO = /\.(mp4|webm|mov|ogv)$/i;
