@@ -1,7 +1,7 @@
 // Builds the web app into ../src/obsigate/web/static (committed: the Python package serves it, no Node at run time).
 // Usage: npm ci && node build.mjs        (or `make web` from the repo root)
 import * as esbuild from "esbuild";
-import { rm, mkdir, copyFile, readdir, stat } from "node:fs/promises";
+import { rm, mkdir, copyFile, readdir, stat, writeFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -27,6 +27,20 @@ await esbuild.build({
   logLevel: "warning",
 });
 await copyFile(path.join(here, "src/favicon.svg"), path.join(out, "favicon.svg"));
+
+// Each bundled package's licence, next to the bundle (runtime dependencies per package-lock.json).
+const lock = JSON.parse(readFileSync(path.join(here, "package-lock.json"), "utf8"));
+await mkdir(path.join(out, "licenses"), { recursive: true });
+for (const [key, info] of Object.entries(lock.packages)) {
+  if (!key.startsWith("node_modules/") || info.dev) continue;
+  const dir = path.join(here, key);
+  const lic = (await readdir(dir)).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+  if (lic) await copyFile(path.join(dir, lic), path.join(out, "licenses", `${key.slice(13).replace("/", "__")}.txt`));
+  else {
+    await writeFile(path.join(out, "licenses", `${key.slice(13).replace("/", "__")}.txt`),
+      `${key.slice(13)} ${info.version}: ${info.license} (declared in its package.json; the package ships no licence file)\n`);
+  }
+}
 
 // Size report (raw / gzip) of every file written.
 async function walk(dir) {
