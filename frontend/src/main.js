@@ -123,7 +123,11 @@ function buildShell() {
   });
 
   const tree = new FileTree(treeRoot);
-  const note = new NoteView({ main, outline, backlinks });
+  const note = new NoteView({
+    main, outline, backlinks,
+    writable: (v) => !state.vaults.find((x) => x.name === v)?.read_only,
+    created: () => tree.refresh(),
+  });
   const search = new SearchView(main);
   const switcher = new QuickSwitcher(() => state.vault);
 

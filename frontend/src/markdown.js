@@ -79,7 +79,7 @@ function createMd() {
     const label = display || (target ? target.replace(/\.md$/i, "") : "") + (subpath ? (target ? " > " : "") + subpath : "");
     if (embed) return renderEmbed(env, target, subpath, display, resolved);
     if (!resolved) {
-      return `<span class="internal-link is-unresolved" title="${esc(env.t("note.unresolved", { target }))}">${esc(label)}</span>`;
+      return `<a href="#" class="internal-link is-unresolved" data-create="${esc(target)}" title="${esc(env.t("note.unresolved", { target }))}">${esc(label)}</a>`;
     }
     return `<a class="internal-link" href="${esc(env.noteUrl(resolved, subpath))}" data-path="${esc(resolved)}"${subpath ? ` data-subpath="${esc(subpath)}"` : ""}>${esc(label)}</a>`;
   };

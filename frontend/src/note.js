@@ -3,6 +3,8 @@ import { api, rawUrl } from "./api.js";
 import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, go } from "./router.js";
+import { confirmDialog } from "./dialog.js";
+import { toast } from "./toast.js";
 
 let markdown = null;
 /** The renderer is its own chunk, fetched with the first note (or at start when the URL is a note's). */
@@ -37,8 +39,10 @@ function env(vault, path, links) {
 }
 
 export class NoteView {
-  constructor({ main, outline, backlinks }) {
+  constructor({ main, outline, backlinks, writable = () => true, created = () => {} }) {
     this.main = main;
+    this.writable = writable; // (vault) -> may this person write there?
+    this.created = created; // (vault, path) -> the tree shows the new file
     this.outline = outline;
     this.backlinks = backlinks;
     this.current = null; // {vault, path}
@@ -79,7 +83,7 @@ export class NoteView {
       this.render(note, mdmod);
       this.scrollToHeading(heading, true);
       if (find) this.findText(find);
-      this.loadBacklinks(vault, path, seq);
+      this.loadBacklinks(vault, path, seq, note.links);
     } catch (e) {
       if (seq !== this.seq) return;
       this.current = null; // opening it again (e.g. after signing in) tries again
@@ -206,19 +210,44 @@ export class NoteView {
     })));
   }
 
-  async loadBacklinks(vault, path, seq) {
+  async loadBacklinks(vault, path, seq, links = null) {
     clear(this.backlinks, el("p.muted", t("app.loading")));
+    let data;
     try {
-      const data = await api(`/api/backlinks/${encodeURIComponent(vault)}`, { params: { path, limit: 50 } });
-      if (seq !== this.seq) return;
-      if (!data.backlinks.length) { clear(this.backlinks, el("p.muted", t("side.noBacklinks"))); return; }
-      clear(this.backlinks, el("ul.backlink-list", data.backlinks.map((b) => el("li",
-        el("a.backlink-title", { href: noteHref(vault, b.path) }, b.title || b.path),
-        el("span.backlink-path.muted", b.path),
-        ...(b.links || []).slice(0, 2).map((l) => el("p.backlink-context", l.context)))))); // text, never HTML
+      data = await api(`/api/backlinks/${encodeURIComponent(vault)}`, { params: { path, limit: 50, unlinked: true } });
     } catch {
       if (seq === this.seq) clear(this.backlinks);
+      return;
     }
+    if (seq !== this.seq) return;
+    const entry = (p, title, lines) => el("li",
+      el("a.backlink-title", { href: noteHref(vault, p) }, title || p),
+      el("span.backlink-path.muted", p),
+      ...lines.slice(0, 2).map((line) => el("p.backlink-context", line))); // text, never HTML
+    const linked = data.backlinks.length
+      ? el("ul.backlink-list", data.backlinks.map((b) => entry(b.path, b.title, (b.links || []).map((l) => l.context))))
+      : el("p.muted", t("side.noBacklinks"));
+    const mentions = data.unlinked || [];
+    clear(this.backlinks, linked,
+      mentions.length ? el("details.side-details",
+        el("summary", t("side.unlinked", { n: mentions.length })),
+        el("ul.backlink-list", mentions.map((m) => entry(m.path, m.title, (m.mentions || []).map((x) => x.context))))) : null,
+      links ? this.outgoing(vault, links) : null);
+  }
+
+  /** Outgoing links of the open note (read_file's `links`, resolved by the server). */
+  outgoing(vault, links) {
+    const seen = new Map();
+    for (const l of links) {
+      const key = l.resolved || `?${l.target}`;
+      if (!seen.has(key) && l.target) seen.set(key, l);
+    }
+    if (!seen.size) return null;
+    return el("details.side-details",
+      el("summary", t("side.outgoing", { n: seen.size })),
+      el("ul.outgoing-list", [...seen.values()].map((l) => el("li", l.resolved
+        ? el("a", { href: noteHref(vault, l.resolved) }, l.resolved.replace(/\.md$/i, ""))
+        : el("span.internal-link.is-unresolved", { title: t("note.unresolved", { target: l.target }) }, l.target)))));
   }
 
   scrollToHeading(heading, initial = false) {
@@ -229,6 +258,22 @@ export class NoteView {
     let target = [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find((h) => h.textContent.trim().toLowerCase() === want);
     if (!target && heading.startsWith("^")) target = [...body.querySelectorAll("p, li")].find((n) => n.textContent.includes(`^${want}`));
     if (target) { target.scrollIntoView({ block: "start" }); target.classList.add("flash"); setTimeout(() => target.classList.remove("flash"), 1500); }
+  }
+
+  /** An unresolved [[link]]: offer to create the note (POST /api/file, never overwrites), then open it. */
+  async offerCreate(vault, target) {
+    if (!this.writable(vault)) { toast(t("note.readOnly", { vault }), { kind: "info" }); return; }
+    const path = /\.[a-z0-9]{1,8}$/i.test(target) ? target : `${target}.md`;
+    const ok = await confirmDialog({
+      title: t("note.createTitle"), message: t("note.createAsk", { path }), ok: t("note.create"),
+    });
+    if (!ok) return;
+    const title = path.split("/").pop().replace(/\.md$/i, "");
+    try {
+      await api(`/api/file/${encodeURIComponent(vault)}`, { method: "POST", body: { path, content: `# ${title}\n` } });
+    } catch { return; } // shown by api()
+    this.created(vault, path);
+    go(noteHref(vault, path));
   }
 
   /** Marks the first occurrence of `text` in the note (case-insensitive) and scrolls to it. */
@@ -255,7 +300,11 @@ export class NoteView {
     const a = e.target.closest("a");
     if (!a || !this.main.contains(a)) return;
     const href = a.getAttribute("href") || "";
-    if (a.classList.contains("is-unresolved")) { e.preventDefault(); return; }
+    if (a.classList.contains("is-unresolved")) {
+      e.preventDefault();
+      if (a.dataset.create && this.current) this.offerCreate(this.current.vault, a.dataset.create);
+      return;
+    }
     if (href.startsWith("#") && !href.startsWith("#/")) {
       // In-note anchors (footnotes, [text](#heading)): the note's ids are prefixed by DOMPurify.
       e.preventDefault();

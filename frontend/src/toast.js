@@ -14,7 +14,7 @@ function region() {
 export function toast(message, { kind = "error", detail = null, timeout = 9000 } = {}) {
   const close = el("button.icon-btn", { type: "button", "aria-label": t("error.dismiss"), title: t("error.dismiss") }, icon("x"));
   const node = el(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : "status" },
-    icon(kind === "error" ? "alert" : "link"),
+    icon(kind === "error" ? "alert" : "note"),
     el("div.toast-body", el("div.toast-msg", message), detail ? el("div.toast-detail", detail) : null),
     close);
   const remove = () => node.remove();

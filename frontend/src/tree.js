@@ -29,6 +29,20 @@ export class FileTree {
     await this.load("", this.root, 1);
   }
 
+  /** Reloads the tree (after a write), keeping the open folders and the open file revealed. */
+  async refresh() {
+    const open = [...this.root.querySelectorAll('[aria-expanded="true"]')].map((li) => li.dataset.path);
+    const current = this.current;
+    const vault = this.vault;
+    this.vault = null;
+    await this.setVault(vault);
+    for (const dir of open) {
+      const li = this.nodes.get(dir);
+      if (li) await this.expand(li, true).catch(() => {});
+    }
+    await this.reveal(current);
+  }
+
   relabel() {
     if (this.vault) this.root.setAttribute("aria-label", t("tree.label", { vault: this.vault }));
   }

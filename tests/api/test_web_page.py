@@ -290,3 +290,27 @@ def test_the_tree_works_with_the_keyboard(live_server, small_vault, chromium_pag
     page.keyboard.press("ArrowLeft")  # to the parent folder
     assert focused() == "Projects"
     assert errors == []
+
+
+def test_an_unresolved_link_offers_to_create_the_note(live_server, tmp_path, chromium_page) -> None:
+    page, errors = chromium_page
+    vault = tmp_path / "create"
+    vault.mkdir()
+    (vault / "Start.md").write_text("# Start\n\nSee [[Ideas/New Idea]] and [[Other]].\n", encoding="utf-8")
+    (vault / "Other.md").write_text("# Other\n", encoding="utf-8")
+    server = live_server({"v": vault}, auth_enabled=False)
+    page.goto(f"{server.url}/#/v/v/Start.md")
+    page.wait_for_selector(".markdown-body")
+    page.locator("a.is-unresolved", has_text="Ideas/New Idea").click()
+    dialog = page.get_by_role("dialog", name="Create a note")
+    assert "Ideas/New Idea.md" in dialog.inner_text()
+    dialog.get_by_role("button", name="Cancel").click()
+    assert not (vault / "Ideas" / "New Idea.md").exists()
+    page.locator("a.is-unresolved", has_text="Ideas/New Idea").click()
+    page.get_by_role("dialog", name="Create a note").get_by_role("button", name="Create").click()
+    page.wait_for_selector(".note-title:text('New Idea')")
+    assert (vault / "Ideas" / "New Idea.md").read_text(encoding="utf-8") == "# New Idea\n"
+    page.wait_for_selector('[role="treeitem"][data-path="Ideas/New Idea.md"][aria-current="page"]')
+    page.go_back()
+    page.wait_for_selector(".markdown-body a.internal-link:not(.is-unresolved):text('Ideas/New Idea')")  # resolved now
+    assert errors == []
