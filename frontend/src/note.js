@@ -4,6 +4,7 @@ import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, go } from "./router.js";
 import { confirmDialog } from "./dialog.js";
+import { csvTable } from "./csv.js";
 import { toast } from "./toast.js";
 
 let markdown = null;
@@ -114,7 +115,7 @@ export class NoteView {
       try { // a text file the server can read (txt, csv, json, …): shown as text
         const file = await readWhole(vault, path, { quiet: true });
         if (seq !== this.seq) return;
-        preview = el("pre.file-text", el("code", file.content));
+        preview = /\.csv$/i.test(path) ? csvTable(file.content) : el("pre.file-text", el("code", file.content));
       } catch (e) {
         if (seq !== this.seq) return;
         if (e.code !== "not_text") preview = el("p.muted", e.message);

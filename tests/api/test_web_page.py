@@ -314,3 +314,20 @@ def test_an_unresolved_link_offers_to_create_the_note(live_server, tmp_path, chr
     page.go_back()
     page.wait_for_selector(".markdown-body a.internal-link:not(.is-unresolved):text('Ideas/New Idea')")  # resolved now
     assert errors == []
+
+
+def test_a_csv_file_is_a_sortable_table(live_server, tmp_path, chromium_page) -> None:
+    page, errors = chromium_page
+    vault = tmp_path / "csv"
+    vault.mkdir()
+    (vault / "data.csv").write_text('name,count\nb,10\n"a, quoted",9\nc,100\n', encoding="utf-8")
+    server = live_server({"v": vault}, auth_enabled=False)
+    page.goto(f"{server.url}/#/v/v/data.csv")
+    page.wait_for_selector(".csv-table")
+    assert page.locator(".csv-table tbody tr").count() == 3
+    page.get_by_role("columnheader", name="count").click()
+    assert page.locator(".csv-table tbody td:first-child").all_inner_texts() == ["a, quoted", "b", "c"]
+    page.get_by_role("columnheader", name="count").press("Enter")
+    assert page.locator(".csv-table tbody td:first-child").all_inner_texts() == ["c", "b", "a, quoted"]
+    assert page.get_by_role("link", name="Download").get_attribute("href") == "/api/file/v/raw?path=data.csv"
+    assert errors == []
