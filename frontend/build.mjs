@@ -10,6 +10,24 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(here, "../src/obsigate/web/static");
 
+// The FR/EN catalog must cover every key the sources use (t("key"), data-i18n="key", …), in both languages.
+{
+  const en = JSON.parse(readFileSync(path.join(here, "src/i18n/en.json"), "utf8"));
+  const fr = JSON.parse(readFileSync(path.join(here, "src/i18n/fr.json"), "utf8"));
+  const used = new Set();
+  for (const f of await readdir(path.join(here, "src"))) {
+    if (!f.endsWith(".js")) continue;
+    const src = readFileSync(path.join(here, "src", f), "utf8");
+    for (const m of src.matchAll(/(?:\bt\(|L\(|"data-i18n(?:-[a-z]+)?":\s*)"([a-z]+\.[A-Za-z.]+)"/g)) used.add(m[1]);
+  }
+  const problems = [
+    ...[...used].filter((k) => !(k in en)).map((k) => `missing in en.json: ${k}`),
+    ...Object.keys(en).filter((k) => !(k in fr)).map((k) => `missing in fr.json: ${k}`),
+    ...Object.keys(fr).filter((k) => !(k in en)).map((k) => `only in fr.json: ${k}`),
+  ];
+  if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
+}
+
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 

@@ -162,7 +162,7 @@ async function route() {
   const known = (name) => state.vaults.some((v) => v.name === name);
   const vault = r.vault && known(r.vault) ? r.vault : state.vault || state.vaults[0]?.name || null;
   if (r.view === "note" && r.vault && !known(r.vault)) {
-    showError({ message: `${r.vault}: ${t("error.title")}`, code: "vault_access_denied" });
+    showError({ message: t("error.noVault", { vault: r.vault }), code: "vault_access_denied" });
   }
   if (vault && vault !== state.vault) {
     state.vault = vault;
