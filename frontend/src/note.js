@@ -142,7 +142,8 @@ export class NoteView {
       this.properties(note),
       note.next_offset != null ? el("p.notice", { role: "note" }, t("note.truncated")) : null,
       body));
-    this.fillEmbeds(body, vault, mdmod, 1, new Set([path]));
+    this.fillEmbeds(body, vault, mdmod, 1, new Set([path])).then(() => highlight(body));
+    highlight(body);
     this.renderOutline(body);
   }
 
@@ -322,6 +323,12 @@ export class NoteView {
     }
     if (href.startsWith("#/")) { e.preventDefault(); go(href); }
   }
+}
+
+/** Code blocks get colours once the highlighter chunk is there (fetched only for notes with code). */
+function highlight(root) {
+  if (!root.querySelector('pre > code[class*="language-"]')) return;
+  import("./highlight.js").then((m) => m.highlightAll(root)).catch(() => {});
 }
 
 /** read_file, every chunk of a long note (offsets in UTF-8 bytes) joined, up to 16 MB of text. */

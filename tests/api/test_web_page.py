@@ -135,6 +135,11 @@ HOSTILE = """# Hostile
 ![tracker](https://example.com/pixel.png)
 
 > [!warning] Careful <b onmouseover="window.__pwned = 6">bold</b>
+
+```python
+def f():  # <img src=x onerror="window.__pwned = 7">
+    return "</code><script>window.__pwned = 8</script>"
+```
 """
 
 
@@ -148,6 +153,7 @@ def test_a_hostile_note_renders_inert(live_server, tmp_path, chromium_page) -> N
     _strict_csp(page, server.url)
     page.goto(f"{server.url}/#/v/v/Hostile.md")
     page.wait_for_selector(".markdown-body .callout")
+    page.wait_for_selector(".markdown-body code.hljs .hljs-keyword")  # highlighted, still inert
     page.hover(".callout")
     page.wait_for_timeout(300)
     body = page.locator(".markdown-body")
