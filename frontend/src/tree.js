@@ -18,15 +18,17 @@ export class FileTree {
     root.addEventListener("click", (e) => this.onClick(e));
   }
 
-  async setVault(vault) {
-    if (vault === this.vault) return;
+  /** Shows a vault's top folder; resolves once it is loaded (at once when it already is). */
+  setVault(vault) {
+    if (vault === this.vault && this.ready) return this.ready;
     this.vault = vault;
     this.nodes.clear();
     this.loaded.clear();
     this.current = null;
     this.root.setAttribute("aria-label", t("tree.label", { vault }));
     clear(this.root);
-    await this.load("", this.root, 1);
+    this.ready = this.load("", this.root, 1).catch((e) => { this.ready = null; throw e; });
+    return this.ready;
   }
 
   /** Reloads the tree (after a write), keeping the open folders and the open file revealed. */
@@ -34,7 +36,7 @@ export class FileTree {
     const open = [...this.root.querySelectorAll('[aria-expanded="true"]')].map((li) => li.dataset.path);
     const current = this.current;
     const vault = this.vault;
-    this.vault = null;
+    this.ready = null;
     await this.setVault(vault);
     for (const dir of open) {
       const li = this.nodes.get(dir);

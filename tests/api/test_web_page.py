@@ -337,3 +337,24 @@ def test_a_csv_file_is_a_sortable_table(live_server, tmp_path, chromium_page) ->
     assert page.locator(".csv-table tbody td:first-child").all_inner_texts() == ["c", "b", "a, quoted"]
     assert page.get_by_role("link", name="Download").get_attribute("href") == "/api/file/v/raw?path=data.csv"
     assert errors == []
+
+
+def test_the_vault_switcher(live_server, small_vault, tmp_path, chromium_page) -> None:
+    page, errors = chromium_page
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "Only Here.md").write_text("# Only here\n", encoding="utf-8")
+    server = live_server({"notes": small_vault, "other": other}, auth_enabled=False)
+    page.goto(f"{server.url}/#/v/notes/Home.md")
+    page.wait_for_selector(".markdown-body")
+    page.get_by_role("combobox", name="Vault").select_option("other")
+    page.wait_for_selector('[role="treeitem"][data-path="Only Here.md"]')
+    assert page.url.endswith("#/v/other")
+    assert page.get_by_role("tree").get_attribute("aria-label") == "Files of other"
+    page.locator('[role="treeitem"][data-path="Only Here.md"] .tree-row').click()
+    page.wait_for_selector(".markdown-body h1:text('Only here')")
+    page.go_back()
+    page.go_back()
+    page.wait_for_selector('[role="treeitem"][data-path="Home.md"][aria-current="page"]')
+    assert page.get_by_role("combobox", name="Vault").input_value() == "notes"
+    assert errors == []
