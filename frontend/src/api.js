@@ -31,7 +31,8 @@ export function qs(params) {
 export async function api(path, opts = {}) {
   const { method = "GET", body, params, signal, quiet = false, auth401 = true } = opts;
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  // Writes always say JSON (the server refuses other bodies: no form can write cross-site), even without a body.
+  if (body !== undefined || method !== "GET") headers["Content-Type"] = "application/json";
   let res;
   try {
     res = await fetch(path + qs(params), {
