@@ -7,7 +7,7 @@ ENGINE := $(VENV)/.engine
 PORT   ?= 8000
 NOTES  ?= 10000
 
-.PHONY: run test bench bench-door bench-ai docs clean web web-check
+.PHONY: run test bench bench-door bench-ai bench-ui docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench: $(STAMP)
 # The web app's bundle (frontend/ -> src/obsigate/web/static, committed). Needs Node + npm; running ObsiGate does not.
 web:
 	cd frontend && npm ci && node build.mjs
+
+# The web app's speed targets (first-load JS, opening a note, quick switcher) in Chromium; docs/benchmarks.md.
+bench-ui: $(STAMP) $(CHROMIUM)
+	$(BIN)/python -m bench.ui --notes $(firstword $(NOTES))
 
 # CI: the committed bundle is exactly what the sources build to.
 web-check: web
