@@ -29,7 +29,11 @@ export function setLang(next) {
   for (const fn of listeners) fn(next);
 }
 
-export function onLangChange(fn) { listeners.add(fn); }
+/** Calls fn(lang) after each switch; returns the function that stops it. */
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
 
 /** t("search.count", {n: 3}) -> "3 results" ({name} placeholders; the key itself when missing). */
 export function t(key, vars) {
