@@ -8,7 +8,7 @@ CHROMIUM := $(VENV)/.chromium
 PORT   ?= 8000
 NOTES  ?= 10000
 
-.PHONY: run test bench bench-door bench-ai docs clean
+.PHONY: run test bench bench-door bench-ai bench-ui docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,19 @@ test: $(STAMP) $(ENGINE) $(CHROMIUM)
 # Every issue-3 performance target (docs/benchmarks.md). NOTES=100000, or NOTES="10000 100000" for both.
 bench: $(STAMP)
 	$(BIN)/python -m bench.harness $(foreach n,$(NOTES),--notes $(n))
+
+# The web app's bundle (frontend/ -> src/obsigate/web/static, committed). Needs Node + npm; running ObsiGate does not.
+web:
+	cd frontend && npm ci && node build.mjs
+
+# The web app's speed targets (first-load JS, opening a note, quick switcher) in Chromium; docs/benchmarks.md.
+bench-ui: $(STAMP) $(CHROMIUM)
+	$(BIN)/python -m bench.ui --notes $(firstword $(NOTES))
+
+# CI: the committed bundle is exactly what the sources build to.
+web-check: web
+	git diff --exit-code -- src/obsigate/web/static
+	test -z "$$(git status --porcelain -- src/obsigate/web/static)"
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -216,7 +216,7 @@ def test_web_page_and_script_are_served(open_server) -> None:
     page = httpx2.get(f"{open_server.url}/")
     assert page.status_code == 200 and "<title>ObsiGate</title>" in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    script = httpx2.get(f"{open_server.url}/app.js")
+    script = httpx2.get(f"{open_server.url}/static/app.js")  # the built web app (frontend/)
     assert script.headers["content-type"].startswith("text/javascript") and "textContent" in script.text
 
 

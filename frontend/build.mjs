@@ -1,0 +1,78 @@
+// Builds the web app into ../src/obsigate/web/static (committed: the Python package serves it, no Node at run time).
+// Usage: npm ci && node build.mjs        (or `make web` from the repo root)
+import * as esbuild from "esbuild";
+import { rm, mkdir, copyFile, readdir, stat, writeFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.resolve(here, "../src/obsigate/web/static");
+
+// The FR/EN catalog must cover every key the sources use (t("key"), data-i18n="key", …), in both languages.
+{
+  const en = JSON.parse(readFileSync(path.join(here, "src/i18n/en.json"), "utf8"));
+  const fr = JSON.parse(readFileSync(path.join(here, "src/i18n/fr.json"), "utf8"));
+  const used = new Set();
+  for (const f of await readdir(path.join(here, "src"))) {
+    if (!f.endsWith(".js")) continue;
+    const src = readFileSync(path.join(here, "src", f), "utf8");
+    for (const m of src.matchAll(/(?:\bt\(|L\(|"data-i18n(?:-[a-z]+)?":\s*)"([a-z]+\.[A-Za-z.]+)"/g)) used.add(m[1]);
+  }
+  const problems = [
+    ...[...used].filter((k) => !(k in en)).map((k) => `missing in en.json: ${k}`),
+    ...Object.keys(en).filter((k) => !(k in fr)).map((k) => `missing in fr.json: ${k}`),
+    ...Object.keys(fr).filter((k) => !(k in en)).map((k) => `only in fr.json: ${k}`),
+  ];
+  if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
+}
+
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+
+await esbuild.build({
+  entryPoints: { app: path.join(here, "src/main.js") }, // main.js imports styles/app.css -> app.css
+  outdir: out,
+  bundle: true,
+  format: "esm",
+  splitting: true,
+  minify: true,
+  target: ["es2020", "chrome100", "firefox100", "safari15"],
+  chunkNames: "chunks/[name]-[hash]",
+  legalComments: "linked",
+  charset: "utf8",
+  logLevel: "warning",
+});
+await copyFile(path.join(here, "src/favicon.svg"), path.join(out, "favicon.svg"));
+
+// Each bundled package's licence, next to the bundle (runtime dependencies per package-lock.json).
+const lock = JSON.parse(readFileSync(path.join(here, "package-lock.json"), "utf8"));
+await mkdir(path.join(out, "licenses"), { recursive: true });
+for (const [key, info] of Object.entries(lock.packages)) {
+  if (!key.startsWith("node_modules/") || info.dev) continue;
+  const dir = path.join(here, key);
+  const lic = (await readdir(dir)).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+  if (lic) await copyFile(path.join(dir, lic), path.join(out, "licenses", `${key.slice(13).replace("/", "__")}.txt`));
+  else {
+    await writeFile(path.join(out, "licenses", `${key.slice(13).replace("/", "__")}.txt`),
+      `${key.slice(13)} ${info.version}: ${info.license} (declared in its package.json; the package ships no licence file)\n`);
+  }
+}
+
+// Size report (raw / gzip) of every file written.
+async function walk(dir) {
+  const rows = [];
+  for (const name of (await readdir(dir)).sort()) {
+    const p = path.join(dir, name);
+    if ((await stat(p)).isDirectory()) rows.push(...(await walk(p)));
+    else {
+      const buf = readFileSync(p);
+      rows.push([path.relative(out, p), buf.length, gzipSync(buf, { level: 9 }).length]);
+    }
+  }
+  return rows;
+}
+for (const [name, raw, gz] of await walk(out)) {
+  console.log(`${name.padEnd(44)} ${(raw / 1024).toFixed(1).padStart(8)} KB ${(gz / 1024).toFixed(1).padStart(8)} KB gz`);
+}

@@ -1,0 +1,251 @@
+// ObsiGate web app: the shell (top bar, tree, note, side panel), sign-in, routing, theme and language.
+import "./styles/app.css";
+import { api, ApiError, setUnauthenticatedHandler } from "./api.js";
+import { el, clear, icon, debounce, $ } from "./dom.js";
+import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
+import { parseRoute, go, searchHref, noteHref, tagsHref, adoptPathRoute } from "./router.js";
+import { showTags } from "./tags.js";
+import { FileTree } from "./tree.js";
+import { NoteView, loadMarkdown } from "./note.js";
+import { SearchView } from "./search.js";
+import { QuickSwitcher } from "./switcher.js";
+import { signIn } from "./login.js";
+import { showError } from "./toast.js";
+
+const THEMES = ["system", "light", "dark"];
+const THEME_ICON = { system: "monitor", light: "sun", dark: "moon" };
+const store = {
+  get(k) { try { return localStorage.getItem(k); } catch { return null; } },
+  set(k, v) { try { localStorage.setItem(k, v); } catch { /* storage off */ } },
+};
+
+const state = { health: null, user: null, vaults: [], vault: null, shell: null, signingIn: null };
+
+// ---- theme -------------------------------------------------------------------------------------
+function theme() { return THEMES.includes(store.get("obsigate.theme")) ? store.get("obsigate.theme") : "system"; }
+function applyTheme() { document.documentElement.dataset.theme = theme(); }
+applyTheme();
+document.documentElement.lang = getLang();
+
+// ---- shell -------------------------------------------------------------------------------------
+/** Labelled control: data-i18n-label sets aria-label and title (re-applied when the language changes). */
+const L = (key) => ({ "data-i18n-label": key, "aria-label": t(key), title: t(key) });
+
+function buildShell() {
+  const vaultSelect = el("select.vault-select", { id: "vault-select", ...L("top.vault") });
+  const searchInput = el("input.search-input", {
+    id: "search", type: "search", role: "searchbox", autocomplete: "off", spellcheck: "false", enterkeyhint: "search",
+    ...L("top.search"), "data-i18n-placeholder": "top.searchPlaceholder", placeholder: t("top.searchPlaceholder"),
+  });
+  const themeBtn = el("button.icon-btn", { type: "button", id: "theme-btn" });
+  const langSelect = el("select.lang-select", { id: "lang-select", ...L("top.language") },
+    LANGUAGES.map(([code, name]) => el("option", { value: code, selected: code === getLang(), title: name, lang: code }, code.toUpperCase())));
+  const signOut = el("button.icon-btn", { type: "button", id: "sign-out", ...L("top.signOut"), hidden: !state.health?.auth }, icon("logout"));
+  const treeBtn = el("button.icon-btn", { type: "button", id: "tree-btn", "aria-controls": "left-pane", ...L("top.menu") }, icon("menu"));
+  const sideBtn = el("button.icon-btn", { type: "button", id: "side-btn", "aria-controls": "right-pane", ...L("top.panel") }, icon("panel"));
+
+  const treeRoot = el("ul.tree", { role: "tree", id: "tree" });
+  const main = el("main.main-pane", { id: "main", tabindex: "-1" });
+  const outline = el("div.side-body", { id: "outline" });
+  const backlinks = el("div.side-body", { id: "backlinks" });
+
+  const header = el("header.topbar", { role: "banner" },
+    treeBtn,
+    el("a.brand", { href: "#/", "aria-label": "ObsiGate" }, el("img", { src: "/static/favicon.svg", alt: "", width: "22", height: "22" }), el("span.brand-name", "ObsiGate")),
+    vaultSelect,
+    el("div.search-wrap", { role: "search" }, icon("search", "icon search-icon"), searchInput),
+    el("div.spacer"),
+    themeBtn, langSelect, signOut, sideBtn);
+  const tagsLink = el("a.pane-link", { href: "#/tags", "data-i18n": "top.tags" }, t("top.tags"));
+  const left = el("nav.left-pane", { id: "left-pane", "aria-labelledby": "tree-heading" },
+    el("div.pane-head", el("h2.pane-heading", { id: "tree-heading", "data-i18n": "tree.heading" }, t("tree.heading")), tagsLink),
+    treeRoot);
+  const right = el("aside.right-pane", { id: "right-pane", "aria-label": t("side.tabs"), "data-i18n-aria": "side.tabs" },
+    el("section.side-section", { "aria-labelledby": "outline-h" }, el("h2.pane-heading", { id: "outline-h", "data-i18n": "side.outline" }, t("side.outline")), outline),
+    el("section.side-section", { "aria-labelledby": "backlinks-h" }, el("h2.pane-heading", { id: "backlinks-h", "data-i18n": "side.backlinks" }, t("side.backlinks")), backlinks));
+  const scrim = el("div.scrim", { "aria-hidden": "true" });
+  const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
+  skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
+  const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, scrim));
+  document.getElementById("app").replaceChildren(shell);
+
+  const wide = (px) => window.matchMedia(`(min-width: ${px}px)`).matches;
+  const setPane = (which, open) => {
+    shell.dataset[which] = open ? "open" : "closed";
+    (which === "tree" ? treeBtn : sideBtn).setAttribute("aria-expanded", String(open));
+  };
+  setPane("tree", store.get("obsigate.tree") !== "closed" && wide(900));
+  setPane("side", store.get("obsigate.side") !== "closed" && wide(1200));
+  const toggle = (which) => {
+    const open = shell.dataset[which] !== "open";
+    setPane(which, open);
+    if (wide(which === "tree" ? 900 : 1200)) store.set(`obsigate.${which}`, open ? "open" : "closed");
+  };
+  treeBtn.addEventListener("click", () => toggle("tree"));
+  sideBtn.addEventListener("click", () => toggle("side"));
+  scrim.addEventListener("click", () => { if (!wide(900)) setPane("tree", false); if (!wide(1200)) setPane("side", false); });
+  const narrowClose = () => { if (!wide(900)) setPane("tree", false); if (!wide(1200)) setPane("side", false); };
+
+  const drawTheme = () => {
+    const name = theme();
+    clear(themeBtn, icon(THEME_ICON[name]));
+    themeBtn.setAttribute("aria-label", t("top.theme", { name: t(`theme.${name}`) }));
+    themeBtn.title = themeBtn.getAttribute("aria-label");
+  };
+  themeBtn.addEventListener("click", () => {
+    store.set("obsigate.theme", THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length]);
+    applyTheme();
+    drawTheme();
+  });
+  drawTheme();
+
+  langSelect.addEventListener("change", () => setLang(langSelect.value));
+  signOut.addEventListener("click", async () => {
+    try { await api("/api/auth/session", { method: "DELETE", auth401: false, quiet: true }); } catch { /* already out */ }
+    state.user = null;
+    sessionEnded(false);
+  });
+  vaultSelect.addEventListener("change", () => go(noteHref(vaultSelect.value, null)));
+  const typed = debounce(() => {
+    const q = searchInput.value;
+    if (q.trim()) go(searchHref(q, state.vault), { replace: parseRoute().view === "search" });
+  }, 200);
+  searchInput.addEventListener("input", typed);
+  searchInput.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      searchInput.value = "";
+      if (parseRoute().view === "search") go(state.lastPlace || "#/");
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      const q = searchInput.value;
+      if (q.trim()) go(searchHref(q, state.vault), { replace: parseRoute().view === "search" });
+    }
+  });
+
+  const tree = new FileTree(treeRoot);
+  const note = new NoteView({
+    main, outline, backlinks,
+    writable: (v) => !state.vaults.find((x) => x.name === v)?.read_only,
+    created: () => tree.refresh(),
+  });
+  const search = new SearchView(main);
+  const switcher = new QuickSwitcher(() => state.vault);
+
+  onLangChange(() => {
+    for (const n of shell.querySelectorAll("[data-i18n]")) n.textContent = t(n.dataset.i18n);
+    for (const n of shell.querySelectorAll("[data-i18n-label]")) { n.setAttribute("aria-label", t(n.dataset.i18nLabel)); n.title = t(n.dataset.i18nLabel); }
+    for (const n of shell.querySelectorAll("[data-i18n-aria]")) n.setAttribute("aria-label", t(n.dataset.i18nAria));
+    for (const n of shell.querySelectorAll("[data-i18n-placeholder]")) n.placeholder = t(n.dataset.i18nPlaceholder);
+    langSelect.value = getLang();
+    drawTheme();
+    tree.relabel();
+    switcher.relabel();
+    note.current = null; // re-render in the new language
+    route();
+  });
+
+  state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main, tagsLink };
+}
+
+function fillVaults() {
+  const { vaultSelect } = state.shell;
+  clear(vaultSelect, state.vaults.map((v) => el("option", { value: v.name }, v.name)));
+  vaultSelect.value = state.vault || "";
+}
+
+// ---- routing -----------------------------------------------------------------------------------
+async function route() {
+  if (!state.shell || state.signingIn) return;
+  const r = parseRoute();
+  if (r.view !== "search") state.lastPlace = location.hash || "#/";
+  const { tree, note, search, searchInput, vaultSelect, narrowClose } = state.shell;
+  const known = (name) => state.vaults.some((v) => v.name === name);
+  const vault = r.vault && known(r.vault) ? r.vault : state.vault || state.vaults[0]?.name || null;
+  if (r.view === "note" && r.vault && !known(r.vault)) {
+    showError({ message: t("error.noVault", { vault: r.vault }), code: "vault_access_denied" });
+  }
+  if (vault && vault !== state.vault) {
+    state.vault = vault;
+    store.set("obsigate.vault", vault);
+  }
+  vaultSelect.value = state.vault || "";
+  if (state.vault) tree.setVault(state.vault).catch(() => {});
+  narrowClose();
+  state.shell.tagsLink.href = tagsHref(state.vault);
+  if (r.view === "tags") {
+    note.leave();
+    tree.reveal(null);
+    await showTags(state.shell.main, r.vault || state.vault).catch(() => {});
+  } else if (r.view === "search") {
+    note.leave();
+    if (document.activeElement !== searchInput) searchInput.value = r.q;
+    await search.show(r.q, r.vault || state.vault);
+  } else if (r.view === "note" && r.path && state.vault === r.vault) {
+    await note.open(r.vault, r.path, r.heading, r.find);
+    tree.setVault(state.vault).then(() => tree.reveal(r.path)).catch(() => {});
+  } else {
+    note.welcome();
+    tree.reveal(null);
+  }
+}
+
+// ---- session -----------------------------------------------------------------------------------
+async function sessionEnded(expired) {
+  if (state.signingIn) return state.signingIn;
+  const gate = document.getElementById("login");
+  document.getElementById("app").hidden = true;
+  state.signingIn = signIn(gate, { expired }).then(async (user) => {
+    state.signingIn = null;
+    state.user = user;
+    document.getElementById("app").hidden = false;
+    await loadVaults();
+    route(); // same hash as before: the person is back where they were
+  });
+  return state.signingIn;
+}
+
+async function loadVaults() {
+  const data = await api("/api/vaults");
+  state.vaults = data.vaults || [];
+  const saved = store.get("obsigate.vault");
+  if (!state.vault) state.vault = state.vaults.some((v) => v.name === saved) ? saved : state.vaults[0]?.name || null;
+  fillVaults();
+}
+
+async function boot() {
+  adoptPathRoute();
+  if (parseRoute().view === "note") loadMarkdown().catch(() => {}); // in parallel with the API calls below
+  setUnauthenticatedHandler(() => sessionEnded(true));
+  try {
+    state.health = await api("/api/health");
+  } catch {
+    clear(document.getElementById("app"), el("p.boot-error", { role: "alert" }, t("error.network")));
+    return;
+  }
+  buildShell();
+  if (state.health.auth) {
+    try {
+      state.user = await api("/api/auth/me", { auth401: false, quiet: true });
+    } catch (e) {
+      if (e.status === 401) { await sessionEnded(false); return; }
+      showError(e);
+    }
+  }
+  await loadVaults();
+  await route();
+}
+
+window.addEventListener("hashchange", () => route());
+document.addEventListener("keydown", (e) => {
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "o" && state.shell && !state.signingIn) {
+    e.preventDefault();
+    state.shell.switcher.open();
+  } else if (e.key === "/" && state.shell && !/input|textarea|select/i.test(document.activeElement?.tagName || "") && !state.signingIn) {
+    e.preventDefault();
+    state.shell.searchInput.focus();
+  }
+});
+// API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
+window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof ApiError)) showError(e.reason); });
+
+boot();

@@ -1,0 +1,187 @@
+// Obsidian-flavoured markdown -> sanitised HTML. Loaded on demand (its own chunk).
+// markdown-it (html: false) + callouts + task lists + footnotes + an in-house [[wikilink]] / ![[embed]] /
+// #tag rule; every rendering goes through DOMPurify before it reaches the page.
+import MarkdownIt from "markdown-it";
+import callouts from "markdown-it-obsidian-callouts";
+import taskLists from "markdown-it-task-lists";
+import footnote from "markdown-it-footnote";
+import DOMPurify from "dompurify";
+
+const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|avif|ico)$/i;
+const AUDIO = /\.(mp3|wav|ogg|m4a|flac|opus)$/i;
+const VIDEO = /\.(mp4|webm|mov|ogv)$/i;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+/** Splits "Note#Heading|alias" (an escaped "\|" inside a table counts as "|"). */
+export function parseWikilink(inner) {
+  const bar = inner.search(/\\?\|/);
+  let target = bar < 0 ? inner : inner.slice(0, bar);
+  const display = bar < 0 ? null : inner.slice(bar).replace(/^\\?\|/, "");
+  let subpath = null;
+  const hash = target.indexOf("#");
+  if (hash >= 0) { subpath = target.slice(hash + 1); target = target.slice(0, hash); }
+  return { target: target.trim(), subpath: subpath ? subpath.trim() : null, display: display ? display.trim() : null };
+}
+
+function wikilinkRule(state, silent) {
+  const src = state.src;
+  let pos = state.pos;
+  const embed = src.charCodeAt(pos) === 0x21 /* ! */;
+  if (embed) pos += 1;
+  if (src.charCodeAt(pos) !== 0x5b || src.charCodeAt(pos + 1) !== 0x5b) return false;
+  const end = src.indexOf("]]", pos + 2);
+  if (end < 0) return false;
+  const inner = src.slice(pos + 2, end);
+  if (!inner.trim() || inner.includes("\n") || inner.includes("[[")) return false;
+  if (!silent) {
+    const token = state.push("wikilink", "", 0);
+    token.meta = { ...parseWikilink(inner), embed };
+    token.content = inner;
+  }
+  state.pos = end + 2;
+  return true;
+}
+
+const TAG = /^#([\p{L}\p{N}_/-]+)/u;
+function tagRule(state, silent) {
+  const src = state.src;
+  const pos = state.pos;
+  if (src.charCodeAt(pos) !== 0x23) return false;
+  if (pos > 0 && !/[\s(\[{,;:]/.test(src[pos - 1])) return false;
+  const m = TAG.exec(src.slice(pos));
+  if (!m || /^[\d/_-]+$/.test(m[1])) return false; // "#123" is not a tag
+  const tag = m[1].replace(/[/-]+$/, "");
+  if (!silent) {
+    const token = state.push("obsidian_tag", "", 0);
+    token.content = tag;
+  }
+  state.pos = pos + 1 + tag.length;
+  return true;
+}
+
+function sizeAttrs(display) {
+  const m = /^(\d+)(?:x(\d+))?$/.exec(display || "");
+  return m ? ` width="${m[1]}"${m[2] ? ` height="${m[2]}"` : ""}` : "";
+}
+
+function createMd() {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+  md.use(callouts).use(taskLists, { enabled: false, label: true }).use(footnote);
+  md.inline.ruler.before("link", "wikilink", wikilinkRule);
+  md.inline.ruler.before("link", "obsidian_tag", tagRule);
+
+  // env: {vault, resolve(target, kind) -> path|null, rawUrl(path), noteUrl(path, subpath), tagUrl(tag), t(key, vars)}
+  md.renderer.rules.wikilink = (tokens, idx, _o, env) => {
+    const { target, subpath, display, embed } = tokens[idx].meta;
+    const resolved = target ? env.resolve(target, "wikilink") : env.path;
+    const label = display || (target ? target.replace(/\.md$/i, "") : "") + (subpath ? (target ? " > " : "") + subpath : "");
+    if (embed) return renderEmbed(env, target, subpath, display, resolved);
+    if (!resolved) {
+      return `<a href="#" class="internal-link is-unresolved" data-create="${esc(target)}" title="${esc(env.t("note.unresolved", { target }))}">${esc(label)}</a>`;
+    }
+    return `<a class="internal-link" href="${esc(env.noteUrl(resolved, subpath))}" data-path="${esc(resolved)}"${subpath ? ` data-subpath="${esc(subpath)}"` : ""}>${esc(label)}</a>`;
+  };
+  md.renderer.rules.obsidian_tag = (tokens, idx, _o, env) => {
+    const tag = tokens[idx].content;
+    return `<a class="tag" href="${esc(env.tagUrl(tag))}" data-tag="${esc(tag)}">#${esc(tag)}</a>`;
+  };
+
+  // Markdown links and images to vault files go through the server's resolution too.
+  const linkOpen = md.renderer.rules.link_open || ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const href = token.attrGet("href") || "";
+    if (href.startsWith("#")) {
+      token.attrSet("data-anchor", href.slice(1));
+    } else if (SCHEME.test(href)) {
+      token.attrSet("target", "_blank");
+      token.attrSet("rel", "noopener noreferrer");
+      token.attrJoin("class", "external-link");
+    } else {
+      const [file, sub] = splitHash(href);
+      const resolved = env.resolve(file, "markdown");
+      if (resolved) {
+        token.attrSet("href", env.noteUrl(resolved, sub));
+        token.attrSet("data-path", resolved);
+        token.attrJoin("class", "internal-link");
+      } else {
+        token.attrSet("href", "#");
+        token.attrJoin("class", "internal-link is-unresolved");
+        token.attrSet("title", env.t("note.unresolved", { target: file }));
+      }
+    }
+    return linkOpen(tokens, idx, options, env, self);
+  };
+  const image = md.renderer.rules.image;
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const src = token.attrGet("src") || "";
+    if (SCHEME.test(src) && !/^data:image\//i.test(src)) {
+      // The page loads nothing from other origins (CSP): a remote image is a link to it.
+      const alt = token.children?.map((c) => c.content).join("") || src;
+      return `<a class="external-link remote-image" href="${esc(src)}" target="_blank" rel="noopener noreferrer">${esc(alt)}</a>`;
+    }
+    if (!SCHEME.test(src)) {
+      const resolved = env.resolve(splitHash(src)[0], "markdown");
+      token.attrSet("src", resolved ? env.rawUrl(resolved) : "");
+      if (!resolved) token.attrJoin("class", "is-unresolved");
+    }
+    token.attrSet("loading", "lazy");
+    return image(tokens, idx, options, env, self);
+  };
+  md.renderer.rules.footnote_anchor = (tokens, idx, _o, env, slf) => {
+    let id = slf.rules.footnote_anchor_name(tokens, idx, _o, env, slf);
+    if (tokens[idx].meta.subId > 0) id += `:${tokens[idx].meta.subId}`;
+    return ` <a href="#fnref${id}" class="footnote-backref" aria-label="back">\u2191</a>`;
+  };
+  return md;
+}
+
+function splitHash(href) {
+  let h = href;
+  try { h = decodeURIComponent(href); } catch { /* keep as written */ }
+  const i = h.indexOf("#");
+  return i < 0 ? [h, null] : [h.slice(0, i), h.slice(i + 1) || null];
+}
+
+function renderEmbed(env, target, subpath, display, resolved) {
+  if (!resolved) {
+    return `<span class="embed embed-missing" role="note">${esc(env.t("note.embedMissing", { target: target + (subpath ? `#${subpath}` : "") }))}</span>`;
+  }
+  const url = env.rawUrl(resolved);
+  if (IMAGE.test(resolved)) {
+    const alt = display && !/^\d+(x\d+)?$/.test(display) ? display : target;
+    return `<img class="embed-image" src="${esc(url)}" alt="${esc(alt)}" loading="lazy"${sizeAttrs(display)}>`;
+  }
+  if (AUDIO.test(resolved)) return `<audio class="embed-media" controls preload="none" src="${esc(url)}"></audio>`;
+  if (VIDEO.test(resolved)) return `<video class="embed-media" controls preload="none" src="${esc(url)}"></video>`;
+  if (/\.md$/i.test(resolved)) {
+    return `<div class="embed embed-note" data-path="${esc(resolved)}"${subpath ? ` data-subpath="${esc(subpath)}"` : ""}></div>`;
+  }
+  return `<a class="embed embed-file" href="${esc(url)}" download>${esc(display || target)}</a>`;
+}
+
+let md = null;
+const PURIFY = {
+  ADD_ATTR: ["target", "loading", "controls", "preload", "download"],
+  SANITIZE_NAMED_PROPS: true, // ids in notes become "user-content-…", never the app's own ids
+  FORBID_ATTR: ["style"],
+  FORBID_TAGS: ["style", "form"],
+};
+
+DOMPurify.addHook("uponSanitizeElement", (node, data) => {
+  // Only disabled task-list checkboxes may stay as <input>.
+  if (data.tagName === "input" && !(node.getAttribute("type") === "checkbox" && node.hasAttribute("disabled"))) node.remove();
+});
+
+/** Renders a note's markdown to sanitised HTML (a string ready for innerHTML). */
+export function renderMarkdown(source, env) {
+  md ||= createMd();
+  const text = source.replace(/%%[\s\S]*?%%/g, ""); // Obsidian comments are hidden
+  const html = md.render(text, env);
+  return DOMPurify.sanitize(html, PURIFY);
+}
+
+export { DOMPurify };

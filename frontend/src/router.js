@@ -1,0 +1,51 @@
+// Hash routes (the server only has to serve one page; reload and back/forward work):
+//   #/v/{vault}/{path}?h={heading}    a file of a vault (each path segment URI-encoded); &f={text}: scroll
+//                                    to that text and mark it (opening a search hit at its match)
+//   #/v/{vault}                       a vault's home
+//   #/search?q=…&v={vault}            search results
+//   #/tags?v={vault}                  the vault's tags
+const enc = (p) => p.split("/").map(encodeURIComponent).join("/");
+
+export function noteHref(vault, path, heading, find) {
+  const p = new URLSearchParams();
+  if (heading) p.set("h", heading);
+  if (find) p.set("f", find);
+  const q = p.toString().replace(/\+/g, "%20");
+  return `#/v/${encodeURIComponent(vault)}${path ? `/${enc(path)}` : ""}${q ? `?${q}` : ""}`;
+}
+
+export function searchHref(q, vault) {
+  const p = new URLSearchParams({ q });
+  if (vault) p.set("v", vault);
+  return `#/search?${p}`;
+}
+
+export const tagsHref = (vault) => `#/tags${vault ? `?v=${encodeURIComponent(vault)}` : ""}`;
+
+export function parseRoute(hash = location.hash) {
+  const h = hash.replace(/^#/, "");
+  const [pathPart, query = ""] = h.split("?", 2);
+  const params = new URLSearchParams(query);
+  const parts = pathPart.split("/").filter(Boolean).map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
+  if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v") };
+  if (parts[0] === "tags") return { view: "tags", vault: params.get("v") };
+  if (parts[0] === "v" && parts[1]) {
+    return { view: "note", vault: parts[1], path: parts.slice(2).join("/") || null, heading: params.get("h"), find: params.get("f") };
+  }
+  return { view: "home" };
+}
+
+export function go(href, { replace = false } = {}) {
+  if (location.hash === href) return false;
+  if (replace) history.replaceState(null, "", href);
+  else location.hash = href;
+  if (replace) window.dispatchEvent(new HashChangeEvent("hashchange"));
+  return true;
+}
+
+/** A link to /v/… (the server serves it as the page too) becomes the matching hash route. */
+export function adoptPathRoute() {
+  if (location.pathname.startsWith("/v/")) {
+    history.replaceState(null, "", `/#${location.pathname}${location.search}`);
+  }
+}

@@ -1,0 +1,181 @@
+// The vault's file tree: lazy folders (GET /api/browse/{vault}?path=), note counts, the open file
+// highlighted and revealed, WAI-ARIA tree keyboard navigation (arrows, Home/End, Enter).
+import { api } from "./api.js";
+import { el, clear, icon, $$ } from "./dom.js";
+import { t } from "./i18n.js";
+import { noteHref, go } from "./router.js";
+
+const PAGE = 200;
+
+export class FileTree {
+  constructor(root) {
+    this.root = root; // <ul role="tree">
+    this.vault = null;
+    this.nodes = new Map(); // path -> li
+    this.loaded = new Map(); // folder path -> Promise
+    this.current = null;
+    root.addEventListener("keydown", (e) => this.onKey(e));
+    root.addEventListener("click", (e) => this.onClick(e));
+  }
+
+  /** Shows a vault's top folder; resolves once it is loaded (at once when it already is). */
+  setVault(vault) {
+    if (vault === this.vault && this.ready) return this.ready;
+    this.vault = vault;
+    this.nodes.clear();
+    this.loaded.clear();
+    this.current = null;
+    this.root.setAttribute("aria-label", t("tree.label", { vault }));
+    clear(this.root);
+    this.ready = this.load("", this.root, 1).catch((e) => { this.ready = null; throw e; });
+    return this.ready;
+  }
+
+  /** Reloads the tree (after a write), keeping the open folders and the open file revealed. */
+  async refresh() {
+    const open = [...this.root.querySelectorAll('[aria-expanded="true"]')].map((li) => li.dataset.path);
+    const current = this.current;
+    const vault = this.vault;
+    this.ready = null;
+    await this.setVault(vault);
+    for (const dir of open) {
+      const li = this.nodes.get(dir);
+      if (li) await this.expand(li, true).catch(() => {});
+    }
+    await this.reveal(current);
+  }
+
+  relabel() {
+    if (this.vault) this.root.setAttribute("aria-label", t("tree.label", { vault: this.vault }));
+  }
+
+  load(path, group, level) {
+    if (!this.loaded.has(path)) this.loaded.set(path, this.fetchInto(path, group, level, 0));
+    return this.loaded.get(path);
+  }
+
+  async fetchInto(path, group, level, offset) {
+    const vault = this.vault;
+    let data;
+    try {
+      data = await api(`/api/browse/${encodeURIComponent(vault)}`, { params: { path, limit: PAGE, offset } });
+    } catch (e) {
+      this.loaded.delete(path);
+      throw e;
+    }
+    if (vault !== this.vault) return;
+    group.querySelector(":scope > .tree-more")?.remove();
+    if (!data.entries.length && offset === 0) group.append(el("li.tree-empty", { role: "none" }, t("tree.empty")));
+    for (const entry of data.entries) group.append(this.item(entry, level));
+    if (data.next_offset != null) {
+      const left = data.total - data.next_offset;
+      const more = el("li.tree-more", { role: "none" },
+        el("button.link-btn", { type: "button", onclick: () => this.fetchInto(path, group, level, data.next_offset) }, t("tree.more", { n: left })));
+      group.append(more);
+    }
+    if (!this.root.querySelector('[tabindex="0"]')) this.root.querySelector('[role="treeitem"]')?.setAttribute("tabindex", "0");
+  }
+
+  item(entry, level) {
+    const isDir = entry.type === "dir";
+    // A folder shows its notes, or its files when it holds no note (attachments).
+    const count = !isDir ? null : entry.notes ? t("tree.count", { n: entry.notes }) : entry.files ? t("tree.files", { n: entry.files }) : null;
+    const row = el("span.tree-row",
+      isDir ? icon("chevron", "icon chevron") : el("span.chevron-space"),
+      icon(isDir ? "folder" : entry.is_note ? "note" : /\.(png|jpe?g|gif|svg|webp)$/i.test(entry.name) ? "image" : "file"),
+      el("span.tree-name", isDir || !entry.is_note ? entry.name : entry.name.replace(/\.md$/i, "")),
+      isDir && count ? el("span.tree-count", { "aria-hidden": "true", title: count }, String(entry.notes || entry.files)) : null);
+    const li = el("li.tree-item", {
+      role: "treeitem", tabindex: "-1", "aria-level": level,
+      // Named explicitly: a folder's name computed from its content would include its children.
+      "aria-label": count ? `${entry.name} (${count})` : entry.name,
+      dataset: { path: entry.path, type: entry.type },
+    }, row);
+    row.style.paddingLeft = `${(level - 1) * 14 + 6}px`; // CSP allows styles set from script
+    if (isDir) {
+      li.setAttribute("aria-expanded", "false");
+      li.append(el("ul.tree-group", { role: "group", hidden: true }));
+    }
+    this.nodes.set(entry.path, li);
+    return li;
+  }
+
+  async expand(li, open = true) {
+    const group = li.querySelector(":scope > ul");
+    li.setAttribute("aria-expanded", String(open));
+    group.hidden = !open;
+    if (open) await this.load(li.dataset.path, group, Number(li.getAttribute("aria-level")) + 1);
+  }
+
+  /** Shows the open file: ancestors expanded, the row marked and scrolled into view. */
+  async reveal(path) {
+    this.root.querySelector('[aria-current="page"]')?.removeAttribute("aria-current");
+    $$('[aria-selected="true"]', this.root).forEach((n) => n.setAttribute("aria-selected", "false"));
+    this.current = path;
+    if (!path) return;
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      const li = this.nodes.get(dir);
+      if (!li) return;
+      if (li.getAttribute("aria-expanded") !== "true") await this.expand(li, true);
+      else await this.loaded.get(dir);
+    }
+    if (this.current !== path) return;
+    const li = this.nodes.get(path);
+    if (!li) return;
+    li.setAttribute("aria-current", "page");
+    li.setAttribute("aria-selected", "true");
+    this.focusable(li);
+    li.querySelector(".tree-row").scrollIntoView({ block: "nearest" });
+  }
+
+  focusable(li) {
+    this.root.querySelectorAll('[tabindex="0"]').forEach((n) => n.setAttribute("tabindex", "-1"));
+    li.setAttribute("tabindex", "0");
+  }
+
+  visible() {
+    return $$('[role="treeitem"]', this.root).filter((li) => !li.closest("ul[hidden]"));
+  }
+
+  activate(li) {
+    if (li.dataset.type === "dir") this.expand(li, li.getAttribute("aria-expanded") !== "true");
+    else go(noteHref(this.vault, li.dataset.path));
+  }
+
+  onClick(e) {
+    const li = e.target.closest('[role="treeitem"]');
+    if (!li || !e.target.closest(".tree-row")) return;
+    this.focusable(li);
+    li.focus();
+    this.activate(li);
+  }
+
+  onKey(e) {
+    const li = e.target.closest('[role="treeitem"]');
+    if (!li) return;
+    const items = this.visible();
+    const i = items.indexOf(li);
+    const move = (n) => { if (n) { this.focusable(n); n.focus(); } };
+    const isDir = li.dataset.type === "dir";
+    const open = li.getAttribute("aria-expanded") === "true";
+    switch (e.key) {
+      case "ArrowDown": move(items[i + 1]); break;
+      case "ArrowUp": move(items[i - 1]); break;
+      case "Home": move(items[0]); break;
+      case "End": move(items[items.length - 1]); break;
+      case "ArrowRight":
+        if (isDir && !open) this.expand(li, true);
+        else if (isDir) move(items[i + 1]);
+        break;
+      case "ArrowLeft":
+        if (isDir && open) this.expand(li, false);
+        else move(li.parentElement.closest('[role="treeitem"]'));
+        break;
+      case "Enter": case " ": this.activate(li); break;
+      default: return;
+    }
+    e.preventDefault();
+  }
+}
