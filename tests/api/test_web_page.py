@@ -113,9 +113,9 @@ def test_tree_note_wikilink_and_search_in_chromium(live_server, small_vault, chr
 
 def test_a_rate_limited_search_is_shown_with_its_retry_time(live_server, small_vault, chromium_page) -> None:
     page, errors = chromium_page
-    # A tiny tool budget: the page's first calls (vaults, the folder listing, the first search) go through,
+    # A tiny web budget (the page's own, OBSIGATE_WEB_RATE_LIMIT): the page's first calls (vaults, the folder listing, the first search) go through,
     # then searches typed one after another are refused with 429.
-    server = live_server({"notes": small_vault}, auth_enabled=False, tool_rate_limit=3, tool_rate_window=60)
+    server = live_server({"notes": small_vault}, auth_enabled=False, web_rate_limit=3, tool_rate_window=60)
     page.goto(f"{server.url}/#/search?q=tidepool")
     page.wait_for_selector(".search-status:text('result')")
     for word in ("budget", "sensor", "buoy", "plan"):

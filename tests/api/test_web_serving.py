@@ -38,24 +38,24 @@ def test_unknown_api_paths_keep_the_json_404(server) -> None:
         assert r.status_code == 404 and r.json()["code"] == "not_found", path
 
 
-def test_static_files_and_the_placeholder_script(server) -> None:
-    r = httpx2.get(f"{server.url}/static/.gitkeep")
+def test_static_files(server) -> None:
+    r = httpx2.get(f"{server.url}/static/app.js")
     assert r.status_code == 200 and r.headers["cache-control"] == "no-cache" and r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["content-type"].startswith(("text/javascript", "application/javascript"))
     assert httpx2.get(f"{server.url}/static/missing.js").status_code == 404
     assert httpx2.get(f"{server.url}/static/../index.html").status_code == 404  # no way out of the folder
-    legacy = httpx2.get(f"{server.url}/app.js")
-    assert legacy.status_code == 200 and legacy.headers["content-type"].startswith("text/javascript")
+    assert httpx2.get(f"{server.url}/app.js").status_code == 404  # the placeholder page's script is gone
 
 
 def test_hashed_assets_are_cached_for_good_others_revalidated(tmp_path: Path) -> None:
-    (tmp_path / "assets").mkdir()
-    (tmp_path / "assets" / "main-3f9a1c.js").write_text("export {};\n")
+    (tmp_path / "chunks").mkdir()
+    (tmp_path / "chunks" / "main-3f9a1c.js").write_text("export {};\n")
     (tmp_path / "favicon.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
     app = Starlette()
     app.mount("/static", WebStatic(directory=tmp_path), name="static")
     port = free_port()
     with uvicorn_thread(app, port):
-        hashed = httpx2.get(f"http://127.0.0.1:{port}/static/assets/main-3f9a1c.js")
+        hashed = httpx2.get(f"http://127.0.0.1:{port}/static/chunks/main-3f9a1c.js")
         plain = httpx2.get(f"http://127.0.0.1:{port}/static/favicon.svg")
         again = httpx2.get(f"http://127.0.0.1:{port}/static/favicon.svg", headers={"If-None-Match": plain.headers["etag"]})
     assert hashed.headers["cache-control"] == IMMUTABLE and hashed.headers["content-type"].startswith("text/javascript")

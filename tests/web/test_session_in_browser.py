@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
     "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 INDEX = Path(__file__).parents[2] / "src" / "obsigate" / "web" / "index.html"
-# The 52-line placeholder page (inline <style>, a bearer-token box) predates the strict CSP; the web front
-# end replaces it. Until then its CSP violations are expected, and said so.
-PLACEHOLDER = 'src="/app.js"' in INDEX.read_text(encoding="utf-8")
 
 FETCH = """async ([method, url, body]) => {
     const init = {method, headers: {}};
@@ -39,10 +35,8 @@ def test_the_page_loads_with_the_strict_csp_and_no_console_errors(page, open_ser
     assert deep.status == 200 and deep.headers["content-security-policy"] == CSP  # a reload of an app route
     problems = page.watch.problems()
     page.watch.console_errors.clear()
-    if PLACEHOLDER:
-        assert problems and all("Content Security Policy" in p for p in problems), problems  # only its inline CSS
-        pytest.xfail("the placeholder page's inline styles break the strict CSP until the web front end replaces it")
-    assert problems == []
+    assert problems == []  # no CSP violation, no script error: the app keeps to 'self'
+    assert 'src="/static/app.js"' in INDEX.read_text(encoding="utf-8")
 
 
 def test_sign_in_sets_a_cookie_no_script_can_read(page, web_server, web_vault, alice) -> None:

@@ -14,7 +14,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Protocol
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -139,7 +139,7 @@ PAGE_HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-cache",  # always revalidated: a new release's page names its new scripts
 }
-#: ``/static/assets/*`` are the bundler's content-hashed files (a new build, a new name): cached for good.
+#: ``/static/chunks/*`` are esbuild's content-hashed chunks (a new build, a new name): cached for good.
 #: Anything else under ``/static`` keeps its name across releases, so it is revalidated (ETag) every time.
 IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -150,7 +150,7 @@ class WebStatic(StaticFiles):
     def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
         rel = scope["path"].removeprefix(scope.get("root_path", "")).lstrip("/")
-        response.headers["Cache-Control"] = IMMUTABLE if rel.startswith("assets/") else "no-cache"
+        response.headers["Cache-Control"] = IMMUTABLE if rel.startswith("chunks/") else "no-cache"
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response
 
@@ -158,7 +158,7 @@ class WebStatic(StaticFiles):
 def _serve_web_app(app: FastAPI) -> None:
     """The web app: ``/`` and every ``/v/...`` path (the app's own routes: a reload or a shared link lands
     on the same page, which reads the path) answer ``web/index.html`` with :data:`PAGE_HEADERS`; ``/static/*``
-    serves ``web/static/``. ``/app.js`` is the placeholder page's script, kept while that page is served."""
+    serves ``web/static/`` (the built front end, ``frontend/README.md``)."""
     web = files("obsigate.web")
     page = web.joinpath("index.html").read_text(encoding="utf-8")  # read once, not per request
 
@@ -169,14 +169,6 @@ def _serve_web_app(app: FastAPI) -> None:
     app.add_api_route("/v/{app_path:path}", index, include_in_schema=False, response_class=HTMLResponse)
     static = Path(str(web.joinpath("static")))
     app.mount("/static", WebStatic(directory=static, check_dir=False), name="static")
-    legacy = web.joinpath("app.js")
-    if legacy.is_file():
-        script = legacy.read_text(encoding="utf-8")
-
-        @app.get("/app.js", include_in_schema=False)
-        async def home_js() -> Response:
-            headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
-            return Response(script, media_type="text/javascript", headers=headers)
 
 
 #: Where the API docs' own assets are served; the files come from the ``fastapi-offline`` package.
