@@ -43,6 +43,7 @@ function buildShell() {
   const signOut = el("button.icon-btn", { type: "button", id: "sign-out", ...L("top.signOut"), hidden: !state.health?.auth }, icon("logout"));
   const treeBtn = el("button.icon-btn", { type: "button", id: "tree-btn", "aria-controls": "left-pane", ...L("top.menu") }, icon("menu"));
   const sideBtn = el("button.icon-btn", { type: "button", id: "side-btn", "aria-controls": "right-pane", ...L("top.panel") }, icon("panel"));
+  const assistantBtn = el("button.icon-btn", { type: "button", id: "assistant-btn", "aria-controls": "assistant-pane", "aria-expanded": "false", ...L("top.assistant") }, icon("chat"));
 
   const treeRoot = el("ul.tree", { role: "tree", id: "tree" });
   const main = el("main.main-pane", { id: "main", tabindex: "-1" });
@@ -55,7 +56,7 @@ function buildShell() {
     vaultSelect,
     el("div.search-wrap", { role: "search" }, icon("search", "icon search-icon"), searchInput),
     el("div.spacer"),
-    themeBtn, langSelect, signOut, sideBtn);
+    themeBtn, langSelect, signOut, assistantBtn, sideBtn);
   const tagsLink = el("a.pane-link", { href: "#/tags", "data-i18n": "top.tags" }, t("top.tags"));
   const left = el("nav.left-pane", { id: "left-pane", "aria-labelledby": "tree-heading" },
     el("div.pane-head", el("h2.pane-heading", { id: "tree-heading", "data-i18n": "tree.heading" }, t("tree.heading")), tagsLink),
@@ -63,10 +64,11 @@ function buildShell() {
   const right = el("aside.right-pane", { id: "right-pane", "aria-label": t("side.tabs"), "data-i18n-aria": "side.tabs" },
     el("section.side-section", { "aria-labelledby": "outline-h" }, el("h2.pane-heading", { id: "outline-h", "data-i18n": "side.outline" }, t("side.outline")), outline),
     el("section.side-section", { "aria-labelledby": "backlinks-h" }, el("h2.pane-heading", { id: "backlinks-h", "data-i18n": "side.backlinks" }, t("side.backlinks")), backlinks));
+  const assistantPane = el("aside.assistant-pane", { id: "assistant-pane", hidden: true });
   const scrim = el("div.scrim", { "aria-hidden": "true" });
   const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
   skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
-  const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, scrim));
+  const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, assistantPane, scrim));
   document.getElementById("app").replaceChildren(shell);
 
   const wide = (px) => window.matchMedia(`(min-width: ${px}px)`).matches;
@@ -83,6 +85,7 @@ function buildShell() {
   };
   treeBtn.addEventListener("click", () => toggle("tree"));
   sideBtn.addEventListener("click", () => toggle("side"));
+  assistantBtn.addEventListener("click", () => toggleAssistant(assistantPane, assistantBtn));
   scrim.addEventListener("click", () => { if (!wide(900)) setPane("tree", false); if (!wide(1200)) setPane("side", false); });
   const narrowClose = () => { if (!wide(900)) setPane("tree", false); if (!wide(1200)) setPane("side", false); };
 
@@ -145,6 +148,49 @@ function buildShell() {
   });
 
   state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main, tagsLink };
+}
+
+// ---- the assistant (its module loads on first open: it is not part of the first page load) ---------------
+let assistantMounted = false;
+
+/** Answer text with [[wikilinks]] turned into links to the notes (everything else stays text). */
+function renderAnswer(text) {
+  const box = el("div.answer-text");
+  const re = /\[\[([^\]|#\n]+)(#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]/g;
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    box.append(text.slice(last, m.index));
+    const target = m[1].trim();
+    const path = /\.[a-z0-9]+$/i.test(target) ? target : `${target}.md`;
+    box.append(el("a.wikilink", { href: noteHref(state.vault, path) }, m[3] || m[1]));
+    last = m.index + m[0].length;
+  }
+  box.append(text.slice(last));
+  return box;
+}
+
+async function toggleAssistant(pane, button) {
+  const open = pane.hidden;
+  pane.hidden = !open;
+  button.setAttribute("aria-expanded", String(open));
+  if (!open || assistantMounted) return;
+  assistantMounted = true;
+  const { mountAssistant } = await import("./assistant/panel.js");
+  mountAssistant(pane, {
+    t,
+    language: getLang,
+    render: renderAnswer,
+    onError: (err) => showError(err.body || err),
+    context: () => {
+      const r = parseRoute();
+      const path = r.view === "note" ? r.path : null;
+      return { vault: state.vault, files: path ? [path] : [], directory: path && path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "" };
+    },
+    onWrite: () => {
+      state.shell.tree.refresh();
+      if (parseRoute().view === "note") { state.shell.note.current = null; route(); }
+    },
+  });
 }
 
 function fillVaults() {

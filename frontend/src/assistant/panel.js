@@ -151,6 +151,7 @@ export function mountAssistant(root, options) {
     const view = h("div", { class: "turn" }, fold, answer);
     const rows = new Map();
     let text = "";
+    let stepped = false; // tool steps since the last text: the next text is a new model turn, a new paragraph
     return {
       view,
       tool(ev) {
@@ -164,10 +165,16 @@ export function mountAssistant(root, options) {
         row.replaceChildren(h("span", { class: "step-icon", "aria-label": t(`step.${ev.status}`) }, STATUS_ICON[ev.status] || "·"),
           " ", ev.label, ev.summary ? h("span", { class: "muted" }, ` — ${ev.summary}`) : null);
         fold.hidden = false;
+        stepped = true;
         const first = rows.values().next().value;
         summary.textContent = `${t("assistant.steps", { n: rows.size })} · ${first?.childNodes[2]?.textContent || ""}`;
       },
-      delta(chunk) { text += chunk; answer.textContent = text; },
+      delta(chunk) {
+        if (stepped && text) text += "\n\n";
+        stepped = false;
+        text += chunk;
+        answer.textContent = text;
+      },
       final(content) { answer.classList.remove("streaming"); answer.replaceChildren(render ? render(content) : content); },
       end() { answer.classList.remove("streaming"); if (!text) answer.remove(); },
     };
