@@ -19,3 +19,21 @@ export function confirmDialog({ title, message, ok }) {
     yes.focus();
   });
 }
+
+/** A modal with several choices (`choices`: `[{value, label, primary}]`); resolves the chosen value, or null
+ * when dismissed (Esc). Used by the editor's conflict dialog (keep mine / take theirs / merge). */
+export function choiceDialog({ title, message, choices }) {
+  return new Promise((resolve) => {
+    const buttons = choices.map((c) => el(c.primary ? "button.button.primary" : "button.button", { type: "button", "data-value": c.value }, c.label));
+    const dialog = el("dialog.confirm", { "aria-labelledby": "choice-title", "aria-describedby": "choice-msg" },
+      el("h2", { id: "choice-title" }, title),
+      el("p", { id: "choice-msg" }, message),
+      el("div.dialog-actions", el("button.button", { type: "button", "data-value": "" }, t("dialog.cancel")), ...buttons));
+    const done = (value) => { dialog.close(); dialog.remove(); resolve(value || null); };
+    for (const b of dialog.querySelectorAll("button")) b.addEventListener("click", () => done(b.dataset.value));
+    dialog.addEventListener("cancel", (e) => { e.preventDefault(); done(null); });
+    document.body.append(dialog);
+    dialog.showModal();
+    (buttons.find((b) => b.classList.contains("primary")) || buttons[0]).focus();
+  });
+}

@@ -3,9 +3,9 @@ import { api, rawUrl } from "./api.js";
 import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, go } from "./router.js";
-import { confirmDialog } from "./dialog.js";
+import { choiceDialog, confirmDialog } from "./dialog.js";
 import { csvTable } from "./csv.js";
-import { toast } from "./toast.js";
+import { showError, toast } from "./toast.js";
 
 let markdown = null;
 /** The renderer is its own chunk, fetched with the first note (or at start when the URL is a note's). */
@@ -135,9 +135,12 @@ export class NoteView {
     const body = el("div.markdown-body");
     body.innerHTML = mdmod.renderMarkdown(note.content, env(vault, path, note.links)); // DOMPurify'd
     const title = path.split("/").pop().replace(/\.md$/i, "");
+    const editable = this.writable(vault) && note.next_offset == null;
+    const editBtn = editable ? el("button.button.edit-btn", { type: "button", id: "edit-note" }, t("note.edit")) : null;
+    editBtn?.addEventListener("click", () => this.edit(note, body, editBtn));
     clear(this.main, el("article.note", { "aria-labelledby": "note-title" },
       this.breadcrumb(vault, path),
-      el("h1.note-title", { id: "note-title", tabindex: "-1" }, title),
+      el("div.note-head", el("h1.note-title", { id: "note-title", tabindex: "-1" }, title), editBtn),
       el("p.note-meta.muted", note.modified ? t("note.modified", { date: formatDate(note.modified) }) : null),
       this.properties(note),
       note.next_offset != null ? el("p.notice", { role: "note" }, t("note.truncated")) : null,
@@ -145,6 +148,29 @@ export class NoteView {
     this.fillEmbeds(body, vault, mdmod, 1, new Set([path])).then(() => highlight(body));
     highlight(body);
     this.renderOutline(body);
+  }
+
+  /** Replace the rendered note by the editor (its module loads now); Close shows the saved note again. */
+  async edit(note, body, editBtn) {
+    const { openEditor } = await import("./editor/editor.js");
+    const box = el("div.editor-box");
+    const save = el("button.button.primary", { type: "button", id: "save-note" }, t("editor.save"));
+    const close = el("button.button", { type: "button", id: "close-editor" }, t("editor.close"));
+    body.replaceWith(el("div.editor-wrap", el("div.editor-actions", save, close), box));
+    editBtn.remove();
+    const editor = openEditor(box, note, {
+      t,
+      dialog: (title, message, choices) => choiceDialog({ title, message, choices }),
+      onSaved: () => toast(t("editor.saved"), { kind: "info" }),
+      onError: (err) => showError(err.body || err),
+    });
+    save.addEventListener("click", () => editor.save());
+    close.addEventListener("click", async () => {
+      if (editor.dirty() && !(await confirmDialog({ title: t("editor.unsaved"), message: t("editor.unsavedBody"), ok: t("editor.discard") }))) return;
+      editor.destroy();
+      this.current = null;
+      this.open(note.vault, note.path);
+    });
   }
 
   properties(note) {

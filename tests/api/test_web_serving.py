@@ -3,6 +3,8 @@ CSP, ``/static`` with its cache rules, the JSON 404 of unknown API paths kept.""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import httpx2
@@ -12,9 +14,10 @@ from starlette.applications import Starlette
 from obsigate.api.app import IMMUTABLE, WEB_CSP, WebStatic
 from support import free_port, uvicorn_thread
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
-    "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+#: The policy, with the per-response nonce that only the app's own <style> elements carry (CodeMirror).
+CSP = re.compile(
+    r"default-src 'self'; script-src 'self'; style-src 'self' 'nonce-([A-Za-z0-9_-]{24})'; img-src 'self' data: blob:; "
+    r"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 
 
@@ -27,8 +30,12 @@ def server(live_server, small_vault):
 def test_the_page_is_served_with_the_strict_policy(server, path: str) -> None:
     r = httpx2.get(f"{server.url}{path}")  # no credential needed: the page itself asks for sign-in
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    assert r.text == (Path(__file__).parents[2] / "src/obsigate/web/index.html").read_text(encoding="utf-8")
-    assert r.headers["content-security-policy"] == CSP == WEB_CSP
+    policy = CSP.fullmatch(r.headers["content-security-policy"])
+    assert policy and r.headers["content-security-policy"] == WEB_CSP.format(nonce=policy[1])
+    page = (Path(__file__).parents[2] / "src/obsigate/web/index.html").read_text(encoding="utf-8")
+    assert r.text == page.replace("__CSP_NONCE__", policy[1])  # the page names the same nonce
+    again = httpx2.get(f"{server.url}{path}").headers["content-security-policy"]
+    assert CSP.fullmatch(again)[1] != policy[1]  # a new one every time
     assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "same-origin"
 
 

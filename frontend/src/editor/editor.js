@@ -72,7 +72,9 @@ export function openEditor(container, note, options) {
   let start = note.content;
   if (draft && draft.content !== note.content && draft.base === note.sha256) start = draft.content; // unsaved work
 
+  const nonce = document.querySelector('meta[name="csp-nonce"]')?.content;
   const extensions = (...extra) => [
+    nonce ? EditorView.cspNonce.of(nonce) : [],
     basicSetup,
     markdown(),
     EditorView.lineWrapping,

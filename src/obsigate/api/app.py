@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 import importlib.util
+import secrets
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -128,13 +129,16 @@ def build_app(
 
 #: The web app's Content-Security-Policy: nothing inline, nothing remote (issue 11 item 1; a script injected
 #: through a note cannot run, and could reach no other origin if it did). ``blob:``/``data:`` images: previews.
+#: ``{nonce}``: a fresh value per page load that only ``<style>`` elements of the app's own modules carry
+#: (CodeMirror injects its styles that way: ``EditorView.cspNonce``); scripts stay ``'self'`` only.
 WEB_CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
-    "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-{nonce}'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
-#: Headers of the page itself (``/``, ``/v/...``).
+#: Where ``index.html`` names the nonce for the app's scripts (``<meta name="csp-nonce" content="...">``).
+NONCE_SLOT = "__CSP_NONCE__"
+#: Headers of the page itself (``/``, ``/v/...``), besides its CSP.
 PAGE_HEADERS = {
-    "Content-Security-Policy": WEB_CSP,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-cache",  # always revalidated: a new release's page names its new scripts
@@ -163,7 +167,9 @@ def _serve_web_app(app: FastAPI) -> None:
     page = web.joinpath("index.html").read_text(encoding="utf-8")  # read once, not per request
 
     async def index() -> HTMLResponse:
-        return HTMLResponse(page, headers=PAGE_HEADERS)
+        nonce = secrets.token_urlsafe(18)  # per response: an injected <style> cannot guess it
+        headers = {**PAGE_HEADERS, "Content-Security-Policy": WEB_CSP.format(nonce=nonce)}
+        return HTMLResponse(page.replace(NONCE_SLOT, nonce), headers=headers)
 
     app.add_api_route("/", index, include_in_schema=False, response_class=HTMLResponse)
     app.add_api_route("/v/{app_path:path}", index, include_in_schema=False, response_class=HTMLResponse)

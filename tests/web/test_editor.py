@@ -1,0 +1,61 @@
+"""The editor in a real browser (issue 11 journey: "edit and save → external change → conflict dialog"; and
+"unsaved changes survive a reload")."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _edit(page: Any, url: str, path: str) -> None:
+    page.goto(f"{url}/#/v/notes/{path}", wait_until="networkidle")
+    page.click("#edit-note")
+    page.wait_for_selector(".editor-box .cm-content")
+
+
+def _type_at_end(page: Any, text: str) -> None:
+    page.click(".editor-box .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type(text)
+
+
+def test_edit_save_then_a_conflict_keeps_mine(page: Any, open_server: Any, web_vault: Path) -> None:
+    note = web_vault / "Ideas.md"
+    _edit(page, open_server.url, "Ideas.md")
+    _type_at_end(page, "\nfirst edit")
+    page.click("#save-note")
+    page.wait_for_selector(".toast >> text=Saved.")
+    assert note.read_text().endswith("\nfirst edit")
+    note.write_text(note.read_text() + "\nchanged on disk\n")  # someone else writes meanwhile
+    _type_at_end(page, "\nsecond edit")
+    page.watch.expect("409")  # the browser logs the refused save: the conflict this test makes
+    page.click("#save-note")
+    dialog = page.wait_for_selector("dialog.confirm >> text=The file changed on disk")
+    assert dialog is not None
+    page.click("dialog.confirm button[data-value=mine]")
+    deadline = time.monotonic() + 10
+    while "second edit" not in note.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    text = note.read_text()
+    assert text.endswith("first edit\nsecond edit") and "changed on disk" not in text  # kept mine, knowingly
+    assert page.watch.problems() == []
+
+
+def test_take_theirs_and_a_draft_survives_a_reload(page: Any, open_server: Any, web_vault: Path) -> None:
+    note = web_vault / "Home.md"
+    before = note.read_text()
+    _edit(page, open_server.url, "Home.md")
+    _type_at_end(page, "\nunsaved words")
+    page.reload(wait_until="networkidle")
+    page.click("#edit-note")
+    page.wait_for_selector(".editor-box .cm-content >> text=unsaved words")  # the draft came back
+    assert note.read_text() == before  # never written without Save
+    note.write_text(before + "\ntheirs\n")
+    page.watch.expect("409")
+    page.click("#save-note")
+    page.wait_for_selector("dialog.confirm")
+    page.click("dialog.confirm button[data-value=theirs]")
+    page.wait_for_selector(".editor-box .cm-content >> text=theirs")
+    assert note.read_text() == before + "\ntheirs\n"
+    assert page.watch.problems() == []
