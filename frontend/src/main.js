@@ -11,6 +11,8 @@ import { SearchView } from "./search.js";
 import { QuickSwitcher } from "./switcher.js";
 import { signIn } from "./login.js";
 import { showError } from "./toast.js";
+import { confirmDialog } from "./dialog.js";
+import { draftCount, dropAllDrafts } from "./drafts.js";
 
 const THEMES = ["system", "light", "dark"];
 const THEME_ICON = { system: "monitor", light: "sun", dark: "moon" };
@@ -104,6 +106,9 @@ function buildShell() {
 
   langSelect.addEventListener("change", () => setLang(langSelect.value));
   signOut.addEventListener("click", async () => {
+    const drafts = draftCount();
+    if (drafts && !(await confirmDialog({ title: t("editor.unsaved"), message: t("signout.drafts", { n: drafts }), ok: t("top.signOut") }))) return;
+    dropAllDrafts();
     try { await api("/api/auth/session", { method: "DELETE", auth401: false, quiet: true }); } catch { /* already out */ }
     state.user = null;
     sessionEnded(false);
@@ -129,6 +134,7 @@ function buildShell() {
   const note = new NoteView({
     main, outline, backlinks,
     writable: (v) => !state.vaults.find((x) => x.name === v)?.read_only,
+    user: () => state.user?.name || "anonymous",
     created: () => tree.refresh(),
   });
   const search = new SearchView(main);

@@ -40,7 +40,8 @@ function env(vault, path, links) {
 }
 
 export class NoteView {
-  constructor({ main, outline, backlinks, writable = () => true, created = () => {} }) {
+  constructor({ main, outline, backlinks, writable = () => true, created = () => {}, user = () => "anonymous" }) {
+    this.user = user; // () -> the signed-in name: drafts are kept per user
     this.main = main;
     this.writable = writable; // (vault) -> may this person write there?
     this.created = created; // (vault, path) -> the tree shows the new file
@@ -160,6 +161,7 @@ export class NoteView {
     editBtn.remove();
     const editor = openEditor(box, note, {
       t,
+      user: this.user(),
       dialog: (title, message, choices) => choiceDialog({ title, message, choices }),
       onSaved: () => toast(t("editor.saved"), { kind: "info" }),
       onError: (err) => showError(err.body || err),

@@ -59,3 +59,21 @@ def test_take_theirs_and_a_draft_survives_a_reload(page: Any, open_server: Any, 
     page.wait_for_selector(".editor-box .cm-content >> text=theirs")
     assert note.read_text() == before + "\ntheirs\n"
     assert page.watch.problems() == []
+
+
+def test_drafts_are_per_user_and_go_at_sign_out(page: Any, web_server: Any, alice: dict[str, str], web_vault: Path) -> None:
+    page.goto(f"{web_server.url}/#/v/notes/Ideas.md")
+    page.watch.expect("401")  # the page asks who is there before signing in
+    page.fill("#login-user", alice["username"])
+    page.fill("#login-pass", alice["password"])
+    page.click("#login form button[type=submit], form button[type=submit]")
+    page.click("#edit-note")
+    page.wait_for_selector(".editor-box .cm-content")
+    _type_at_end(page, "\nprivate draft")
+    keys = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('obsigate:draft:'))")
+    assert keys == ["obsigate:draft:alice:notes:Ideas.md"]  # kept per user
+    page.click("#sign-out")
+    page.click("dialog.confirm button.primary")  # the page says drafts go, and the person agrees
+    page.wait_for_selector("#login-user")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('obsigate:draft:'))") == []
+    assert "private draft" not in (web_vault / "Ideas.md").read_text()

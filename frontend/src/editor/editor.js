@@ -12,21 +12,25 @@ import { basicSetup } from "codemirror";
 
 const DRAFT_PREFIX = "obsigate:draft:";
 
-/** The local draft of `vault`/`path`: `{content, base, at}` (base: the sha256 it was edited from) or null. */
-export function readDraft(vault, path) {
+// Drafts are kept per user (a shared browser never hands one person's unsaved text to another) and are
+// deleted at sign-out (main.js asks first: `draftCount`, `dropAllDrafts`).
+const draftKey = (user, vault, path) => `${DRAFT_PREFIX}${user}:${vault}:${path}`;
+
+/** `user`'s local draft of `vault`/`path`: `{content, base, at}` (base: the sha256 it was edited from) or null. */
+export function readDraft(user, vault, path) {
   try {
-    return JSON.parse(localStorage.getItem(`${DRAFT_PREFIX}${vault}:${path}`) || "null");
+    return JSON.parse(localStorage.getItem(draftKey(user, vault, path)) || "null");
   } catch {
     return null;
   }
 }
 
-function writeDraft(vault, path, content, base) {
-  localStorage.setItem(`${DRAFT_PREFIX}${vault}:${path}`, JSON.stringify({ content, base, at: Date.now() }));
+function writeDraft(user, vault, path, content, base) {
+  localStorage.setItem(draftKey(user, vault, path), JSON.stringify({ content, base, at: Date.now() }));
 }
 
-function dropDraft(vault, path) {
-  localStorage.removeItem(`${DRAFT_PREFIX}${vault}:${path}`);
+function dropDraft(user, vault, path) {
+  localStorage.removeItem(draftKey(user, vault, path));
 }
 
 async function api(url, init) {
@@ -62,13 +66,13 @@ function wikilinkCompletion(vault) {
 /**
  * Open the editor on `note` (read_file's result: `{vault, path, content, sha256}`) inside `container`.
  * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)`,
- * `onError(err)`. Returns `{view, save, dirty(), destroy()}`.
+ * `onError(err)`, `user` (whose drafts these are). Returns `{view, save, dirty(), destroy()}`.
  */
 export function openEditor(container, note, options) {
-  const { t, dialog, onSaved, onError } = options;
+  const { t, dialog, onSaved, onError, user = "anonymous" } = options;
   let base = note.sha256;
   let saved = note.content;
-  const draft = readDraft(note.vault, note.path);
+  const draft = readDraft(user, note.vault, note.path);
   let start = note.content;
   if (draft && draft.content !== note.content && draft.base === note.sha256) start = draft.content; // unsaved work
 
@@ -81,7 +85,7 @@ export function openEditor(container, note, options) {
     autocompletion({ override: [wikilinkCompletion(note.vault)] }),
     keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
     EditorView.updateListener.of((update) => {
-      if (update.docChanged) writeDraft(note.vault, note.path, update.state.doc.toString(), base);
+      if (update.docChanged) writeDraft(user, note.vault, note.path, update.state.doc.toString(), base);
     }),
     EditorView.contentAttributes.of({ "aria-label": t("editor.label", { path: note.path }) }),
     ...extra,
@@ -99,7 +103,7 @@ export function openEditor(container, note, options) {
     const fresh = await api(fileUrl(note.vault, note.path));
     base = fresh.sha256;
     saved = content;
-    dropDraft(note.vault, note.path);
+    dropDraft(user, note.vault, note.path);
     onSaved?.(fresh);
   }
 
@@ -126,7 +130,7 @@ export function openEditor(container, note, options) {
       base = theirs.sha256;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: theirs.content } });
       saved = theirs.content;
-      dropDraft(note.vault, note.path);
+      dropDraft(user, note.vault, note.path);
     } else if (choice === "merge") {
       // their file is the original; my text is the document with per-chunk Accept/Reject controls
       base = theirs.sha256;
