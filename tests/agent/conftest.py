@@ -13,7 +13,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from fakes.llm_server import FakeLLM
+from fakes.llm_server import FakeLLM, provider_env
 from obsigate.config import load_settings
 from support import free_port
 
@@ -112,17 +112,11 @@ def assistant(
     provider is ``custom`` at the fake (``/v1``) and whose ``gemini`` provider is the fake too (``/v1beta``)."""
 
     def make(env: dict[str, str] | None = None, vaults: dict[str, Any] | None = None, **overrides: Any) -> Assistant:
-        for name in ("DEEPSEEK", "OPENAI", "OPENROUTER", "OLLAMA", "GEMINI", "CUSTOM"):
-            for suffix in ("_API_KEY", "_BASE_URL", "_MODEL"):
-                monkeypatch.delenv(name + suffix, raising=False)
-        monkeypatch.setenv("AI_DEFAULT_PROVIDER", "custom")
-        monkeypatch.setenv("CUSTOM_BASE_URL", f"{fake.base_url}/v1")
-        monkeypatch.setenv("CUSTOM_MODEL", "fake-model")
-        monkeypatch.setenv("GEMINI_BASE_URL", f"{fake.base_url}/v1beta")
-        monkeypatch.setenv("GEMINI_API_KEY", "gemini-test-key-0000")
-        monkeypatch.setenv("GEMINI_MODEL", "gemini-fake")
-        for k, v in (env or {}).items():
-            monkeypatch.setenv(k, v)
+        for k, v in {**provider_env(fake), **(env or {})}.items():
+            if v is None:
+                monkeypatch.delenv(k, raising=False)
+            else:
+                monkeypatch.setenv(k, v)
         overrides.setdefault("auth_enabled", False)
         data = overrides.pop("data_dir", tmp_path / "data")
         if vaults is None:

@@ -208,3 +208,20 @@ def running() -> Iterator[FakeLLM]:
         yield fake
     finally:
         fake.stop()
+
+
+#: The assistant's providers (``<NAME>_API_KEY``, ``_BASE_URL``, ``_MODEL``: docs/assistant.md).
+PROVIDERS = ("DEEPSEEK", "OPENAI", "OPENROUTER", "OLLAMA", "GEMINI", "CUSTOM")
+
+
+def provider_env(fake: FakeLLM) -> dict[str, str | None]:
+    """The environment that points a new ObsiGate's assistant at ``fake``: every provider variable cleared
+    (``None``), the default provider ``custom`` at ``<fake>/v1`` (model ``fake-model``) and ``gemini`` at
+    ``<fake>/v1beta`` (model ``gemini-fake``). Apply it with ``monkeypatch`` before the server starts (the
+    settings read the environment once)."""
+    env: dict[str, str | None] = {f"{n}{s}": None for n in PROVIDERS for s in ("_API_KEY", "_BASE_URL", "_MODEL")}
+    env.update({
+        "AI_DEFAULT_PROVIDER": "custom", "CUSTOM_BASE_URL": f"{fake.base_url}/v1", "CUSTOM_MODEL": "fake-model",
+        "GEMINI_BASE_URL": f"{fake.base_url}/v1beta", "GEMINI_API_KEY": "gemini-test-key-0000", "GEMINI_MODEL": "gemini-fake",
+    })  # fmt: skip
+    return env

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM
+from fakes.llm_server import FakeLLM, provider_env
 
 
 @pytest.fixture
@@ -25,12 +25,11 @@ def fake() -> Iterator[FakeLLM]:
 @pytest.fixture
 def app_server(live_server: Any, web_vault: Path, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Auth off, the default provider ``custom`` pointed at the fake."""
-    for name in ("DEEPSEEK", "OPENAI", "OPENROUTER", "OLLAMA", "GEMINI", "CUSTOM"):
-        for suffix in ("_API_KEY", "_BASE_URL", "_MODEL"):
-            monkeypatch.delenv(name + suffix, raising=False)
-    monkeypatch.setenv("AI_DEFAULT_PROVIDER", "custom")
-    monkeypatch.setenv("CUSTOM_BASE_URL", f"{fake.base_url}/v1")
-    monkeypatch.setenv("CUSTOM_MODEL", "fake-model")
+    for k, v in provider_env(fake).items():
+        if v is None:
+            monkeypatch.delenv(k, raising=False)
+        else:
+            monkeypatch.setenv(k, v)
     return live_server({"notes": web_vault}, auth_enabled=False, data_dir=tmp_path / "panel-data")
 
 
