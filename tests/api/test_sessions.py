@@ -106,6 +106,10 @@ def test_an_expired_or_forged_cookie_is_401(server) -> None:
     _, key = auth.users.create_api_key("alice")
     r = httpx2.get(f"{server.url}/api/auth/me", cookies={"obsigate_session": key})  # keys never ride in a cookie
     assert r.status_code == 401 and r.json()["details"]["reason"] == "invalid_session"
+    script = auth.tokens.issue(auth.users.get_user("alice"))  # `obsigate token create`: a bearer, not a session
+    r = httpx2.get(f"{server.url}/api/auth/me", cookies={"obsigate_session": script})
+    assert r.status_code == 401 and r.json()["details"]["reason"] == "invalid_session"
+    assert httpx2.get(f"{server.url}/api/auth/me", headers={"Authorization": f"Bearer {script}"}).status_code == 200
 
 
 def test_a_bearer_header_wins_over_the_cookie(server, cookie) -> None:

@@ -14,7 +14,7 @@ Two credentials reach the REST API (``docs/architecture.md``, issue 11):
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
@@ -27,6 +27,9 @@ from obsigate.tools.context import ToolContext
 
 #: The web app's session cookie (``api/routes_session.py`` sets and clears it).
 SESSION_COOKIE = "obsigate_session"
+#: The claim that marks a JWT issued by ``POST /api/auth/session``: only such a token is accepted as the cookie,
+#: so a script's token (``obsigate token create``, ``/api/auth/login``) cannot borrow the web app's budget.
+SESSION_CLAIM = "web_session"
 #: Methods that change something: the cross-site checks apply to them (RFC 9110 §9.2.1 "safe" methods are not).
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: ``Sec-Fetch-Site`` values a browser sends for a request started by this server's own page (or typed in).
@@ -104,7 +107,7 @@ async def get_principal(request: Request) -> Principal:
     if header is None:
         cookie = request.cookies.get(SESSION_COOKIE, "").strip()
         if cookie:
-            if cookie.startswith(API_KEY_PREFIX):  # the cookie carries session JWTs only, never a long-lived key
+            if cookie.startswith(API_KEY_PREFIX) or not _is_session_token(state, cookie):  # session JWTs only
                 raise Unauthenticated(
                     "invalid session; sign in again",
                     details={"reason": "invalid_session"},
@@ -119,6 +122,16 @@ async def get_principal(request: Request) -> Principal:
     if scheme.lower() != "bearer" or not credentials.strip():
         raise Unauthenticated("authentication required: send 'Authorization: Bearer <token>'", hint="POST /api/auth/login")
     return await run_in_threadpool(state.auth.authenticator.authenticate, credentials.strip())
+
+
+def _is_session_token(state: Any, token: str) -> bool:
+    """False when ``token`` is a valid JWT without :data:`SESSION_CLAIM` (a script's token offered as the cookie);
+    True otherwise, a token that does not verify included: the authenticator then refuses it with its own
+    reason (``expired``...)."""
+    try:
+        return state.auth.tokens.verify(token).get(SESSION_CLAIM) is True
+    except Unauthenticated:
+        return True
 
 
 async def get_tool_context(request: Request, principal: Annotated[Principal, Depends(get_principal)]) -> ToolContext:

@@ -18,7 +18,7 @@ from limits import RateLimitItemPerMinute
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from obsigate.api.deps import SESSION_COOKIE, CurrentPrincipal, check_browser_write
+from obsigate.api.deps import SESSION_CLAIM, SESSION_COOKIE, CurrentPrincipal, check_browser_write
 from obsigate.auth.principal import Principal
 from obsigate.auth.users import User
 from obsigate.tools.api import BadRequest, RateLimited, Unauthenticated
@@ -92,7 +92,7 @@ async def create_session(request: Request, body: LoginRequest, response: Respons
     user = await _check_password(request, body)
     state = request.app.state
     ttl = state.settings.token_ttl
-    token = state.auth.tokens.issue(user, ttl_s=ttl)
+    token = state.auth.tokens.issue(user, ttl_s=ttl, extra_claims={SESSION_CLAIM: True})
     response.set_cookie(SESSION_COOKIE, token, max_age=ttl, **_cookie_flags(request))
     return {"user": _me(Principal.from_user(user, "jwt"))}
 
