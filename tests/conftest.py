@@ -12,6 +12,7 @@ import pytest
 import uvicorn
 
 from obsigate.config import Settings, load_settings
+from fakes.llm_server import FakeLLM, running
 from support import SMALL_VAULT, free_port, write_tree
 
 
@@ -77,3 +78,10 @@ def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeLLM]:
+    """The scripted fake LLM provider on loopback (``tests/fakes/llm_server.py``), stopped after the test."""
+    with running() as server:
+        yield server

@@ -6,11 +6,15 @@ import contextlib
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
+
+from obsigate.domain.vault import Vault
+from obsigate.services.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_VAULTS = REPO.parent / "shared" / "vaults"
@@ -86,3 +90,20 @@ def uvicorn_thread(app: Any, port: int) -> Iterator[None]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+class CountingWorkspace(Workspace):
+    """A real workspace that counts calls of its permission functions (``get_vault``, ``accessible``); the
+    checks themselves are the real ones (tests of "the grant is checked once")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.calls: Counter[str] = Counter()
+
+    def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
+        self.calls["get_vault"] += 1
+        return super().get_vault(name, allowed)
+
+    def accessible(self, allowed: Iterable[str] | None) -> list[str]:
+        self.calls["accessible"] += 1
+        return super().accessible(allowed)

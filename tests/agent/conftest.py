@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,13 +95,6 @@ class Assistant:
         if "tools" in body and body["tools"] and "functionDeclarations" in body["tools"][0]:
             return [d["name"] for d in body["tools"][0]["functionDeclarations"]]
         return [t["function"]["name"] for t in body.get("tools") or []]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -6,14 +6,13 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
 import pytest
 
 from fakes import gemini_replies as g
-from fakes.llm_server import FakeLLM, Reply, running
+from fakes.llm_server import FakeLLM, Reply
 from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef, ToolsRejected
 from obsigate.agent.providers.gemini import SKIP_SIGNATURE, GeminiProvider
 from obsigate.agent.providers.http import classify
@@ -30,12 +29,6 @@ LIST = ToolDef("list_vaults", "List vaults.", {"type": "object", "additionalProp
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    with running() as server:
-        yield server
 
 
 def config(fake: FakeLLM, **kw: Any) -> ProviderConfig:

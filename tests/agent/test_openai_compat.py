@@ -17,7 +17,7 @@ import httpx2
 import pytest
 
 from fakes import openai_replies as oa
-from fakes.llm_server import FakeLLM, Reply, running
+from fakes.llm_server import FakeLLM, Reply
 from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef, ToolsRejected, Turn
 from obsigate.agent.providers.http import retry_delay
 from obsigate.agent.providers.openai_compat import OpenAICompatProvider
@@ -37,12 +37,6 @@ TOOLS = [
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-def fake():
-    with running() as server:
-        yield server
 
 
 def config(fake: FakeLLM | None, **overrides: Any) -> ProviderConfig:

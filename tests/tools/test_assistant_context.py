@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,29 +14,12 @@ import pytest
 
 from obsigate.agent.prompts import format_context, system_prompt
 from obsigate.auth.principal import Principal
-from obsigate.domain.vault import Vault
-from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ServiceError, ToolContext, collect_context
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
+from support import CountingWorkspace
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
-
-
-class CountingWorkspace(Workspace):
-    """The real workspace, counting its grant checks."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.calls: Counter[str] = Counter()
-
-    def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
-        self.calls["get_vault"] += 1
-        return super().get_vault(name, allowed)
-
-    def accessible(self, allowed: Iterable[str] | None) -> list[str]:
-        self.calls["accessible"] += 1
-        return super().accessible(allowed)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,6 @@ import pytest
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.storage.backups import BackupStore
-from obsigate.domain.vault import Vault
-from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ServiceError, ToolContext, call_tool
 from obsigate.tools.completion import complete
 from obsigate.tools.confirmations import Answer, ConfirmationService, settle
@@ -28,25 +25,9 @@ from obsigate.tools.context import ToolRuntime
 from obsigate.tools.operations import download_file
 from obsigate.tools.prompts import get_prompt
 from obsigate.tools.resources import read_resource
+from support import CountingWorkspace
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
-
-
-class CountingWorkspace(Workspace):
-    """A real workspace that counts calls of its permission functions (``get_vault``, ``scope``,
-    ``accessible``); the checks themselves are the real ones."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.calls: Counter[str] = Counter()
-
-    def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
-        self.calls["get_vault"] += 1
-        return super().get_vault(name, allowed)
-
-    def accessible(self, allowed: Iterable[str] | None) -> list[str]:
-        self.calls["accessible"] += 1
-        return super().accessible(allowed)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ all → files changed and tree refreshed"; "Stop mid-stream")."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +12,6 @@ import pytest
 
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, provider_env
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
