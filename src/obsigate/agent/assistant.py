@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import anyio
 
 from obsigate.agent.labels import STOPPED
-from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, ask_model
+from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
 from obsigate.auth.principal import Principal
@@ -223,16 +223,10 @@ class Assistant:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
         user_msg = {"role": "user", "content": ask.message}
         self.store.append(principal.name, cid, user_msg)
-        client = self._client(config)
-        loop = RunLoop(self._ctx(principal, None), client, self.limits, emit, self._noop)
-
-        async def on_delta(text: str) -> None:
-            loop.partial.append(text)
-            await emit("delta", {"text": text})
-
+        loop = RunLoop(self._ctx(principal, None), self._client(config), self.limits, emit, self._noop)
         request = ChatRequest(system=prepared.system, messages=[*prepared.history, user_msg], tools=None)
         try:
-            turn = await ask_model(client, request, on_delta)
+            turn = await loop.stream(request)
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, cid, ask.language, loop, None)
             raise

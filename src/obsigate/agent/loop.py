@@ -212,27 +212,31 @@ class RunLoop:
             return None
         return [ToolDef(s.name, s.description, s.input_schema) for s in offered_tools(self.ctx, run.vault)]
 
-    async def ask(self, run: Run, messages: list[dict[str, Any]], *, final: bool = False) -> Turn:
-        """One model turn over ``messages``, text streamed as ``delta`` events; a provider that rejects tools
-        is asked again without them (once per run) after a ``notice``. ``final``: the run's limit is reached,
-        the model must answer in text (``tool_choice: none``) with what it has."""
+    async def stream(self, request: ChatRequest) -> Turn:
+        """The model's answer to ``request`` (:func:`ask_model`), its text sent as ``delta`` events as it streams
+        and kept in :attr:`partial` (what was said, should the person stop the run)."""
         self.partial = []
 
         async def on_delta(text: str) -> None:
             self.partial.append(text)
             await self.emit("delta", {"text": text})
 
+        return await ask_model(self.provider, request, on_delta)
+
+    async def ask(self, run: Run, messages: list[dict[str, Any]], *, final: bool = False) -> Turn:
+        """One model turn of ``run`` over ``messages`` (:meth:`stream`); a provider that rejects tools is asked
+        again without them (once per run) after a ``notice``. ``final``: the run's limit is reached, the model
+        must answer in text (``tool_choice: none``) with what it has."""
         request = ChatRequest(
             system=run.system, messages=list(messages), tools=self._tools(run), stream=True,
             tool_choice="none" if final else "auto",
         )  # fmt: skip
         try:
-            turn = await ask_model(self.provider, request, on_delta)
+            turn = await self.stream(request)
         except ToolsRejected as exc:
             run.tools_on = False
             await self.emit("notice", {"code": "tools_unsupported", "message": self.tools_notice(run, exc.message)})
-            self.partial = []
-            turn = await ask_model(self.provider, replace(request, tools=None), on_delta)
+            turn = await self.stream(replace(request, tools=None))
         run.usage = run.usage + turn.usage
         return turn
 
