@@ -10,21 +10,37 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(here, "../src/obsigate/web/static");
 
-// The FR/EN catalog must cover every key the sources use (t("key"), data-i18n="key", …), in both languages.
+// The FR/EN catalog (the shell's en.json/fr.json plus one i18n/<feature>.<lang>.json per feature) must cover
+// every key the sources use (t("key"), data-i18n="key", …), in both languages, with no key defined twice.
 {
-  const en = JSON.parse(readFileSync(path.join(here, "src/i18n/en.json"), "utf8"));
-  const fr = JSON.parse(readFileSync(path.join(here, "src/i18n/fr.json"), "utf8"));
-  const used = new Set();
-  for (const f of await readdir(path.join(here, "src"))) {
-    if (!f.endsWith(".js")) continue;
-    const src = readFileSync(path.join(here, "src", f), "utf8");
-    for (const m of src.matchAll(/(?:\bt\(|L\(|"data-i18n(?:-[a-z]+)?":\s*)"([a-z]+\.[A-Za-z.]+)"/g)) used.add(m[1]);
+  const i18n = path.join(here, "src/i18n");
+  const catalog = { en: {}, fr: {} };
+  const problems = [];
+  for (const f of (await readdir(i18n)).sort()) {
+    const m = f.match(/^(?:([a-z]+)\.)?(en|fr)\.json$/);
+    if (!m) continue;
+    for (const [k, v] of Object.entries(JSON.parse(readFileSync(path.join(i18n, f), "utf8")))) {
+      if (k in catalog[m[2]]) problems.push(`defined twice in ${m[2]}: ${k}`);
+      catalog[m[2]][k] = v;
+    }
   }
-  const problems = [
-    ...[...used].filter((k) => !(k in en)).map((k) => `missing in en.json: ${k}`),
-    ...Object.keys(en).filter((k) => !(k in fr)).map((k) => `missing in fr.json: ${k}`),
-    ...Object.keys(fr).filter((k) => !(k in en)).map((k) => `only in fr.json: ${k}`),
-  ];
+  const { en, fr } = catalog;
+  const used = new Set();
+  const sources = async (dir) => (await readdir(dir, { withFileTypes: true })).flatMap((d) =>
+    d.isDirectory() ? [] : d.name.endsWith(".js") ? [path.join(dir, d.name)] : []);
+  const dirs = [path.join(here, "src"), ...(await readdir(path.join(here, "src"), { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && !["i18n", "styles"].includes(d.name)).map((d) => path.join(here, "src", d.name))];
+  for (const dir of dirs) {
+    for (const file of await sources(dir)) {
+      const src = readFileSync(file, "utf8");
+      for (const m of src.matchAll(/(?:\bt\(|L\(|"data-i18n(?:-[a-z]+)?":\s*)"([a-z]+\.[A-Za-z.]+)"/g)) used.add(m[1]);
+    }
+  }
+  problems.push(
+    ...[...used].filter((k) => !(k in en)).map((k) => `missing in en: ${k}`),
+    ...Object.keys(en).filter((k) => !(k in fr)).map((k) => `missing in fr: ${k}`),
+    ...Object.keys(fr).filter((k) => !(k in en)).map((k) => `only in fr: ${k}`),
+  );
   if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
 }
 

@@ -1,8 +1,26 @@
 // FR/EN from one catalog per language; the browser's language by default, the choice kept in localStorage.
 import en from "./i18n/en.json";
 import fr from "./i18n/fr.json";
+// One file per feature beside the shell's catalog (i18n/<feature>.<lang>.json), so features do not share one file.
+import treeEn from "./i18n/tree.en.json";
+import treeFr from "./i18n/tree.fr.json";
+import graphEn from "./i18n/graph.en.json";
+import graphFr from "./i18n/graph.fr.json";
+import backupsEn from "./i18n/backups.en.json";
+import backupsFr from "./i18n/backups.fr.json";
+import settingsEn from "./i18n/settings.en.json";
+import settingsFr from "./i18n/settings.fr.json";
+import viewerEn from "./i18n/viewer.en.json";
+import viewerFr from "./i18n/viewer.fr.json";
+import searchEn from "./i18n/search.en.json";
+import searchFr from "./i18n/search.fr.json";
+import assistantEn from "./i18n/assistant.en.json";
+import assistantFr from "./i18n/assistant.fr.json";
 
-const CATALOGS = { en, fr };
+const CATALOGS = {
+  en: { ...en, ...treeEn, ...graphEn, ...backupsEn, ...settingsEn, ...viewerEn, ...searchEn, ...assistantEn },
+  fr: { ...fr, ...treeFr, ...graphFr, ...backupsFr, ...settingsFr, ...viewerFr, ...searchFr, ...assistantFr },
+};
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";
 let lang = pick();

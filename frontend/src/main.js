@@ -1,9 +1,16 @@
 // ObsiGate web app: the shell (top bar, tree, note, side panel), sign-in, routing, theme and language.
 import "./styles/app.css";
+import "./styles/tree.css";
+import "./styles/graph.css";
+import "./styles/backups.css";
+import "./styles/settings.css";
+import "./styles/viewer.css";
+import "./styles/search.css";
+import "./styles/assistant.css";
 import { api, ApiError, setUnauthenticatedHandler } from "./api.js";
 import { el, clear, icon, debounce, $ } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
-import { parseRoute, go, searchHref, noteHref, tagsHref, adoptPathRoute } from "./router.js";
+import { parseRoute, go, searchHref, noteHref, tagsHref, viewHref, adoptPathRoute, LAZY_VIEWS } from "./router.js";
 import { showTags } from "./tags.js";
 import { FileTree } from "./tree.js";
 import { NoteView, loadMarkdown } from "./note.js";
@@ -21,7 +28,15 @@ const store = {
   set(k, v) { try { localStorage.setItem(k, v); } catch { /* storage off */ } },
 };
 
-const state = { health: null, user: null, vaults: [], vault: null, shell: null, signingIn: null };
+// The views whose code loads on first use; each module exports show(main, route, app) (see appContext()).
+const VIEWS = {
+  graph: () => import("./graph/view.js"),
+  history: () => import("./backups/history.js"),
+  trash: () => import("./backups/trash.js"),
+  settings: () => import("./settings/view.js"),
+};
+
+const state = { viewSeq: 0, health: null, user: null, vaults: [], vault: null, shell: null, signingIn: null };
 
 // ---- theme -------------------------------------------------------------------------------------
 function theme() { return THEMES.includes(store.get("obsigate.theme")) ? store.get("obsigate.theme") : "system"; }
@@ -42,6 +57,7 @@ function buildShell() {
   const themeBtn = el("button.icon-btn", { type: "button", id: "theme-btn" });
   const langSelect = el("select.lang-select", { id: "lang-select", ...L("top.language") },
     LANGUAGES.map(([code, name]) => el("option", { value: code, selected: code === getLang(), title: name, lang: code }, code.toUpperCase())));
+  const settingsLink = el("a.icon-btn", { href: viewHref("settings"), id: "settings-btn", ...L("top.settings") }, icon("settings"));
   const signOut = el("button.icon-btn", { type: "button", id: "sign-out", ...L("top.signOut"), hidden: !state.health?.auth }, icon("logout"));
   const treeBtn = el("button.icon-btn", { type: "button", id: "tree-btn", "aria-controls": "left-pane", ...L("top.menu") }, icon("menu"));
   const sideBtn = el("button.icon-btn", { type: "button", id: "side-btn", "aria-controls": "right-pane", ...L("top.panel") }, icon("panel"));
@@ -58,10 +74,15 @@ function buildShell() {
     vaultSelect,
     el("div.search-wrap", { role: "search" }, icon("search", "icon search-icon"), searchInput),
     el("div.spacer"),
-    themeBtn, langSelect, signOut, assistantBtn, sideBtn);
-  const tagsLink = el("a.pane-link", { href: "#/tags", "data-i18n": "top.tags" }, t("top.tags"));
+    themeBtn, langSelect, settingsLink, signOut, assistantBtn, sideBtn);
+  const tagsLink = el("a.pane-link", { href: "#/tags", id: "tags-link", "data-i18n": "top.tags" }, t("top.tags"));
+  const graphLink = el("a.pane-link", { href: viewHref("graph"), id: "graph-link", "data-i18n": "top.graph" }, t("top.graph"));
+  const trashLink = el("a.pane-link", { href: viewHref("trash"), id: "trash-link", "data-i18n": "top.trash" }, t("top.trash"));
+  const treeActions = el("div.tree-actions", { id: "tree-actions" }); // the tree's own buttons (new note, new folder)
   const left = el("nav.left-pane", { id: "left-pane", "aria-labelledby": "tree-heading" },
-    el("div.pane-head", el("h2.pane-heading", { id: "tree-heading", "data-i18n": "tree.heading" }, t("tree.heading")), tagsLink),
+    el("div.pane-head", el("h2.pane-heading", { id: "tree-heading", "data-i18n": "tree.heading" }, t("tree.heading")),
+      el("div.pane-links", tagsLink, graphLink, trashLink)),
+    treeActions,
     treeRoot);
   const right = el("aside.right-pane", { id: "right-pane", "aria-label": t("side.tabs"), "data-i18n-aria": "side.tabs" },
     el("section.side-section", { "aria-labelledby": "outline-h" }, el("h2.pane-heading", { id: "outline-h", "data-i18n": "side.outline" }, t("side.outline")), outline),
@@ -153,7 +174,7 @@ function buildShell() {
     route();
   });
 
-  state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main, tagsLink };
+  state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main, tagsLink, graphLink, trashLink, treeActions };
 }
 
 // ---- the assistant (its module loads on first open: it is not part of the first page load) ---------------
@@ -209,6 +230,9 @@ function fillVaults() {
 async function route() {
   if (!state.shell || state.signingIn) return;
   const r = parseRoute();
+  const seq = ++state.viewSeq;
+  state.leaveView?.(); // a lazy view's clean-up (a graph's worker, …)
+  state.leaveView = null;
   if (r.view !== "search") state.lastPlace = location.hash || "#/";
   const { tree, note, search, searchInput, vaultSelect, narrowClose } = state.shell;
   const known = (name) => state.vaults.some((v) => v.name === name);
@@ -224,7 +248,16 @@ async function route() {
   if (state.vault) tree.setVault(state.vault).catch(() => {});
   narrowClose();
   state.shell.tagsLink.href = tagsHref(state.vault);
-  if (r.view === "tags") {
+  state.shell.graphLink.href = viewHref("graph", { v: state.vault });
+  state.shell.trashLink.href = viewHref("trash", { v: state.vault });
+  if (LAZY_VIEWS.includes(r.view)) {
+    note.leave();
+    tree.reveal(r.path || null);
+    const mod = await VIEWS[r.view]();
+    if (seq !== state.viewSeq) return;
+    const leave = await mod.show(state.shell.main, { ...r, vault: r.vault || state.vault }, appContext());
+    if (typeof leave === "function") { if (seq === state.viewSeq) state.leaveView = leave; else leave(); }
+  } else if (r.view === "tags") {
     note.leave();
     tree.reveal(null);
     await showTags(state.shell.main, r.vault || state.vault).catch(() => {});
@@ -239,6 +272,19 @@ async function route() {
     note.welcome();
     tree.reveal(null);
   }
+}
+
+/** What a lazily loaded view may use of the shell (its only way in: views never import main.js). */
+function appContext() {
+  return {
+    vault: state.vault,
+    vaults: state.vaults,
+    user: state.user, // {name, admin, vaults} or null when auth is off
+    health: state.health,
+    refreshTree: () => state.shell.tree.refresh(),
+    reloadVaults: async () => { await loadVaults(); },
+    rerender: () => { state.shell.note.current = null; return route(); },
+  };
 }
 
 // ---- session -----------------------------------------------------------------------------------

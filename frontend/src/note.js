@@ -2,7 +2,7 @@
 import { api, rawUrl } from "./api.js";
 import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
-import { noteHref, searchHref, go } from "./router.js";
+import { noteHref, searchHref, viewHref, go } from "./router.js";
 import { choiceDialog, confirmDialog } from "./dialog.js";
 import { csvTable } from "./csv.js";
 import { showError, toast } from "./toast.js";
@@ -124,11 +124,19 @@ export class NoteView {
     }
     clear(this.main, el("article.note",
       this.breadcrumb(vault, path),
-      el("h1.note-title", { tabindex: "-1" }, name),
+      el("div.note-head", el("h1.note-title", { id: "note-title", tabindex: "-1" }, name), el("div.note-actions", this.viewLinks(vault, path))),
       preview,
       el("p", el("a.button", { href: url, download: name }, icon("download"), t("note.download")))));
     clear(this.outline, el("p.muted", t("side.noHeadings")));
     this.loadBacklinks(vault, path, this.seq);
+  }
+
+  /** Links to this file's history and local graph (views loaded on demand). */
+  viewLinks(vault, path) {
+    return [
+      el("a.icon-btn", { href: viewHref("history", { v: vault, p: path }), id: "history-link", "aria-label": t("note.history"), title: t("note.history") }, icon("history")),
+      el("a.icon-btn", { href: viewHref("graph", { v: vault, p: path }), id: "local-graph-link", "aria-label": t("note.localGraph"), title: t("note.localGraph") }, icon("graph")),
+    ];
   }
 
   render(note, mdmod) {
@@ -141,7 +149,8 @@ export class NoteView {
     editBtn?.addEventListener("click", () => this.edit(note, body, editBtn));
     clear(this.main, el("article.note", { "aria-labelledby": "note-title" },
       this.breadcrumb(vault, path),
-      el("div.note-head", el("h1.note-title", { id: "note-title", tabindex: "-1" }, title), editBtn),
+      el("div.note-head", el("h1.note-title", { id: "note-title", tabindex: "-1" }, title),
+        el("div.note-actions", editBtn, this.viewLinks(vault, path))),
       el("p.note-meta.muted", note.modified ? t("note.modified", { date: formatDate(note.modified) }) : null),
       this.properties(note),
       note.next_offset != null ? el("p.notice", { role: "note" }, t("note.truncated")) : null,

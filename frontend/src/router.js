@@ -4,6 +4,10 @@
 //   #/v/{vault}                       a vault's home
 //   #/search?q=…&v={vault}            search results
 //   #/tags?v={vault}                  the vault's tags
+//   #/graph?v={vault}&p={path}&d={n}  the link graph: around a note (p) or the whole vault (no p)
+//   #/history?v={vault}&p={path}      a file's backups (list, diff, restore)
+//   #/trash?v={vault}                 deleted files and folders, with restore
+//   #/settings?tab={name}             settings (everyone's preferences; the admin tabs: ai, users)
 const enc = (p) => p.split("/").map(encodeURIComponent).join("/");
 
 export function noteHref(vault, path, heading, find) {
@@ -22,6 +26,17 @@ export function searchHref(q, vault) {
 
 export const tagsHref = (vault) => `#/tags${vault ? `?v=${encodeURIComponent(vault)}` : ""}`;
 
+/** The views loaded on demand (main.js maps each to its module). */
+export const LAZY_VIEWS = ["graph", "history", "trash", "settings"];
+
+/** viewHref("graph", {v: vault, p: path, d: 2}) -> "#/graph?v=…&p=…&d=2" (empty values left out). */
+export function viewHref(view, params = {}) {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v != null && v !== "") p.set(k, String(v));
+  const q = p.toString().replace(/\+/g, "%20");
+  return `#/${view}${q ? `?${q}` : ""}`;
+}
+
 export function parseRoute(hash = location.hash) {
   const h = hash.replace(/^#/, "");
   const [pathPart, query = ""] = h.split("?", 2);
@@ -29,6 +44,7 @@ export function parseRoute(hash = location.hash) {
   const parts = pathPart.split("/").filter(Boolean).map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
   if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v") };
   if (parts[0] === "tags") return { view: "tags", vault: params.get("v") };
+  if (LAZY_VIEWS.includes(parts[0])) return { view: parts[0], vault: params.get("v"), path: params.get("p"), params };
   if (parts[0] === "v" && parts[1]) {
     return { view: "note", vault: parts[1], path: parts.slice(2).join("/") || null, heading: params.get("h"), find: params.get("f") };
   }
