@@ -69,9 +69,9 @@ for (const [key, info] of Object.entries(lock.packages)) {
   if (!key.startsWith("node_modules/") || info.dev) continue;
   const dir = path.join(here, key);
   const lic = (await readdir(dir)).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-  if (lic) await copyFile(path.join(dir, lic), path.join(out, "licenses", `${key.slice(13).replace("/", "__")}.txt`));
+  if (lic) await copyFile(path.join(dir, lic), path.join(out, "licenses", `${key.slice(13).replaceAll("/node_modules/", "__").replaceAll("/", "__")}.txt`));
   else {
-    await writeFile(path.join(out, "licenses", `${key.slice(13).replace("/", "__")}.txt`),
+    await writeFile(path.join(out, "licenses", `${key.slice(13).replaceAll("/node_modules/", "__").replaceAll("/", "__")}.txt`),
       `${key.slice(13)} ${info.version}: ${info.license} (declared in its package.json; the package ships no licence file)\n`);
   }
 }
