@@ -162,13 +162,21 @@ export class NoteView {
 
   /** Replace the rendered note by the editor (its module loads now); Close shows the saved note again. */
   async edit(note, body, editBtn) {
-    const { openEditor } = await import("./editor/editor.js");
+    const { openEditor, loadSource } = await import("./editor/editor.js");
+    let loaded;
+    try {
+      loaded = await loadSource(note.vault, note.path);
+    } catch (err) {
+      showError(err.body || err);
+      return;
+    }
+    if (!loaded.source) { toast(t(loaded.reason)); return; }
     const box = el("div.editor-box");
     const save = el("button.button.primary", { type: "button", id: "save-note" }, t("editor.save"));
     const close = el("button.button", { type: "button", id: "close-editor" }, t("editor.close"));
     body.replaceWith(el("div.editor-wrap", el("div.editor-actions", save, close), box));
     editBtn.remove();
-    const editor = openEditor(box, note, {
+    const editor = openEditor(box, loaded.source, {
       t,
       user: this.user(),
       dialog: (title, message, choices) => choiceDialog({ title, message, choices }),

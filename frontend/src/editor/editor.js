@@ -45,7 +45,21 @@ async function api(url, init) {
   return body;
 }
 
-const fileUrl = (vault, path) => `/api/file/${encodeURIComponent(vault)}?path=${encodeURIComponent(path)}`;
+// The whole file as stored (frontmatter included, secrets redacted; a save restores them): what the editor
+// edits and saves back whole. read_file's `content` is only the body after the frontmatter.
+const sourceUrl = (vault, path) => `/api/file/${encodeURIComponent(vault)}/source?path=${encodeURIComponent(path)}`;
+
+/**
+ * The text the editor may edit, or null with the reason's i18n key: a binary, a file too big for one read, or
+ * one that is not valid UTF-8 (shown with U+FFFD replacements: saving them would destroy the original bytes).
+ */
+export async function loadSource(vault, path) {
+  const src = await api(sourceUrl(vault, path));
+  if (src.encoding !== "utf-8") return { source: null, reason: "editor.notText" };
+  if (src.next_offset != null) return { source: null, reason: "note.truncated" };
+  if (src.content.includes("\uFFFD")) return { source: null, reason: "editor.notUtf8" };
+  return { source: src, reason: null };
+}
 
 /** `[[` completion: vault paths matching what follows `[[`, inserted as a link target (no `.md`). */
 function wikilinkCompletion(vault) {
@@ -64,7 +78,7 @@ function wikilinkCompletion(vault) {
 }
 
 /**
- * Open the editor on `note` (read_file's result: `{vault, path, content, sha256}`) inside `container`.
+ * Open the editor on `note` (loadSource's `source`: `{vault, path, content, sha256}`, the whole file) inside `container`.
  * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)`,
  * `onError(err)`, `user` (whose drafts these are). Returns `{view, save, dirty(), destroy()}`.
  */
@@ -100,7 +114,7 @@ export function openEditor(container, note, options) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ path: note.path, content, version }),
     });
-    const fresh = await api(fileUrl(note.vault, note.path));
+    const fresh = await api(sourceUrl(note.vault, note.path));
     base = fresh.sha256;
     saved = content;
     dropDraft(user, note.vault, note.path);
@@ -118,7 +132,7 @@ export function openEditor(container, note, options) {
   }
 
   async function resolveConflict(mine) {
-    const theirs = await api(fileUrl(note.vault, note.path));
+    const theirs = await api(sourceUrl(note.vault, note.path));
     const choice = await dialog(t("editor.conflict_title"), t("editor.conflict_body", { path: note.path }), [
       { value: "mine", label: t("editor.keep_mine") },
       { value: "theirs", label: t("editor.take_theirs") },

@@ -90,6 +90,9 @@ ROUTES: dict[str, tuple[Route, ...]] = {  # OpenAPI tag → its routes, in /docs
     "files": (
         Route("GET", "/file/{vault}", "read_file", "Read a note: content, frontmatter, tags, links, headings",
               name="get_file", query=(PATH, OFFSET)),
+        Route("GET", "/file/{vault}/source", "read_file_raw",
+              "A file as stored: the whole text with its frontmatter (secrets redacted), or base64 chunks",
+              name="get_file_source", query=(PATH, OFFSET)),
     ),
     "backups": (
         Route("GET", "/file/{vault}/backups", "list_backups",

@@ -1,0 +1,44 @@
+"""The editor edits the whole file as stored: the frontmatter is kept, secrets are never written back as
+their redaction markers, and a note that is not valid UTF-8 is not offered for editing (saving its
+replacement characters would destroy its bytes)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _wait_for(check, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def test_saving_keeps_the_frontmatter_and_the_secrets(page: Any, open_server: Any, web_vault: Path) -> None:
+    note = web_vault / "With props.md"
+    key = "sk-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
+    note.write_text(f"---\ntitle: Kept\ntags: [alpha]\n---\n# Body\napi_key = {key}\n")
+    page.goto(f"{open_server.url}/#/v/notes/With%20props.md", wait_until="networkidle")
+    page.click("#edit-note")
+    page.wait_for_selector(".editor-box .cm-content")
+    shown = page.inner_text(".editor-box .cm-content")
+    assert "title: Kept" in shown and key not in shown  # the whole file, redacted
+    page.click(".editor-box .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nadded")
+    page.click("#save-note")
+    _wait_for(lambda: "added" in note.read_text())
+    text = note.read_text()
+    assert text.startswith("---\ntitle: Kept\ntags: [alpha]\n---\n# Body\n") and text.endswith("added")
+    assert key in text and "REDACTED" not in text
+
+
+def test_a_note_that_is_not_utf8_is_not_opened_in_the_editor(page: Any, open_server: Any, web_vault: Path) -> None:
+    note = web_vault / "Latin1.md"
+    note.write_bytes("# Café\ncrème brûlée\n".encode("latin-1"))
+    before = note.read_bytes()
+    page.goto(f"{open_server.url}/#/v/notes/Latin1.md", wait_until="networkidle")
+    page.click("#edit-note")
+    page.wait_for_selector(".toast >> text=not valid UTF-8")
+    assert page.query_selector(".editor-box") is None and note.read_bytes() == before
