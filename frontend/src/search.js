@@ -5,6 +5,7 @@
 // Snippets are plain text with <mark>…</mark> around matches: split on the markers and build text nodes +
 // <mark> elements (never parsed as HTML).
 import { api } from "./api.js";
+import { showError } from "./toast.js";
 import { el, icon, debounce } from "./dom.js";
 import { t, getLang, formatDate } from "./i18n.js";
 import { go, noteHref, searchHref } from "./router.js";
@@ -198,12 +199,14 @@ export class SearchView {
     const isExact = exact(q, f);
     let data;
     try {
-      // quiet: a bad regex or glob is the person's typo, said once under the form, never a toast per keystroke
+      // quiet: a bad regex, glob or date (400) is the person's typo, said once under the form, never a toast
+      // per keystroke; anything else (rate limit, network) is also the app's usual toast
       data = isExact
         ? await api(exactUrl(q, vault, f, offset), { signal: ctrl.signal, quiet: true })
         : await api("/api/search", { params: { q, vault, tag: tagOf(f), limit: PAGE, offset }, signal: ctrl.signal, quiet: true });
     } catch (e) {
       if (e.name === "AbortError" || ctrl !== this.ctrl) return;
+      if (e.status !== 400) showError(e);
       status.textContent = "";
       error.replaceChildren(el("strong", t("search.error")), " ", e.message, el("code.muted", ` ${e.code || ""}`),
         e.hint ? el("div.muted", e.hint) : null);
@@ -219,9 +222,9 @@ export class SearchView {
     const parts = [data.total ? t("search.count", { n: data.total }) : t("search.none")];
     if (data.total > shown) parts.push(t("search.shown", { n: shown }));
     parts.push(t(isExact ? "search.engine.exact" : "search.engine.fulltext"));
-    status.replaceChildren(parts.join(" · "),
-      data.warning ? el("span.muted", ` (${data.warning})`) : null,
-      data.timed_out ? el("span.muted", ` ${t("search.timedOut")}`) : null);
+    if (data.warning) parts.push(data.warning);
+    if (data.timed_out) parts.push(t("search.timedOut"));
+    status.textContent = parts.join(" · ");
     if (data.next_offset != null) {
       list.append(el("li.search-more", el("button.button", {
         type: "button",
