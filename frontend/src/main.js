@@ -135,9 +135,14 @@ function buildShell() {
     sessionEnded(false);
   });
   vaultSelect.addEventListener("change", () => go(noteHref(vaultSelect.value, null)));
+  // Typing on the search page keeps its filters (they live in the route).
+  const searchTo = (q) => {
+    const r = parseRoute();
+    go(searchHref(q, state.vault, r.view === "search" ? r.params : null), { replace: r.view === "search" });
+  };
   const typed = debounce(() => {
     const q = searchInput.value;
-    if (q.trim()) go(searchHref(q, state.vault), { replace: parseRoute().view === "search" });
+    if (q.trim() || parseRoute().view === "search") searchTo(q);
   }, 200);
   searchInput.addEventListener("input", typed);
   searchInput.addEventListener("keydown", (e) => {
@@ -147,7 +152,7 @@ function buildShell() {
     } else if (e.key === "Enter") {
       e.preventDefault();
       const q = searchInput.value;
-      if (q.trim()) go(searchHref(q, state.vault), { replace: parseRoute().view === "search" });
+      if (q.trim()) searchTo(q);
     }
   });
 
@@ -264,7 +269,7 @@ async function route() {
   } else if (r.view === "search") {
     note.leave();
     if (document.activeElement !== searchInput) searchInput.value = r.q;
-    await search.show(r.q, r.vault || state.vault);
+    await search.show(r.q, r.vault || state.vault, r.params);
   } else if (r.view === "note" && r.path && state.vault === r.vault) {
     await note.open(r.vault, r.path, r.heading, r.find);
     tree.setVault(state.vault).then(() => tree.reveal(r.path)).catch(() => {});

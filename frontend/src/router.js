@@ -2,7 +2,7 @@
 //   #/v/{vault}/{path}?h={heading}    a file of a vault (each path segment URI-encoded); &f={text}: scroll
 //                                    to that text and mark it (opening a search hit at its match)
 //   #/v/{vault}                       a vault's home
-//   #/search?q=…&v={vault}            search results
+//   #/search?q=…&v={vault}            search results; its filters too (search.js FILTER_KEYS: &tag=…&re=1…)
 //   #/tags?v={vault}                  the vault's tags
 //   #/graph?v={vault}&p={path}&d={n}  the link graph: around a note (p) or the whole vault (no p)
 //   #/history?v={vault}&p={path}      a file's backups (list, diff, restore)
@@ -18,9 +18,12 @@ export function noteHref(vault, path, heading, find) {
   return `#/v/${encodeURIComponent(vault)}${path ? `/${enc(path)}` : ""}${q ? `?${q}` : ""}`;
 }
 
-export function searchHref(q, vault) {
+/** searchHref(q, vault, filters): `filters` an object or the route's URLSearchParams (its q and v ignored). */
+export function searchHref(q, vault, filters) {
   const p = new URLSearchParams({ q });
   if (vault) p.set("v", vault);
+  const entries = filters instanceof URLSearchParams ? [...filters] : Object.entries(filters || {});
+  for (const [k, v] of entries) if (k !== "q" && k !== "v" && v != null && v !== "" && v !== false) p.set(k, v === true ? "1" : String(v));
   return `#/search?${p}`;
 }
 
@@ -42,7 +45,7 @@ export function parseRoute(hash = location.hash) {
   const [pathPart, query = ""] = h.split("?", 2);
   const params = new URLSearchParams(query);
   const parts = pathPart.split("/").filter(Boolean).map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
-  if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v") };
+  if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v"), params };
   if (parts[0] === "tags") return { view: "tags", vault: params.get("v") };
   if (LAZY_VIEWS.includes(parts[0])) return { view: parts[0], vault: params.get("v"), path: params.get("p"), params };
   if (parts[0] === "v" && parts[1]) {

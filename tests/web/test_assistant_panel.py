@@ -78,3 +78,99 @@ def test_stop_mid_stream_cancels_the_provider_request(page: Any, app_server: Any
     assert send.inner_text() == "Send"
     page.watch.expect("AbortError")
     assert [p for p in page.watch.problems() if "abort" not in p.lower()] == []
+
+
+def _chat(page: Any, message: str) -> None:
+    """Send ``message`` as a plain chat and wait for the answer's end (Send is back)."""
+    page.uncheck("#as-agent")
+    page.fill(".assistant textarea", message)
+    page.click(".assistant-input button[type=submit]")
+    page.wait_for_selector(".assistant-input button[type=submit] >> text=Send")
+
+
+def _provider_messages(fake: FakeLLM) -> list[dict[str, Any]]:
+    """The messages of the provider's last chat request."""
+    return [r for r in fake.requests if r.method == "POST"][-1].json["messages"]
+
+
+def test_a_conversation_is_listed_resumed_after_a_reload_continued_and_deleted(page: Any, app_server: Any, fake: FakeLLM) -> None:
+    fake.add(o.stream_text(["Tidepools ", "are small."]), o.stream_text(["Rock pools ", "too."]))
+    _open_panel(page, app_server.url)
+    _chat(page, "What is a tidepool?")
+    page.wait_for_selector(".msg.assistant >> text=Tidepools are small.")
+    page.click("#as-history")
+    entry = page.locator(".conv-open", has_text="What is a tidepool?")
+    entry.wait_for()
+    assert entry.get_attribute("aria-current") == "true" and "2 messages" in entry.inner_text()
+
+    page.reload(wait_until="networkidle")
+    page.click("#assistant-btn")
+    page.wait_for_selector(".msg.assistant >> text=Tidepools are small.")  # this tab's conversation came back
+    page.click("#as-new")
+    assert page.locator(".assistant-log > *").count() == 0
+    page.click("#as-history")
+    page.click(".conv-open >> text=What is a tidepool?")  # resume it from the list
+    page.wait_for_selector(".msg.user >> text=What is a tidepool?")
+    assert page.locator("#as-conversations").is_hidden()
+    _chat(page, "And a rock pool?")
+    page.wait_for_selector(".msg.assistant >> text=Rock pools too.")
+    sent = [(m["role"], m["content"]) for m in _provider_messages(fake) if m["role"] != "system"]
+    assert sent == [("user", "What is a tidepool?"), ("assistant", "Tidepools are small."), ("user", "And a rock pool?")]
+
+    page.click("#as-history")
+    page.wait_for_selector(".conv-open >> text=4 messages")  # the same conversation, continued
+    assert page.locator(".conv-open").count() == 1
+    page.click(".conv-delete")
+    page.wait_for_selector("dialog.confirm >> text=Delete this conversation?")
+    page.click("dialog.confirm button.primary")
+    page.wait_for_selector(".conversation-list >> text=No conversations yet.")
+    assert page.locator(".assistant-log > *").count() == 0  # the open conversation was the deleted one
+    assert page.evaluate("fetch('/api/ai/conversations').then(r => r.json())") == {"conversations": []}
+    assert page.watch.problems() == []
+
+
+def _mention(page: Any, text: str, option: str) -> None:
+    """Type ``@text`` in the message box and wait for ``option`` among the completions."""
+    page.locator(".assistant textarea").press_sequentially(f"@{text}")
+    page.wait_for_selector(f"#as-mentions [role=option] >> text={option}")
+
+
+def test_at_mentions_become_chips_and_the_provider_gets_those_notes(page: Any, app_server: Any, fake: FakeLLM) -> None:
+    fake.add(o.stream_text(["Both read."]))
+    _open_panel(page, app_server.url)  # the open note is Ideas.md: "these files" must not mean it
+    page.uncheck("#as-agent")
+    box = page.locator(".assistant textarea")
+    box.fill("Compare ")
+    _mention(page, "plan", "Plan")
+    assert box.get_attribute("aria-activedescendant") == "as-mention-0"
+    assert page.locator("#as-mention-0").get_attribute("aria-selected") == "true"
+    box.press("Enter")  # keyboard: the first completion
+    assert page.locator("#as-mentions").is_hidden() and box.input_value() == "Compare "
+    assert page.input_value("#as-mode") == "mentions"
+    _mention(page, "home", "Home")
+    box.press("Enter")
+    _mention(page, "attach", "Attachments")
+    assert "mention-folder" in page.get_attribute("#as-mention-0", "class")  # folders of the matching files come first
+    box.press("ArrowDown")
+    box.press("ArrowUp")
+    box.press("Enter")
+    _mention(page, "idea", "Ideas")
+    box.press("Escape")  # closes the list, keeps the text
+    assert page.locator("#as-mentions").is_hidden() and box.input_value().endswith("@idea")
+    box.press("Backspace")  # typing again reopens it
+    page.wait_for_selector("#as-mentions [role=option] >> text=Ideas")
+    page.click("#as-mentions [role=option] >> text=Ideas")  # the mouse too
+    chips = page.locator(".mention-chips .chip-label")
+    assert chips.all_inner_texts() == ["Projects/Plan.md", "Home.md", "Attachments/", "Ideas.md"]
+    page.click(".chip-remove[aria-label='Remove Ideas.md']")
+    assert chips.all_inner_texts() == ["Projects/Plan.md", "Home.md", "Attachments/"]
+    box.fill("Compare these two")
+    with page.expect_request("**/api/ai/bookslm/chat") as request:
+        page.click(".assistant-input button[type=submit]")
+    body = request.value.post_data_json
+    assert (body["mode"], body["files"], body["extra_directories"]) == ("files", ["Projects/Plan.md", "Home.md"], ["Attachments"])
+    page.wait_for_selector(".msg.assistant >> text=Both read.")
+    system = _provider_messages(fake)[0]["content"]
+    assert "The budget for the tidepool buoy is small." in system and "Welcome. See" in system
+    assert "A tidepool sensor network" not in system  # the open note was not asked for
+    assert page.watch.problems() == []
