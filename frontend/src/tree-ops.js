@@ -206,7 +206,6 @@ export class TreeOps {
     });
     if (!done) return;
     await this.tree.refresh();
-    this.changed();
     await this.tree.focusPath(done); // the next "New note" goes into it
   }
 

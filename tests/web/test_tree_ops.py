@@ -14,7 +14,7 @@ import pytest
 
 #: Two more notes linking to Projects/Plan.md (Home.md links it too): four links in three notes.
 LINKING = {
-    "Journal.md": "# Journal\n\nMet about [[Plan]] today; the [[Projects/Plan#Budget|budget]] is tight.\n",
+    "Journal.md": "# Journal\n\nMet about [[Plan]] today; the [[Projects/Plan#Budget|budget]] is tight. [[Someday]]\n",
     "Projects/Review.md": "# Review\n\nSee [the plan](Plan.md).\n",
 }
 
@@ -206,13 +206,19 @@ def test_the_context_menu_from_the_keyboard(page: Any, server: Any) -> None:
     assert page.watch.problems() == []
 
 
-def test_a_dialog_does_not_outlive_navigation(page: Any, server: Any) -> None:
+def test_a_dialog_does_not_outlive_navigation(page: Any, server: Any, web_vault: Path) -> None:
     _open(page, server)
+    _open(page, server, "Journal.md")
+    page.click("#main .is-unresolved >> text=Someday")  # offers to create the missing note
+    page.wait_for_selector("dialog.confirm >> text=Create the note “Someday.md”?")
+    page.go_back()  # the person leaves the note: the question about it goes too
+    page.wait_for_selector("dialog.confirm", state="detached")
     _menu(page, "Ideas.md", "delete")
     page.wait_for_selector("dialog.confirm")
     page.evaluate("location.hash = '#/v/notes/Home.md'")
     page.wait_for_selector("#main .note-title >> text=Home")
     assert page.locator("dialog.confirm").count() == 0
+    assert not (web_vault / "Someday.md").exists() and (web_vault / "Ideas.md").exists()
 
 
 def test_nothing_is_offered_in_a_read_only_vault(page: Any, live_server: Any, web_vault: Path, tmp_path: Path) -> None:
