@@ -150,7 +150,6 @@ export class TreeOps {
     menu.style.left = `${Math.max(4, Math.min(x, innerWidth - width - 4))}px`;
     menu.style.top = `${y + height > innerHeight - 4 ? Math.max(4, y - height) : y}px`;
     this.menu = menu;
-    this.menuFor = li;
     this.outside = (e) => { if (!menu.contains(e.target)) this.closeMenu(); };
     document.addEventListener("pointerdown", this.outside, true);
     items[0].focus();

@@ -56,10 +56,12 @@ def _backlinks(page: Any) -> list[str]:
 
 
 def _files(root: Path) -> set[str]:
-    return {p.relative_to(root).as_posix() for p in root.rglob("*") if ".obsidian" not in p.parts and ".trash" not in p.parts}
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if not {".obsidian", ".trash"} & set(p.parts)}
 
 
-def test_rename_a_linked_note_rewrites_the_links_and_keeps_the_backlinks(page: Any, server: Any, web_vault: Path) -> None:
+def test_rename_a_linked_note_rewrites_the_links_and_keeps_the_backlinks(
+    page: Any, server: Any, web_vault: Path
+) -> None:
     _open(page, server, "Projects/Plan.md")
     before = _backlinks(page)
     assert before == ["Home.md", "Journal.md", "Projects/Review.md"]
@@ -128,7 +130,8 @@ def test_move_by_drag_and_drop_and_with_the_move_dialog(page: Any, server: Any, 
     assert (web_vault / "Attachments/Ideas.md").exists() and not (web_vault / "Projects/Ideas.md").exists()
     assert "[[Ideas]]" in (web_vault / "Home.md").read_text()  # still resolves: the name is unique
     # dropped on the pane, outside any folder: to the vault root
-    page.locator(f"{_item('Projects/Review.md')} > .tree-row").drag_to(page.locator("#tree"), target_position={"x": 60, "y": 380})
+    review = page.locator(f"{_item('Projects/Review.md')} > .tree-row")
+    review.drag_to(page.locator("#tree"), target_position={"x": 60, "y": 380})
     page.click("dialog.confirm button[type=submit]")
     page.wait_for_selector(".toast-info >> text=“Review.md” moved to “/ (vault root)”.")
     assert (web_vault / "Review.md").exists()
@@ -160,7 +163,9 @@ def test_bad_names_are_refused_in_the_dialog_and_nothing_is_written(page: Any, s
     _menu(page, "Ideas.md", "rename")
     field = page.get_by_label("New name")
     error = page.locator("dialog.confirm .dialog-error")
-    for name, says in [("", "Type a name."), ("a/b", "cannot contain “/”"), ("..", "are not names"), ("Home", "“Home” already exists here")]:
+    refusals = [("", "Type a name."), ("a/b", "cannot contain “/”"), ("..", "are not names"),
+                ("Home", "“Home” already exists")]  # the last one is the server's (409 exists)
+    for name, says in refusals:
         field.fill(name)
         if name == "Home":
             page.watch.expect("409")  # the server's refusal, logged by the browser
@@ -202,7 +207,8 @@ def test_the_context_menu_from_the_keyboard(page: Any, server: Any) -> None:
     # a folder's menu also creates inside it
     page.focus(_item("Projects"))
     page.keyboard.press("Shift+F10")
-    assert page.locator("#tree-menu [role=menuitem]").all_inner_texts() == ["New note", "New folder", "Rename", "Move to…", "Delete"]
+    entries = page.locator("#tree-menu [role=menuitem]").all_inner_texts()
+    assert entries == ["New note", "New folder", "Rename", "Move to…", "Delete"]
     assert page.watch.problems() == []
 
 
@@ -222,7 +228,8 @@ def test_a_dialog_does_not_outlive_navigation(page: Any, server: Any, web_vault:
 
 
 def test_nothing_is_offered_in_a_read_only_vault(page: Any, live_server: Any, web_vault: Path, tmp_path: Path) -> None:
-    server = live_server({"notes": {"path": str(web_vault), "read_only": True}}, auth_enabled=False, data_dir=tmp_path / "ro")
+    vault = {"path": str(web_vault), "read_only": True}
+    server = live_server({"notes": vault}, auth_enabled=False, data_dir=tmp_path / "ro")
     _open(page, server)
     assert page.locator("#tree-actions").is_hidden()
     assert page.locator("#tree .tree-menu-btn").count() == 0
