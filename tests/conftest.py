@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -59,14 +60,15 @@ class LiveServer:
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
-    """Factory: ``live_server(vaults={"name": path}, **settings)`` → a started, index-ready server."""
+    """Factory: ``live_server(vaults={"name": path}, **settings)`` → a started, index-ready server. A vault may
+    also be given as its settings (``{"path": ..., "read_only": True}``)."""
     started: list[LiveServer] = []
 
-    def make(vaults: dict[str, Path], **overrides) -> LiveServer:
+    def make(vaults: dict[str, Path | dict[str, Any]], **overrides) -> LiveServer:
         settings = load_settings(
             data_dir=overrides.pop("data_dir", tmp_path / "data"),
             port=free_port(),
-            vaults={name: {"path": str(p)} for name, p in vaults.items()},
+            vaults={name: p if isinstance(p, dict) else {"path": str(p)} for name, p in vaults.items()},
             tool_rate_limit=overrides.pop("tool_rate_limit", 10_000),
             **overrides,
         )

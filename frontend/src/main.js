@@ -156,10 +156,17 @@ function buildShell() {
     }
   });
 
-  const tree = new FileTree(treeRoot);
+  const writable = (v) => !state.vaults.find((x) => x.name === v)?.read_only;
+  const tree = new FileTree(treeRoot, {
+    actions: treeActions,
+    writable,
+    // After a write from the tree the open view is shown again (its links may have changed), unless the
+    // editor is open: its text is the person's, never replaced under them.
+    changed: () => { if (!main.querySelector(".editor-wrap")) { state.shell.note.current = null; route(); } },
+  });
   const note = new NoteView({
     main, outline, backlinks,
-    writable: (v) => !state.vaults.find((x) => x.name === v)?.read_only,
+    writable,
     user: () => state.user?.name || "anonymous",
     created: () => tree.refresh(),
   });

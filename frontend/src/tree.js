@@ -1,21 +1,27 @@
 // The vault's file tree: lazy folders (GET /api/browse/{vault}?path=), note counts, the open file
-// highlighted and revealed, WAI-ARIA tree keyboard navigation (arrows, Home/End, Enter).
+// highlighted and revealed, WAI-ARIA tree keyboard navigation (arrows, Home/End, Enter). The writes
+// (new note or folder, rename, move, delete; context menu, drag and drop) are tree-ops.js.
 import { api } from "./api.js";
 import { el, clear, icon, $$ } from "./dom.js";
 import { t } from "./i18n.js";
 import { noteHref, go } from "./router.js";
+import { TreeOps } from "./tree-ops.js";
 
 const PAGE = 200;
 
 export class FileTree {
-  constructor(root) {
+  /** `options`: `actions` (the toolbar above the tree), `writable(vault)`, `changed()` (the open view shows
+   * the vault again after a write) — see TreeOps. */
+  constructor(root, options = {}) {
     this.root = root; // <ul role="tree">
     this.vault = null;
     this.nodes = new Map(); // path -> li
     this.loaded = new Map(); // folder path -> Promise
     this.current = null;
+    this.selected = null; // the item last picked (or the open file): where "New note" goes
     root.addEventListener("keydown", (e) => this.onKey(e));
     root.addEventListener("click", (e) => this.onClick(e));
+    this.ops = new TreeOps(this, options);
   }
 
   /** Shows a vault's top folder; resolves once it is loaded (at once when it already is). */
@@ -25,19 +31,24 @@ export class FileTree {
     this.nodes.clear();
     this.loaded.clear();
     this.current = null;
+    this.selected = null;
     this.root.setAttribute("aria-label", t("tree.label", { vault }));
     clear(this.root);
+    this.ops.setVault(vault);
     this.ready = this.load("", this.root, 1).catch((e) => { this.ready = null; throw e; });
     return this.ready;
   }
 
-  /** Reloads the tree (after a write), keeping the open folders and the open file revealed. */
-  async refresh() {
-    const open = [...this.root.querySelectorAll('[aria-expanded="true"]')].map((li) => li.dataset.path);
-    const current = this.current;
+  /** Reloads the tree (after a write), keeping the open folders and the open file revealed. `moved(path)`:
+   * where a path is now (null: deleted), when a write moved or deleted some. */
+  async refresh(moved = (p) => p) {
+    const open = [...this.root.querySelectorAll('[aria-expanded="true"]')].map((li) => moved(li.dataset.path)).filter((p) => p != null);
+    const current = this.current && moved(this.current);
+    const selected = this.selected && moved(this.selected);
     const vault = this.vault;
     this.ready = null;
     await this.setVault(vault);
+    this.selected = selected;
     for (const dir of open) {
       const li = this.nodes.get(dir);
       if (li) await this.expand(li, true).catch(() => {});
@@ -47,6 +58,7 @@ export class FileTree {
 
   relabel() {
     if (this.vault) this.root.setAttribute("aria-label", t("tree.label", { vault: this.vault }));
+    this.ops.relabel();
   }
 
   load(path, group, level) {
@@ -89,8 +101,9 @@ export class FileTree {
       role: "treeitem", tabindex: "-1", "aria-level": level,
       // Named explicitly: a folder's name computed from its content would include its children.
       "aria-label": count ? `${entry.name} (${count})` : entry.name,
-      dataset: { path: entry.path, type: entry.type },
+      dataset: { path: entry.path, type: entry.type, name: entry.name, files: entry.files ?? "" },
     }, row);
+    this.ops.decorate(li, row);
     row.style.paddingLeft = `${(level - 1) * 14 + 6}px`; // CSP allows styles set from script
     if (isDir) {
       li.setAttribute("aria-expanded", "false");
@@ -113,26 +126,48 @@ export class FileTree {
     $$('[aria-selected="true"]', this.root).forEach((n) => n.setAttribute("aria-selected", "false"));
     this.current = path;
     if (!path) return;
-    const parts = path.split("/");
-    for (let i = 1; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join("/");
-      const li = this.nodes.get(dir);
-      if (!li) return;
-      if (li.getAttribute("aria-expanded") !== "true") await this.expand(li, true);
-      else await this.loaded.get(dir);
-    }
-    if (this.current !== path) return;
-    const li = this.nodes.get(path);
-    if (!li) return;
+    const li = await this.locate(path);
+    if (!li || this.current !== path) return;
     li.setAttribute("aria-current", "page");
     li.setAttribute("aria-selected", "true");
     this.focusable(li);
     li.querySelector(".tree-row").scrollIntoView({ block: "nearest" });
   }
 
+  /** The item of `path` once its ancestors are expanded and loaded (null when it is not there). */
+  async locate(path) {
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      const li = this.nodes.get(dir);
+      if (!li) return null;
+      if (li.getAttribute("aria-expanded") !== "true") await this.expand(li, true);
+      else await this.loaded.get(dir);
+    }
+    return this.nodes.get(path) || null;
+  }
+
+  /** Moves the keyboard focus to `path`'s item (after a write from the tree: the person goes on there). */
+  async focusPath(path) {
+    const li = path && await this.locate(path);
+    if (!li) return;
+    this.focusable(li);
+    li.focus();
+    li.querySelector(".tree-row").scrollIntoView({ block: "nearest" });
+  }
+
   focusable(li) {
     this.root.querySelectorAll('[tabindex="0"]').forEach((n) => n.setAttribute("tabindex", "-1"));
     li.setAttribute("tabindex", "0");
+    this.selected = li.dataset.path;
+  }
+
+  /** The folder a new note or folder goes into: the picked folder, the picked file's folder, or the root. */
+  targetDir() {
+    const li = this.selected && this.nodes.get(this.selected);
+    if (!li) return "";
+    const p = li.dataset.path;
+    return li.dataset.type === "dir" ? p : p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
   }
 
   visible() {
@@ -146,7 +181,7 @@ export class FileTree {
 
   onClick(e) {
     const li = e.target.closest('[role="treeitem"]');
-    if (!li || !e.target.closest(".tree-row")) return;
+    if (!li || !e.target.closest(".tree-row") || e.target.closest(".tree-menu-btn")) return;
     this.focusable(li);
     li.focus();
     this.activate(li);
@@ -174,6 +209,8 @@ export class FileTree {
         else move(li.parentElement.closest('[role="treeitem"]'));
         break;
       case "Enter": case " ": this.activate(li); break;
+      case "ContextMenu": this.ops.openMenu(li); break;
+      case "F10": if (e.shiftKey) { this.ops.openMenu(li); break; } return;
       default: return;
     }
     e.preventDefault();

@@ -1,5 +1,5 @@
-"""The editor in a real browser (issue 11 journey: "edit and save → external change → conflict dialog"; and
-"unsaved changes survive a reload")."""
+"""The editor in a real browser (issue 11 journey: "edit and save → external change → conflict dialog →
+merge"; and "unsaved changes survive a reload")."""
 
 from __future__ import annotations
 
@@ -77,3 +77,32 @@ def test_drafts_are_per_user_and_go_at_sign_out(page: Any, web_server: Any, alic
     page.wait_for_selector("#login-user")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('obsigate:draft:'))") == []
     assert "private draft" not in (web_vault / "Ideas.md").read_text()
+
+
+def test_a_conflict_merged_keeps_both_changes(page: Any, open_server: Any, web_vault: Path) -> None:
+    note = web_vault / "Ideas.md"
+    original = note.read_text()
+    _edit(page, open_server.url, "Ideas.md")
+    page.click(".editor-box .cm-content")
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("End")
+    page.keyboard.type("\nmine near the top")
+    note.write_text(original + "theirs at the end\n")  # someone else writes meanwhile
+    page.watch.expect("409")
+    page.click("#save-note")
+    page.wait_for_selector("dialog.confirm >> text=The file changed on disk")
+    page.click("dialog.confirm button[data-value=merge]")
+    # @codemirror/merge's view: my text against theirs, a chunk per difference with Accept / Reject
+    chunks = page.locator(".editor-box .cm-chunkButtons")
+    chunks.first.wait_for()
+    assert chunks.count() == 2
+    page.locator(".editor-box .cm-deletedChunk", has_text="theirs at the end").locator("button[name=reject]").click()
+    page.wait_for_selector(".editor-box .cm-line >> text=theirs at the end")  # their line is back in my text
+    page.locator(".editor-box .cm-chunkButtons button[name=accept]").click()  # and my line is kept
+    page.wait_for_selector(".editor-box .cm-chunkButtons", state="detached")  # every difference resolved
+    assert note.read_text() == original + "theirs at the end\n"  # nothing written before Save
+    page.click("#save-note")
+    page.wait_for_selector(".toast >> text=Saved.")
+    merged = note.read_text()
+    assert merged == original.replace("# Ideas\n", "# Ideas\nmine near the top\n", 1) + "theirs at the end\n"
+    assert page.watch.problems() == []
