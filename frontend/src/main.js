@@ -120,9 +120,10 @@ function buildShell() {
   };
   themeBtn.addEventListener("click", () => {
     store.set("obsigate.theme", THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length]);
-    applyTheme();
-    drawTheme();
+    window.dispatchEvent(new Event("obsigate:theme"));
   });
+  // "obsigate:theme": the stored theme changed (this button, or the settings page's choice)
+  window.addEventListener("obsigate:theme", () => { applyTheme(); drawTheme(); });
   drawTheme();
 
   langSelect.addEventListener("change", () => setLang(langSelect.value));

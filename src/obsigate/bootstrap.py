@@ -24,7 +24,7 @@ from obsigate.domain.storage.journal import ChangeJournal, Recovered
 from obsigate.domain.storage.private_files import ensure_private_file, make_private_dir
 from obsigate.domain.vault import Vault
 from obsigate.services.mutation_exec import recover, sweep_temps
-from obsigate.services.workspace import Limits, Workspace
+from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
 from obsigate.tools.audit import AuditEvent, AuditLog
 from obsigate.tools.confirmations import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
@@ -129,9 +129,12 @@ def check_data_dir_outside_vaults(data_dir: Path, vaults: dict[str, Vault]) -> N
 WEB_TOOLS = 4
 
 
-def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] | None = None) -> ToolRuntime:
+def build_runtime(
+    settings: Settings, data_dir: Path, vaults: dict[str, Vault] | None = None, *, ai_settings: AISettings | None = None
+) -> ToolRuntime:
     """Vaults, index, indexer (not started), backup store, audit log, rate limiter and confirmation tokens,
-    wired into a :class:`ToolRuntime`.
+    wired into a :class:`ToolRuntime`. With ``ai_settings``, the per-vault ``aiDestructiveTools`` switches set at
+    run time (``config.json`` ``ai_destructive_tools``) win over the declared ones, live.
 
     Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``audit.log``,
     ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start) and
@@ -148,6 +151,7 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
         raise ConfigError(
             f"another ObsiGate process is using the index in {data_dir}; stop it first or use another --data-dir"
         ) from None
+    destructive = {n: vs.ai_destructive_tools for n, vs in settings.vaults.items()}
     workspace = Workspace(
         vaults=vaults,
         index=index,
@@ -157,7 +161,7 @@ def build_runtime(settings: Settings, data_dir: Path, vaults: dict[str, Vault] |
             context_max_files=settings.bookslm_max_files, context_max_total_chars=settings.bookslm_max_total_chars,
             context_max_file_chars=settings.bookslm_max_file_chars,
         ),  # fmt: skip
-        destructive={n: vs.ai_destructive_tools for n, vs in settings.vaults.items()},
+        destructive=destructive if ai_settings is None else DestructiveSwitches(destructive, ai_settings.destructive_overrides),
         backups=BackupStore(data_dir / BACKUPS_DIR),
         journal=ChangeJournal(data_dir),
     )
@@ -207,8 +211,8 @@ def create_app(settings: Settings) -> FastAPI:
     check_auth_bind(settings)
     vaults = build_vaults(settings)
     data_dir = prepare_data_dir(settings.data_dir, vaults)
-    runtime = build_runtime(settings, data_dir, vaults)
     ai_settings = open_ai_settings(settings, data_dir)
+    runtime = build_runtime(settings, data_dir, vaults, ai_settings=ai_settings)
     assistant = open_assistant(settings, data_dir, runtime, ai_settings)
     return build_app(settings, runtime, open_auth(settings, data_dir), ai_settings, assistant)
 

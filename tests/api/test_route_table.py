@@ -73,6 +73,10 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("GET", "/api/config"), ("POST", "/api/config"), ("POST", "/api/ai/bookslm/context"),
         ("POST", "/api/ai/bookslm/chat"), ("POST", "/api/ai/bookslm/agent"), ("GET", "/api/ai/conversations"),
         ("GET", "/api/ai/conversations/{conversation_id}"), ("DELETE", "/api/ai/conversations/{conversation_id}"),
+        ("POST", "/api/ai/test"), ("GET", "/api/admin/users"), ("POST", "/api/admin/users"),
+        ("PATCH", "/api/admin/users/{name}"), ("DELETE", "/api/admin/users/{name}"),
+        ("GET", "/api/admin/users/{name}/keys"), ("POST", "/api/admin/users/{name}/keys"),
+        ("DELETE", "/api/admin/users/{name}/keys/{key_id}"),
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 

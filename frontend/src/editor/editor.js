@@ -9,6 +9,7 @@ import { unifiedMergeView } from "@codemirror/merge";
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
+import { editorPrefs } from "../settings/prefs.js";
 
 const DRAFT_PREFIX = "obsigate:draft:";
 
@@ -91,11 +92,14 @@ export function openEditor(container, note, options) {
   if (draft && draft.content !== note.content && draft.base === note.sha256) start = draft.content; // unsaved work
 
   const nonce = document.querySelector('meta[name="csp-nonce"]')?.content;
+  const prefs = editorPrefs(); // the person's options (settings page): wrapping, line numbers, font size
   const extensions = (...extra) => [
     nonce ? EditorView.cspNonce.of(nonce) : [],
     basicSetup,
     markdown(),
-    EditorView.lineWrapping,
+    prefs.lineWrapping ? EditorView.lineWrapping : [],
+    prefs.lineNumbers ? [] : EditorView.editorAttributes.of({ class: "cm-no-line-numbers" }),
+    EditorView.theme({ "&": { fontSize: `${prefs.fontSize}px` } }),
     autocompletion({ override: [wikilinkCompletion(note.vault)] }),
     keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
     EditorView.updateListener.of((update) => {

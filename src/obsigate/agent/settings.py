@@ -7,7 +7,9 @@ Sources (seeds §6, issue 10 item 1), highest first:
 * **model**: the request's ``model`` > ``config.json`` ``ai_default_models[provider]`` > env ``<NAME>_MODEL`` >
   the built-in default (:mod:`obsigate.agent.providers.catalog`);
 * **base URL**: ``config.json`` ``ai_base_urls[provider]`` > env ``<NAME>_BASE_URL`` > the built-in endpoint;
-* **API key**: ``<data_dir>/api_keys.json`` (``{"deepseek": "sk-..."}``, mode 0600) > env ``<NAME>_API_KEY``.
+* **API key**: ``<data_dir>/api_keys.json`` (``{"deepseek": "sk-..."}``, mode 0600) > env ``<NAME>_API_KEY``;
+* **per-vault dangerous tools**: ``config.json`` ``ai_destructive_tools`` (``{"notes": false}``, set from the web
+  app's settings) > the vault's declared ``aiDestructiveTools`` (the composition root combines them, live).
 
 Both files are re-read when they change on disk (inode, size or mtime), so ``POST /api/config``, ``obsigate ai
 key set`` from another process, or a hand edit take effect on the next request without a restart. A file that
@@ -26,6 +28,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import secrets
 import stat
 import threading
@@ -47,6 +50,7 @@ from obsigate.tools.api import BadRequest, Unavailable
 
 __all__ = [
     "CONFIG_FILE",
+    "DESTRUCTIVE_KEY",
     "KEYS_FILE",
     "AISettings",
     "known_provider",
@@ -66,6 +70,9 @@ LOCK_FILE = ".ai_settings.lock"
 MODEL_MAX_CHARS = 200
 KEY_MAX_CHARS = 4096
 BASE_URL_MAX_CHARS = 2048
+#: The ``config.json`` key of the per-vault ``aiDestructiveTools`` switches set at run time: ``{vault: bool}``.
+DESTRUCTIVE_KEY = "ai_destructive_tools"
+_VAULT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 #: A masked key shows its last 4 characters only when it has at least this many (else just "set").
 MASK_MIN_CHARS = 12
 _UNSET: Any = object()
@@ -295,6 +302,25 @@ def _process_lock(path: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
+def _bool_map(value: Any) -> dict[str, bool]:
+    """The ``{vault: bool}`` entries of a hand-editable ``config.json`` mapping; anything else is ignored."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, bool)}
+
+
+def _check_switches(value: Any) -> dict[str, bool | None]:
+    """``{vault: bool or None}`` with valid vault names, else BadRequest (``invalid_argument``)."""
+    if not isinstance(value, Mapping):
+        raise BadRequest(f"{DESTRUCTIVE_KEY} must be an object {{vault: true, false or null}}", details={"field": DESTRUCTIVE_KEY})
+    for name, on in value.items():
+        if not isinstance(name, str) or not _VAULT_NAME.fullmatch(name) or set(name) == {"."}:
+            raise BadRequest(f"{DESTRUCTIVE_KEY}: {str(name)[:64]!r} is not a vault name", details={"field": DESTRUCTIVE_KEY})
+        if on is not None and not isinstance(on, bool):
+            raise BadRequest(f"{DESTRUCTIVE_KEY}.{name} must be true, false or null", details={"field": f"{DESTRUCTIVE_KEY}.{name}"})
+    return dict(value)
+
+
 def _str_map(value: Any) -> dict[str, str]:
     """The ``{provider: text}`` entries of a hand-editable ``config.json`` mapping; anything else is ignored."""
     if not isinstance(value, dict):
@@ -465,7 +491,7 @@ class AISettings:
 
     def stored_config(self) -> dict[str, Any]:
         """The AI keys of ``config.json`` as stored: ``{"ai_default_provider": str|None, "ai_default_models":
-        {provider: model}, "ai_base_urls": {provider: url}}`` (no API keys)."""
+        {provider: model}, "ai_base_urls": {provider: url}, "ai_destructive_tools": {vault: bool}}`` (no API keys)."""
         with self._lock:
             config = self._config.read()
         provider = config.get("ai_default_provider")
@@ -473,7 +499,14 @@ class AISettings:
             "ai_default_provider": provider if isinstance(provider, str) and provider.strip() else None,
             "ai_default_models": _str_map(config.get("ai_default_models")),
             "ai_base_urls": _str_map(config.get("ai_base_urls")),
+            DESTRUCTIVE_KEY: _bool_map(config.get(DESTRUCTIVE_KEY)),
         }
+
+    def destructive_overrides(self) -> dict[str, bool]:
+        """``config.json``'s ``ai_destructive_tools``: ``{vault: bool}`` set at run time (the web app's settings),
+        winning over each vault's declared ``aiDestructiveTools``; re-read when the file changes."""
+        with self._lock:
+            return _bool_map(self._config.read().get(DESTRUCTIVE_KEY))
 
     # ---- writing -------------------------------------------------------------------------------------
 
@@ -493,6 +526,7 @@ class AISettings:
         ai_default_models: Mapping[str, str | None] | None = None,
         ai_base_urls: Mapping[str, str | None] | None = None,
         keys: Mapping[str, str | None] | None = None,
+        ai_destructive_tools: Mapping[str, bool | None] | None = None,
     ) -> dict[str, Any]:
         """Change the stored settings; everything is validated before anything is written. Effective at once
         (for this object and, through the files, for any other process).
@@ -504,6 +538,8 @@ class AISettings:
                 that provider's entry.
             ai_base_urls: ``{provider: url}`` likewise (``http(s)``, no user info, query or fragment).
             keys: ``{provider: key}`` merged into ``api_keys.json``; ``None`` removes a stored key.
+            ai_destructive_tools: ``{vault: bool}`` merged into ``config.json``'s; ``None`` removes that vault's
+                switch (its declared ``aiDestructiveTools`` applies again). The caller checks the vaults exist.
 
         Returns:
             :meth:`status` after the change.
@@ -519,17 +555,20 @@ class AISettings:
         models = self._changes(ai_default_models, "ai_default_models", validate_model) if ai_default_models is not None else {}
         urls = self._changes(ai_base_urls, "ai_base_urls", validate_base_url) if ai_base_urls is not None else {}
         new_keys = self._changes(keys, "api_keys", validate_key) if keys is not None else {}
+        switches = _check_switches(ai_destructive_tools) if ai_destructive_tools is not None else {}
         with self._lock, _process_lock(self.data_dir / LOCK_FILE):
-            self._write(provider, models, urls, new_keys)
+            self._write(provider, models, urls, new_keys, switches)
             return self.status()
 
     def _write(
-        self, provider: Any, models: dict[str, str | None], urls: dict[str, str | None], keys: dict[str, str | None]
+        self, provider: Any, models: dict[str, str | None], urls: dict[str, str | None], keys: dict[str, str | None],
+        switches: dict[str, bool | None] | None = None,
     ) -> None:
         """Merge validated changes into the files; the caller holds both locks. ``provider``: ``_UNSET`` (no
         change), ``None`` (remove) or a known name; a ``None`` value in the maps removes that entry. Both
         files are read before either is written, so an unreadable one stops the change before any write."""
-        change_config = provider is not _UNSET or bool(models) or bool(urls)
+        switches = switches or {}
+        change_config = provider is not _UNSET or bool(models) or bool(urls) or bool(switches)
         config = self._config.read_fresh() if change_config else {}  # every other key is written back as it was
         if keys:
             stored = self._keys.read_fresh()
@@ -544,7 +583,7 @@ class AISettings:
                 config.pop("ai_default_provider", None)
             elif provider is not _UNSET:
                 config["ai_default_provider"] = provider
-            for field, changes in (("ai_default_models", models), ("ai_base_urls", urls)):
+            for field, changes in (("ai_default_models", models), ("ai_base_urls", urls), (DESTRUCTIVE_KEY, switches)):
                 if not changes:
                     continue
                 current = config.get(field)

@@ -4,9 +4,10 @@
   shown beyond its last 4 characters.
 * ``GET /api/config/ai-models``: per provider, its default model and the known models with their capabilities.
 * ``GET /api/ai/model-capabilities``: the 8-flag table (``?provider=&model=`` for one model).
-* ``GET /api/config`` and ``POST /api/config`` (admins): the stored defaults, and changing them and the keys;
-  effective for the very next request (no restart). ``POST`` passes the same cross-site checks as every REST
-  write (``routes_write.check_same_site``).
+* ``GET /api/config`` and ``POST /api/config`` (admins): the stored defaults, and changing them, the keys and
+  the per-vault ``aiDestructiveTools`` switches; effective for the very next request (no restart). ``POST``
+  passes the same cross-site checks as every REST write (``routes_write.check_same_site``).
+* ``POST /api/ai/test`` (admins): one tiny call to a provider with its current settings (``agent.probe``).
 
 The settings object is ``request.app.state.ai_settings`` (an ``obsigate.agent.settings.AISettings``, built by
 the composition root); without one every route answers 503 ``unavailable``.
@@ -21,12 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from obsigate.agent.capabilities import FLAGS, capabilities, capability_table, known_models
+from obsigate.agent.probe import probe
 from obsigate.agent.providers.catalog import PROVIDERS, normalise_name
-from obsigate.agent.settings import AISettings, validate_model
-from obsigate.api.deps import CurrentPrincipal
+from obsigate.agent.settings import AISettings, known_provider, validate_model
+from obsigate.api.deps import Ctx, CurrentPrincipal
 from obsigate.api.routes_write import check_same_site
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import BadRequest, Forbidden, Unavailable
+from obsigate.tools.operations import vault_switches
 
 router = APIRouter(tags=["ai"])
 
@@ -39,7 +42,8 @@ class ConfigUpdate(BaseModel):
 
     ``ai_default_provider``: a provider name, or ``null`` to fall back to ``AI_DEFAULT_PROVIDER``/``deepseek``.
     ``ai_default_models``, ``ai_base_urls``, ``api_keys``: ``{provider: value}`` merged into what is stored; a
-    ``null`` value removes that provider's entry.
+    ``null`` value removes that provider's entry. ``ai_destructive_tools``: ``{vault: bool}`` (a declared
+    vault) turns its dangerous tools on or off at once; ``null`` goes back to the vault's declaration.
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -48,6 +52,16 @@ class ConfigUpdate(BaseModel):
     ai_default_models: dict[_Name, _Value | None] | None = Field(default=None, max_length=len(PROVIDERS))
     ai_base_urls: dict[_Name, _Value | None] | None = Field(default=None, max_length=len(PROVIDERS))
     api_keys: dict[_Name, _Value | None] | None = Field(default=None, max_length=len(PROVIDERS))
+    ai_destructive_tools: dict[_Name, bool | None] | None = Field(default=None, max_length=1000)
+
+
+class ProviderTest(BaseModel):
+    """Body of ``POST /api/ai/test``: the provider to call, and a model instead of its default (optional)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    provider: _Name
+    model: Annotated[str, Field(min_length=1, max_length=256)] | None = None
 
 
 def _ai(request: Request) -> AISettings:
@@ -124,13 +138,14 @@ async def model_capabilities(
     return {"flags": flags, "provider": name, "model": model, "capabilities": capabilities(name, model)}
 
 
-@router.get("/api/config", summary="The stored AI defaults and the providers' status (admin)")
-async def get_config(request: Request, _: Admin) -> dict[str, Any]:
-    """``{ai_default_provider, ai_default_models, ai_base_urls, status}``: what ``config.json`` stores (no
-    key) and :func:`ai_status`'s answer."""
+@router.get("/api/config", summary="The stored AI defaults, the providers' status and the vaults' switches (admin)")
+async def get_config(request: Request, _: Admin, ctx: Ctx) -> dict[str, Any]:
+    """``{ai_default_provider, ai_default_models, ai_base_urls, ai_destructive_tools, status, vaults}``: what
+    ``config.json`` stores (no key), :func:`ai_status`'s answer, and every declared vault as ``{name,
+    read_only, destructive_tools}`` (the switch in effect now)."""
     settings = _ai(request)
     stored = await run_in_threadpool(settings.stored_config)
-    return {**stored, "status": await run_in_threadpool(settings.status)}
+    return {**stored, "status": await run_in_threadpool(settings.status), "vaults": vault_switches(ctx)}
 
 
 @router.post(
@@ -138,13 +153,13 @@ async def get_config(request: Request, _: Admin) -> dict[str, Any]:
     summary="Change the AI defaults and keys at once, no restart (admin)",
     dependencies=[Depends(check_same_site)],
 )
-async def post_config(request: Request, _: Admin, body: ConfigUpdate) -> dict[str, Any]:
+async def post_config(request: Request, _: Admin, ctx: Ctx, body: ConfigUpdate) -> dict[str, Any]:
     """Validates everything, then writes ``config.json`` (its other keys kept) and ``api_keys.json`` (0600)
     atomically; answers the new status (keys masked).
 
     Raises:
-        BadRequest (``invalid_argument``): an unknown field or provider, a bad model, URL or key (the key is
-            never echoed).
+        BadRequest (``invalid_argument``): an unknown field, provider or vault, a bad model, URL or key (the key
+            is never echoed).
         Forbidden (``forbidden``, ``forbidden_origin``): not an admin; a cross-site request.
         Unavailable (``unavailable``): a settings file exists but cannot be read.
     """
@@ -157,4 +172,34 @@ async def post_config(request: Request, _: Admin, body: ConfigUpdate) -> dict[st
         value = getattr(body, field)
         if value is not None:
             changes[target] = value
+    if body.ai_destructive_tools is not None:
+        declared = {v["name"] for v in vault_switches(ctx)}
+        unknown = sorted(set(body.ai_destructive_tools) - declared)
+        if unknown:
+            raise BadRequest(
+                f"ai_destructive_tools: no vault named {unknown[0]!r} on this server", details={"field": "ai_destructive_tools"}
+            )
+        changes["ai_destructive_tools"] = body.ai_destructive_tools
     return await run_in_threadpool(lambda: settings.update(**changes))
+
+
+@router.post(
+    "/api/ai/test",
+    summary="One tiny call to a provider with its current settings (admin)",
+    dependencies=[Depends(check_same_site)],
+)
+async def test_provider(request: Request, _: Admin, body: ProviderTest) -> dict[str, Any]:
+    """Sends one short message (answer capped at a few tokens, no retry, 20 s at most) to ``provider`` with its
+    stored key, base URL and default model (or ``model``). Answers 200 either way: ``{ok: true, provider,
+    model, latency_ms, reply}`` or ``{ok: false, provider, model, latency_ms, code, message}`` with the
+    provider's stable code (``provider_auth_failed``, ``provider_unavailable``, ``model_not_found``,
+    ``provider_not_configured``...).
+
+    Raises:
+        BadRequest (``invalid_argument``): an unknown provider or a malformed model.
+        Forbidden (``forbidden``, ``forbidden_origin``): not an admin; a cross-site request.
+    """
+    settings = _ai(request)
+    name = known_provider(body.provider)
+    model = validate_model(body.model) if body.model is not None else None
+    return await probe(settings, name, model)

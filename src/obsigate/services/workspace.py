@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -57,6 +57,26 @@ def check_page(limit: int, offset: int, *, max_limit: int | None = None, max_off
         limits = ">= 1" if max_limit is None else f"1..{max_limit}"
         offsets = ">= 0" if max_offset is None else f"0..{max_offset}"
         raise BadRequest(f"limit must be {limits} and offset {offsets}")
+
+
+class DestructiveSwitches(Mapping[str, bool]):
+    """The per-vault ``aiDestructiveTools`` switches, live: ``overrides()`` (the ones set at run time, e.g. from
+    the web app's settings) win over ``declared`` (the vault declarations), and are asked on every lookup, so a
+    change applies to the very next tool call. Iterates over the declared vaults."""
+
+    def __init__(self, declared: Mapping[str, bool], overrides: Callable[[], Mapping[str, bool]]) -> None:
+        self._declared = dict(declared)
+        self._overrides = overrides
+
+    def __getitem__(self, name: str) -> bool:
+        value = self._overrides().get(name)
+        return value if isinstance(value, bool) else self._declared[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._declared)
+
+    def __len__(self) -> int:
+        return len(self._declared)
 
 
 @dataclass(slots=True)

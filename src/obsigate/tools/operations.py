@@ -1,15 +1,18 @@
-"""Front operations that are not model tools but still go through the one door (rate limit, error mapping,
-audit): a file's bytes for an HTTP download."""
+"""Front operations that are not model tools: a file's bytes for an HTTP download (through the one door: rate
+limit, error mapping, audit), and the declared vaults' switches for the admins' settings page."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 
+from obsigate.services.errors import Forbidden
 from obsigate.services.files import read_file_bytes
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import door
 
-__all__ = ["download_file"]
+__all__ = ["download_file", "vault_switches"]
 
 
 async def download_file(ctx: ToolContext, vault: str, path: str) -> tuple[bytes, str]:
@@ -26,3 +29,17 @@ async def download_file(ctx: ToolContext, vault: str, path: str) -> tuple[bytes,
         permitted = ctx.workspace.get_vault(vault, ctx.allowed_vaults)
         _, data, mime = await anyio.to_thread.run_sync(lambda: read_file_bytes(ctx.workspace, permitted, path))
     return data, mime
+
+
+def vault_switches(ctx: ToolContext) -> list[dict[str, Any]]:
+    """Every declared vault, whatever the caller's grants (an admin manages them all), in declaration order:
+    ``[{"name", "read_only", "destructive_tools"}]``; ``destructive_tools`` is the live ``aiDestructiveTools``
+    switch that every dangerous tool call checks. Reads no vault content.
+
+    Raises:
+        Forbidden (``forbidden``): the caller is not an admin.
+    """
+    if not ctx.principal.is_admin:
+        raise Forbidden("only an admin may see the vaults' settings", code="forbidden")
+    ws = ctx.workspace
+    return [{"name": n, "read_only": v.read_only, "destructive_tools": ws.destructive.get(n, True)} for n, v in ws.vaults.items()]

@@ -132,13 +132,15 @@ class ChatRequest:
     """What the agent asks of a provider: a ``system`` prompt, the neutral ``messages``, the ``tools`` to offer
     (``None`` or empty: plain chat), whether to ``stream``, and ``tool_choice``: ``auto`` (the model decides) or
     ``none`` (the tools stay declared, so the history's calls make sense, but the model must answer in text:
-    OpenAI ``tool_choice: "none"``, Gemini ``functionCallingConfig.mode: NONE``)."""
+    OpenAI ``tool_choice: "none"``, Gemini ``functionCallingConfig.mode: NONE``). ``max_tokens``: a cap on the
+    answer's length (``None``: the provider's own; the settings page's test call sends a tiny one)."""
 
     system: str
     messages: list[Message]
     tools: list[ToolDef] | None = None
     stream: bool = True
     tool_choice: Literal["auto", "none"] = "auto"
+    max_tokens: int | None = None
 
 
 class ProviderError(ServiceError):

@@ -144,13 +144,15 @@ def request_body(config: ProviderConfig, request: ChatRequest) -> dict[str, Any]
     from the neutral messages (see the module docstring of ``providers.base``), and, with tools,
     ``tools[0].functionDeclarations`` (``parametersJsonSchema`` converted by :func:`gemini_schema`; left out
     for a tool without parameters) and ``toolConfig.functionCallingConfig.mode`` (``AUTO``, or ``NONE`` for
-    ``tool_choice="none"``)."""
+    ``tool_choice="none"``); ``generationConfig.maxOutputTokens`` for ``max_tokens``."""
     body: dict[str, Any] = {"contents": _contents(config, request.messages)}
     if request.system:
         body["systemInstruction"] = {"parts": [{"text": request.system}]}
     if request.tools:
         body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
         body["toolConfig"] = {"functionCallingConfig": {"mode": "NONE" if request.tool_choice == "none" else "AUTO"}}
+    if request.max_tokens is not None:
+        body["generationConfig"] = {"maxOutputTokens": request.max_tokens}
     return body
 
 

@@ -187,6 +187,9 @@ class OpenAICompatProvider:
         if request.tools:
             body["tools"] = build_tools(request.tools)
             body["tool_choice"] = request.tool_choice
+        if request.max_tokens is not None:
+            # OpenAI's reasoning models refuse the older ``max_tokens``; the other servers know only it
+            body["max_completion_tokens" if self.config.name == "openai" else "max_tokens"] = request.max_tokens
         if stream:
             body["stream"] = True
             body["stream_options"] = {"include_usage": True}
