@@ -1,0 +1,1 @@
+import{Z as s}from"./chunk-CFSCDM4L.js";import{d as e}from"./chunk-Q3IOR6CC.js";import{a as n}from"./chunk-HLAGJP7J.js";var a=n(t=>{let{securityLevel:c}=s(),o=e("body");if(c==="sandbox"){let m=e(`#i${t}`).node()?.contentDocument??document;o=e(m.body)}return o.select(`#${t}`)},"selectSvgElement");export{a};
