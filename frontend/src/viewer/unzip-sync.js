@@ -3,7 +3,9 @@
 // module instead: the same call, done in place (a sheet is parsed in the page either way).
 import { unzipSync } from "fflate";
 
+/** fflate's unzip(data, [opts], cb), answered before it returns. */
 export function unzip(data, opts, cb) {
+  if (typeof opts === "function") [cb, opts] = [opts, {}];
   let files;
   try {
     files = unzipSync(data, opts);
