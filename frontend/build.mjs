@@ -47,8 +47,34 @@ const out = path.resolve(here, "../src/obsigate/web/static");
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 
+// KaTeX's fonts: woff2 only (every browser the build targets reads it; the woff/ttf fallbacks would triple the size).
+const katexWoff2Only = {
+  name: "katex-woff2-only",
+  setup(build) {
+    build.onLoad({ filter: /katex[\\/]dist[\\/]katex\.css$/ }, async (args) => ({
+      contents: readFileSync(args.path, "utf8").replace(/,\s*url\([^)]*\.woff\) format\("woff"\),\s*url\([^)]*\.ttf\) format\("truetype"\)/g, ""),
+      loader: "css",
+    }));
+  },
+};
+// read-excel-file's unzip without workers (see src/viewer/unzip-sync.js).
+const xlsxUnzipInPlace = {
+  name: "xlsx-unzip-in-place",
+  setup(build) {
+    build.onResolve({ filter: /^fflate$/ }, (args) =>
+      /read-excel-file[\\/].*unzipFromArrayBuffer\.js$/.test(args.importer) ? { path: path.join(here, "src/viewer/unzip-sync.js") } : undefined);
+  },
+};
+
 await esbuild.build({
-  entryPoints: { app: path.join(here, "src/main.js") }, // main.js imports styles/app.css -> app.css
+  entryPoints: {
+    app: path.join(here, "src/main.js"), // main.js imports styles/app.css -> app.css
+    "mermaid-frame": path.join(here, "src/viewer/mermaid-frame.js"), // runs in static/mermaid-frame.html
+    katex: path.join(here, "node_modules/katex/dist/katex.css"), // linked by viewer/math.js when a note has math
+  },
+  plugins: [katexWoff2Only, xlsxUnzipInPlace],
+  loader: { ".woff2": "file" },
+  assetNames: "fonts/[name]-[hash]",
   outdir: out,
   bundle: true,
   format: "esm",
@@ -61,6 +87,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 await copyFile(path.join(here, "src/favicon.svg"), path.join(out, "favicon.svg"));
+await copyFile(path.join(here, "src/viewer/mermaid-frame.html"), path.join(out, "mermaid-frame.html"));
 
 // Each bundled package's licence, next to the bundle (runtime dependencies per package-lock.json).
 const lock = JSON.parse(readFileSync(path.join(here, "package-lock.json"), "utf8"));

@@ -74,7 +74,7 @@ def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
     r = run("index", "rebuild", "--vault", f"demo={DEMO_VAULT}", data=tmp_path / "data")
     assert r.returncode == 0, r.stderr
     stats = json.loads(r.stdout)
-    assert stats["notes"] == 21
+    assert stats["notes"] == 22
 
 
 def test_serve_refuses_no_auth_on_a_public_bind(tmp_path: Path) -> None:

@@ -40,17 +40,17 @@ export function csvTable(text) {
   const rows = parseCsv(text);
   if (!rows.length) return el("p.muted", t("csv.empty"));
   const [head, ...body] = rows;
-  const shown = body.slice(0, MAX_ROWS);
   const tbody = el("tbody");
   const sort = { col: -1, dir: 1 };
-  const draw = () => clear(tbody, shown.map((r) => el("tr", head.map((_, i) => el("td", r[i] ?? "")))));
+  // Sorting orders every row, then the first MAX_ROWS are shown (not only the rows that were on screen).
+  const draw = () => clear(tbody, body.slice(0, MAX_ROWS).map((r) => el("tr", head.map((_, i) => el("td", r[i] ?? "")))));
   const ths = head.map((h, i) => {
     const th = el("th", { scope: "col", tabindex: "0", "aria-sort": "none", title: t("csv.sort") }, h);
     const act = () => {
       sort.dir = sort.col === i ? -sort.dir : 1;
       sort.col = i;
-      const numeric = shown.every((r) => !r[i] || !Number.isNaN(num(r[i])));
-      shown.sort((a, b) => sort.dir * (numeric ? (num(a[i] || "0") - num(b[i] || "0")) : String(a[i] ?? "").localeCompare(String(b[i] ?? ""), undefined, { numeric: true })));
+      const numeric = body.every((r) => !r[i] || !Number.isNaN(num(r[i])));
+      body.sort((a, b) => sort.dir * (numeric ? (num(a[i] || "0") - num(b[i] || "0")) : String(a[i] ?? "").localeCompare(String(b[i] ?? ""), undefined, { numeric: true })));
       ths.forEach((x, j) => x.setAttribute("aria-sort", j === i ? (sort.dir > 0 ? "ascending" : "descending") : "none"));
       draw();
     };

@@ -1,6 +1,8 @@
 // Obsidian-flavoured markdown -> sanitised HTML. Loaded on demand (its own chunk).
 // markdown-it (html: false) + callouts + task lists + footnotes + an in-house [[wikilink]] / ![[embed]] /
-// #tag rule; every rendering goes through DOMPurify before it reaches the page.
+// #tag rule; every rendering goes through DOMPurify before it reaches the page. Math ($…$, $$…$$) and
+// ```mermaid blocks come out as their escaped source in placeholders (.math, .mermaid-source), drawn after
+// sanitising by viewer/math.js and viewer/mermaid.js, loaded only when a note has some.
 import MarkdownIt from "markdown-it";
 import callouts from "markdown-it-obsidian-callouts";
 import taskLists from "markdown-it-task-lists";
@@ -61,6 +63,68 @@ function tagRule(state, silent) {
   return true;
 }
 
+// Math as Obsidian reads it: $inline$ (no space just inside the dollars, no digit right after the closing one,
+// so "$5 and $6" stays text) and $$display$$ (within a line, or a block over several lines).
+function mathInline(state, silent) {
+  const src = state.src;
+  const start = state.pos;
+  const max = state.posMax;
+  if (src.charCodeAt(start) !== 0x24) return false;
+  let tex;
+  let end;
+  let display = false;
+  if (src.charCodeAt(start + 1) === 0x24) {
+    end = src.indexOf("$$", start + 2);
+    if (end < 0 || end + 2 > max) return false;
+    tex = src.slice(start + 2, end);
+    display = true;
+    end += 2;
+  } else {
+    if (start + 1 >= max || /\s/.test(src[start + 1])) return false;
+    for (let i = src.indexOf("$", start + 1); i >= 0 && i < max; i = src.indexOf("$", i + 1)) {
+      if (src[i - 1] === "\\" || /\s/.test(src[i - 1]) || /\d/.test(src[i + 1] || "")) continue;
+      tex = src.slice(start + 1, i);
+      end = i + 1;
+      break;
+    }
+    if (tex === undefined) return false;
+  }
+  if (!tex.trim()) return false;
+  if (!silent) {
+    const token = state.push("math_inline", "", 0);
+    token.content = tex;
+    token.meta = { display };
+  }
+  state.pos = end;
+  return true;
+}
+
+function mathBlock(state, startLine, endLine, silent) {
+  const begin = state.bMarks[startLine] + state.tShift[startLine];
+  if (state.sCount[startLine] - state.blkIndent >= 4 || state.src.slice(begin, begin + 2) !== "$$") return false;
+  const lines = [];
+  let last = -1;
+  for (let line = startLine; line < endLine; line++) {
+    const from = line === startLine ? begin + 2 : state.bMarks[line] + state.tShift[line];
+    const text = state.src.slice(from, state.eMarks[line]);
+    const close = text.indexOf("$$");
+    if (close < 0) { lines.push(text); continue; }
+    if (text.slice(close + 2).trim()) return false; // "$$a$$ more text": inline display math in a paragraph
+    lines.push(text.slice(0, close));
+    last = line;
+    break;
+  }
+  const tex = lines.join("\n");
+  if (last < 0 || !tex.trim()) return false;
+  if (silent) return true;
+  const token = state.push("math_block", "div", 0);
+  token.block = true;
+  token.content = tex.trim();
+  token.map = [startLine, last + 1];
+  state.line = last + 1;
+  return true;
+}
+
 function sizeAttrs(display) {
   const m = /^(\d+)(?:x(\d+))?$/.exec(display || "");
   return m ? ` width="${m[1]}"${m[2] ? ` height="${m[2]}"` : ""}` : "";
@@ -71,6 +135,18 @@ function createMd() {
   md.use(callouts).use(taskLists, { enabled: false, label: true }).use(footnote);
   md.inline.ruler.before("link", "wikilink", wikilinkRule);
   md.inline.ruler.before("link", "obsidian_tag", tagRule);
+  md.inline.ruler.after("escape", "math_inline", mathInline);
+  md.block.ruler.before("fence", "math_block", mathBlock, { alt: ["paragraph", "reference", "blockquote", "list"] });
+  md.renderer.rules.math_inline = (tokens, idx) =>
+    `<span class="math ${tokens[idx].meta.display ? "math-display" : "math-inline"}">${esc(tokens[idx].content)}</span>`;
+  md.renderer.rules.math_block = (tokens, idx) => `<div class="math math-display">${esc(tokens[idx].content)}</div>\n`;
+  const fence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const lang = tokens[idx].info.trim().split(/\s+/)[0].toLowerCase();
+    if (lang === "mermaid") return `<pre class="mermaid-source"><code>${esc(tokens[idx].content)}</code></pre>\n`;
+    if (lang === "math") return `<div class="math math-display">${esc(tokens[idx].content.trim())}</div>\n`;
+    return fence(tokens, idx, options, env, self);
+  };
 
   // env: {vault, resolve(target, kind) -> path|null, rawUrl(path), noteUrl(path, subpath), tagUrl(tag), t(key, vars)}
   md.renderer.rules.wikilink = (tokens, idx, _o, env) => {

@@ -1,5 +1,5 @@
 // The note view: properties panel, rendered markdown (sanitised), embeds, outline and backlinks.
-import { api, rawUrl } from "./api.js";
+import { api, ApiError, rawUrl } from "./api.js";
 import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, viewHref, go } from "./router.js";
@@ -13,6 +13,8 @@ export const loadMarkdown = () => (markdown ||= import("./markdown.js"));
 const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|avif|ico)$/i;
 const AUDIO = /\.(mp3|wav|ogg|m4a|flac|opus)$/i;
 const VIDEO = /\.(mp4|webm|mov|ogv)$/i;
+const OFFICE = /\.(docx|xlsx)$/i;
+const MAX_OFFICE_BYTES = 20 * 1024 * 1024; // previewed in the page: bigger ones are only downloaded
 const MAX_EMBED_DEPTH = 2;
 
 /** {target -> resolved path} from read_file's `links` (the server's resolution rules). */
@@ -109,10 +111,14 @@ export class NoteView {
     const url = rawUrl(vault, path);
     const name = path.split("/").pop();
     let preview = el("p.muted", t("note.binary"));
+    let office = null;
     if (IMAGE.test(path)) preview = el("img.file-preview", { src: url, alt: name });
-    else if (AUDIO.test(path)) preview = el("audio", { controls: true, src: url, "aria-label": name });
-    else if (VIDEO.test(path)) preview = el("video.file-preview", { controls: true, src: url, "aria-label": name });
-    else if (!/\.(pdf|docx?|xlsx?|pptx?|zip|gz|tar|7z|exe|bin)$/i.test(path)) {
+    else if (AUDIO.test(path)) preview = el("audio.file-audio", { controls: true, preload: "metadata", src: url, "aria-label": name });
+    else if (VIDEO.test(path)) preview = el("video.file-preview", { controls: true, preload: "metadata", src: url, "aria-label": name });
+    else if (/\.pdf$/i.test(path)) preview = el("iframe.file-frame", { src: url, title: name }); // the browser's own PDF viewer
+    else if (OFFICE.test(path)) {
+      preview = office = el("div.office-preview", { "aria-busy": "true" }, el("p.muted", t("app.loading")));
+    } else if (!/\.(docx?|xlsx?|pptx?|zip|gz|tar|7z|exe|bin)$/i.test(path)) {
       try { // a text file the server can read (txt, csv, json, …): shown as text
         const file = await readWhole(vault, path, { quiet: true });
         if (seq !== this.seq) return;
@@ -126,9 +132,27 @@ export class NoteView {
       this.breadcrumb(vault, path),
       el("div.note-head", el("h1.note-title", { id: "note-title", tabindex: "-1" }, name), el("div.note-actions", this.viewLinks(vault, path))),
       preview,
-      el("p", el("a.button", { href: url, download: name }, icon("download"), t("note.download")))));
+      el("p", el("a.button", { href: url, download: name, id: "download-file" }, icon("download"), t("note.download")))));
     clear(this.outline, el("p.muted", t("side.noHeadings")));
     this.loadBacklinks(vault, path, this.seq);
+    if (office) this.fillOffice(office, url, /\.docx$/i.test(path) ? "docx" : "xlsx", seq);
+  }
+
+  /** A .docx or .xlsx previewed in the page (its renderer loaded now), unless it is too big to be worth it. */
+  async fillOffice(box, url, kind, seq) {
+    let content;
+    try {
+      const [buffer, mod] = await Promise.all([fetchRaw(url, MAX_OFFICE_BYTES), import("./viewer/office.js")]);
+      if (seq !== this.seq) return;
+      content = buffer
+        ? await (kind === "docx" ? mod.docxPreview(buffer) : mod.xlsxPreview(buffer))
+        : el("p.notice", { role: "note" }, t("viewer.tooBig", { size: MAX_OFFICE_BYTES / 1024 / 1024 }));
+    } catch (e) {
+      content = el("p.notice", { role: "note" }, t("viewer.previewFailed", { error: e?.message || String(e) }));
+    }
+    if (seq !== this.seq) return;
+    box.removeAttribute("aria-busy");
+    clear(box, content);
   }
 
   /** Links to this file's history and local graph (views loaded on demand). */
@@ -155,8 +179,8 @@ export class NoteView {
       this.properties(note),
       note.next_offset != null ? el("p.notice", { role: "note" }, t("note.truncated")) : null,
       body));
-    this.fillEmbeds(body, vault, mdmod, 1, new Set([path])).then(() => highlight(body));
-    highlight(body);
+    this.fillEmbeds(body, vault, mdmod, 1, new Set([path])).then(() => decorate(body));
+    decorate(body);
     this.renderOutline(body);
   }
 
@@ -370,10 +394,24 @@ export class NoteView {
   }
 }
 
-/** Code blocks get colours once the highlighter chunk is there (fetched only for notes with code). */
-function highlight(root) {
-  if (!root.querySelector('pre > code[class*="language-"]')) return;
-  import("./highlight.js").then((m) => m.highlightAll(root)).catch(() => {});
+/** Code colours, math and diagrams, each drawn by its own chunk, fetched only for a note that has some. */
+function decorate(root) {
+  if (root.querySelector('pre > code[class*="language-"]')) import("./highlight.js").then((m) => m.highlightAll(root)).catch(() => {});
+  if (root.querySelector(".math:not([data-tex])")) import("./viewer/math.js").then((m) => m.renderMath(root)).catch(() => {});
+  if (root.querySelector("pre.mermaid-source")) import("./viewer/mermaid.js").then((m) => m.renderMermaid(root)).catch(() => {});
+}
+
+/** A raw file's bytes, or null when it is over `max` bytes (the download stops as soon as that is known). */
+async function fetchRaw(url, max) {
+  const ctrl = new AbortController();
+  const res = await fetch(url, { credentials: "same-origin", signal: ctrl.signal });
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new ApiError(res.status, body);
+  }
+  if (Number(res.headers.get("Content-Length") || 0) > max) { ctrl.abort(); return null; }
+  const buffer = await res.arrayBuffer();
+  return buffer.byteLength > max ? null : buffer;
 }
 
 /** read_file, every chunk of a long note (offsets in UTF-8 bytes) joined, up to 16 MB of text. */
