@@ -116,6 +116,14 @@ def test_nothing_is_restored_over_a_file(rt: ToolRuntime) -> None:
     assert (root(rt) / "Projects" / "Secret.md").exists() and (root(rt) / "Projects" / "Plan.md").read_text() == "# a new plan\n"
 
 
+def test_a_file_where_the_folder_was_is_refused_with_a_code(rt: ToolRuntime) -> None:
+    run(rt, "delete_directory", {"vault": "notes", "path": "Projects", "recursive": True})
+    (root(rt) / "Projects").write_text("a file named like the old folder\n")
+    err = fails(rt, "restore_trash", {"vault": "notes", "path": "Projects/Plan.md"})
+    assert (err.code, err.http_status) == ("not_a_directory", 400)
+    assert (root(rt) / "Projects").read_text() == "a file named like the old folder\n"
+
+
 def test_a_rename_is_not_a_deletion(rt: ToolRuntime) -> None:
     run(rt, "rename_file", {"vault": "notes", "path": "Ideas.md", "new_name": "Thoughts.md"})
     assert run(rt, "list_backups", {"vault": "notes"})["files"]  # the old path has a backup...

@@ -297,14 +297,16 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str) -> Plan:
     one = len(files) == 1 and files[0]["path"] == rel
     changes, steps, reads = [], [], {}
     for f in sorted(files, key=lambda f: f["path"]):
+        _parent_ok(vault, f["path"])  # a file now where its folder was: not_a_directory
         data = read_backup(ws.backups, vault.name, f["path"], f["version"])
         if len(changes) < 200:  # a folder's files are listed as delete_directory lists them: no diffs
-            changes.append(_change(rel, "create", None, data) if one else FileChange(path=f["path"], action="create", diff=""))
+            change = _change(rel, "create", None, data) if one else FileChange(path=f["path"], action="create", diff="")
+            changes.append(change)
         steps.append(Write(f["path"], data, exclusive=True))
         reads[f["path"]] = _sha(None)
-    summary = f"restore {rel} from the trash" if one else f"restore folder {rel} from the trash: {len(files)} file{'s' if len(files) != 1 else ''}"
-    prop = _proposal(summary, changes, reads, {"files": len(files)})
-    return Plan(prop, steps, "restore_trash")
+    n = len(files)
+    summary = f"restore {rel} from the trash" if one else f"restore folder {rel} from the trash: {n} file{'s' if n != 1 else ''}"
+    return Plan(_proposal(summary, changes, reads, {"files": n}), steps, "restore_trash")
 
 
 # ------------------------------------------------------------------------------- rename, move, delete
