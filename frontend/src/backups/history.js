@@ -81,8 +81,8 @@ export async function show(main, route, app) {
     type: "button", id: `layout-${name}`, "aria-pressed": String(layout === name),
   }, t(name === "side" ? "backups.sideBySide" : "backups.unified")));
   const restoreBtn = el("button.button.primary", { type: "button", id: "restore-version", hidden: !canWrite }, icon("history"), t("backups.restore"));
-  const diffTitle = el("h2.diff-title", { id: "diff-title" });
-  const diffPane = el("div.diff-pane", { id: "diff", "aria-labelledby": "diff-title", "aria-live": "polite" });
+  const diffTitle = el("h2.diff-title", { id: "diff-title", "aria-live": "polite" }); // announced, not the whole diff
+  const diffPane = el("div.diff-pane", { id: "diff", role: "region", "aria-labelledby": "diff-title" });
   const toolbar = el("div.diff-toolbar",
     el("label.compare-label", el("span", t("backups.compareWith")), compareSel),
     el("div.seg", { role: "group", "aria-label": t("backups.layout") }, layoutBtns),
