@@ -26,6 +26,7 @@ EXPECTED = {
     ],
     "list_backups": ["vault", "path", "limit", "offset"],
     "diff_backup": ["vault", "path", "version", "compare_with"],
+    "list_trash": ["vault", "limit", "offset"],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -43,7 +44,10 @@ WRITES = {
     ]),
     "delete_file": (Risk.DANGEROUS, ["vault", "path"]),
     "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
+    "restore_trash": (Risk.WRITE, ["vault", "path"]),
 }
+#: The web app's own tools (its trash view): REST, the web app and the CLI only, never offered to a model.
+WEB_ONLY = {"list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash"}
 
 
 def test_catalog_is_frozen() -> None:
@@ -58,7 +62,7 @@ def test_catalog_is_frozen() -> None:
 
 def test_read_tools_are_read_only_and_offered_everywhere() -> None:
     for spec in REGISTRY:
-        assert spec.scopes == {Scope.IN_APP, Scope.MCP}
+        assert spec.scopes == (frozenset() if spec.name in WEB_ONLY else {Scope.IN_APP, Scope.MCP}), spec.name
         assert spec.input_schema["type"] == "object"
         assert "truncated" in spec.output_schema["properties"]
         assert len(spec.description) > 40

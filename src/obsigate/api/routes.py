@@ -102,6 +102,8 @@ ROUTES: dict[str, tuple[Route, ...]] = {  # OpenAPI tag → its routes, in /docs
               "Unified diff from a backup to the current file or another backup", query=(
             PATH, Param("version", str, REQUIRED, "Backup version id (from /backups)"),
             Param("compare_with", str | None, None, "Another version id; default: the current file"))),
+        Route("GET", "/trash/{vault}", "list_trash",
+              "Deleted files still gone, a deleted folder as one entry, newest first", query=(LIMIT, OFFSET)),
     ),
     "links": (
         Route("GET", "/backlinks/{vault}", "get_backlinks", "Notes linking to a file, with the linking lines",
@@ -146,6 +148,8 @@ ROUTES: dict[str, tuple[Route, ...]] = {  # OpenAPI tag → its routes, in /docs
               body=ARGS, write=True),
         Route("POST", "/file/{vault}/restore", "restore_backup", "Restore a backup version of a file",
               name="restore_file", body=ARGS, write=True),
+        Route("POST", "/trash/{vault}/restore", "restore_trash",
+              "Restore a deleted file, or every file of a deleted folder (never overwrites)", body=ARGS, write=True),
         Route("POST", "/directory/{vault}", "create_directory", "Create a folder", body=ARGS, write=True),
         Route("PATCH", "/directory/{vault}", "rename_directory", "Rename a folder; links into it are rewritten",
               body=ARGS, write=True),

@@ -1,6 +1,6 @@
-"""The backup services: ``list_backups`` and ``diff_backup`` over the workspace's store, and the one place the
-store's failures become service errors (:func:`store_errors`, used by :func:`save_backup` and
-:func:`read_backup`, which the mutations call).
+"""The backup services: ``list_backups``, ``diff_backup`` and the trash (``list_trash``: deleted files that
+are still gone) over the workspace's store, and the one place the store's failures become service errors
+(:func:`store_errors`, used by :func:`save_backup` and :func:`read_backup`, which the mutations call).
 
 The store itself (layout, version ids, retention) is :mod:`obsigate.domain.storage.backups`.
 """
@@ -25,7 +25,17 @@ from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavail
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
 from obsigate.services.workspace import Workspace, check_page, page_fields
 
-__all__ = ["MAX_LIMIT", "diff_backup", "list_backups", "read_backup", "save_backup", "store_errors"]
+__all__ = [
+    "MAX_FOLDER_FILES",
+    "MAX_LIMIT",
+    "diff_backup",
+    "list_backups",
+    "list_trash",
+    "read_backup",
+    "save_backup",
+    "store_errors",
+    "trashed_files",
+]
 
 
 def _service_error(exc: BackupError) -> ServiceError:
@@ -160,3 +170,88 @@ def diff_backup(
         "diff": diff,
         "truncated": truncated,
     }
+
+
+#: Files listed under one deleted folder of :func:`list_trash` (``count`` gives them all; restoring the folder
+#: restores every one).
+MAX_FOLDER_FILES = 100
+
+
+def _absent(vault: Vault, rel: str) -> bool:
+    """True when nothing is at ``rel`` in ``vault`` now (a path the vault refuses counts as present: it is
+    never offered for restoring)."""
+    try:
+        return not os.path.lexists(resolve_safe_path(vault, rel).abs)
+    except ServiceError:
+        return False
+
+
+def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list[dict[str, Any]]:
+    """The trash of ``vault``: every file whose newest backup was taken as it was deleted and whose path is
+    still free (a file renamed away or re-created is not in the trash), most recently deleted first, each
+    ``{"path", "version" (its newest backup: the content it had), "deleted_at", "reason"}``. ``under``: only
+    that path or the files below that folder.
+
+    Raises:
+        Unavailable: no backup store; ServiceError ``backup_failed``.
+    """
+    with store_errors():
+        files = _store(ws).files(vault.name)
+    out = []
+    for f in files:
+        path = f["path"]
+        if not f["deleted"] or (under and path != under and not path.startswith(f"{under}/")):
+            continue
+        if _absent(vault, path):
+            out.append({"path": path, "version": f["latest"], "deleted_at": f["created"], "reason": f["reason"]})
+    return out
+
+
+def _deleted_folder(vault: Vault, rel: str, absent: dict[str, bool]) -> str | None:
+    """The highest folder above ``rel`` that no longer exists (the folder that was deleted with it), or
+    ``None`` when the file's own folder is still there. ``absent`` caches the checks."""
+    parts = rel.split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        folder = "/".join(parts[:i])
+        if folder not in absent:
+            absent[folder] = _absent(vault, folder)
+        if absent[folder]:
+            return folder
+    return None
+
+
+def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0) -> dict[str, Any]:
+    """The trash of ``vault`` (already permitted by the tool layer) as a person sees it: each deleted file whose
+    folder still exists is an entry, and the files of a deleted folder are one entry (the highest folder that
+    is gone), newest deletion first; paged by entries.
+
+    Returns ``{"vault", "entries": [{"kind" ("file" | "folder"), "path", "deleted_at" (the latest deletion
+    in it), "count" (files), "files": [{"path", "version", "deleted_at", "reason", "size" (bytes, or None)}] (a folder's first
+    ``MAX_FOLDER_FILES``, by path)}], "total", "offset", "truncated", "next_offset"}``. A file comes back with
+    ``restore_trash`` (or ``restore_backup`` of its ``version``).
+
+    Raises:
+        BadRequest (``limit``/``offset`` out of range); Unavailable: no backup store; ServiceError
+        ``backup_failed``.
+    """
+    check_page(limit, offset, max_limit=MAX_LIMIT)
+    entries: dict[str, dict[str, Any]] = {}
+    absent: dict[str, bool] = {}
+    for f in trashed_files(ws, vault):  # newest first: an entry's first file gives its time and place
+        folder = _deleted_folder(vault, f["path"], absent)
+        key = folder or f["path"]
+        entry = entries.setdefault(key, {"kind": "folder" if folder else "file", "path": key,
+                                         "deleted_at": f["deleted_at"], "count": 0, "files": []})  # fmt: skip
+        entry["count"] += 1
+        entry["files"].append(f)
+    ordered = list(entries.values())
+    page = ordered[offset : offset + limit]
+    store = _store(ws)
+    for entry in page:
+        entry["files"] = sorted(entry["files"], key=lambda f: f["path"])[:MAX_FOLDER_FILES]
+        for f in entry["files"]:
+            try:
+                f["size"] = int(store.info(vault.name, f["path"], f["version"]).get("size", 0))
+            except BackupError:  # pruned or damaged since it was listed: listed without a size
+                f["size"] = None
+    return {"vault": vault.name, "entries": page, **page_fields(len(ordered), offset, len(page))}

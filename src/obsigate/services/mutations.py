@@ -26,7 +26,7 @@ from obsigate.domain.text import nfc
 from obsigate.domain.markdown.edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
-from obsigate.services.backups import read_backup
+from obsigate.services.backups import read_backup, trashed_files
 from obsigate.services.changes import Change, FileChange
 from obsigate.services.mutation_exec import MakeDir, Move, Remove, Step, Write, execute, vault_lock
 from obsigate.services.paths import normalize_rel, resolve_safe_path
@@ -279,6 +279,34 @@ def plan_restore_backup(ws: Workspace, vault: Vault, *, path: str, version: str)
     action = "create" if before is None else "modify"
     prop = _proposal(f"restore {rel} from backup {version}", [_change(rel, action, before, data)], {rel: _sha(before)})
     return Plan(prop, [Write(rel, data, exclusive=before is None)], "restore_backup")
+
+
+def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str) -> Plan:
+    """Bring back what the trash holds at ``path``: the deleted file there, or every deleted file below the
+    folder ``path`` (its folders are created again), each from its newest backup, all or nothing. Never
+    overwrites: a file at a restored path is ``exists``."""
+    rel = normalize_rel(path)
+    if ws.backups is None:
+        raise Unavailable("no backup store is configured")
+    files = trashed_files(ws, vault, under=rel)
+    if not files:
+        if _exists(vault, rel):
+            raise Conflict(f"{rel!r} exists; the trash restores nothing over it", code="exists",
+                           hint="to bring back an older content, restore a version from its history (restore_backup)")
+        raise NotFound(f"the trash holds nothing at {rel!r}", hint="list_trash shows what can be restored")
+    one = len(files) == 1 and files[0]["path"] == rel
+    changes, steps, reads = [], [], {}
+    for f in sorted(files, key=lambda f: f["path"]):
+        _parent_ok(vault, f["path"])  # a file now where its folder was: not_a_directory
+        data = read_backup(ws.backups, vault.name, f["path"], f["version"])
+        if len(changes) < 200:  # a folder's files are listed as delete_directory lists them: no diffs
+            change = _change(rel, "create", None, data) if one else FileChange(path=f["path"], action="create", diff="")
+            changes.append(change)
+        steps.append(Write(f["path"], data, exclusive=True))
+        reads[f["path"]] = _sha(None)
+    n = len(files)
+    summary = f"restore {rel} from the trash" if one else f"restore folder {rel} from the trash: {n} file{'s' if n != 1 else ''}"
+    return Plan(_proposal(summary, changes, reads, {"files": n}), steps, "restore_trash")
 
 
 # ------------------------------------------------------------------------------- rename, move, delete

@@ -1,4 +1,5 @@
-"""Backup tools (read side): list_backups (a file's saved versions) and diff_backup (compare one)."""
+"""Backup tools (read side): list_backups (a file's saved versions), diff_backup (compare one) and list_trash
+(the web app's trash view; not offered to models, who find deleted files with list_backups)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,37 @@ def diff_backup(ctx: ToolContext, args: DiffBackupArgs) -> DiffBackupResult:
     """Diff a backup against the current file or another version ('-': backup only, '+': other side only)."""
     result = svc.diff_backup(ctx.workspace, ctx.permitted_vault, **args.service_args())
     return DiffBackupResult(**result)
+
+
+class ListTrashArgs(ToolArgs):
+    vault: str = Vault()
+    limit: int = Limit(100, le=svc.MAX_LIMIT)
+    offset: int = Offset()
+
+
+class TrashedFile(BaseModel):
+    path: str
+    version: str = Field(description="Its newest backup: the content it had when it was deleted.")
+    deleted_at: str = Field(description="ISO 8601 UTC.")
+    reason: str = Field(description="delete_file or delete_directory.")
+    size: int | None = Field(description="Bytes.")
+
+
+class TrashEntry(BaseModel):
+    kind: str = Field(description="'file', or 'folder': a deleted folder and the files it held.")
+    path: str
+    deleted_at: str = Field(description="The latest deletion in the entry, ISO 8601 UTC.")
+    count: int = Field(description="Files in the entry.")
+    files: list[TrashedFile] = Field(description=f"By path; a folder's first {svc.MAX_FOLDER_FILES}.")
+
+
+class ListTrashResult(ToolOutput, Page):
+    vault: str
+    entries: list[TrashEntry] = Field(description="Newest deletion first.")
+
+
+@tool("list_trash", title="List the trash", scopes=())
+def list_trash(ctx: ToolContext, args: ListTrashArgs) -> ListTrashResult:
+    """List deleted files that are still gone, a deleted folder as one entry with its files, newest first;
+    restore_trash brings one back."""
+    return ListTrashResult(**svc.list_trash(ctx.workspace, ctx.permitted_vault, **args.service_args()))

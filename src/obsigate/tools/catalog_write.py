@@ -16,7 +16,7 @@ from pydantic import Field
 from obsigate.services import mutations as svc
 from obsigate.services.changes import BackupRef, Change, FileChange
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, tool
+from obsigate.tools.registry import Risk, Scope, ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FolderPath, Glob, Globs, Path, Vault
 
 ContentField = Field(description="Text to write, exactly as given.", max_length=5_000_000)
@@ -44,10 +44,14 @@ class MutationResult(ToolOutput):
 REBASED = frozenset({"append_to_file", "create_file", "create_directory"})
 
 
-def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_model: type[ToolArgs]) -> None:
+def _pair(
+    op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_model: type[ToolArgs],
+    scopes: tuple[Scope, ...] = (Scope.IN_APP, Scope.MCP),
+) -> None:
     """Register tool ``op`` over its service ``planner``: the spec's planner proposes with it, the tool
     applies it (checked against the hashes its confirmed proposal read, unless ``op`` is :data:`REBASED`),
-    both on ``ctx.vault``, the vault ``permit`` resolved (the call's one grant check)."""
+    both on ``ctx.vault``, the vault ``permit`` resolved (the call's one grant check). ``scopes``: the
+    model-facing fronts that offer it (none: the web app, REST and the CLI only)."""
     rebased = op in REBASED
 
     def fields(args: ToolArgs) -> dict[str, Any]:
@@ -63,7 +67,7 @@ def _pair(op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_
 
     run.__doc__ = doc
     run.__annotations__ = {"ctx": ToolContext, "args": args_model, "return": MutationResult}
-    tool(op, title=title, risk=risk, idempotent=False, planner=plan)(run)
+    tool(op, title=title, risk=risk, scopes=scopes, idempotent=False, planner=plan)(run)
 
 
 class PathArgs(ToolArgs):
@@ -146,6 +150,10 @@ _pair("append_to_file", svc.plan_append_to_file, Risk.WRITE, "Append to a note",
       "Append text to a file on a new line (creates the file if missing).", ContentArgs)
 _pair("restore_backup", svc.plan_restore_backup, Risk.WRITE, "Restore a backup",
       "Put back a backed-up version of a file (backing up the current one).", RestoreArgs)
+# The trash's restore is the web app's (a person restoring what they deleted); models restore with restore_backup.
+_pair("restore_trash", svc.plan_restore_trash, Risk.WRITE, "Restore from the trash",
+      "Bring back a deleted file, or every deleted file of a deleted folder, from its newest backup (never "
+      "overwrites: exists).", PathArgs, scopes=())
 _pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder; " + _LINKS, RenameArgs)
 _pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder; " + _LINKS, RenameFolderArgs)
 _pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", "Move a file or folder into another folder; " + _LINKS, MoveArgs)
