@@ -183,6 +183,7 @@ function buildShell() {
     drawTheme();
     tree.relabel();
     switcher.relabel();
+    relabelAssistant();
     note.current = null; // re-render in the new language
     route();
   });
@@ -191,7 +192,7 @@ function buildShell() {
 }
 
 // ---- the assistant (its module loads on first open: it is not part of the first page load) ---------------
-let assistantMounted = false;
+let assistant = null; // {mount(), handle} once the panel's module is loaded
 
 /** Answer text with [[wikilinks]] turned into links to the notes (everything else stays text). */
 function renderAnswer(text) {
@@ -213,10 +214,10 @@ async function toggleAssistant(pane, button) {
   const open = pane.hidden;
   pane.hidden = !open;
   button.setAttribute("aria-expanded", String(open));
-  if (!open || assistantMounted) return;
-  assistantMounted = true;
+  if (!open || assistant) return;
+  assistant = { handle: null };
   const { mountAssistant } = await import("./assistant/panel.js");
-  mountAssistant(pane, {
+  const options = {
     t,
     language: getLang,
     render: renderAnswer,
@@ -230,7 +231,17 @@ async function toggleAssistant(pane, button) {
       state.shell.tree.refresh();
       if (parseRoute().view === "note") { state.shell.note.current = null; route(); }
     },
-  });
+  };
+  // Drawn again in a new language; the open conversation comes back from the server (the panel keeps its id).
+  assistant.mount = () => { pane.replaceChildren(); assistant.handle = mountAssistant(pane, options); };
+  assistant.mount();
+}
+
+/** After a language switch: the panel redrawn in it, once no answer is streaming. */
+function relabelAssistant() {
+  if (!assistant?.handle) return;
+  if (assistant.handle.busy()) { setTimeout(relabelAssistant, 500); return; }
+  assistant.mount();
 }
 
 function fillVaults() {

@@ -174,3 +174,16 @@ def test_at_mentions_become_chips_and_the_provider_gets_those_notes(page: Any, a
     assert "The budget for the tidepool buoy is small." in system and "Welcome. See" in system
     assert "A tidepool sensor network" not in system  # the open note was not asked for
     assert page.watch.problems() == []
+
+
+def test_the_open_panel_follows_a_language_switch_and_keeps_its_conversation(page: Any, app_server: Any, fake: FakeLLM) -> None:
+    fake.add(o.stream_text(["Tidepools ", "are small."]))
+    _open_panel(page, app_server.url)
+    page.fill(".assistant textarea", "What are tidepools?")
+    page.click(".assistant button[type=submit]")
+    page.wait_for_selector(".msg.assistant >> text=are small.")
+    page.select_option("#lang-select", "fr")
+    page.wait_for_selector(".assistant button[type=submit] >> text=Envoyer")
+    page.wait_for_selector(".msg.assistant >> text=are small.")  # the conversation, drawn again from the server
+    page.select_option("#lang-select", "en")
+    page.wait_for_selector(".assistant button[type=submit] >> text=Send")

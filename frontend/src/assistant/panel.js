@@ -456,5 +456,6 @@ export function mountAssistant(root, options) {
     const last = session.get();
     if (last && !state.conversationId && !log.childElementCount) openConversation(last, { quiet: true });
   });
-  return { newConversation, openConversation };
+  // busy(): a request is streaming (the shell waits for it to end before redrawing the panel in a new language)
+  return { newConversation, openConversation, busy: () => Boolean(state.controller) };
 }
