@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from obsigate.tools.api import REGISTRY, Scope
-from obsigate.tools.registry import Risk, ToolKind
+from obsigate.tools.catalog_links import ExportGraphArgs, ExportGraphResult
+from obsigate.tools.registry import Risk, ToolKind, ToolRegistry, tool
 
 EXPECTED = {
     "list_vaults": [],
@@ -19,6 +22,7 @@ EXPECTED = {
     "suggest_tags": ["q", "vault", "limit", "offset"],
     "get_backlinks": ["vault", "path", "limit", "offset", "unlinked"],
     "get_graph": ["vault", "path", "depth", "scope", "tag", "limit"],
+    "export_graph": ["vault", "tag"],
     "list_recent": ["vault", "limit", "mode", "offset"],
     "search_advanced": [
         "q", "vault", "tag", "limit", "offset", "sort", "case_sensitive", "whole_word", "regex",
@@ -56,9 +60,13 @@ def test_catalog_is_frozen() -> None:
         assert apply is not None and list(apply.input_schema["properties"]) == ["confirmation_token"]
 
 
+# Tools offered to no model (the web app's own): their results may be bigger than a model's context.
+WEB_ONLY = {"export_graph"}
+
+
 def test_read_tools_are_read_only_and_offered_everywhere() -> None:
     for spec in REGISTRY:
-        assert spec.scopes == {Scope.IN_APP, Scope.MCP}
+        assert spec.scopes == (set() if spec.name in WEB_ONLY else {Scope.IN_APP, Scope.MCP})
         assert spec.input_schema["type"] == "object"
         assert "truncated" in spec.output_schema["properties"]
         assert len(spec.description) > 40
@@ -78,3 +86,12 @@ def test_every_tool_has_a_heading_in_the_mcp_guide() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
     for spec in REGISTRY:
         assert f"`{spec.name}`" in guide, spec.name
+
+
+def test_an_uncut_result_is_never_offered_to_a_model() -> None:
+    with pytest.raises(ValueError, match="unbounded"):
+
+        @tool("dump", title="Dump", registry=ToolRegistry())  # offered in-app and over MCP by default
+        def dump(ctx, args: ExportGraphArgs) -> ExportGraphResult:  # noqa: ANN001
+            """A whole vault, uncut."""
+            raise AssertionError

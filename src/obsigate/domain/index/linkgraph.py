@@ -15,6 +15,7 @@ mentions").
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import threading
 from collections import defaultdict
@@ -87,10 +88,17 @@ class LinkGraph:
         self._lock = threading.RLock()
         self._resolvers: dict[str, LinkResolver] = defaultdict(LinkResolver)
         self._generation: dict[str, int] = defaultdict(int)
+        self._token = secrets.token_hex(4)  # generations restart with the process: versions must not repeat
         self._edges: dict[str, tuple[int, list[tuple[str, str | None, str, int]]]] = {}
         self._totals: dict[tuple[str, str, str], tuple[int, int]] = {}  # backlink counts by (vault, path)
         for vault, path in store.wconn.execute("SELECT vault, path FROM files"):
             self._resolvers[vault].add(path)
+
+    def version(self, vault: str) -> str:
+        """A string that changes whenever anything indexed in ``vault`` may have changed (a file, its tags or its
+        links), unique to this process: the key of caches built over the graph."""
+        with self._lock:
+            return f"{self._token}-{self._generation[vault]}"
 
     # ------------------------------------------------------------------------------------ changes
 
