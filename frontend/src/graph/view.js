@@ -373,7 +373,7 @@ function sigmaStyles(colors, big) {
     { labelColor: colors.fg, labelSize: 12, backdropColor: colors.bg2, backdropShadowColor: colors.shadow, cursor: "pointer" },
     { whenData: { kind: "unresolved" }, then: { cursor: "default" } },
     { whenData: { kind: "center" }, then: { labelVisibility: "visible", zIndex: 2 } },
-    { whenState: "isHovered", then: { label: name } },
+    { whenState: "isHovered", then: { label: name, color: colors.accent } },
     { whenState: "isHighlighted", then: { color: colors.accent, label: name, labelVisibility: "visible", depth: "topNodes" } },
   ];
   const edges = [
