@@ -7,8 +7,7 @@
 // while it is in use. The whole vault's final layout is kept for the tab (sessionStorage), so coming back
 // costs no layout at all while the vault is unchanged.
 import Graph from "graphology";
-import Sigma from "sigma";
-import { DEFAULT_STYLES } from "sigma";
+import Sigma, { DEFAULT_STYLES } from "sigma";
 import { layerPlain, pathLine } from "sigma/rendering";
 import { api } from "../api.js";
 import { el, clear } from "../dom.js";
@@ -30,7 +29,7 @@ export async function show(main, route, app) {
   const scope = path && params.get("s") !== "vault" ? "local" : "vault";
   const depth = Math.min(MAX_DEPTH, Math.max(1, Number.parseInt(params.get("d"), 10) || 1));
   const tag = params.get("t") || "";
-  const here = { vault, path, scope, depth, tag };
+  const here = { vault, path, scope, depth, tag, user: app.user?.name || "" };
   const title = scope === "local" ? t("graph.localTitle", { name: baseName(path) }) : t("graph.vaultTitle", { vault: vault || "" });
   document.title = `${title} - ${t("app.name")}`;
 
@@ -45,7 +44,6 @@ export async function show(main, route, app) {
     el("div.graph-info", status, legend(scope)),
     el("div.graph-stage", canvas),
     list);
-  main.classList.add("graph-main");
   clear(main, view);
   const state = { renderer: null, worker: null, observer: null, media: null, dead: false, quiet: false };
   const cleanup = () => {
@@ -55,7 +53,6 @@ export async function show(main, route, app) {
     state.resizer?.disconnect();
     state.media?.removeEventListener("change", state.onTheme);
     state.renderer?.kill();
-    main.classList.remove("graph-main");
   };
   if (!vault) {
     status.textContent = t("graph.noVault");
@@ -71,7 +68,7 @@ export async function show(main, route, app) {
     view.dataset.state = "error";
     return cleanup;
   }
-  if (state.dead) return cleanup;
+  if (state.dead || !view.isConnected) return cleanup; // left (or replaced) while it loaded
   performance.mark("graph-data");
   draw(model, { view, canvas, status, list, zoom, state, here });
   return cleanup;
@@ -137,7 +134,7 @@ function uniquePairs(flat, n) {
 
 // ---- placement and the layout's cache ----------------------------------------------------------
 
-const cacheKey = ({ vault, tag }) => `obsigate.graph:${vault}:${tag}`;
+const cacheKey = ({ user, vault, tag }) => `obsigate.graph:${user}:${vault}:${tag}`;
 
 /** Where each node starts, and whether that is already a finished layout. */
 function placement(model, here) {
@@ -157,13 +154,14 @@ function placement(model, here) {
     }
     return { xy, settled: false, known: 0 };
   }
-  const saved = readCache(here);
+  // A tag's graph without a layout of its own starts from the whole vault's: its notes keep their places.
+  const saved = readCache(here) ?? (here.tag ? { ...readCache({ ...here, tag: "" }), version: null } : null);
   const radius = 10 * Math.sqrt(n);
   const placed = new Uint8Array(n);
   let known = 0;
   for (let i = 0; i < n; i++) {
     const key = model.paths[i] ?? `?${model.labels[i]}`;
-    const p = saved?.at.get(key);
+    const p = saved?.at?.get(key);
     if (p) {
       xy[2 * i] = p[0];
       xy[2 * i + 1] = p[1];
@@ -245,7 +243,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
   // Sigma is built again when the theme changes: its styles are plain values (cheaper for 10k nodes than
   // functions evaluated per node and per frame), so new colours mean a new renderer on the same graph.
   const mount = (camera) => {
-    const colors = palette();
+    const colors = palette(big);
     graph.updateEachNodeAttributes((_k, a) => { a.color = colors[a.kind]; return a; }, { attributes: ["color"] });
     const renderer = new Sigma(graph, canvas, {
       settings: sigmaSettings(big), styles: sigmaStyles(colors, big), customGraphState: { quiet: state.quiet },
@@ -394,12 +392,13 @@ function rank(degree) {
   return Array.from(degree.keys()).sort((a, b) => degree[b] - degree[a] || a - b);
 }
 
-function palette() {
+/** The theme's colours for the graph; a big graph's notes are see-through, so where they crowd reads darker. */
+function palette(big) {
   const css = getComputedStyle(document.documentElement);
   const v = (name) => css.getPropertyValue(name).trim();
   const dark = css.getPropertyValue("color-scheme").includes("dark");
   return {
-    note: v("--fg-2"), center: v("--accent"), accent: v("--accent"), unresolved: v("--unresolved"),
+    note: big ? translucent(v("--fg-2"), 0.45) : v("--fg-2"), center: v("--accent"), accent: v("--accent"), unresolved: v("--unresolved"),
     attachment: v("--note-ok"), fg: v("--fg"), bg2: v("--bg-2"), dim: v("--bg-3"), dimEdge: v("--bg-2"),
     edge: translucent(v("--fg-2"), dark ? 0.3 : 0.22), shadow: dark ? "rgba(0, 0, 0, 0.6)" : "rgba(15, 23, 42, 0.25)",
   };
