@@ -19,6 +19,7 @@ const LOCAL_LIMIT = 2000; // get_graph's most nodes
 const LIST_MAX = 100; // rows of the node list shown at once
 const BIG = 2000; // from this many nodes: no edges or labels while moving, fewer labels, thinner edges, no fading
 const TOP_LABELS = 150; // a big graph's notes named before any hover
+const EDGES_PER_FRAME = 10000; // a big graph's edges are added this many a frame
 const WORKER_URL = "/static/graph-layout.js";
 
 /** Show the graph for `route` in `main`; returns the clean-up (stops the worker, kills sigma). */
@@ -45,7 +46,7 @@ export async function show(main, route, app) {
     el("div.graph-stage", canvas),
     list);
   clear(main, view);
-  const state = { renderer: null, worker: null, observer: null, media: null, dead: false, quiet: false };
+  const state = { renderer: null, worker: null, observer: null, media: null, dead: false };
   const cleanup = () => {
     state.dead = true;
     state.worker?.terminate();
@@ -58,7 +59,6 @@ export async function show(main, route, app) {
     status.textContent = t("graph.noVault");
     return cleanup;
   }
-  fillTags(view.querySelector("#graph-tag"), vault, tag);
 
   let model;
   try {
@@ -71,6 +71,7 @@ export async function show(main, route, app) {
   if (state.dead || !view.isConnected) return cleanup; // left (or replaced) while it loaded
   performance.mark("graph-data");
   draw(model, { view, canvas, status, list, zoom, state, here });
+  fillTags(view.querySelector("#graph-tag"), vault, tag); // after the graph's own request: it comes first
   return cleanup;
 }
 
@@ -238,7 +239,15 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
       size: big ? Math.min(10, 1 + Math.sqrt(degree[i]) * 0.6) : Math.min(16, 5 + Math.sqrt(degree[i]) * 1.8),
     });
   }
-  for (let k = 0; k < model.edges.length; k += 2) graph.addEdge(String(model.edges[k]), String(model.edges[k + 1]));
+  // A big graph's edges come once its first frame is up and its layout stands still (linkUp, below): tens of
+  // thousands of lines cost far more to build and draw than the nodes — without a GPU (software WebGL), seconds.
+  const links = model.edges.length / 2;
+  let linked = 0;
+  const addEdges = (until) => {
+    for (; linked < until; linked += 1) graph.addEdge(String(model.edges[2 * linked]), String(model.edges[2 * linked + 1]));
+  };
+  if (!big) addEdges(links);
+  const neighbours = adjacency(model.edges, n);
 
   // Sigma is built again when the theme changes: its styles are plain values (cheaper for 10k nodes than
   // functions evaluated per node and per frame), so new colours mean a new renderer on the same graph.
@@ -246,7 +255,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     const colors = palette(big);
     graph.updateEachNodeAttributes((_k, a) => { a.color = colors[a.kind]; return a; }, { attributes: ["color"] });
     const renderer = new Sigma(graph, canvas, {
-      settings: sigmaSettings(big), styles: sigmaStyles(colors, big), customGraphState: { quiet: state.quiet },
+      settings: sigmaSettings(big), styles: sigmaStyles(colors, big),
       primitives: { edges: { paths: [pathLine()], layers: [layerPlain()] } }, // straight lines only: no self-links here
     });
     if (camera) renderer.getCamera().setState(camera);
@@ -258,7 +267,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
   const bind = (renderer) => {
     let lit = null;
     const light = (node, on) => {
-      renderer.setNodesState(graph.neighbors(node), { isHighlighted: on });
+      renderer.setNodesState(neighbours[Number(node)].map(String), { isHighlighted: on });
       renderer.setEdgesState(graph.edges(node), { isHighlighted: on });
     };
     renderer.on("enterNode", ({ node }) => { lit = node; light(node, true); });
@@ -268,15 +277,15 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
       if (path) go(noteHref(here.vault, path));
     });
   };
-  // A big graph's first frame and its layout's frames leave the edges out: tens of thousands of lines cost far
-  // more to draw than the nodes, and without a GPU (software WebGL) they would hold the page for seconds.
-  state.quiet = big;
-  const quiet = (on) => {
-    if (state.quiet === on || state.dead) return;
-    state.quiet = on;
-    state.renderer.setGraphState({ quiet: on });
+  const linkUp = () => { // a slice of edges a frame: the page keeps answering meanwhile
+    const slice = () => {
+      if (state.dead) return;
+      addEdges(Math.min(links, linked + EDGES_PER_FRAME));
+      if (linked < links) requestAnimationFrame(slice);
+    };
+    if (linked < links) requestAnimationFrame(slice);
   };
-  const counts = t("graph.counts", { nodes: n.toLocaleString(), links: graph.size.toLocaleString() });
+  const counts = t("graph.counts", { nodes: n.toLocaleString(), links: links.toLocaleString() });
   const cut = model.truncated ? ` ${t("graph.truncated", { total: model.total.toLocaleString() })}` : "";
   const say = (what) => { status.textContent = `${counts}${cut}${what ? ` · ${what}` : ""}`; };
   const marked = view.querySelector(".graph-legend [data-kind=center]")?.parentElement;
@@ -301,7 +310,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     mount(camera);
   });
   view.dataset.nodes = String(n);
-  view.dataset.links = String(graph.size);
+  view.dataset.links = String(links);
   nodeList(list, model, degree, here, (keys, on) => { if (!state.dead) state.renderer.setNodesState(keys, { isHighlighted: on }); });
   // Sigma drew in its constructor; the second animation frame from now comes once that frame was presented.
   requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -313,7 +322,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
   if (settled || n < 2) {
     view.dataset.layout = "done";
     say("");
-    requestAnimationFrame(() => requestAnimationFrame(() => quiet(false)));
+    requestAnimationFrame(() => requestAnimationFrame(linkUp));
     return;
   }
   view.dataset.layout = "running";
@@ -340,14 +349,14 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     state.worker = null;
     requestAnimationFrame(() => {
       if (state.dead) return;
-      quiet(false);
+      linkUp();
       performance.mark("graph-settled");
       view.dataset.layout = "done";
       say("");
       if (here.scope === "vault") writeCache(here, model, data.xy);
     });
   };
-  worker.onerror = () => { quiet(false); view.dataset.layout = "done"; say(""); };
+  worker.onerror = () => { linkUp(); view.dataset.layout = "done"; say(""); };
   // From a remembered layout only the new notes need a place: a short settle, not a whole layout.
   const fresh = known < n * 0.9;
   worker.postMessage({
@@ -378,13 +387,22 @@ function sigmaStyles(colors, big) {
     DEFAULT_STYLES.edges,
     { color: colors.edge, size: big ? 0.5 : 1 },
     { whenState: "isHighlighted", then: { color: colors.accent, size: big ? 1 : 1.5 } },
-    { when: (_a, s, g) => g.quiet && !s.isHighlighted, then: { visibility: "hidden" } },
   ];
   if (!big) { // fading the rest is a test per node and edge at every hover: affordable on a small graph only
     nodes.push({ when: (_a, s, g) => g.hasHovered && !s.isHovered && !s.isHighlighted, then: { color: colors.dim, labelVisibility: "hidden" } });
     edges.push({ when: (_a, s, g) => g.hasHovered && !s.isHighlighted, then: { color: colors.dimEdge } });
   }
   return { nodes, edges };
+}
+
+/** Each node's neighbours, from the flat index pairs. */
+function adjacency(edges, n) {
+  const out = Array.from({ length: n }, () => []);
+  for (let k = 0; k < edges.length; k += 2) {
+    out[edges[k]].push(edges[k + 1]);
+    out[edges[k + 1]].push(edges[k]);
+  }
+  return out;
 }
 
 /** Node indexes, most linked first (ties by index). */
