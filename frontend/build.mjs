@@ -86,6 +86,19 @@ await esbuild.build({
   charset: "utf8",
   logLevel: "warning",
 });
+// The graph view's layout worker: a classic script of its own (no shared chunks, so no module worker needed),
+// served as /static/graph-layout.js — the CSP allows same-origin worker scripts only, never blob: ones.
+await esbuild.build({
+  entryPoints: { "graph-layout": path.join(here, "src/graph/layout.worker.js") },
+  outdir: out,
+  bundle: true,
+  format: "iife",
+  minify: true,
+  target: ["es2020", "chrome100", "firefox100", "safari15"],
+  legalComments: "linked",
+  charset: "utf8",
+  logLevel: "warning",
+});
 await copyFile(path.join(here, "src/favicon.svg"), path.join(out, "favicon.svg"));
 await copyFile(path.join(here, "src/viewer/mermaid-frame.html"), path.join(out, "mermaid-frame.html"));
 

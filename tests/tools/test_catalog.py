@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from obsigate.tools.api import REGISTRY, Scope
-from obsigate.tools.registry import Risk, ToolKind
+from obsigate.tools.catalog_links import ExportGraphArgs, ExportGraphResult
+from obsigate.tools.registry import Risk, ToolKind, ToolRegistry, tool
 
 EXPECTED = {
     "list_vaults": [],
@@ -19,6 +22,7 @@ EXPECTED = {
     "suggest_tags": ["q", "vault", "limit", "offset"],
     "get_backlinks": ["vault", "path", "limit", "offset", "unlinked"],
     "get_graph": ["vault", "path", "depth", "scope", "tag", "limit"],
+    "export_graph": ["vault", "tag"],
     "list_recent": ["vault", "limit", "mode", "offset"],
     "search_advanced": [
         "q", "vault", "tag", "limit", "offset", "sort", "case_sensitive", "whole_word", "regex",
@@ -46,8 +50,9 @@ WRITES = {
     "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
     "restore_trash": (Risk.WRITE, ["vault", "path"]),
 }
-#: The web app's own tools (its trash view): REST, the web app and the CLI only, never offered to a model.
-WEB_ONLY = {"list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash"}
+#: The web app's own tools (its trash view, the whole-vault graph): REST, the web app and the CLI only, never
+#: offered to a model (a graph export may be bigger than a model's context).
+WEB_ONLY = {"list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"}
 
 
 def test_catalog_is_frozen() -> None:
@@ -82,3 +87,12 @@ def test_every_tool_has_a_heading_in_the_mcp_guide() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
     for spec in REGISTRY:
         assert f"`{spec.name}`" in guide, spec.name
+
+
+def test_an_uncut_result_is_never_offered_to_a_model() -> None:
+    with pytest.raises(ValueError, match="unbounded"):
+
+        @tool("dump", title="Dump", registry=ToolRegistry())  # offered in-app and over MCP by default
+        def dump(ctx, args: ExportGraphArgs) -> ExportGraphResult:  # noqa: ANN001
+            """A whole vault, uncut."""
+            raise AssertionError

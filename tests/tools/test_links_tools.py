@@ -143,3 +143,27 @@ def test_other_users_vault_is_denied(garden: ToolRuntime) -> None:
         with pytest.raises(ServiceError) as info:
             run(garden, name, {"vault": "garden", **args}, bob)
         assert info.value.code == "vault_access_denied"
+
+
+def test_export_graph_is_the_whole_vault_for_the_web_app_only(garden: ToolRuntime, tmp_path: Path) -> None:
+    web = ToolContext(ANONYMOUS, garden, mode="web")
+    out = anyio.run(call_tool, web, "export_graph", {"vault": "garden"})
+    notes, missing = out["notes"], out["unresolved"]
+    assert notes == ["Beds.md", "Compost.md", "Gallery.md", "Journal/2024.md", "Orphan.md", "Tomatoes.md", "Worms.md"]
+    assert missing == ["Ghost page"]  # a link to a note not created yet
+    names = notes + missing
+    pairs = {(names[s], names[t]) for s, t in zip(out["edges"][::2], out["edges"][1::2], strict=True)}
+    assert {("Compost.md", "Beds.md"), ("Beds.md", "Compost.md"), ("Journal/2024.md", "Compost.md"),
+            ("Worms.md", "Ghost page")} <= pairs  # fmt: skip
+    assert not any("bed.png" in n for n in names) and len(pairs) == len(out["edges"]) // 2
+    again = anyio.run(call_tool, web, "export_graph", {"vault": "garden"})
+    assert again["version"] == out["version"]  # unchanged vault: same version (the REST ETag)
+    (garden.workspace.vaults["garden"].root / "New.md").write_text("[[Orphan]]\n")
+    garden.workspace.indexer.refresh_all()
+    changed = anyio.run(call_tool, web, "export_graph", {"vault": "garden"})
+    assert changed["version"] != out["version"] and "New.md" in changed["notes"]
+    soil = anyio.run(call_tool, web, "export_graph", {"vault": "garden", "tag": "soil"})
+    assert soil["notes"] == ["Beds.md", "Compost.md"] and soil["tag"] == "soil"
+    with pytest.raises(ServiceError) as info:
+        run(garden, "export_graph", {"vault": "garden"})  # never offered to a model (MCP here)
+    assert info.value.code == "unknown_tool"

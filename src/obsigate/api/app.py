@@ -29,7 +29,8 @@ from obsigate import __version__
 from obsigate.agent.assistant import Assistant
 from obsigate.agent.settings import AISettings
 from obsigate.api import (
-    routes, routes_admin, routes_ai, routes_ai_config, routes_assistant_context, routes_auth, routes_files, routes_write,
+    routes, routes_admin, routes_ai, routes_ai_config, routes_assistant_context, routes_auth, routes_files, routes_graph,
+    routes_write,
 )
 from obsigate.api.body_limit import BodyLimit
 from obsigate.auth.principal import BearerAuthenticator
@@ -118,7 +119,8 @@ def build_app(
 
     _serve_web_app(app)
     _serve_api_docs(app)
-    for module in (routes_auth, routes, routes_files, routes_write, routes_ai_config, routes_admin, routes_assistant_context, routes_ai):  # routes: every plain tool route, one table
+    for module in (routes_auth, routes, routes_files, routes_graph, routes_write, routes_ai_config, routes_admin,
+                   routes_assistant_context, routes_ai):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(

@@ -11,7 +11,8 @@ caller's own confirmed action after the cross-site checks (``routes_write.confir
 
 The routes that do more than run one tool are written by hand, each short:
 ``GET /api/health`` (``app.py``), ``/api/auth/login`` and ``/api/auth/me`` (``routes_auth.py``),
-``GET /api/file/{vault}/raw`` (the bytes, ``routes_files.py``), ``POST /api/file/{vault}/save``
+``GET /api/file/{vault}/raw`` (the bytes, ``routes_files.py``), ``GET /api/graph/{vault}/export`` (the
+whole graph with an ETag, ``routes_graph.py``), ``POST /api/file/{vault}/save``
 (the editor's version check, ``routes_write.py``) and ``POST /api/ai/bookslm/context`` (the assistant's
 context, ``routes_assistant_context.py``).
 """

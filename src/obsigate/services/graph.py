@@ -5,11 +5,15 @@ graph pane) and ``vault`` (every note, optionally below a folder; orphans includ
 links aggregated per (source, target) pair; links that resolve to nothing become ``unresolved`` nodes ("not
 created yet" in Obsidian). A ``tag`` keeps only the notes carrying it (nested tags included). Results are
 bounded by ``limit`` nodes: the most connected are kept and ``truncated`` says so.
+
+:func:`export_graph` is the whole vault for the web app's graph view (10k notes and more): every note, no
+limit, in a compact shape (paths once, edges as index pairs), cached per vault version.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
+import threading
+from collections import Counter, OrderedDict, deque
 from typing import Any
 
 from obsigate.domain.vault import Vault, is_note, note_title
@@ -21,6 +25,10 @@ MAX_NODES = 2_000
 MAX_DEPTH = 3
 EDGES_PER_NODE = 5  # the edge list is cut at limit × this
 EXPLORE_FACTOR = 5  # a local walk visits at most limit × this files before ranking them
+EXPORTS_KEPT = 8  # whole-vault exports cached (vault × tag), the least recently used dropped first
+
+_exports: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
+_exports_lock = threading.Lock()
 
 
 def _node(key: str, unresolved: bool) -> dict[str, Any]:
@@ -163,3 +171,54 @@ def _neighbourhood(
             depth_of[nxt] = depth_of[cur] + 1
             queue.append(nxt)
     return depth_of, edges, capped
+
+
+def export_graph(ws: Workspace, vault: Vault, *, tag: str | None = None) -> dict[str, Any]:
+    """Every note of ``vault`` and the links between them, compact (the web app's whole-vault graph).
+
+    Unlike :func:`get_graph` nothing is cut: a 10k-note vault gives 10k paths. Built from the index's link
+    graph and cached until the vault's index changes (``version``), so repeated loads cost a dictionary
+    lookup; the REST route turns ``version`` into an ETag.
+
+    Args:
+        tag: keep only notes carrying this tag or a nested one (and the unresolved links they make).
+
+    Returns:
+        ``{"vault", "version", "tag", "notes": [path], "unresolved": [link text], "edges": [s0, t0, s1, t1,
+        …], "index"}``. Node ``i`` is ``notes[i]``, or ``unresolved[i - len(notes)]`` (a link to a note not
+        created yet); ``edges`` is flat, one (source, target) index pair per linking note and linked node,
+        in the direction of the link. Attachments and same-note links are left out, as in the vault scope
+        of :func:`get_graph`.
+    """
+    name = vault.name
+    wanted = tag.strip().lstrip("#") if tag else ""
+    version = ws.index.graph_version(name)
+    key = (version, name, wanted)
+    with _exports_lock:
+        cached = _exports.get(key)
+        if cached is not None:
+            _exports.move_to_end(key)
+    if cached is None:
+        cached = _build_export(ws, name, wanted, version)
+        with _exports_lock:
+            _exports[key] = cached
+            while len(_exports) > EXPORTS_KEPT:
+                _exports.popitem(last=False)
+    return {**cached, "index": ws.index_state()}
+
+
+def _build_export(ws: Workspace, name: str, tag: str, version: str) -> dict[str, Any]:
+    notes = [r.path for r in ws.index.file_records(name) if r.note]
+    if tag:
+        tagged = ws.index.notes_with_tag(name, tag)
+        notes = [p for p in notes if p in tagged]
+    index = {p: i for i, p in enumerate(notes)}
+    links = ws.index.link_edges(name)
+    unresolved = sorted({target for source, dest, target, _ in links if dest is None and source in index})
+    missing = {text: len(notes) + i for i, text in enumerate(unresolved)}
+    edges: list[int] = []
+    for source, dest, target, _ in links:
+        s, t = index.get(source), missing.get(target) if dest is None else index.get(dest)
+        if s is not None and t is not None:
+            edges += (s, t)
+    return {"vault": name, "version": version, "tag": tag or None, "notes": notes, "unresolved": unresolved, "edges": edges}

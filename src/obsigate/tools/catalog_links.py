@@ -1,8 +1,9 @@
-"""Link tools: get_backlinks and get_graph, over the index's resolved link graph."""
+"""Link tools: get_backlinks and get_graph, over the index's resolved link graph; export_graph, the whole graph for
+the web app (offered to no model)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -106,3 +107,30 @@ def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
     """Get the link graph (nodes, edges) around a note (local, depth hops) or of a whole vault; big graphs keep
     the most linked nodes."""
     return GetGraphResult(**graph_svc.get_graph(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+
+
+class ExportGraphArgs(ToolArgs):
+    vault: str = Vault()
+    tag: str | None = Tag()
+
+
+class ExportGraphResult(ToolOutput):
+    """The whole graph, never cut to the result budget (``UNBOUNDED``): it is offered to no model, only to the web
+    app, whose graph view needs every note."""
+
+    UNBOUNDED: ClassVar[bool] = True
+
+    vault: str
+    version: str = Field(description="Changes whenever the vault's index changes (the REST route's ETag).")
+    tag: str | None
+    notes: list[str] = Field(description="Node i < len(notes): the note at this path.")
+    unresolved: list[str] = Field(description="Node len(notes) + j: a link to a note not created yet.")
+    edges: list[int] = Field(description="Flat (source, target) node index pairs, one per linking note and target.")
+    index: IndexState
+
+
+@tool("export_graph", title="Whole-vault link graph (compact)", scopes=())
+def export_graph(ctx: ToolContext, args: ExportGraphArgs) -> ExportGraphResult:
+    """Every note of a vault and the links between them, uncut and compact (paths once, edges as index pairs),
+    for the web app's graph view; cached until the vault changes. Not offered to models: get_graph is theirs."""
+    return ExportGraphResult(**graph_svc.export_graph(ctx.workspace, ctx.permitted_vault, **args.service_args()))

@@ -95,12 +95,15 @@ def finish(ctx: ToolContext, spec: ToolSpec, out: Any, *, budget_chars: int | No
 
     A result model may name fields that carry exact bytes (base64) with an ``exact_fields()`` method, e.g.
     read_file_raw's binary chunk: those are neither redacted (that would corrupt the bytes) nor cut (the service
-    already bounds them to ``max_read_bytes``); the budget applies to the rest of the result."""
+    already bounds them to ``max_read_bytes``); the budget applies to the rest of the result. A result model
+    with ``UNBOUNDED = True`` (a tool offered to no model, e.g. export_graph) is redacted but not cut."""
     model = spec.result_model.model_validate(out)
     data = model.model_dump(mode="json")
     exact_fields = getattr(model, "exact_fields", None)
     exact = {k: data.pop(k) for k in exact_fields()} if callable(exact_fields) else {}
-    data = fit_to_budget(redact_payload(data), ctx.workspace.limits.budget_chars if budget_chars is None else budget_chars)
+    data = redact_payload(data)
+    if not getattr(model, "UNBOUNDED", False):
+        data = fit_to_budget(data, ctx.workspace.limits.budget_chars if budget_chars is None else budget_chars)
     data.update(exact)
     return data
 

@@ -235,10 +235,13 @@ class ToolRegistry:
         Raises:
             ValueError: a duplicate name (the derived ones included), an invalid name (MCP: 1–128 of
                 ``[A-Za-z0-9_.-]``), a planner on a ``read`` tool or on a tool without a ``vault`` argument,
-                or a derived spec passed in directly (register its tool instead).
+                a result model with ``UNBOUNDED`` (never cut to the result budget) on a tool offered to a
+                model, or a derived spec passed in directly (register its tool instead).
         """
         if spec.kind is not ToolKind.TOOL:
             raise ValueError(f"{spec.name!r} is derived from {spec.origin.name if spec.origin else '?'!r}; register that tool")
+        if getattr(spec.result_model, "UNBOUNDED", False) and spec.scopes:
+            raise ValueError(f"tool {spec.name!r}: an unbounded result is only for tools offered to no model (scopes=())")
         specs = [spec]
         if spec.planner is not None:
             if spec.risk is Risk.READ:

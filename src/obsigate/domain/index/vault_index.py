@@ -412,6 +412,10 @@ class VaultIndex:
         """All links of ``vault`` as ``(source, resolved target or None, target, count)``; see ``LinkGraph.edges``."""
         return self._graph.edges(vault)
 
+    def graph_version(self, vault: str) -> str:
+        """Changes with every indexed change of ``vault`` (files, tags, links); unique to this process."""
+        return self._graph.version(vault)
+
     def notes_with_tag(self, vault: str, tag: str) -> set[str]:
         """Paths of the notes of ``vault`` carrying ``tag`` or a nested one (case-insensitive, ``#`` optional)."""
         return self._store.notes_with_tag(vault, index_store.tag_key(tag))
