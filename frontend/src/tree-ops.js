@@ -9,6 +9,7 @@ import { el, clear, icon } from "./dom.js";
 import { t } from "./i18n.js";
 import { noteHref, viewHref, parseRoute, go } from "./router.js";
 import { formDialog, promptDialog } from "./dialog.js";
+import { draftsOf, moveDrafts, dropDraftsOf } from "./drafts.js";
 import { toast } from "./toast.js";
 
 const DRAG_TYPE = "application/x-obsigate-path";
@@ -263,10 +264,11 @@ export class TreeOps {
   async relocated(vault, from, result, say) {
     const change = (result.changes || []).find((c) => c.action === "move");
     const to = change?.to || from;
+    const drafts = to !== from ? moveDrafts(vault, from, to) : 0; // unsaved editor text follows its file
     const n = result.details?.links_total ?? 0;
     const notes = Object.keys(result.details?.links_updated || {}).length;
     const links = n === 0 ? t("tree.linksNone") : n === 1 ? t("tree.linksOne") : t("tree.linksMany", { n, notes });
-    toast(say(to), { kind: "info", detail: links, timeout: 12000 });
+    toast(say(to), { kind: "info", detail: drafts ? `${links} ${t("tree.draftsMoved")}` : links, timeout: 12000 });
     await this.settle(vault, relocate(from, to), to);
   }
 
@@ -284,6 +286,8 @@ export class TreeOps {
       const linked = await api(`/api/backlinks/${enc(vault)}`, { params: { path, limit: 1 }, quiet: true }).catch(() => null);
       if (linked?.total) message += ` ${t("tree.deleteLinked", { n: linked.total })}`;
     }
+    const drafts = draftsOf(vault, path);
+    if (drafts) message += ` ${t("tree.deleteDrafts", { n: drafts })}`;
     const done = await formDialog({
       title: dir ? t("tree.deleteFolder", { name }) : t("tree.deleteFile", { name }), message, ok: t("tree.delete"), danger: true,
       submit: async () => {
@@ -294,6 +298,7 @@ export class TreeOps {
       },
     });
     if (!done) return;
+    dropDraftsOf(vault, path);
     toast(t("tree.deleted", { path }), { kind: "info", detail: t("tree.deletedHint") });
     await this.settle(vault, relocate(path, null), null);
   }

@@ -42,3 +42,21 @@ def test_a_note_that_is_not_utf8_is_not_opened_in_the_editor(page: Any, open_ser
     page.click("#edit-note")
     page.wait_for_selector(".toast >> text=not valid UTF-8")
     assert page.query_selector(".editor-box") is None and note.read_bytes() == before
+
+
+def test_a_draft_over_a_version_changed_since_opens_the_conflict_dialog(page: Any, open_server: Any, web_vault: Path) -> None:
+    note = web_vault / "Ideas.md"
+    page.goto(f"{open_server.url}/#/v/notes/Ideas.md", wait_until="networkidle")
+    page.click("#edit-note")
+    page.wait_for_selector(".editor-box .cm-content")
+    page.click(".editor-box .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nMY PRECIOUS DRAFT")
+    note.write_text(note.read_text() + "\nappended by someone else\n")  # the file changes, the draft stays unsaved
+    page.reload(wait_until="networkidle")
+    page.click("#edit-note")
+    page.wait_for_selector("dialog.confirm >> text=The file changed on disk")
+    assert "MY PRECIOUS DRAFT" in page.inner_text(".editor-box .cm-content")  # the editor holds the draft
+    page.click("dialog.confirm button[data-value=mine]")
+    _wait_for(lambda: "MY PRECIOUS DRAFT" in note.read_text())
+    assert "MY PRECIOUS DRAFT" in note.read_text()

@@ -239,3 +239,28 @@ def test_nothing_is_offered_in_a_read_only_vault(page: Any, live_server: Any, we
     page.click(f"{_item('Ideas.md')} > .tree-row", button="right")
     assert page.locator("#tree-menu").count() == 0
     assert re.search(r"read.only", str(page.evaluate("fetch('/api/vaults').then(r => r.json())")))
+
+
+def _type_unsaved(page: Any, text: str) -> None:
+    page.click("#edit-note")
+    page.wait_for_selector(".editor-box .cm-content")
+    page.click(".editor-box .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type(text)
+
+
+def test_unsaved_editor_text_follows_a_rename_and_is_warned_of_before_a_delete(
+    page: Any, server: Any, web_vault: Path
+) -> None:
+    _open(page, server, "Ideas.md")
+    _type_unsaved(page, "\nunsaved thought")
+    _menu(page, "Ideas.md", "rename")
+    field = page.get_by_label("New name")
+    field.fill("Thoughts")
+    field.press("Enter")
+    page.wait_for_selector(".toast-info >> text=unsaved editor changes moved with it")
+    _hash(page, "#/v/notes/Thoughts.md")
+    page.click("#edit-note")  # the draft is there, under the new path
+    page.wait_for_selector(".editor-box .cm-content >> text=unsaved thought")
+    _menu(page, "Thoughts.md", "delete")
+    page.wait_for_selector("dialog >> text=Its unsaved editor changes (1) will be lost.")

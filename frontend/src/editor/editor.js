@@ -89,7 +89,14 @@ export function openEditor(container, note, options) {
   let saved = note.content;
   const draft = readDraft(user, note.vault, note.path);
   let start = note.content;
-  if (draft && draft.content !== note.content && draft.base === note.sha256) start = draft.content; // unsaved work
+  // Unsaved work over a version that changed since (another tab, person or agent) is never silently dropped:
+  // the editor opens on it, still based on the version it was written over (so a save is a conflict, not an
+  // overwrite), and the conflict dialog offers keep mine / take theirs / merge at once.
+  const stale = Boolean(draft && draft.base !== note.sha256 && draft.content !== note.content);
+  if (draft && draft.content !== note.content) {
+    start = draft.content;
+    if (stale) base = draft.base;
+  }
 
   const nonce = document.querySelector('meta[name="csp-nonce"]')?.content;
   const prefs = editorPrefs(); // the person's options (settings page): wrapping, line numbers, font size
@@ -158,6 +165,8 @@ export function openEditor(container, note, options) {
       }));
     }
   }
+
+  if (stale) resolveConflict(draft.content).catch((err) => onError?.(err));
 
   return {
     view,
