@@ -21,6 +21,16 @@ SANDBOXED = "sandbox; default-src 'none'"
 #: in this origin; only this app may frame it.
 PDF_POLICY = "frame-ancestors 'self'"
 _RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+#: Types a page of this origin could load as code (``<script src>``, ``<link rel=stylesheet>``, wasm): a vault's
+#: ``.js`` served as JavaScript would satisfy the app's ``script-src 'self'``, a ready gadget for any future
+#: HTML injection. Served as ``text/plain`` with ``nosniff``, browsers refuse to run or apply them.
+_CODE_TYPES = re.compile(r"(?:text|application)/(?:x-)?(?:javascript|ecmascript|jscript)|text/css|application/wasm")
+
+
+def _unsatisfiable(header: str | None, size: int) -> bool:
+    """Whether ``Range`` asks for bytes that start past the end of the file (RFC 9110 §15.5.17: 416)."""
+    m = _RANGE.fullmatch((header or "").strip())
+    return bool(m and m[1] and int(m[1]) >= size)
 
 
 def _byte_range(header: str | None, size: int) -> tuple[int, int] | None:
@@ -47,6 +57,8 @@ async def get_file_raw(
     """The bytes of ``path`` with headers that keep them inert in the browser (see :data:`SANDBOXED`); a
     ``Range`` request (audio and video seeking) gets ``206`` and that slice."""
     data, mime = await download_file(ctx, vault, path)
+    if _CODE_TYPES.fullmatch(mime):
+        mime = "text/plain"
     if mime.startswith("text/"):
         mime += "; charset=utf-8"
     # The bytes are user content: never let a browser sniff or run them as our origin's HTML.
@@ -56,6 +68,9 @@ async def get_file_raw(
         headers |= {"Content-Security-Policy": PDF_POLICY, "Content-Disposition": f"inline; filename*=UTF-8''{quote(name)}"}
     else:
         headers["Content-Security-Policy"] = SANDBOXED
+    if _unsatisfiable(request.headers.get("range"), len(data)):
+        headers["Content-Range"] = f"bytes */{len(data)}"
+        return Response(status_code=416, headers=headers)
     span = _byte_range(request.headers.get("range"), len(data))
     if span is None:
         return Response(content=data, media_type=mime, headers=headers)
