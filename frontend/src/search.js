@@ -209,7 +209,7 @@ export class SearchView {
       if (e.status !== 400) showError(e);
       status.textContent = "";
       error.replaceChildren(el("strong", t("search.error")), " ", e.message, el("code.muted", ` ${e.code || ""}`),
-        e.hint ? el("div.muted", e.hint) : null);
+        ...(e.hint ? [el("div.muted", e.hint)] : [])); // replaceChildren would write a null as "null"
       error.hidden = false;
       return;
     }

@@ -16,6 +16,7 @@ const TABS = [["prefs", false], ["ai", true], ["vaults", true], ["users", true]]
 const saved = () => toast(t("settings.saved"), { kind: "info", timeout: 2500 });
 
 export async function show(main, route, app) {
+  document.title = `${t("top.settings")} - ${t("app.name")}`;
   // With auth off there is no user: the server treats the local owner as admin (auth/principal.ANONYMOUS).
   const admin = app.health?.auth ? Boolean(app.user?.is_admin) : true;
   const tabs = TABS.filter(([, adminOnly]) => admin || !adminOnly).map(([name]) => name);

@@ -152,7 +152,7 @@ async def conversations(
     request: Request,
     principal: CurrentPrincipal,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> dict[str, Any]:
     return {"conversations": _assistant(request).list_conversations(principal, limit=limit, offset=offset)}
 
