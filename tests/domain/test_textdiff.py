@@ -73,3 +73,12 @@ def test_no_unique_lines_to_anchor_on_is_still_bounded() -> None:
     ops = line_opcodes(a, b)
     assert time.perf_counter() - started < 10
     assert _apply(a, b, ops) == b
+
+
+def test_a_smaller_cell_budget_still_gives_a_correct_script() -> None:
+    """``max_cells`` (restore_secrets' bound for each stretch) only makes the script less minimal."""
+    rng = random.Random(5)
+    a = [rng.choice("abc") for _ in range(300)]
+    b = [x if rng.random() > 0.2 else "d" for x in a]
+    for cells in (0, 100, 10_000_000):
+        assert _apply(a, b, line_opcodes(a, b, max_cells=cells)) == b

@@ -253,6 +253,25 @@ def test_an_edit_of_the_redacted_text_never_writes_markers_over_secrets(ws: Work
     assert "Hunter2Secret!x" in read(ws, "keys.md").decode() and read(ws, "keys.md").endswith(b"## Keys\nnew\n")
 
 
+def test_a_section_edit_puts_back_the_section_secrets_only_where_they_stay_hidden(ws: Workspace) -> None:
+    """The heading path restores over the whole note: a marker of the section keeps its own secret, a marker
+    glued to text or one that stands for nothing in the section is refused, and nothing is written."""
+    from obsigate.domain.redaction import redact_text
+
+    sk2 = "sk-proj-" + "Z9y8X7w6V5" * 4
+    note = SECRET_NOTE + f"first: sk-proj-{'A' * 40}\nsecond: {sk2}\n"
+    (ws.vaults["v"].root / "keys.md").write_text(note)
+    section = redact_text(note).split("## Keys\n", 1)[1]  # what the agent read of the section
+    apply(ws, "edit_file", path="keys.md", heading="Keys", content=section.replace("first: [REDACTED:openai-api-key]\n", ""))
+    assert read(ws, "keys.md").decode() == note.replace(f"first: sk-proj-{'A' * 40}\n", "")
+    for bad in ("second: Zz[REDACTED:openai-api-key]\n", "second: [REDACTED:openai-api-key]\nthird: [REDACTED:openai-api-key]\n"):
+        with pytest.raises(ServiceError) as info:
+            m.apply(ws, m.plan_edit_file, ws.get_vault("v", None), path="keys.md", heading="Keys", content="old\n" + bad)
+        assert info.value.code == "secret_marker_altered" and info.value.details["rule"] == "openai-api-key"
+        assert sk2 not in info.value.message
+    assert read(ws, "keys.md").decode() == note.replace(f"first: sk-proj-{'A' * 40}\n", "")
+
+
 def test_secrets_cannot_be_found_by_guessing(ws: Workspace) -> None:
     (ws.vaults["v"].root / "keys.md").write_text(SECRET_NOTE)
     assert code_of(ws, "edit_file", path="keys.md", find="Hunter2", replace="x") == "not_found"

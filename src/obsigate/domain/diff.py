@@ -133,12 +133,14 @@ def _middle(
     out.append(("replace", alo, ahi, blo, bhi))
 
 
-def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
+def line_opcodes(a: Sequence[str], b: Sequence[str], *, max_cells: int = MAX_TOTAL_CELLS) -> list[Opcode]:
     """Edit script from ``a`` to ``b`` as ``difflib.SequenceMatcher.get_opcodes`` gives it: ``(tag, i1, i2,
     j1, j2)`` with tag ``equal``/``replace``/``delete``/``insert``, covering both sequences in order, with
-    adjacent opcodes of one tag merged. ``a == b`` → one ``equal`` (or nothing when both are empty)."""
+    adjacent opcodes of one tag merged. ``a == b`` → one ``equal`` (or nothing when both are empty).
+    ``max_cells`` bounds the pairs compared by ``SequenceMatcher`` in all gaps together (see the module).
+    Any sequences of strings work: lines, or the tokens of a line."""
     raw: list[Opcode] = []
-    _gap(a, b, 0, len(a), 0, len(b), 0, raw, [MAX_TOTAL_CELLS])
+    _gap(a, b, 0, len(a), 0, len(b), 0, raw, [max_cells])
     merged: list[Opcode] = []
     for op in raw:
         if op[1] == op[2] and op[3] == op[4]:

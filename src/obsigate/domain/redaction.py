@@ -4,7 +4,8 @@ Two layers, as measured in ``shared/reference/security.md`` §5: provider token 
 the providers; patterns written here) and structural rules (PEM blocks, URL user-info, ``name = value``
 assignments whose name says secret). A match becomes ``[REDACTED:<rule>]`` so the reader still knows a
 secret was there. Patterns are anchored on fixed prefixes and bounded repeats, so a hostile note cannot make
-them backtrack badly.
+them backtrack badly. Putting secrets back under the markers of an edited text is
+``domain/secret_markers.py``.
 """
 
 from __future__ import annotations
@@ -132,35 +133,6 @@ def redact_text(text: str, *, keep_lines: bool = False) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
-
-
-_MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
-
-
-def restore_secrets(original: str, edited: str) -> str:
-    """``edited`` with each ``[REDACTED:<rule>]`` marker put back to the secret it stands for in ``original``.
-
-    An agent edits the redacted text it was shown; writing that text back as is would replace every secret
-    of the note by its marker. The n-th marker of a rule in ``edited`` becomes the n-th secret of that rule
-    in ``original`` (the order redaction met them); markers beyond those secrets stay as written.
-    """
-    if "[REDACTED:" not in edited:
-        return edited
-    secrets: dict[str, list[str]] = {}
-    for start, end, rule in secret_spans(original):
-        secrets.setdefault(rule, []).append(original[start:end])
-    used: dict[str, int] = {}
-
-    def put_back(m: re.Match[str]) -> str:
-        rule = m.group(1)
-        n = used.get(rule, 0)
-        found = secrets.get(rule, [])
-        if n >= len(found):
-            return m.group(0)
-        used[rule] = n + 1
-        return found[n]
-
-    return _MARKER.sub(put_back, edited)
 
 
 def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:

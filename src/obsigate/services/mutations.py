@@ -21,9 +21,10 @@ from typing import Any
 
 from obsigate.domain.diff import redacted_diff
 from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
-from obsigate.domain.redaction import restore_secrets, secret_spans
+from obsigate.domain.redaction import secret_spans
+from obsigate.domain.secret_markers import SecretMarkerError, restore_secrets
 from obsigate.domain.text import nfc
-from obsigate.domain.markdown.edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
+from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from obsigate.services.backups import read_backup, trashed_files
@@ -226,6 +227,15 @@ def plan_edit_file(
     expected_count: int | None = 1,
     heading: str | None = None,
 ) -> Plan:
+    """Edit the file ``path``: the whole ``content``, ``find`` → ``replace`` (secrets never matched), or the
+    section under ``heading``. ``[REDACTED:<rule>]`` markers in ``content`` get their secrets back
+    (:func:`~obsigate.domain.secret_markers.restore_secrets`).
+
+    Raises:
+        NotFound (file, text or heading), BadRequest (``invalid_argument``, ``count_mismatch``, ``ambiguous``,
+        ``not_text``, and ``secret_marker_altered``: a marker moved, typed anew or glued to text, whose
+        secret could not go back hidden; ``details``: ``rule``, ``line``).
+    """
     rel = normalize_rel(path)
     before = _existing(vault, rel)
     note = _text_of(rel, before)
@@ -239,9 +249,9 @@ def plan_edit_file(
         elif heading is not None:
             if content is None:
                 raise BadRequest("give the new section text in content")
-            _, body_start, end = heading_section(note.text, heading)
-            old_body = "\n".join(note.text.split("\n")[body_start:end])
-            edited = replace_section(note, heading, restore_secrets(old_body, content))
+            # markers are put back over the whole note: their secrets are judged where they will stand
+            edited = replace_section(note, heading, content)
+            edited = note.with_text(restore_secrets(note.text, edited.text))
             how = f"replace the section under {heading.strip()!r}"
         elif content is not None:
             # the agent saw [REDACTED:…] markers: they must not overwrite the secrets they stand for
@@ -250,6 +260,12 @@ def plan_edit_file(
             raise BadRequest("give content (whole note), find + replace, or heading + content")
     except EditError as exc:
         raise (NotFound if exc.code == "not_found" else BadRequest)(str(exc), code=exc.code) from None
+    except SecretMarkerError as exc:
+        raise BadRequest(
+            str(exc), code="secret_marker_altered", details={"rule": exc.rule, "line": exc.line},
+            hint="leave each [REDACTED:…] marker as you read it, where it was, with a space or a sign around it; "
+            "delete a marker to delete its secret, or type a new value in its place",
+        ) from None
     after = edited.encode()
     if after == before:
         return Plan(_proposal(f"{rel}: no change", [], {rel: _sha(before)}), [], "edit_file")

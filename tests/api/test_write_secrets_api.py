@@ -1,0 +1,78 @@
+"""Writing back a redacted note over REST, on a real server: the editor's save and PATCH (edit_file) put each
+secret back where its marker stands, and refuse (``secret_marker_altered``, nothing written) a marker glued
+to text, which would have made its secret readable by every later read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx2
+import pytest
+
+SK1 = "sk-proj-" + "A1b2C3d4E5" * 4
+SK2 = "sk-proj-" + "Z9y8X7w6V5" * 4
+NOTE = f"---\ntitle: Keys\n---\n# Keys\nintro\nit: {SK1}\nbackup: {SK2}\npassword: Hunter2Secret!x\nend\n"
+M = "[REDACTED:openai-api-key]"
+
+
+@pytest.fixture
+def server(live_server, tmp_path: Path):
+    vault = tmp_path / "secrets-vault"
+    vault.mkdir()
+    (vault / "Keys.md").write_text(NOTE)
+    return live_server({"notes": vault}, auth_enabled=False, tool_rate_limit=10_000), vault
+
+
+def source(url: str) -> dict:
+    """What the web editor opens: the whole text, redacted, and its version."""
+    r = httpx2.get(f"{url}/api/file/notes/source", params={"path": "Keys.md"})
+    assert r.status_code == 200
+    return r.json()
+
+
+def save(url: str, content: str, version: str) -> httpx2.Response:
+    return httpx2.post(f"{url}/api/file/notes/save", json={"path": "Keys.md", "content": content, "version": version})
+
+
+def patch(url: str, content: str) -> httpx2.Response:
+    return httpx2.patch(f"{url}/api/file/notes", json={"path": "Keys.md", "content": content})
+
+
+def test_the_editor_flow_keeps_every_secret(server) -> None:
+    live, vault = server
+    opened = source(live.url)
+    assert SK1 not in opened["content"] and "Hunter2" not in opened["content"] and opened["content"].count(M) == 2
+    r = save(live.url, opened["content"].replace("intro", "An introduction"), opened["sha256"])
+    assert r.status_code == 200
+    assert (vault / "Keys.md").read_text() == NOTE.replace("intro", "An introduction")
+    read = httpx2.get(f"{live.url}/api/file/notes", params={"path": "Keys.md"}).text
+    assert SK1 not in read and SK2 not in read and "Hunter2" not in read
+
+
+@pytest.mark.parametrize("write", ["save", "patch"])
+def test_a_glued_marker_is_refused_and_nothing_is_written(server, write: str) -> None:
+    """The reported attack: ``Zz[REDACTED:…]Zz`` came back as ``Zzsk-…Zz``, which no rule redacts, so
+    read_file, search snippets, diffs and history then showed the key in clear."""
+    live, vault = server
+    opened = source(live.url)
+    glued = opened["content"].replace(f"it: {M}", f"it: Zz{M}Zz")
+    r = save(live.url, glued, opened["sha256"]) if write == "save" else patch(live.url, glued)
+    body = r.json()
+    assert (r.status_code, body["code"]) == (400, "secret_marker_altered")
+    assert body["details"] == {"rule": "openai-api-key", "line": 6} and SK1 not in r.text and body["hint"]
+    assert (vault / "Keys.md").read_text() == NOTE
+    assert httpx2.get(f"{live.url}/api/file/notes/backups", params={"path": "Keys.md"}).json()["versions"] == []
+    hits = httpx2.get(f"{live.url}/api/search", params={"q": "Zzsk"}).json()["hits"]
+    assert hits == [] and SK1 not in source(live.url)["content"]
+
+
+@pytest.mark.parametrize("write", ["save", "patch"])
+def test_deleting_the_first_marker_line_keeps_the_second_secret_in_its_place(server, write: str) -> None:
+    """By rank the remaining marker got the FIRST secret and the second one was lost."""
+    live, vault = server
+    opened = source(live.url)
+    edited = opened["content"].replace(f"it: {M}\n", "")
+    r = save(live.url, edited, opened["sha256"]) if write == "save" else patch(live.url, edited)
+    assert r.status_code == 200, r.text
+    assert (vault / "Keys.md").read_text() == NOTE.replace(f"it: {SK1}\n", "")
+    assert f"backup: {SK2}\n" in (vault / "Keys.md").read_text() and SK1 not in (vault / "Keys.md").read_text()
