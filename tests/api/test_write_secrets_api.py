@@ -76,3 +76,29 @@ def test_deleting_the_first_marker_line_keeps_the_second_secret_in_its_place(ser
     assert r.status_code == 200, r.text
     assert (vault / "Keys.md").read_text() == NOTE.replace(f"it: {SK1}\n", "")
     assert f"backup: {SK2}\n" in (vault / "Keys.md").read_text() and SK1 not in (vault / "Keys.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("find", "replace"),
+    [("it: ", "it: Zz"), ("password: ", "note: "), ("\nbackup: ", "\nbackupZ")],
+)
+def test_a_find_replace_that_would_uncover_a_secret_is_refused(server, find: str, replace: str) -> None:
+    """find/replace never matches a secret, but text next to one can change so its rule no longer sees it."""
+    (s, vault) = server
+    r = httpx2.patch(f"{s.url}/api/file/notes", json={"path": "Keys.md", "find": find, "replace": replace})
+    assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
+    assert (vault / "Keys.md").read_text() == NOTE
+
+
+def test_replace_in_files_that_would_uncover_a_secret_is_refused(server) -> None:
+    (s, vault) = server
+    r = httpx2.post(f"{s.url}/api/search/replace", json={"vault": "notes", "find": "it: ", "replace": "it: Zz"})
+    assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
+    assert r.json()["details"]["path"] == "Keys.md" and (vault / "Keys.md").read_text() == NOTE
+
+
+def test_a_find_replace_beside_no_secret_still_works(server) -> None:
+    (s, vault) = server
+    r = httpx2.patch(f"{s.url}/api/file/notes", json={"path": "Keys.md", "find": "intro", "replace": "preface"})
+    assert r.status_code == 200, r.text
+    assert (vault / "Keys.md").read_text() == NOTE.replace("intro", "preface")

@@ -22,7 +22,7 @@ from typing import Any
 from obsigate.domain.diff import redacted_diff
 from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
 from obsigate.domain.redaction import secret_spans
-from obsigate.domain.secret_markers import SecretMarkerError, restore_secrets
+from obsigate.domain.secret_markers import SecretMarkerError, check_still_hidden, restore_secrets
 from obsigate.domain.text import nfc
 from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
@@ -216,6 +216,17 @@ def plan_create_directory(ws: Workspace, vault: Vault, *, path: str) -> Plan:
     return Plan(prop, [MakeDir(rel)], "create_directory")
 
 
+def _secret_refused(exc: SecretMarkerError, path: str | None = None) -> BadRequest:
+    """The ``secret_marker_altered`` error for a write that would move or reveal a redacted secret."""
+    return BadRequest(
+        f"{path}: {exc}" if path else str(exc), code="secret_marker_altered",
+        details={"rule": exc.rule, "line": exc.line, **({"path": path} if path else {})},
+        hint="leave each [REDACTED:…] marker as you read it, where it was, with a space or a sign around it; "
+        "delete a marker to delete its secret, or type a new value in its place; leave the text next to a "
+        "secret as it is",
+    )
+
+
 def plan_edit_file(
     ws: Workspace,
     vault: Vault,
@@ -245,6 +256,7 @@ def plan_edit_file(
                 raise BadRequest("give find with replace (and optionally expected_count), without content or heading")
             secrets = [(a, z) for a, z, _ in secret_spans(note.text)]  # never matched: no guessing them
             edited, count = replace_exact(note, find, replace, expected_count, protected=secrets)
+            check_still_hidden(note.text, edited.text)
             how = f"replace {count} occurrence{'s' if count != 1 else ''}"
         elif heading is not None:
             if content is None:
@@ -261,11 +273,7 @@ def plan_edit_file(
     except EditError as exc:
         raise (NotFound if exc.code == "not_found" else BadRequest)(str(exc), code=exc.code) from None
     except SecretMarkerError as exc:
-        raise BadRequest(
-            str(exc), code="secret_marker_altered", details={"rule": exc.rule, "line": exc.line},
-            hint="leave each [REDACTED:…] marker as you read it, where it was, with a space or a sign around it; "
-            "delete a marker to delete its secret, or type a new value in its place",
-        ) from None
+        raise _secret_refused(exc) from None
     after = edited.encode()
     if after == before:
         return Plan(_proposal(f"{rel}: no change", [], {rel: _sha(before)}), [], "edit_file")
@@ -521,6 +529,10 @@ def plan_replace_in_files(
             raise BadRequest(f"the pattern takes too long on {rec.path!r}", code="invalid_regex") from None
         if not found[0]:
             continue
+        try:
+            check_still_hidden(note.text, new_text)
+        except SecretMarkerError as exc:
+            raise _secret_refused(exc, rec.path) from None
         after = note.with_text(new_text).encode()
         reads[rec.path] = _sha(data)
         counts[rec.path] = found[0]
