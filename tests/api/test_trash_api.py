@@ -59,3 +59,47 @@ def test_a_cross_site_restore_is_refused(server, small_vault: Path) -> None:
     r = httpx2.post(f"{server.url}/api/trash/notes/restore", content=b'{"path": "Ideas.md"}',
                     headers={"Origin": "https://evil.example", "Content-Type": "application/json"})  # fmt: skip
     assert r.json()["code"] == "forbidden_origin" and not (small_vault / "Ideas.md").exists()
+
+
+def test_a_file_and_a_folder_of_one_path_then_a_restart(live_server, tmp_path: Path) -> None:
+    """The tester's sequence: 'Sub/a.md' made, folder 'Sub' deleted, a file 'Sub' made and deleted. The trash
+    shows both, each restored by its kind; a restore the vault cannot take is a clean error written before any
+    step (it was a 500 leaving a journal entry, which the next start 'rolled back' by deleting 'Sub/a.md',
+    restored and edited since). After a restart on the same data dir the note is still there."""
+    vault = tmp_path / "v"
+    vault.mkdir()
+    data = tmp_path / "data"
+    server = live_server({"v": vault}, auth_enabled=False, data_dir=data)
+    url = f"{server.url}/api"
+
+    def ok(r: httpx2.Response) -> httpx2.Response:
+        assert r.status_code == 200, (r.request.url, r.text)
+        return r
+
+    ok(httpx2.post(f"{url}/file/v", json={"path": "Sub/a.md", "content": "original a"}))
+    ok(httpx2.delete(f"{url}/directory/v", params={"path": "Sub", "recursive": "true"}))
+    ok(httpx2.post(f"{url}/file/v", json={"path": "Sub", "content": "a file called Sub"}))
+    ok(httpx2.delete(f"{url}/file/v", params={"path": "Sub"}))
+    entries = ok(httpx2.get(f"{url}/trash/v")).json()["entries"]
+    assert [(e["kind"], e["path"], e["count"]) for e in entries] == [("file", "Sub", 1), ("folder", "Sub", 1)]
+
+    ok(httpx2.post(f"{url}/trash/v/restore", json={"path": "Sub"}))  # no kind: the file
+    assert (vault / "Sub").read_text() == "a file called Sub"
+    for body in ({"path": "Sub", "kind": "folder"}, {"path": "Sub/a.md"}):
+        r = httpx2.post(f"{url}/trash/v/restore", json=body)
+        assert (r.status_code, r.json()["code"]) == (400, "not_a_directory"), r.text
+    assert not list((data / "journal").iterdir())
+
+    ok(httpx2.delete(f"{url}/file/v", params={"path": "Sub"}))
+    ok(httpx2.post(f"{url}/trash/v/restore", json={"path": "Sub", "kind": "folder"}))
+    source = ok(httpx2.get(f"{url}/file/v/source", params={"path": "Sub/a.md"})).json()
+    ok(httpx2.post(f"{url}/file/v/save", json={"path": "Sub/a.md", "content": "IMPORTANT NEW WORK",
+                                               "version": source["sha256"]}))  # fmt: skip
+    assert not list((data / "journal").iterdir())
+    server.stop()
+
+    restarted = live_server({"v": vault}, auth_enabled=False, data_dir=data)  # recovery runs before it serves
+    assert (vault / "Sub" / "a.md").read_text() == "IMPORTANT NEW WORK"
+    assert ok(httpx2.get(f"{restarted.url}/api/file/v/source", params={"path": "Sub/a.md"})).json()["sha256"]
+    audit = (data / "audit.log").read_text()
+    assert "change_recovery" not in audit

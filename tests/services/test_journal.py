@@ -4,6 +4,8 @@ leaves nothing hidden in the vault (issue 9). kill -9 of a real server: tests/e2
 
 from __future__ import annotations
 
+import errno
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from support import write_tree
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
-from obsigate.domain.storage.journal import ChangeJournal
+from obsigate.domain.storage.journal import ChangeJournal, undo_record
 from obsigate.domain.vault import Vault
 from obsigate.services import mutation_exec as ex
 from obsigate.services.errors import ServiceError
@@ -126,3 +128,120 @@ def test_recovery_never_undoes_an_edit_made_while_the_server_was_down(ws: Worksp
     assert (vault.root / "Area" / "A.md").read_bytes().endswith(b"typed after the crash\n")  # theirs, kept
     assert change.kept == ["Area/A.md"] and seen_pending == [True]
     assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+
+
+def test_a_plan_whose_file_stands_where_its_own_folder_goes_is_refused_before_any_step(ws: Workspace) -> None:
+    """The trash's old bug: a file 'Sub' and 'Sub/a.md' in one change. Refused with a code before anything is
+    journalled or written (it was a raw NotADirectoryError, a 500, and a journal entry left behind)."""
+    vault = ws.vaults["v"]
+    before = tree(vault.root)
+    steps = [ex.Write("Sub", b"a file\n", exclusive=True), ex.Write("Sub/a.md", b"# a\n", exclusive=True)]
+    with pytest.raises(ServiceError) as info:
+        ex.execute(ws, vault, steps, reason="restore_trash")
+    assert (info.value.code, info.value.http_status) == ("not_a_directory", 400)
+    assert tree(vault.root) == before and not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+
+
+def test_undoing_a_create_below_what_is_now_a_file_is_a_no_op(ws: Workspace) -> None:
+    """A create never done, whose folder is a file: the path is absent (ENOTDIR), so there is nothing to undo;
+    this undo raised, which kept the entry of a failed change for the next start."""
+    vault = ws.vaults["v"]
+    (vault.root / "Sub").write_bytes(b"a file\n")
+    record = {"op": "write", "path": "Sub/a.md", "backup": None, "after": "0" * 64}
+    assert undo_record("v", record, *ex._locator(ws)) == ["Sub/a.md"]
+    assert (vault.root / "Sub").read_bytes() == b"a file\n"
+
+
+def test_a_step_the_disk_refuses_is_answered_rolled_back_and_its_entry_closed(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = ws.vaults["v"]
+    before = tree(vault.root)
+    real, calls = ex.atomic_write, []
+
+    def full_disk(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data, exclusive=exclusive)
+
+    monkeypatch.setattr(ex, "atomic_write", full_disk)
+    steps = [ex.Write("Home.md", b"changed\n"), ex.Write("New/C.md", b"c\n", exclusive=True)]
+    with pytest.raises(ServiceError) as info:
+        ex.execute(ws, vault, steps, reason="test")
+    assert (info.value.code, info.value.http_status) == ("write_failed", 503)
+    assert "New/C.md" in info.value.message and "nothing was changed" in info.value.message
+    assert tree(vault.root) == before and not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+
+
+def test_a_live_roll_back_that_cannot_undo_a_step_still_closes_the_entry(ws: Workspace) -> None:
+    """This process goes on serving after the failure, so the entry must not outlive it: replayed at the next
+    start it would undo what came later. The paths left changed are returned (the error names them)."""
+    vault = ws.vaults["v"]
+    entry = ws.journal.begin("v", "edit_file")  # type: ignore[union-attr]
+    written = hashlib.sha256((vault.root / "Home.md").read_bytes()).hexdigest()  # as if this change wrote it
+    entry.intend({"op": "write", "path": "Home.md", "backup": "gone", "after": written})
+    entry.intend({"op": "mkdir", "path": "Fresh"})
+    (vault.root / "Fresh").mkdir()
+    locate, _ = ex._locator(ws)
+
+    def damaged(vault: str, rel: str, version: str) -> bytes:
+        raise LookupError("no such backup")
+
+    assert entry.roll_back(locate, damaged) == ["Home.md"]
+    assert not (vault.root / "Fresh").exists()  # the other undos still ran
+    assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+
+
+def test_a_failed_restore_never_costs_a_later_change_at_the_next_start(tmp_path: Path) -> None:
+    """The tester's sequence through the trash planners, on a real data dir, then a restart (a new workspace on
+    the same data dir and vault, recovered as bootstrap does): a deleted folder 'Sub' and a deleted file 'Sub'
+    are two trash entries; restoring the folder over the restored file is refused before any step; the note
+    restored and edited afterwards survives the restart."""
+    from obsigate.services import mutations as m
+    from obsigate.services.backups import list_trash
+
+    def open_ws() -> Workspace:
+        vaults = {"v": Vault("v", root)}
+        index = VaultIndex(tmp_path / f"index{len(opened)}.sqlite3")
+        indexer = Indexer(index, vaults)
+        indexer.refresh_all()
+        opened.append(index)
+        return Workspace(vaults=vaults, index=index, indexer=indexer, journal=ChangeJournal(tmp_path / "data"),
+                         backups=BackupStore(tmp_path / "data" / "backups"))  # fmt: skip
+
+    root = write_tree(tmp_path / "v", {"Home.md": "# Home\n"})
+    opened: list[VaultIndex] = []
+    ws = open_ws()
+    vault = ws.vaults["v"]
+
+    def apply(planner: str, **args: object) -> None:
+        m.apply(ws, getattr(m, f"plan_{planner}"), vault, **args)
+
+    def code(planner: str, **args: object) -> tuple[str, int]:
+        with pytest.raises(ServiceError) as info:
+            apply(planner, **args)
+        return info.value.code, info.value.http_status
+
+    apply("create_file", path="Sub/a.md", content="original a\n")
+    apply("delete_directory", path="Sub", recursive=True)
+    apply("create_file", path="Sub", content="a file called Sub\n")
+    apply("delete_file", path="Sub")
+    entries = list_trash(ws, vault)["entries"]
+    assert [(e["kind"], e["path"], e["count"], [f["path"] for f in e["files"]]) for e in entries] == [
+        ("file", "Sub", 1, ["Sub"]), ("folder", "Sub", 1, ["Sub/a.md"])]  # fmt: skip
+
+    apply("restore_trash", path="Sub", kind="file")
+    assert code("restore_trash", path="Sub", kind="folder") == ("not_a_directory", 400)
+    assert code("restore_trash", path="Sub/a.md") == ("not_a_directory", 400)
+    assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+    apply("delete_file", path="Sub")
+    apply("restore_trash", path="Sub", kind="folder")
+    apply("edit_file", path="Sub/a.md", content="IMPORTANT NEW WORK\n")
+    assert not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
+
+    restarted = open_ws()
+    assert ex.recover(restarted) == []
+    assert (root / "Sub" / "a.md").read_text() == "IMPORTANT NEW WORK\n"
+    for index in opened:
+        index.close()

@@ -188,8 +188,9 @@ def test_read_only_vault_refuses_and_a_failed_step_rolls_back(ws: Workspace, mon
         real(path, data, exclusive=exclusive)
 
     monkeypatch.setattr(mutation_exec, "atomic_write", failing)
-    with pytest.raises(OSError):
+    with pytest.raises(ServiceError) as info:  # the disk's refusal is a catalogued answer, never a 500
         apply(ws, "rename_file", path="Projects/Plan.md", new_name="Roadmap")
+    assert (info.value.code, info.value.http_status, info.value.details) == ("write_failed", 503, {})
     root = ws.vaults["v"].root
     assert (root / "Projects/Plan.md").exists() and not (root / "Projects/Roadmap.md").exists()
     assert read(ws, "Home.md") == NOTES["Home.md"].encode()

@@ -48,7 +48,7 @@ WRITES = {
     ]),
     "delete_file": (Risk.DANGEROUS, ["vault", "path"]),
     "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
-    "restore_trash": (Risk.WRITE, ["vault", "path"]),
+    "restore_trash": (Risk.WRITE, ["vault", "path", "kind"]),
 }
 #: The web app's own tools (its trash view, the whole-vault graph): REST, the web app and the CLI only, never
 #: offered to a model (a graph export may be bigger than a model's context).

@@ -10,6 +10,7 @@ import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.domain.storage.backups import BackupStore
+from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.tools.api import REGISTRY, Scope, ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
 
@@ -19,6 +20,7 @@ ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), aut
 @pytest.fixture
 def rt(runtime: ToolRuntime, tmp_path: Path) -> ToolRuntime:
     runtime.workspace.backups = BackupStore(tmp_path / "data" / "backups")
+    runtime.workspace.journal = ChangeJournal(tmp_path / "data")
     return runtime
 
 
@@ -122,6 +124,57 @@ def test_a_file_where_the_folder_was_is_refused_with_a_code(rt: ToolRuntime) -> 
     err = fails(rt, "restore_trash", {"vault": "notes", "path": "Projects/Plan.md"})
     assert (err.code, err.http_status) == ("not_a_directory", 400)
     assert (root(rt) / "Projects").read_text() == "a file named like the old folder\n"
+
+
+def test_a_deleted_file_and_a_deleted_folder_of_one_path_are_two_entries(rt: ToolRuntime) -> None:
+    """'Sub/' deleted, then a file 'Sub' made and deleted: two entries, and kind says which one comes back (they
+    were one 'file' entry of count 2, whose restore wrote 'Sub' and then failed below it with a 500)."""
+    run(rt, "create_file", {"vault": "notes", "path": "Sub/a.md", "content": "original a\n"})
+    run(rt, "delete_directory", {"vault": "notes", "path": "Sub", "recursive": True})
+    run(rt, "create_file", {"vault": "notes", "path": "Sub", "content": "a file called Sub\n"})
+    run(rt, "delete_file", {"vault": "notes", "path": "Sub"})
+    entries = run(rt, "list_trash", {"vault": "notes"})["entries"]
+    assert [(e["kind"], e["path"], e["count"], [f["path"] for f in e["files"]]) for e in entries] == [
+        ("file", "Sub", 1, ["Sub"]), ("folder", "Sub", 1, ["Sub/a.md"])]  # fmt: skip
+
+    assert fails(rt, "restore_trash", {"vault": "notes", "path": "Sub", "kind": "dir"}).code == "invalid_argument"
+    done = run(rt, "restore_trash", {"vault": "notes", "path": "Sub", "kind": "folder"})
+    assert done["summary"] == "restore folder Sub from the trash: 1 file"
+    assert (root(rt) / "Sub" / "a.md").read_text() == "original a\n"
+    # the file 'Sub' now stands where a folder is: refused by the planner, nothing written
+    err = fails(rt, "restore_trash", {"vault": "notes", "path": "Sub", "kind": "file"})
+    assert (err.code, err.http_status) == ("exists", 409)
+    assert [(e["kind"], e["path"]) for e in run(rt, "list_trash", {"vault": "notes"})["entries"]] == []
+    assert (root(rt) / "Sub").is_dir()
+
+
+def test_without_kind_the_file_comes_back_and_the_folder_below_it_is_refused(rt: ToolRuntime) -> None:
+    run(rt, "create_file", {"vault": "notes", "path": "Sub/a.md", "content": "original a\n"})
+    run(rt, "delete_directory", {"vault": "notes", "path": "Sub", "recursive": True})
+    run(rt, "create_file", {"vault": "notes", "path": "Sub", "content": "a file called Sub\n"})
+    run(rt, "delete_file", {"vault": "notes", "path": "Sub"})
+    assert run(rt, "restore_trash", {"vault": "notes", "path": "Sub"})["summary"] == "restore Sub from the trash"
+    assert (root(rt) / "Sub").read_text() == "a file called Sub\n"
+    for args in ({"path": "Sub", "kind": "folder"}, {"path": "Sub/a.md"}):
+        err = fails(rt, "restore_trash", {"vault": "notes", **args})
+        assert (err.code, err.http_status) == ("not_a_directory", 400), args
+    assert (root(rt) / "Sub").read_text() == "a file called Sub\n"
+    assert not list(rt.workspace.journal.folder.iterdir())  # type: ignore[union-attr]
+
+
+def test_a_folder_holding_a_file_and_a_folder_of_one_name_is_refused_whole(rt: ToolRuntime) -> None:
+    """Inside one deleted folder, a deleted file 'Box/x' and a deleted folder 'Box/x/': restoring 'Box' whole
+    would need 'Box/x' to be both; refused before anything is written, each file still comes back alone."""
+    run(rt, "create_file", {"vault": "notes", "path": "Box/x/y.md", "content": "y\n"})
+    run(rt, "delete_directory", {"vault": "notes", "path": "Box/x", "recursive": True})
+    run(rt, "create_file", {"vault": "notes", "path": "Box/x", "content": "x\n"})
+    run(rt, "delete_directory", {"vault": "notes", "path": "Box", "recursive": True})
+    [entry] = run(rt, "list_trash", {"vault": "notes"})["entries"]
+    assert (entry["kind"], entry["path"], entry["count"]) == ("folder", "Box", 2)
+    err = fails(rt, "restore_trash", {"vault": "notes", "path": "Box", "kind": "folder"})
+    assert (err.code, err.http_status) == ("not_a_directory", 400) and not (root(rt) / "Box").exists()
+    run(rt, "restore_trash", {"vault": "notes", "path": "Box/x/y.md"})
+    assert (root(rt) / "Box" / "x" / "y.md").read_text() == "y\n"
 
 
 def test_a_rename_is_not_a_deletion(rt: ToolRuntime) -> None:

@@ -1,6 +1,7 @@
 // The trash (#/trash?v=vault): files deleted and still gone, a deleted folder as one entry with its files
 // (GET /api/trash/{vault}, paged), each restorable — one file, or a whole folder after a confirmation
-// (POST /api/trash/{vault}/restore: all or nothing, never over an existing file).
+// (POST /api/trash/{vault}/restore {path, kind}: all or nothing, never over an existing file). A deleted file
+// and a deleted folder of one path are two entries; kind says which one comes back.
 import { api } from "../api.js";
 import { el, clear, icon } from "../dom.js";
 import { t, formatDate } from "../i18n.js";
@@ -42,7 +43,7 @@ export async function show(main, route, app) {
       message: count === 1 ? t("backups.restoreFolderAskOne", { path }) : t("backups.restoreFolderAsk", { path, n: count }),
     }))) return;
     try {
-      await api(`/api/trash/${enc(vault)}/restore`, { method: "POST", body: { path } });
+      await api(`/api/trash/${enc(vault)}/restore`, { method: "POST", body: { path, kind: folder ? "folder" : "file" } });
     } catch {
       await reload(); // shown by api(); the trash may have changed meanwhile
       return;
@@ -62,7 +63,7 @@ export async function show(main, route, app) {
 
   function fileRow(f, { inFolder = null } = {}) {
     const [dir, name] = split(inFolder ? f.path.slice(inFolder.length + 1) : f.path);
-    return el(inFolder ? "li.trash-file" : "li.trash-entry", { "data-path": f.path },
+    return el(inFolder ? "li.trash-file" : "li.trash-entry", { "data-path": f.path, "data-kind": "file" },
       icon(/\.md$/i.test(f.path) ? "note" : "file"),
       el("div.trash-main",
         el("span.trash-name", name),
@@ -77,7 +78,7 @@ export async function show(main, route, app) {
     const [dir, name] = split(e.path);
     const files = el("ul.trash-files", e.files.map((f) => fileRow(f, { inFolder: e.path })),
       e.count > e.files.length ? el("li.muted.trash-more", t("backups.moreFiles", { n: e.count - e.files.length })) : null);
-    return el("li.trash-entry.trash-folder", { "data-path": e.path },
+    return el("li.trash-entry.trash-folder", { "data-path": e.path, "data-kind": "folder" },
       icon("folder"),
       el("div.trash-main",
         el("span.trash-name", name),

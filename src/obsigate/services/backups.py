@@ -223,7 +223,9 @@ def _deleted_folder(vault: Vault, rel: str, absent: dict[str, bool]) -> str | No
 def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0) -> dict[str, Any]:
     """The trash of ``vault`` (already permitted by the tool layer) as a person sees it: each deleted file whose
     folder still exists is an entry, and the files of a deleted folder are one entry (the highest folder that
-    is gone), newest deletion first; paged by entries.
+    is gone), newest deletion first; paged by entries. A deleted file and a deleted folder of the same path
+    (``Sub`` deleted as a folder, then a file ``Sub`` made and deleted) are two entries, told apart by
+    ``kind``, as ``restore_trash`` tells them apart.
 
     Returns ``{"vault", "entries": [{"kind" ("file" | "folder"), "path", "deleted_at" (the latest deletion
     in it), "count" (files), "files": [{"path", "version", "deleted_at", "reason", "size" (bytes, or None)}] (a folder's first
@@ -235,13 +237,13 @@ def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0
         ``backup_failed``.
     """
     check_page(limit, offset, max_limit=MAX_LIMIT)
-    entries: dict[str, dict[str, Any]] = {}
+    entries: dict[tuple[str, str], dict[str, Any]] = {}  # by (kind, path): a file and a folder may share a path
     absent: dict[str, bool] = {}
     for f in trashed_files(ws, vault):  # newest first: an entry's first file gives its time and place
         folder = _deleted_folder(vault, f["path"], absent)
-        key = folder or f["path"]
-        entry = entries.setdefault(key, {"kind": "folder" if folder else "file", "path": key,
-                                         "deleted_at": f["deleted_at"], "count": 0, "files": []})  # fmt: skip
+        kind, where = ("folder", folder) if folder else ("file", f["path"])
+        entry = entries.setdefault((kind, where), {"kind": kind, "path": where, "deleted_at": f["deleted_at"],
+                                                   "count": 0, "files": []})  # fmt: skip
         entry["count"] += 1
         entry["files"].append(f)
     ordered = list(entries.values())

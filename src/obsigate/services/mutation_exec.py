@@ -4,8 +4,8 @@ A plan is a list of steps (:class:`Write`, :class:`MakeDir`, :class:`Move`, :cla
 backs up every file a step overwrites, moves or removes (``BackupStore``), opens an entry in the change
 journal (``domain/storage/journal.py``), and performs the steps in order, each after writing down how to undo
 it (file contents through ``atomic_write``: temp file, fsync, rename). On any failure it undoes the steps
-intended so far, in reverse, before re-raising; if the process dies instead, :func:`recover` does the same at
-the next start. A rename that rewrites 40 notes lands whole or leaves the vault as it was, even across kill -9.
+intended so far, in reverse, and closes the journal entry before answering (a refusal of the disk as a
+catalogued error, never a 500); if the process dies instead, :func:`recover` does the same at the next start. A rename that rewrites 40 notes lands whole or leaves the vault as it was, even across kill -9.
 Deleting never unlinks a file that is not in the backup store first, and leaves nothing hidden in the vault.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import os
 import stat
 import threading
@@ -24,11 +25,13 @@ from obsigate.domain.storage.atomic import atomic_write, is_atomic_temp, remove_
 from obsigate.domain.storage.journal import Entry, Recovered, remove_tree
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import read_backup, save_backup
-from obsigate.services.errors import Conflict, Unavailable
+from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavailable
 from obsigate.services.paths import resolve_safe_path
 from obsigate.services.workspace import Workspace
 
 __all__ = ["MakeDir", "Move", "Remove", "Step", "Write", "execute", "recover", "sweep_temps", "vault_lock"]
+
+log = logging.getLogger(__name__)
 
 _LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
@@ -127,11 +130,20 @@ def _locator(ws: Workspace):  # noqa: ANN202 — the journal's Locate and ReadBa
 
 
 def _make_parents(vault: Vault, path: Path, entry: Entry) -> None:
+    """Create the missing folders above ``path``, each journalled first.
+
+    Raises:
+        BadRequest ``not_a_directory``: a file stands where one of those folders goes (checked before any).
+    """
     missing = []
     parent = path.parent
     while not parent.exists():
         missing.append(parent)
         parent = parent.parent
+    if not parent.is_dir():
+        held = (missing[-1] if missing else path).relative_to(vault.root).as_posix()
+        raise BadRequest(f"{parent.relative_to(vault.root).as_posix()!r} is a file, so it cannot hold {held!r}",
+                         code="not_a_directory")  # fmt: skip
     for folder in reversed(missing):
         entry.intend({"op": "mkdir", "path": folder.relative_to(vault.root).as_posix()})
         folder.mkdir()
@@ -208,20 +220,25 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
         for each of them before returning.
 
     Raises:
-        Conflict (``exists``), Unavailable (no backup store), OSError: after rolling back what was done.
+        Conflict (``exists``), BadRequest (``not_a_directory``, ``is_a_directory``), Unavailable (no backup
+        store), ServiceError ``write_failed`` (503: any other OSError of a step, ``details.not_rolled_back``
+        listing what its undo could not put back): each after rolling back what was done and closing the
+        change's journal entry.
     """
     out = Outcome()
-    for step in steps:  # backups of everything that will be overwritten, moved or removed, before any change
-        if isinstance(step, Write) and not step.exclusive:
-            _backup(ws, vault, step.path, reason, out)
-        elif isinstance(step, Move):
-            _backup(ws, vault, step.src, reason, out)
-        elif isinstance(step, Remove):
-            _backup(ws, vault, step.path, reason, out)
+    at = ""  # the path being backed up or changed, for an error's message
+    try:  # backups of everything that will be overwritten, moved or removed, before any change
+        for step in steps:
+            at = step.src if isinstance(step, Move) else step.path
+            if (isinstance(step, Write) and not step.exclusive) or isinstance(step, Remove | Move):
+                _backup(ws, vault, at, reason, out)
+    except OSError as exc:  # unreadable, or vanished since the plan: nothing was changed yet
+        raise _step_error(exc, at, []) from exc
     versions = {b["path"]: b["version"] for b in out.backups}
     entry = ws.journal.begin(vault.name, reason) if ws.journal is not None else Entry(None, vault.name)
     try:
         for step in steps:
+            at = step.dst if isinstance(step, Move) else step.path
             if isinstance(step, Write):
                 _write(vault, step, entry, versions, out.sha256)
                 out.touched.append(step.path)
@@ -237,12 +254,31 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
             else:
                 _remove(ws, vault, step, entry, versions, reason)
                 out.touched.append(step.path)
+    except OSError as exc:  # the disk's refusal is an answer, not a 500; the entry is closed either way
+        failed = entry.roll_back(*_locator(ws))
+        raise _step_error(exc, at, failed) from exc
     except BaseException:
         entry.roll_back(*_locator(ws))
         raise
     entry.commit()
     _refresh(ws, vault, out.touched)
     return out
+
+
+def _step_error(exc: OSError, at: str, failed: list[str]) -> ServiceError:
+    """The service error of the step at ``at`` the disk refused; ``failed``: paths its rollback could not put
+    back (then always ``write_failed``, whose details name them)."""
+    if failed:
+        log.error("a failed change could not be rolled back whole (%s); left changed: %s", exc, failed)
+    elif isinstance(exc, FileExistsError):  # something appeared meanwhile, beside the vault lock (Obsidian)
+        return Conflict(f"{at!r} already exists; nothing was changed", code="exists")
+    elif isinstance(exc, NotADirectoryError):
+        return BadRequest(f"a file stands where a folder of {at!r} goes; nothing was changed", code="not_a_directory")
+    elif isinstance(exc, IsADirectoryError):
+        return BadRequest(f"a folder stands at {at!r}; nothing was changed", code="is_a_directory")
+    undone = "some of it could not be rolled back (the backups hold the old files)" if failed else "nothing was changed"
+    return ServiceError(f"the disk refused to change {at!r} ({exc.strerror or type(exc).__name__}); {undone}",
+                        code="write_failed", details={"not_rolled_back": failed[:20]} if failed else None)  # fmt: skip
 
 
 def recover(ws: Workspace, report: Callable[[Recovered], None] | None = None) -> list[Recovered]:

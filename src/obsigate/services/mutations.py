@@ -305,23 +305,44 @@ def plan_restore_backup(ws: Workspace, vault: Vault, *, path: str, version: str)
     return Plan(prop, [Write(rel, data, exclusive=before is None)], "restore_backup")
 
 
-def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str) -> Plan:
-    """Bring back what the trash holds at ``path``: the deleted file there, or every deleted file below the
-    folder ``path`` (its folders are created again), each from its newest backup, all or nothing. Never
-    overwrites: a file at a restored path is ``exists``."""
+def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | None = None) -> Plan:
+    """Bring back what the trash holds at ``path``, each file from its newest backup, all or nothing: with
+    ``kind`` ``"file"``, the deleted file at ``path``; with ``"folder"``, every deleted file below the folder
+    ``path`` (its folders are created again); ``None``: the file if the trash holds one there, else the
+    folder (a file and a folder of one path are two entries of ``list_trash``). Never overwrites. Every
+    refusal is found here, before a step runs.
+
+    Raises:
+        Conflict ``exists`` (409): something is at a restored path. BadRequest ``not_a_directory``: a file
+        stands (or would, restored by this same call) where one of the restored files' folders goes;
+        ``invalid_argument``: another ``kind``. NotFound: nothing of that kind in the trash there.
+        Unavailable: no backup store; PathOutsideVault.
+    """
     rel = normalize_rel(path)
+    if kind not in (None, "file", "folder"):
+        raise BadRequest("kind must be 'file' or 'folder'")
     if ws.backups is None:
         raise Unavailable("no backup store is configured")
-    files = trashed_files(ws, vault, under=rel)
+    trashed = trashed_files(ws, vault, under=rel)
+    if kind is None:
+        kind = "file" if any(f["path"] == rel for f in trashed) else "folder"
+    files = [f for f in trashed if (f["path"] == rel) == (kind == "file")]
     if not files:
         if _exists(vault, rel):
             raise Conflict(f"{rel!r} exists; the trash restores nothing over it", code="exists",
                            hint="to bring back an older content, restore a version from its history (restore_backup)")
-        raise NotFound(f"the trash holds nothing at {rel!r}", hint="list_trash shows what can be restored")
-    one = len(files) == 1 and files[0]["path"] == rel
+        raise NotFound(f"the trash holds no deleted {kind} at {rel!r}", hint="list_trash shows what can be restored")
+    one = kind == "file"
+    restored = {f["path"] for f in files}
     changes, steps, reads = [], [], {}
     for f in sorted(files, key=lambda f: f["path"]):
         _parent_ok(vault, f["path"])  # a file now where its folder was: not_a_directory
+        folders = f["path"].split("/")[:-1]
+        clash = next((p for p in ("/".join(folders[: i + 1]) for i in range(len(folders))) if p in restored), None)
+        if clash:  # restoring 'Sub' and 'Sub/a.md' together: one of the two paths cannot be had
+            raise BadRequest(f"the trash holds a file {clash!r} and a folder of that name holding {f['path']!r}; "
+                             "restore them one at a time", code="not_a_directory",
+                             hint="restore single files from the folder's entry")  # fmt: skip
         data = read_backup(ws.backups, vault.name, f["path"], f["version"])
         if len(changes) < 200:  # a folder's files are listed as delete_directory lists them: no diffs
             change = _change(rel, "create", None, data) if one else FileChange(path=f["path"], action="create", diff="")

@@ -9,7 +9,7 @@ action. Each tool is a thin pair over ``services.mutations``: the planner calls 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -100,6 +100,13 @@ class RestoreArgs(PathArgs):
     version: str = Field(description="Version id (from list_backups).", max_length=200)
 
 
+class RestoreTrashArgs(PathArgs):
+    kind: Literal["file", "folder"] | None = Field(
+        default=None, description="The list_trash entry's kind at path: 'file', or 'folder' (every file below "
+        "it). Default: the file if the trash holds one at path, else the folder.",
+    )
+
+
 class RenameArgs(PathArgs):
     new_name: str = Field(description="New name (same folder); a file keeps its extension if omitted.", max_length=255)
 
@@ -153,7 +160,7 @@ _pair("restore_backup", svc.plan_restore_backup, Risk.WRITE, "Restore a backup",
 # The trash's restore is the web app's (a person restoring what they deleted); models restore with restore_backup.
 _pair("restore_trash", svc.plan_restore_trash, Risk.WRITE, "Restore from the trash",
       "Bring back a deleted file, or every deleted file of a deleted folder, from its newest backup (never "
-      "overwrites: exists).", PathArgs, scopes=())
+      "overwrites: exists).", RestoreTrashArgs, scopes=())
 _pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder; " + _LINKS, RenameArgs)
 _pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder; " + _LINKS, RenameFolderArgs)
 _pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", "Move a file or folder into another folder; " + _LINKS, MoveArgs)

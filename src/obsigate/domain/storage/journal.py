@@ -8,7 +8,8 @@ success, so :meth:`ChangeJournal.recover` undoes its intended steps in reverse a
 before (the bytes come from the backup store, which holds every overwritten, moved and removed file before
 the first step). The undo of each step is idempotent (it checks the disk), so a step intended but never done,
 or a recovery itself killed half-way, are undone correctly by the next recovery. The same undo runs when a
-step fails in a live process, so there is one rollback path.
+step fails in a live process, so there is one rollback path; that entry is then forgotten whatever the undo
+did, as the next changes may build on the vault as it was left.
 
 Records (one JSON object a line): ``begin {id, vault, reason}``; ``write {path, backup, before, after,
 before_sha256}`` (``backup``: the version holding the old bytes; else ``before``: those bytes, base64, for a
@@ -67,17 +68,24 @@ class Entry:
             _append(self.path, {"op": "commit"})
             self.path.unlink(missing_ok=True)
 
-    def roll_back(self, locate: Locate, read_backup: ReadBackup) -> None:
-        """Undo every intended step, newest first (a failed step in a live process). When every undo
-        succeeded the entry is forgotten; otherwise it stays for the recovery at the next start."""
-        ok = True
+    def roll_back(self, locate: Locate, read_backup: ReadBackup) -> list[str]:
+        """Undo every intended step, newest first (a failed step in a live process), then forget the entry,
+        even when an undo failed: this process goes on serving, so later changes may land on the same paths,
+        and replaying this entry at the next start would undo them (a restored note deleted again). What an
+        undo could not put back is still in the backup store.
+
+        Returns:
+            The vault paths whose undo failed (``[]``: the vault is as before the change).
+        """
+        failed: list[str] = []
         for record in reversed(self.records):
             try:
                 undo_record(self.vault, record, locate, read_backup)
-            except (OSError, LookupError, ValueError):
-                ok = False
-        if ok and self.path is not None:
+            except Exception:  # noqa: BLE001 — one failed undo (a damaged backup too) must not stop the others
+                failed.append(str(record.get("path") or record.get("src") or ""))
+        if self.path is not None:
             self.path.unlink(missing_ok=True)
+        return failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +183,8 @@ def undo_record(vault: str, record: dict[str, Any], locate: Locate, read_backup:
             atomic_write(target, read_backup(vault, record["path"], record["backup"]))
         elif record.get("before") is not None:  # bytes of a file not in the backups (a note moved, then edited)
             atomic_write(target, base64.b64decode(record["before"]))
-        else:
-            target.unlink(missing_ok=True)
+        elif os.path.lexists(target):  # lexists, not unlink(missing_ok): below a file it is absent too (ENOTDIR)
+            target.unlink()
         return [record["path"]]
     if op == "mkdir":
         try:
