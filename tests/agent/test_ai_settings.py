@@ -12,7 +12,7 @@ import pytest
 
 from obsigate.agent.providers.base import ProviderError
 from obsigate.agent.providers.catalog import PROVIDERS
-from obsigate.agent.settings import AISettings, mask_key
+from obsigate.agent.settings import AISettings, mask_key, validate_base_url
 from obsigate.tools.api import BadRequest, Unavailable
 
 KEY = "sk-live-0123456789abcdefSECRET"  # 30 chars: masked to its last 4
@@ -294,3 +294,18 @@ def test_an_unreadable_key_file_stops_the_whole_update(data) -> None:
     with pytest.raises(Unavailable):
         AISettings(data, {}).update(ai_default_provider="openai", keys={"openai": KEY})
     assert json.loads((data / "config.json").read_text()) == {"port": 1}
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://169.254.169.254/latest", "http://[fe80::1]:8080/v1", "http://[::ffff:169.254.169.254]/v1",
+     "http://metadata.google.internal/v1"],
+)
+def test_a_base_url_at_a_link_local_or_metadata_address_is_refused(url: str) -> None:
+    with pytest.raises(BadRequest, match="link-local"):
+        validate_base_url(url)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:11434/v1", "http://192.168.1.20:8080/v1", "https://api.deepseek.com/v1"])
+def test_loopback_private_and_public_base_urls_are_kept(url: str) -> None:
+    assert validate_base_url(url) == url

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import ipaddress
 import os
 import re
 import secrets
@@ -141,7 +142,26 @@ def validate_base_url(url: Any, *, field: str = "base_url") -> str:
             f"{field} must not carry user info, a query or a fragment", details={"field": field},
             hint="give the key separately (api_keys)",
         )  # fmt: skip
+    if _link_local(parts.hostname):
+        raise BadRequest(
+            f"{field} points at a link-local address (cloud metadata services live there), never a model server",
+            details={"field": field},
+        )
     return url
+
+
+def _link_local(host: str) -> bool:
+    """Whether ``host`` is a link-local IP literal (169.254.0.0/16, fe80::/10: RFC 3927, RFC 4291) or the
+    usual cloud metadata names. Loopback and private networks stay allowed: local engines (Ollama, llama.cpp)
+    live there. Names are not resolved here; the check is on what the admin typed."""
+    if host.lower().rstrip(".") in {"metadata.google.internal", "metadata"}:
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_link_local or bool(mapped and mapped.is_link_local)
 
 
 def known_provider(name: Any, *, field: str = "provider") -> str:
