@@ -62,8 +62,10 @@ def test_html_named_pdf_is_still_only_a_pdf(server) -> None:
         ("bytes=90-500", 206, bytes(range(90, 100)), "bytes 90-99/100"),  # clipped to the file
         ("bytes=0-1,5-6", 200, bytes(range(100)), None),  # several ranges: the whole file, as RFC 9110 allows
         ("bytes=20-10", 200, bytes(range(100)), None),
-        ("bytes=200-", 416, b"", "bytes */100"),  # starts past the end: RFC 9110 §15.5.17
-        ("bytes=100-", 416, b"", "bytes */100"),
+        # past the end: the whole file, as RFC 9110 allows, not 416 (Chromium's media player asks for it and
+        # would log each 416 as an error in the page)
+        ("bytes=200-", 200, bytes(range(100)), None),
+        ("bytes=100-", 200, bytes(range(100)), None),
         ("bytes=-0", 200, bytes(range(100)), None),
         ("items=1-2", 200, bytes(range(100)), None),
     ],
@@ -72,8 +74,7 @@ def test_byte_ranges(server, range_: str, status: int, body: bytes, content_rang
     r = _raw(server, "Attachments/sound.wav", Range=range_)
     assert r.status_code == status and r.content == body
     assert r.headers.get("content-range") == content_range
-    assert r.headers["accept-ranges"] == "bytes"
-    assert status == 416 or r.headers["content-type"].startswith("audio/")
+    assert r.headers["accept-ranges"] == "bytes" and r.headers["content-type"].startswith("audio/")
     assert r.headers["content-security-policy"] == "sandbox; default-src 'none'"
 
 

@@ -27,12 +27,6 @@ _RANGE = re.compile(r"bytes=(\d*)-(\d*)")
 _CODE_TYPES = re.compile(r"(?:text|application)/(?:x-)?(?:javascript|ecmascript|jscript)|text/css|application/wasm")
 
 
-def _unsatisfiable(header: str | None, size: int) -> bool:
-    """Whether ``Range`` asks for bytes that start past the end of the file (RFC 9110 §15.5.17: 416)."""
-    m = _RANGE.fullmatch((header or "").strip())
-    return bool(m and m[1] and int(m[1]) >= size)
-
-
 def _byte_range(header: str | None, size: int) -> tuple[int, int] | None:
     """``(start, end)`` (inclusive) of a single ``Range: bytes=…`` the file can satisfy, else ``None`` (the
     whole file is sent; several ranges or a malformed header are answered that way too, as RFC 9110 allows)."""
@@ -68,9 +62,6 @@ async def get_file_raw(
         headers |= {"Content-Security-Policy": PDF_POLICY, "Content-Disposition": f"inline; filename*=UTF-8''{quote(name)}"}
     else:
         headers["Content-Security-Policy"] = SANDBOXED
-    if _unsatisfiable(request.headers.get("range"), len(data)):
-        headers["Content-Range"] = f"bytes */{len(data)}"
-        return Response(status_code=416, headers=headers)
     span = _byte_range(request.headers.get("range"), len(data))
     if span is None:
         return Response(content=data, media_type=mime, headers=headers)
