@@ -102,3 +102,37 @@ def test_a_find_replace_beside_no_secret_still_works(server) -> None:
     r = httpx2.patch(f"{s.url}/api/file/notes", json={"path": "Keys.md", "find": "intro", "replace": "preface"})
     assert r.status_code == 200, r.text
     assert (vault / "Keys.md").read_text() == NOTE.replace("intro", "preface")
+
+
+def test_a_regex_cannot_probe_a_secret_through_the_match_count(server) -> None:
+    """The pattern runs on what a reader sees: a lookahead into a secret counts the same whatever it holds."""
+    (s, _) = server
+
+    def count(guess: str) -> int:
+        r = httpx2.post(f"{s.url}/api/search/replace", json={
+            "vault": "notes", "find": f"it: (?={guess})", "replace": "it: ", "regex": True, "case_sensitive": True,
+            "dry_run": True})
+        assert r.status_code in (200, 404), r.text
+        return r.json().get("details", {}).get("total", 0) if r.status_code == 200 else 0
+
+    assert count("s") == count("x") == count(r"\[") - 1 == 0  # only the marker, never the secret, is seen
+
+
+@pytest.mark.parametrize(
+    ("text", "find", "replace"),
+    [
+        ('passphrase: "tremendous horse battery staple"\n', ': "', ": "),  # the quoted value would shrink
+        ("db: https://bob:hunter2hunter2:final@host.example/x\n", "//bob:", "//bob"),  # the user info would too
+    ],
+)
+def test_an_edit_that_would_uncover_part_of_a_secret_is_refused(server, text: str, find: str, replace: str) -> None:
+    (s, vault) = server
+    made = httpx2.post(f"{s.url}/api/file/notes", json={"path": "Part.md", "content": text})  # indexed at once
+    assert made.status_code == 200, made.text
+    r = httpx2.patch(f"{s.url}/api/file/notes", json={"path": "Part.md", "find": find, "replace": replace})
+    assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
+    assert (vault / "Part.md").read_text() == text
+    r = httpx2.post(f"{s.url}/api/search/replace", json={"vault": "notes", "find": find, "replace": replace,
+                                                        "include_paths": ["Part.md"]})
+    assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
+    assert (vault / "Part.md").read_text() == text

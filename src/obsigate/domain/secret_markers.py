@@ -298,31 +298,14 @@ def _check_hidden(restored: str, edited: str, placed: list[tuple[int, int, str, 
             raise refuse(rule, line)
 
 
-def check_still_hidden(original: str, edited: str) -> None:
-    """Refuse (:class:`SecretMarkerError`) an edit made without markers (``find``/``replace``, a regex
-    replace) that would leave a secret of ``original`` readable in ``edited``: text changed next to it so
-    its rule no longer matches (``it: sk-…`` → ``it: Zzsk-…``, ``password: x`` → ``note: x``).
 
-    A secret counts as shown when it appears in the redacted whole text, the redacted body or the note's
-    redacted fields more often than before. ``line`` is the secret's 1-based line in ``original``.
+def redacted_view(original: str) -> tuple[str, list[tuple[int, int]]]:
+    """What a reader sees of ``original``, for edits that search it (``find``/``replace``, a regex replace):
+    ``(the text with each secret replaced by its marker, the markers' (start, end) spans in it)``.
+
+    Matching on this view, never on the secrets, is what keeps a pattern from probing one (a regex lookahead
+    ``password=(?=c)`` counts the same whatever the password is); the edited view goes back through
+    :func:`restore_secrets`, which refuses an edit that would leave any part of a secret readable.
     """
-    spans = secret_spans(original)
-    if not spans:
-        return
-    shown = redact_text(edited)
-    parsed = parse_note(edited)
-    body = redact_text(parsed.body) if parsed.body is not edited else shown
-    after, before = _fields(parsed), None
-    for start, end, rule in spans:
-        secret = original[start:end]
-        leaked = secret in shown or secret in body
-        if not leaked and secret in after:
-            before = before if before is not None else _fields(parse_note(original))
-            leaked = after.count(secret) > before.count(secret)
-        if leaked:
-            line = original.count("\n", 0, start) + 1
-            raise SecretMarkerError(
-                f"this change would leave the secret redacted on line {line} ([REDACTED:{rule}]) readable: "
-                "text next to it changed so it is no longer recognised; nothing was written",
-                rule=rule, line=line,
-            )
+    red, secret_at = _redacted(original)
+    return red, [(at, at + len(f"[REDACTED:{rule}]")) for at, (rule, _) in sorted(secret_at.items())]

@@ -21,8 +21,7 @@ from typing import Any
 
 from obsigate.domain.diff import redacted_diff
 from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
-from obsigate.domain.redaction import secret_spans
-from obsigate.domain.secret_markers import SecretMarkerError, check_still_hidden, restore_secrets
+from obsigate.domain.secret_markers import SecretMarkerError, redacted_view, restore_secrets
 from obsigate.domain.text import nfc
 from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
@@ -254,9 +253,12 @@ def plan_edit_file(
         if find is not None:
             if content is not None or heading is not None or replace is None:
                 raise BadRequest("give find with replace (and optionally expected_count), without content or heading")
-            secrets = [(a, z) for a, z, _ in secret_spans(note.text)]  # never matched: no guessing them
-            edited, count = replace_exact(note, find, replace, expected_count, protected=secrets)
-            check_still_hidden(note.text, edited.text)
+            # matched on what a reader sees, markers never touched: no guessing at a secret, and the secrets go
+            # back only where they stay hidden whole
+            view, markers = redacted_view(note.text)
+            edited, count = replace_exact(note.with_text(view), find, replace, expected_count, protected=markers)
+            if markers:
+                edited = note.with_text(restore_secrets(note.text, edited.text))
             how = f"replace {count} occurrence{'s' if count != 1 else ''}"
         elif heading is not None:
             if content is None:
@@ -536,24 +538,26 @@ def plan_replace_in_files(
         except BadRequest:
             continue
         found = [0]
-        secrets = [(a, z) for a, z, _ in secret_spans(note.text)]
+        # the pattern runs on what a reader sees (secrets as markers): a lookahead cannot probe a secret
+        view, markers = redacted_view(note.text)
 
-        def literal(m: Any, found: list[int] = found, secrets: list[tuple[int, int]] = secrets) -> str:
-            if any(a < m.end() and m.start() < z for a, z in secrets):
-                return m.group(0)  # a secret is never matched, so it cannot be found by guessing either
+        def literal(m: Any, found: list[int] = found, markers: list[tuple[int, int]] = markers) -> str:
+            if any(a < m.end() and m.start() < z for a, z in markers):
+                return m.group(0)  # a marker is never matched: its secret stays where it is
             found[0] += 1
             return replace  # never a template: '$1', '\\1' and '&' are inserted as typed
 
         try:
-            new_text = pattern.sub(literal, note.text, count=0 if replace_all else 1, timeout=NOTE_TIMEOUT_S)
+            new_text = pattern.sub(literal, view, count=0 if replace_all else 1, timeout=NOTE_TIMEOUT_S)
         except TimeoutError:
             raise BadRequest(f"the pattern takes too long on {rec.path!r}", code="invalid_regex") from None
         if not found[0]:
             continue
-        try:
-            check_still_hidden(note.text, new_text)
-        except SecretMarkerError as exc:
-            raise _secret_refused(exc, rec.path) from None
+        if markers:
+            try:
+                new_text = restore_secrets(note.text, new_text)
+            except SecretMarkerError as exc:
+                raise _secret_refused(exc, rec.path) from None
         after = note.with_text(new_text).encode()
         reads[rec.path] = _sha(data)
         counts[rec.path] = found[0]
