@@ -136,3 +136,33 @@ def test_an_edit_that_would_uncover_part_of_a_secret_is_refused(server, text: st
                                                         "include_paths": ["Part.md"]})
     assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
     assert (vault / "Part.md").read_text() == text
+
+
+FRONT = (
+    "---\ntitle: Deploy\npassphrase: tremendous horse battery staple\nsecrets:\n  db: hunter2hunter2zz\n"
+    "  more:\n    - second value here\nprivate_key: |\n  block line one\n  block line two\ntags: [ops]\n---\n# Deploy\n"
+)
+HIDDEN = ("tremendous horse", "hunter2hunter2zz", "second value here", "block line one", "block line two")
+
+
+def test_secret_named_frontmatter_values_are_hidden_in_every_read(server) -> None:
+    """read_file hides them by key (parsed frontmatter); the raw text, the editor's source and the assistant's
+    context must hide them as well, and an editor's save must put them back."""
+    (s, vault) = server
+    made = httpx2.post(f"{s.url}/api/file/notes", json={"path": "Deploy.md", "content": FRONT})
+    assert made.status_code == 200, made.text
+    reads = [
+        httpx2.get(f"{s.url}/api/file/notes", params={"path": "Deploy.md"}).text,
+        httpx2.get(f"{s.url}/api/file/notes/source", params={"path": "Deploy.md"}).text,
+        httpx2.get(f"{s.url}/api/file/notes/raw", params={"path": "Deploy.md"}).text,
+    ]
+    context = httpx2.post(f"{s.url}/api/ai/bookslm/context",
+                          json={"vault": "notes", "mode": "files", "files": ["Deploy.md"], "include_content": True})
+    assert context.status_code == 200 and "title: Deploy" in context.text, context.text  # what a model is sent
+    for text in [*reads, context.text]:
+        assert not any(h in text for h in HIDDEN), text
+    src = httpx2.get(f"{s.url}/api/file/notes/source", params={"path": "Deploy.md"}).json()
+    saved = httpx2.post(f"{s.url}/api/file/notes/save", json={
+        "path": "Deploy.md", "content": src["content"].replace("# Deploy", "# Deploy now"), "version": src["sha256"]})
+    assert saved.status_code == 200, saved.text
+    assert (vault / "Deploy.md").read_text() == FRONT.replace("# Deploy", "# Deploy now")

@@ -109,3 +109,26 @@ def test_redact_note_keeps_links_around_secrets_and_line_numbers() -> None:
     body_lines = note.body.split("\n")
     assert body_lines[note.links[0].line - note.body_line].startswith("[[[REDACTED")  # same line after the PEM
     assert note.frontmatter == {"token": "[REDACTED:secret-property]"}
+
+
+@pytest.mark.parametrize(
+    ("front", "hidden", "kept"),
+    [
+        ("password: tremendous horse battery\n", ["tremendous horse battery"], []),
+        ("secrets:\n  db: hunter2hunter2zz\n  port: 5432x\nname: ok\n", ["hunter2hunter2zz", "5432x"], ["name: ok"]),
+        ("api_token:\n- one two\n- three four\nother: fine\n", ["one two", "three four"], ["other: fine"]),
+        ("private_key: |\n  block one\n  block two\nafter: kept\n", ["block one", "block two"], ["after: kept"]),
+        ('"my password": "quoted secret value"\n', ["quoted secret value"], []),
+        ("title: Password reset\ntags: [auth]\n", [], ["title: Password reset"]),  # a secret word in a value
+    ],
+)
+def test_values_under_secret_named_frontmatter_keys_are_redacted_in_raw_text(front: str, hidden: list[str], kept: list[str]) -> None:
+    text = f"---\n{front}---\n# Body\n"
+    shown = redact_text(text)
+    assert not any(h in shown for h in hidden), shown
+    assert all(k in shown for k in kept) and shown.endswith("---\n# Body\n")
+
+
+def test_a_body_that_looks_like_frontmatter_is_not_read_as_one() -> None:
+    text = "# Title\n---\npassword: a b c d\n---\n"
+    assert redact_text(text) == text  # no frontmatter at the top: only the text rules apply

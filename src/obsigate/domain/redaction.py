@@ -80,6 +80,74 @@ def _is_placeholder(value: str) -> bool:
 _MIN_SECRET_CHARS = 8  # the shortest text any rule matches (`pwd:"ab12"`, `//u:pwd@`): shorter text holds none
 
 
+_FM_KEY = re.compile(r"([ \t]*)(?:-[ \t]+)?(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^\s:#\"'-][^:\n]*?))[ \t]*:(?:[ \t]+(.*))?$")
+_FM_ITEM = re.compile(r"([ \t]*)-[ \t]+(.+)$")
+_FM_MAX_CHARS = 64_000  # a frontmatter block longer than this is not one Obsidian would show as properties
+
+
+def _value_span(line_start: int, line: str, value_at: int) -> tuple[int, int] | None:
+    """The span of a YAML scalar written from ``value_at`` of ``line`` (quotes left out), if any."""
+    value = line[value_at:].rstrip()
+    if not value or value.startswith(("[REDACTED", "|", ">", "&", "*", "{", "[")):
+        return None
+    if len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0]:
+        return line_start + value_at + 1, line_start + value_at + len(value) - 1
+    return line_start + value_at, line_start + value_at + len(value)
+
+
+def _frontmatter_spans(text: str) -> list[tuple[int, int, str]]:
+    """Values under a secret-named frontmatter key (``password``, ``secrets: {db: …}``, lists and block
+    scalars under one), as spans of the raw text: the text rules do not see a multi-word or nested value, and
+    :func:`redact_properties` hides them in parsed frontmatter, so raw reads must hide them too. A line-based
+    reading of the YAML block mappings, sequences and block scalars Obsidian's properties use."""
+    if not text.startswith("---"):
+        return []
+    first = text.find("\n")
+    if first == -1 or text[:first].rstrip("\r") != "---":
+        return []
+    spans: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, bool]] = []  # (indent, secret) of the keys whose values are nested below
+    block: tuple[int, bool] | None = None  # a block scalar's key (indent, secret) while its lines run
+    pos = first + 1
+    while pos < len(text) and pos < _FM_MAX_CHARS:
+        end = text.find("\n", pos)
+        end = len(text) if end == -1 else end
+        line = text[pos:end].rstrip("\r")
+        if line in ("---", "..."):
+            break
+        indent = len(line) - len(line.lstrip(" \t"))
+        if block is not None:
+            if not line.strip() or indent > block[0]:
+                if block[1] and line.strip():
+                    spans.append((pos + indent, pos + len(line.rstrip()), "secret-property"))
+                pos = end + 1
+                continue
+            block = None
+        if not line.strip() or line.lstrip().startswith("#"):
+            pos = end + 1
+            continue
+        key = _FM_KEY.match(line)
+        if key:
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            name = key.group(2) if key.group(2) is not None else key.group(3) if key.group(3) is not None else key.group(4)
+            secret = bool(_secret_word_ends(name)) or bool(stack and stack[-1][1])
+            value = key.group(5)
+            if value is None or not value.strip():
+                stack.append((indent, secret))
+            elif value.lstrip().startswith(("|", ">")):
+                block = (indent, secret)
+            elif secret and (span := _value_span(pos, line, key.start(5))):
+                spans.append((*span, "secret-property"))
+        elif (item := _FM_ITEM.match(line)) is not None:
+            while stack and stack[-1][0] > indent:
+                stack.pop()
+            if stack and stack[-1][1] and (span := _value_span(pos, line, item.start(2))):
+                spans.append((*span, "secret-property"))
+        pos = end + 1
+    return spans
+
+
 def secret_spans(text: str) -> list[tuple[int, int, str]]:
     """Where the secrets are: sorted, non-overlapping ``(start, end, rule)`` character spans of ``text``."""
     if len(text) < _MIN_SECRET_CHARS:
@@ -100,6 +168,7 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
             group = 2 if tail.group(2) is not None else 3
             if not _is_placeholder(tail.group(group)):
                 found.append((tail.start(group), tail.end(group), "secret-assignment"))
+    found.extend(_frontmatter_spans(text))  # last: where a token rule finds the same value, its name is kept
     found.sort(key=lambda s: (s[0], -s[1]))
     spans: list[tuple[int, int, str]] = []
     for start, end, rule in found:
