@@ -132,3 +132,11 @@ def test_values_under_secret_named_frontmatter_keys_are_redacted_in_raw_text(fro
 def test_a_body_that_looks_like_frontmatter_is_not_read_as_one() -> None:
     text = "# Title\n---\npassword: a b c d\n---\n"
     assert redact_text(text) == text  # no frontmatter at the top: only the text rules apply
+
+
+def test_a_secret_used_as_a_frontmatter_key_is_redacted() -> None:
+    from obsigate.domain.redaction import redact_properties
+
+    key = "sk-proj-" + "A1b2C3d4E5" * 4
+    shown = redact_properties({key: 1, "title": "ok"})
+    assert key not in str(shown) and shown["title"] == "ok"

@@ -126,9 +126,13 @@ export function openEditor(container, note, options) {
       body: JSON.stringify({ path: note.path, content, version }),
     });
     const fresh = await api(sourceUrl(note.vault, note.path));
-    base = fresh.sha256;
+    // The file read back is ours only if it reads as what we sent: another writer between the save and this
+    // read must still make the next save a conflict, never be overwritten by it.
+    if (fresh.content.replace(/\r\n/g, "\n") === content) base = fresh.sha256; // the editor holds \n breaks
     saved = content;
-    dropDraft(user, note.vault, note.path);
+    // text typed while the save was in flight stays a draft (over the version just saved)
+    if (text() === content) dropDraft(user, note.vault, note.path);
+    else writeDraft(user, note.vault, note.path, text(), base);
     onSaved?.(fresh);
   }
 

@@ -244,8 +244,11 @@ def redact_properties(value: Any, *, under_secret: bool = False) -> Any:
     """Redact parsed frontmatter by key: every string under a key whose name says secret (``password``,
     ``api_key``, ``secrets``...) is replaced, whatever its YAML form (block scalars, lists, multi-word
     quoted values); other strings go through :func:`redact_text`."""
-    if isinstance(value, dict):
-        return {k: redact_properties(v, under_secret=under_secret or _secret_key(k)) for k, v in value.items()}
+    if isinstance(value, dict):  # a key can be a secret too (`sk-…: 1`): shown redacted like any text
+        return {
+            redact_text(k) if isinstance(k, str) else k: redact_properties(v, under_secret=under_secret or _secret_key(k))
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [redact_properties(v, under_secret=under_secret) for v in value]
     if isinstance(value, str):
