@@ -45,6 +45,22 @@ MCP_TOOLS = {
 }
 
 
+def alice_token(data: Path, vaults: Iterable[str] = ("notes",)) -> str:
+    """A bearer JWT of a new user ``alice`` allowed ``vaults``, made in the data dir ``data`` (created) that a
+    server then opens: the user store with a cheap argon2 setting, the token from its signing secret."""
+    from obsigate.auth.tokens import TokenService
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from obsigate.auth.users import UserStore
+
+    data.mkdir(parents=True, exist_ok=True)
+    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
+    try:
+        return TokenService(data / "jwt_secret").issue(users.add_user("alice", None, vaults=list(vaults)))
+    finally:
+        users.close()
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Create ``files`` (relative path → text or bytes) under ``root`` and return ``root``."""
     for rel, content in files.items():

@@ -10,27 +10,15 @@ from typing import Any
 
 import httpx2
 import pytest
-from pwdlib.hashers.argon2 import Argon2Hasher
 
-from obsigate.auth.tokens import TokenService
-from obsigate.auth.users import UserStore
-from support import write_tree
-
-
-def _alice(data: Path) -> str:
-    data.mkdir(exist_ok=True)
-    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
-    try:
-        return TokenService(data / "jwt_secret").issue(users.add_user("alice", None, vaults=["notes"]))
-    finally:
-        users.close()
+from support import alice_token, write_tree
 
 
 @pytest.fixture
 def server(live_server, small_vault: Path, tmp_path: Path) -> Any:
     other = write_tree(tmp_path / "other", {"Private.md": "# Private\n\nmarmalade\n"})
     data = tmp_path / "data"
-    token = _alice(data)
+    token = alice_token(data)
     srv = live_server({"notes": small_vault, "other": other}, data_dir=data)
     srv.auth = {"Authorization": f"Bearer {token}"}
     srv.endpoint = f"{srv.url}/api/ai/bookslm/context"
@@ -101,7 +89,7 @@ def test_bad_input_is_400_invalid_argument(server: Any, body: Any) -> None:
 
 def test_one_audit_record_and_one_rate_limit_hit_per_collection(live_server, small_vault: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
-    token = _alice(data)
+    token = alice_token(data)
     srv = live_server({"notes": small_vault}, data_dir=data, tool_rate_limit=2)
     url, auth = f"{srv.url}/api/ai/bookslm/context", {"Authorization": f"Bearer {token}"}
     body = {"mode": "directory", "vault": "notes"}  # four files read: still one call

@@ -7,11 +7,8 @@ import time
 from pathlib import Path
 
 import httpx2
-from pwdlib.hashers.argon2 import Argon2Hasher
 
-from obsigate.auth.tokens import TokenService
-from obsigate.auth.users import UserStore
-from support import write_tree
+from support import alice_token, write_tree
 
 
 def _pairs(body: dict) -> set[tuple[str, str]]:
@@ -24,10 +21,7 @@ def test_graph_export_route(live_server, small_vault: Path, tmp_path: Path) -> N
     (small_vault / "Ideas.md").write_text("# Ideas\n\nA sensor network. #project/sensors\nSee [[Plan]] and [[Someday]].\n")
     other = write_tree(tmp_path / "other", {"Private.md": "# Private\n\nmarmalade [[Private]]\n"})
     data = tmp_path / "data"
-    data.mkdir()
-    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
-    alice = TokenService(data / "jwt_secret").issue(users.add_user("alice", None, vaults=["notes"]))
-    users.close()
+    alice = alice_token(data)
     server = live_server({"notes": small_vault, "other": other}, data_dir=data)
     url = f"{server.url}/api/graph/notes/export"
     auth = {"Authorization": f"Bearer {alice}"}

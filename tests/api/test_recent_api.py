@@ -7,11 +7,8 @@ import time
 from pathlib import Path
 
 import httpx2
-from pwdlib.hashers.argon2 import Argon2Hasher
 
-from obsigate.auth.tokens import TokenService
-from obsigate.auth.users import UserStore
-from support import write_tree
+from support import alice_token, write_tree
 
 
 def test_recent_route(live_server, small_vault: Path, tmp_path: Path) -> None:
@@ -20,10 +17,7 @@ def test_recent_route(live_server, small_vault: Path, tmp_path: Path) -> None:
         os.utime(small_vault / rel, (now - 3600 * (i + 1), now - 3600 * (i + 1)))
     other = write_tree(tmp_path / "other", {"Private.md": "# Private\n\nmarmalade\n"})
     data = tmp_path / "data"
-    data.mkdir()
-    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
-    alice = TokenService(data / "jwt_secret").issue(users.add_user("alice", None, vaults=["notes"]))
-    users.close()
+    alice = alice_token(data)
     server = live_server({"notes": small_vault, "other": other}, data_dir=data)
     url = f"{server.url}/api/recent"
     auth = {"Authorization": f"Bearer {alice}"}
