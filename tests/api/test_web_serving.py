@@ -67,3 +67,13 @@ def test_hashed_assets_are_cached_for_good_others_revalidated(tmp_path: Path) ->
         again = httpx2.get(f"http://127.0.0.1:{port}/static/favicon.svg", headers={"If-None-Match": plain.headers["etag"]})
     assert hashed.headers["cache-control"] == IMMUTABLE and hashed.headers["content-type"].startswith("text/javascript")
     assert plain.headers["cache-control"] == "no-cache" and again.status_code == 304
+
+
+def test_static_files_are_gzipped_for_browsers_that_ask(server) -> None:
+    plain = httpx2.get(f"{server.url}/static/app.js", headers={"Accept-Encoding": "identity"})
+    packed = httpx2.get(f"{server.url}/static/app.js", headers={"Accept-Encoding": "gzip"})
+    assert plain.status_code == packed.status_code == 200 and "content-encoding" not in plain.headers
+    assert packed.headers["content-encoding"] == "gzip" and "accept-encoding" in packed.headers["vary"].lower()
+    assert packed.content == plain.content  # the client decoded it: the same bytes
+    assert int(packed.headers["content-length"]) < len(plain.content) / 2
+    assert packed.headers["x-content-type-options"] == "nosniff"
