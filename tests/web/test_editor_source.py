@@ -27,8 +27,9 @@ def test_saving_keeps_the_frontmatter_and_the_secrets(page: Any, open_server: An
     page.click(".editor-box .cm-content")
     page.keyboard.press("Control+End")
     page.keyboard.type("\nadded")
+    page.wait_for_function("() => document.querySelector('.editor-box .cm-content').innerText.endsWith('added')")
     page.click("#save-note")
-    _wait_for(lambda: "added" in note.read_text())
+    page.wait_for_selector(".toast >> text=Saved.")  # the save answered (a refusal would show an error instead)
     text = note.read_text()
     assert text.startswith("---\ntitle: Kept\ntags: [alpha]\n---\n# Body\n") and text.endswith("added")
     assert key in text and "REDACTED" not in text
