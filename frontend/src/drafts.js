@@ -1,5 +1,25 @@
-// Unsaved editor drafts in this browser (frontend/src/editor/editor.js writes them; keys "obsigate:draft:…").
+// Unsaved editor drafts in this browser (frontend/src/editor/editor.js writes them), one key each:
+// "obsigate:draft:{user}:{vault}:{path}". Kept per user (a shared browser never hands one person's unsaved
+// text to another) and deleted at sign-out (main.js asks first: `draftCount`, `dropAllDrafts`).
 const PREFIX = "obsigate:draft:";
+const draftKey = (user, vault, path) => `${PREFIX}${user}:${vault}:${path}`;
+
+/** `user`'s local draft of `vault`/`path`: `{content, base, at}` (base: the sha256 it was edited from) or null. */
+export function readDraft(user, vault, path) {
+  try {
+    return JSON.parse(localStorage.getItem(draftKey(user, vault, path)) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function writeDraft(user, vault, path, content, base) {
+  localStorage.setItem(draftKey(user, vault, path), JSON.stringify({ content, base, at: Date.now() }));
+}
+
+export function dropDraft(user, vault, path) {
+  localStorage.removeItem(draftKey(user, vault, path));
+}
 
 function keys() {
   try {

@@ -191,7 +191,7 @@ export class NoteView {
     try {
       loaded = await loadSource(note.vault, note.path);
     } catch (err) {
-      showError(err.body || err);
+      showError(err);
       return;
     }
     if (!loaded.source) { toast(t(loaded.reason)); return; }
@@ -205,7 +205,7 @@ export class NoteView {
       user: this.user(),
       dialog: (title, message, choices) => choiceDialog({ title, message, choices }),
       onSaved: () => toast(t("editor.saved"), { kind: "info" }),
-      onError: (err) => showError(err.body || err),
+      onError: (err) => showError(err),
     });
     save.addEventListener("click", () => editor.save());
     close.addEventListener("click", async () => {

@@ -10,41 +10,8 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import { editorPrefs } from "../settings/prefs.js";
-
-const DRAFT_PREFIX = "obsigate:draft:";
-
-// Drafts are kept per user (a shared browser never hands one person's unsaved text to another) and are
-// deleted at sign-out (main.js asks first: `draftCount`, `dropAllDrafts`).
-const draftKey = (user, vault, path) => `${DRAFT_PREFIX}${user}:${vault}:${path}`;
-
-/** `user`'s local draft of `vault`/`path`: `{content, base, at}` (base: the sha256 it was edited from) or null. */
-export function readDraft(user, vault, path) {
-  try {
-    return JSON.parse(localStorage.getItem(draftKey(user, vault, path)) || "null");
-  } catch {
-    return null;
-  }
-}
-
-function writeDraft(user, vault, path, content, base) {
-  localStorage.setItem(draftKey(user, vault, path), JSON.stringify({ content, base, at: Date.now() }));
-}
-
-function dropDraft(user, vault, path) {
-  localStorage.removeItem(draftKey(user, vault, path));
-}
-
-async function api(url, init) {
-  const r = await fetch(url, init);
-  const body = r.status === 204 ? null : await r.json().catch(() => null);
-  if (!r.ok) {
-    const err = new Error(body?.message || `HTTP ${r.status}`);
-    err.status = r.status;
-    err.body = body;
-    throw err;
-  }
-  return body;
-}
+import { api } from "../api.js";
+import { readDraft, writeDraft, dropDraft } from "../drafts.js";
 
 // The whole file as stored (frontmatter included, secrets redacted; a save restores them): what the editor
 // edits and saves back whole. read_file's `content` is only the body after the frontmatter.
@@ -55,7 +22,7 @@ const sourceUrl = (vault, path) => `/api/file/${encodeURIComponent(vault)}/sourc
  * one that is not valid UTF-8 (shown with U+FFFD replacements: saving them would destroy the original bytes).
  */
 export async function loadSource(vault, path) {
-  const src = await api(sourceUrl(vault, path));
+  const src = await api(sourceUrl(vault, path), { quiet: true });
   if (src.encoding !== "utf-8") return { source: null, reason: "editor.notText" };
   if (src.next_offset != null) return { source: null, reason: "note.truncated" };
   if (src.content.includes("\uFFFD")) return { source: null, reason: "editor.notUtf8" };
@@ -69,7 +36,7 @@ function wikilinkCompletion(vault) {
     if (!before) return null;
     const q = before.text.slice(2);
     const url = `/api/tree-search?vault=${encodeURIComponent(vault)}&limit=20&q=${encodeURIComponent(q || " ")}`;
-    const { hits } = await api(url).catch(() => ({ hits: [] }));
+    const { hits } = await api(url, { quiet: true }).catch(() => ({ hits: [] }));
     return {
       from: before.from + 2,
       options: hits.map((hit) => ({ label: hit.path.replace(/\.md$/i, ""), detail: hit.title, type: "text" })),
@@ -121,11 +88,9 @@ export function openEditor(container, note, options) {
 
   async function put(content, version) {
     await api(`/api/file/${encodeURIComponent(note.vault)}/save`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ path: note.path, content, version }),
+      method: "POST", body: { path: note.path, content, version }, quiet: true, // errors: onError or the dialog
     });
-    const fresh = await api(sourceUrl(note.vault, note.path));
+    const fresh = await api(sourceUrl(note.vault, note.path), { quiet: true });
     // The file read back is ours only if it reads as what we sent: another writer between the save and this
     // read must still make the next save a conflict, never be overwritten by it.
     if (fresh.content.replace(/\r\n/g, "\n") === content) base = fresh.sha256; // the editor holds \n breaks
@@ -141,13 +106,13 @@ export function openEditor(container, note, options) {
     try {
       await put(mine, base);
     } catch (err) {
-      if (err.status === 409 && err.body?.code === "conflict") await resolveConflict(mine);
+      if (err.status === 409 && err.code === "conflict") await resolveConflict(mine);
       else onError?.(err);
     }
   }
 
   async function resolveConflict(mine) {
-    const theirs = await api(sourceUrl(note.vault, note.path));
+    const theirs = await api(sourceUrl(note.vault, note.path), { quiet: true });
     const choice = await dialog(t("editor.conflict_title"), t("editor.conflict_body", { path: note.path }), [
       { value: "mine", label: t("editor.keep_mine") },
       { value: "theirs", label: t("editor.take_theirs") },
