@@ -75,15 +75,14 @@ def test_new_files_follow_the_umask_unless_a_mode_is_given(tmp_path: Path) -> No
     assert stat.S_IMODE(os.stat(tmp_path / "c.md").st_mode) == 0o640
 
 
-def test_a_symlink_is_written_through_and_stays_a_link(tmp_path: Path) -> None:
+def test_a_symlink_is_replaced_never_followed(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     real = tmp_path / "real" / "Note.md"
     real.write_bytes(b"old")
     link = tmp_path / "Link.md"
     link.symlink_to(real)
     atomic_write(link, b"new")
-    assert link.is_symlink() and real.read_bytes() == b"new"
-    assert leftovers(tmp_path) == [] and leftovers(tmp_path / "real") == []
+    assert not link.is_symlink() and link.read_bytes() == b"new" and real.read_bytes() == b"old"
 
 
 def test_exclusive_never_replaces_anything(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Vault walk: hidden entries, editor temp files, symlinks (inside followed, escaping not, loops cut), NFC."""
+"""Vault walk: hidden entries, editor temp files, symlinks (never followed, wherever they point), NFC."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import (
     FileEntry,
     Vault,
@@ -17,7 +18,6 @@ from obsigate.domain.vault import (
     is_hidden,
     is_note,
     iter_files,
-    os_path,
     walk,
 )
 
@@ -129,47 +129,33 @@ def test_walk_skips_non_regular_files(tmp_path: Path) -> None:
     assert _paths(Vault("v", tmp_path)) == ["a.md"]
 
 
-def test_symlinks_inside_followed_outside_not(tmp_path: Path) -> None:
+def test_no_symlink_is_followed_or_listed(tmp_path: Path) -> None:
     root, outside = tmp_path / "vault", tmp_path / "outside"
     _tree(root, {"notes/real.md": "r", "other/inner.md": "i"})
     _tree(outside, {"secret.md": "s", "dir/s2.md": "s2"})
-    (root / "link-file.md").symlink_to(root / "notes" / "real.md")  # inside → followed (listed twice)
-    (root / "link-dir").symlink_to(root / "other")  # inside folder → followed
-    (root / "rel-link.md").symlink_to("notes/real.md")  # relative, inside
-    (root / "escape.md").symlink_to(outside / "secret.md")  # outside → skipped
-    (root / "escape-dir").symlink_to(outside / "dir")  # outside folder → skipped
-    (root / "sneaky.md").symlink_to("../outside/secret.md")  # relative escape → skipped
-    (root / "dangling.md").symlink_to(root / "missing.md")  # dangling → skipped
-    got = _paths(Vault("v", root))
-    assert got == ["link-dir/inner.md", "link-file.md", "notes/real.md", "other/inner.md", "rel-link.md"]
-
-
-def test_symlink_loops_are_cut(tmp_path: Path) -> None:
-    _tree(tmp_path, {"a/n.md": "n", "b/m.md": "m"})
-    (tmp_path / "a" / "up").symlink_to(tmp_path)  # link to the root: loop
-    (tmp_path / "a" / "self").symlink_to(tmp_path / "a")  # link to its own folder: loop
-    (tmp_path / "a" / "to-b").symlink_to(tmp_path / "b")  # sibling: followed
-    (tmp_path / "b" / "to-a").symlink_to(tmp_path / "a")  # sibling back: followed; b/to-a/to-b would loop
-    got = _paths(Vault("v", tmp_path))
-    assert got == ["a/n.md", "a/to-b/m.md", "b/m.md", "b/to-a/n.md"]
+    (root / "link-file.md").symlink_to(root / "notes" / "real.md")  # inside: a link's target can change
+    (root / "link-dir").symlink_to(root / "other")
+    (root / "rel-link.md").symlink_to("notes/real.md")
+    (root / "escape.md").symlink_to(outside / "secret.md")
+    (root / "escape-dir").symlink_to(outside / "dir")
+    (root / "sneaky.md").symlink_to("../outside/secret.md")
+    (root / "dangling.md").symlink_to(root / "missing.md")
+    (root / "other" / "up").symlink_to(root)  # a loop is no longer a case of its own
+    assert _paths(Vault("v", root)) == ["notes/real.md", "other/inner.md"]
 
 
 def test_nfd_names_are_reported_nfc_and_openable(tmp_path: Path) -> None:
     nfd = unicodedata.normalize("NFD", "Réunion.md")
-    (tmp_path / nfd).write_text("x", encoding="utf-8")
+    (tmp_path / "Café").mkdir()
+    (tmp_path / "Café" / nfd).write_text("x", encoding="utf-8")
+    (tmp_path / nfd).write_text("y", encoding="utf-8")
     v = Vault("v", tmp_path)
-    [(entry, osp)] = list(walk(v))
-    assert entry.path == "Réunion.md" and entry.path == unicodedata.normalize("NFC", entry.path)
-    assert Path(osp).read_text(encoding="utf-8") == "x"
-    found = os_path(v, "Réunion.md")
-    assert found is not None and Path(found).read_text(encoding="utf-8") == "x"
-
-
-def test_os_path_refuses_non_vault_paths(tmp_path: Path) -> None:
-    v = Vault("v", tmp_path)
-    for bad in ("", "/etc/passwd", "../x.md", "a/../b.md", ".obsidian/app.json", "a//b.md", "x.tmp", "a\\b.md"):
-        assert os_path(v, bad) is None, bad
-    assert os_path(v, "a/b.md") == str(tmp_path.resolve() / "a" / "b.md")
+    got = {entry.path: disk for entry, disk in walk(v)}
+    assert set(got) == {"Café/Réunion.md", "Réunion.md"}
+    assert vault_fs.read_file(v.root, got["Réunion.md"])[0] == b"y"
+    # the NFC spelling every API path uses finds the NFD name on disk
+    assert vault_fs.read_file(v.root, "Réunion.md")[0] == b"y"
+    assert vault_fs.read_file(v.root, "Café/Réunion.md")[0] == b"x"
 
 
 def test_walk_under_a_folder(tmp_path: Path) -> None:

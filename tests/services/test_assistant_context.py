@@ -108,7 +108,7 @@ def test_missing_mentions_are_skipped_but_a_missing_folder_of_directory_mode_is_
         collect_context(ws, vault(ws), mode="directory", directory="Nowhere", cache=ContextCache())
 
 
-@pytest.mark.parametrize("bad", ["../outside.md", "/etc/passwd", "Projects/../../x.md", "a\\b.md", "C:/x.md"])
+@pytest.mark.parametrize("bad", ["../outside.md", "/etc/passwd", "Projects/../../x.md", "a\\b.md"])
 def test_paths_leaving_the_vault_are_refused_before_anything_is_read(ws: Workspace, bad: str) -> None:
     cache = ContextCache()
     for kwargs in ({"mode": "files", "files": ["Home.md", bad]}, {"mode": "general", "extra_files": [bad]},
@@ -121,8 +121,10 @@ def test_paths_leaving_the_vault_are_refused_before_anything_is_read(ws: Workspa
 def test_a_symlink_out_of_the_vault_is_refused(ws: Workspace, tmp_path: Path) -> None:
     (tmp_path / "outside.md").write_text("api secret outside\n")
     os.symlink(tmp_path / "outside.md", vault(ws).root / "Link.md")
-    with pytest.raises(PathOutsideVault):
-        collect_context(ws, vault(ws), mode="files", files=["Link.md"], cache=ContextCache())
+    c = collect_context(ws, vault(ws), mode="files", files=["Link.md", "Home.md"], cache=ContextCache())
+    assert [f.path for f in c.files] == ["Home.md"]
+    assert [(s.path, s.reason) for s in c.skipped] == [("Link.md", "path_outside_vault")]
+    assert "api secret outside" not in repr(c)
 
 
 def test_secrets_are_redacted(ws: Workspace) -> None:

@@ -157,15 +157,15 @@ def test_a_step_the_disk_refuses_is_answered_rolled_back_and_its_entry_closed(
 ) -> None:
     vault = ws.vaults["v"]
     before = tree(vault.root)
-    real, calls = ex.atomic_write, []
+    real, calls = ex.vault_fs.write_file, []
 
-    def full_disk(path: Path, data: bytes, *, exclusive: bool = False) -> None:
-        calls.append(path)
+    def full_disk(root: Path, rel: str, data: bytes, *, exclusive: bool = False) -> None:
+        calls.append(rel)
         if len(calls) == 2:
             raise OSError(errno.ENOSPC, "No space left on device")
-        real(path, data, exclusive=exclusive)
+        real(root, rel, data, exclusive=exclusive)
 
-    monkeypatch.setattr(ex, "atomic_write", full_disk)
+    monkeypatch.setattr(ex.vault_fs, "write_file", full_disk)
     steps = [ex.Write("Home.md", b"changed\n"), ex.Write("New/C.md", b"c\n", exclusive=True)]
     with pytest.raises(ServiceError) as info:
         ex.execute(ws, vault, steps, reason="test")

@@ -178,16 +178,16 @@ def test_replace_in_files_literal_dry_run_and_counts(ws: Workspace) -> None:
 
 def test_read_only_vault_refuses_and_a_failed_step_rolls_back(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     assert code_of(ws, "create_file", vault="ro", path="b.md", content="x") == "vault_read_only"
-    real = mutation_exec.atomic_write
+    real = mutation_exec.vault_fs.write_file
     calls = {"n": 0}
 
-    def failing(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    def failing(root: Path, rel: str, data: bytes, *, exclusive: bool = False) -> None:
         calls["n"] += 1
         if calls["n"] == 2:
             raise OSError("disk full")
-        real(path, data, exclusive=exclusive)
+        real(root, rel, data, exclusive=exclusive)
 
-    monkeypatch.setattr(mutation_exec, "atomic_write", failing)
+    monkeypatch.setattr(mutation_exec.vault_fs, "write_file", failing)
     with pytest.raises(ServiceError) as info:  # the disk's refusal is a catalogued answer, never a 500
         apply(ws, "rename_file", path="Projects/Plan.md", new_name="Roadmap")
     assert (info.value.code, info.value.http_status, info.value.details) == ("write_failed", 503, {})

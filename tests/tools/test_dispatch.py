@@ -174,7 +174,7 @@ def test_symlink_loop_non_utf8_and_nfd_names(runtime: ToolRuntime, small_vault) 
     ctx = ToolContext(ANONYMOUS, runtime)
     os.symlink("loopB", small_vault / "loopA")
     os.symlink("loopA", small_vault / "loopB")
-    assert error_of(ctx, "read_file", {"vault": "notes", "path": "loopA"}).code == "not_found"
+    assert error_of(ctx, "read_file", {"vault": "notes", "path": "loopA"}).code == "path_outside_vault"
     (small_vault / "latin1.md").write_bytes(b"password=latin1secret999 caf\xe9\n")
     for name in ("read_file", "read_file_raw"):
         out = run(ctx, name, {"vault": "notes", "path": "latin1.md"})

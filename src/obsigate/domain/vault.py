@@ -8,11 +8,10 @@ names; Obsidian compares NFC, `shared/reference/obsidian.md` §12). What is neve
 * editor and sync temporary files (vim swap, ``4913``, ``*~``, Emacs locks, ``*.tmp``, partial downloads,
   Office/LibreOffice locks, ``*.sb-*`` safe-save copies...), see :func:`is_editor_temp`;
 * anything that is not a regular file or folder (FIFOs, sockets, devices);
-* symlinks whose real target is outside the vault root, dangling symlinks, and symlinked folders that would
-  loop (target is the folder itself or one of its ancestors). Symlinks whose real target stays inside the root
-  **are followed** (Obsidian does the same, obsidian.md §1): the target's content is listed under the link's own
-  path, so a file reachable through a link appears twice. Confinement is checked on the resolved path
-  (security.md §1.3).
+* **symlinks, all of them**, whether they point inside the vault or not (Obsidian follows links that stay
+  inside; ObsiGate does not, ``shared/reference/security.md`` §0: "no symlinks inside vaults, ever"). A link's
+  target can change between a check and a use, so a link is never listed, opened or written through
+  (``domain/storage/vault_fs.py``, issue 16).
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.text import nfc
 
 __all__ = [
@@ -35,6 +35,8 @@ __all__ = [
     "is_editor_temp",
     "is_hidden",
     "is_note",
+    "is_portable_name",
+    "is_servable_name",
     "iter_files",
     "note_title",
     "walk",
@@ -42,7 +44,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-MAX_DEPTH = 64  # folders deeper than this are not walked (guards against pathological symlink chains)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,7 @@ class FileEntry:
 
     Attributes:
         path: vault-relative POSIX path, NFC (``"projects/Plan.md"``).
-        size: size in bytes (of the symlink target for a followed symlink).
+        size: size in bytes.
         mtime_ns: modification time in nanoseconds since the epoch.
         created_ns: creation time in nanoseconds since the epoch, see :func:`created_ns` (0 when unknown).
     """
@@ -161,169 +162,84 @@ def decode_note(raw: bytes) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-_RESERVED = set('\\:*?"<>|')
+_WINDOWS_RESERVED = frozenset(':*?"<>|')
 
 
 def is_servable_name(name: str) -> bool:
     """Whether one file or folder name can be served: not hidden, and spellable by every API path.
 
-    Refused: dot-names, control characters, Windows-reserved characters (backslash and ``: * ? " < > |``),
-    and leading/trailing spaces or a trailing dot. The path guard refuses the same names, so a file the walker
-    lists can always be read (``shared/reference/security.md`` §1.3).
+    Refused: dot-names, control characters, the backslash (a separator elsewhere), and leading/trailing spaces
+    or a trailing dot. The path guard refuses the same names, so a file the walker lists can always be read.
+    Names with ``: * ? " < > |`` are served: they are legal on Linux and macOS, and every path is opened from
+    the vault's root descriptor, where no drive letter or stream name means anything (issue 16). New names
+    must also pass :func:`is_portable_name`.
     """
     return bool(
         name
         and not name.startswith(".")
         and not _CONTROL.search(name)
-        and not (_RESERVED & set(name))
+        and "\\" not in name
         and name == name.strip()
         and not name.endswith(".")
     )
 
 
-def _inside(root: str, real: str) -> bool:
-    return real == root or real.startswith(root.rstrip("/") + "/")
-
-
-def is_visible_real_path(root: str, real: str) -> bool:
-    """Whether a resolved path is inside ``root`` and reaches no hidden entry (a symlink to ``.obsidian/x``
-    or into ``.trash`` is as hidden as its target)."""
-    if not _inside(root, real):
-        return False
-    rel = real[len(root.rstrip("/")) + 1 :]
-    return not any(seg.startswith(".") for seg in rel.split("/") if seg)
+def is_portable_name(name: str) -> bool:
+    """Whether a *new* file or folder name is one every vault's disk can hold: servable, and none of the
+    characters Windows reserves (``: * ? " < > |``), so a vault synced to Windows keeps it."""
+    return is_servable_name(name) and not (_WINDOWS_RESERVED & set(name))
 
 
 def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
-    """Like :func:`iter_files` but also yields the OS path to open (it may be spelled NFD on disk).
+    """Like :func:`iter_files`, also yielding each file's path as spelled on disk (NFD names stay NFD), which
+    :mod:`~obsigate.domain.storage.vault_fs` opens without a folder scan.
 
     Args:
         vault: the vault to walk.
         under: optional vault-relative folder (NFC, ``/``-separated) to walk instead of the whole vault;
-            nothing is yielded if it is not a walkable folder of the vault (hidden, outside, missing).
+            nothing is yielded if it is not a walkable folder of the vault (hidden, a symlink, missing).
 
-    Yields ``(entry, os_path)``; ``os_path`` is the spelled path (through followed symlinks), for ``open()``.
+    Yields ``(entry, disk_path)``. The walk never follows a symlink (see :mod:`vault_fs`).
     """
-    root = str(vault.root)
-    try:
-        st = os.stat(root)
-    except OSError as exc:
-        log.warning("vault %s: cannot read root %s: %s", vault.name, root, exc)
+    under = under.strip("/")
+    if under and not all(is_servable_name(seg) for seg in under.split("/")):
         return
-    ancestors = {(st.st_dev, st.st_ino)}
-    start, rel = root, ""
-    if under.strip("/"):
-        start = os_path(vault, under.strip("/")) or ""
-        if not start or not _inside(root, os.path.realpath(start)):
-            return
-        rel = under.strip("/")
-        cur = root
-        for seg in os.path.relpath(start, root).split(os.sep):
-            cur = os.path.join(cur, seg)
+    seen: set[str] = set()
+    try:
+        for disk_rel, st in vault_fs.walk(vault.root, under, descend=is_servable_name):
+            name = disk_rel.rsplit("/", 1)[-1]
+            if not is_servable_name(name):
+                continue  # hidden, or a name no API path can spell
+            if stat.S_ISLNK(st.st_mode):
+                log.info("vault %s: %s is a symlink; symlinks inside a vault are never followed", vault.name, disk_rel)
+                continue
+            if not stat.S_ISREG(st.st_mode) or is_editor_temp(name):
+                continue
             try:
-                cst = os.stat(cur)
-            except OSError:
-                return
-            if not stat.S_ISDIR(cst.st_mode) or (cst.st_dev, cst.st_ino) in ancestors:
-                return
-            ancestors.add((cst.st_dev, cst.st_ino))
-    yield from _walk_dir(vault.name, root, start, rel, ancestors, rel.count("/") + bool(rel), set())
-
-
-def _walk_dir(
-    vault: str,
-    root: str,
-    dir_path: str,
-    rel_dir: str,
-    ancestors: set[tuple[int, int]],
-    depth: int,
-    seen: set[str],
-) -> Iterator[tuple[FileEntry, str]]:
-    try:
-        with os.scandir(dir_path) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError as exc:
-        log.warning("vault %s: cannot list %s: %s", vault, dir_path, exc)
-        return
-    for e in entries:
-        name = e.name
-        if not is_servable_name(name):
-            continue  # hidden, or a name no API path can spell
-        try:
-            name.encode("utf-8")
-        except UnicodeEncodeError:
-            log.warning("vault %s: skipping a name that is not valid UTF-8 in %s", vault, dir_path)
-            continue
-        name_nfc = nfc(name)
-        rel = f"{rel_dir}/{name_nfc}" if rel_dir else name_nfc
-        try:
-            is_link = e.is_symlink()
-            if is_link:
-                real = os.path.realpath(e.path)
-                if not is_visible_real_path(root, real):
-                    log.info("vault %s: symlink %s points outside the vault or to a hidden entry; not followed", vault, rel)
-                    continue
-            st = e.stat(follow_symlinks=True)
-        except OSError:  # dangling symlink, vanished entry, permission
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            key = (st.st_dev, st.st_ino)
-            if key in ancestors:
-                log.info("vault %s: symlinked folder %s would loop; not followed", vault, rel)
+                disk_rel.encode("utf-8")
+            except UnicodeEncodeError:
+                log.warning("vault %s: skipping a name that is not valid UTF-8: %r", vault.name, disk_rel)
                 continue
-            if depth + 1 > MAX_DEPTH:
-                log.warning("vault %s: %s is deeper than %d folders; not walked", vault, rel, MAX_DEPTH)
-                continue
-            yield from _walk_dir(vault, root, e.path, rel, ancestors | {key}, depth + 1, seen)
-        elif stat.S_ISREG(st.st_mode):
-            if is_editor_temp(name_nfc):
-                continue
+            rel = nfc(disk_rel)
             if rel in seen:  # two spellings (NFC/NFD) of one name in one folder
-                log.warning("vault %s: duplicate path after NFC normalisation: %s; skipped", vault, rel)
+                log.warning("vault %s: duplicate path after NFC normalisation: %s; skipped", vault.name, rel)
                 continue
             seen.add(rel)
-            yield FileEntry(rel, st.st_size, st.st_mtime_ns, created_ns(st)), e.path
+            yield FileEntry(rel, st.st_size, st.st_mtime_ns, created_ns(st)), disk_rel
+    except FileNotFoundError:
+        if not under:
+            log.warning("vault %s: cannot read its folder %s", vault.name, vault.root)
+    except (vault_fs.OutsideVault, NotADirectoryError):
+        return
+    except OSError as exc:
+        log.warning("vault %s: cannot walk %r: %s", vault.name, under, exc)
 
 
 def iter_files(vault: Vault) -> Iterator[FileEntry]:
     """Walk ``vault.root`` with ``os.scandir`` and yield every vault file, depth-first, names sorted by code point.
 
-    Never yields hidden entries, editor/sync temporary files, non-regular files, or anything reached through
-    a symlink that resolves outside the root; symlinked folders are followed unless they loop back to an
-    ancestor (or the folder itself). Unreadable folders are skipped (logged). Deterministic for a given tree.
+    Never yields hidden entries, editor/sync temporary files, non-regular files or symlinks, and never enters
+    a hidden folder or a symlinked one. Unreadable folders are skipped. Deterministic for a given tree.
     """
     for entry, _ in walk(vault):
         yield entry
-
-
-def os_path(vault: Vault, rel_path: str) -> str | None:
-    """Absolute OS path for the vault-relative NFC ``rel_path``, or ``None`` if it is not a vault file path.
-
-    Returns ``None`` for absolute paths, ``..`` or empty segments, hidden paths and editor temp files. The
-    path is spelled, not resolved: the caller still checks that its real path stays inside the root. If the
-    file is absent as spelled but its folder holds a differently normalised (e.g. NFD) spelling, that
-    spelling is returned.
-    """
-    if not rel_path or rel_path.startswith("/") or "\x00" in rel_path or "\\" in rel_path:
-        return None
-    segs = rel_path.split("/")
-    if any(s in ("", ".", "..") for s in segs) or is_hidden(rel_path) or is_editor_temp(segs[-1]):
-        return None
-    full = os.path.join(str(vault.root), *segs)
-    if os.path.lexists(full) or rel_path.isascii():
-        return full
-    # fall back to a name-by-name NFC match (files synced from macOS keep NFD names on Linux)
-    cur = str(vault.root)
-    for seg in segs:
-        cand = os.path.join(cur, seg)
-        if not os.path.lexists(cand):
-            try:
-                names = os.listdir(cur)
-            except OSError:
-                return full
-            match = next((n for n in names if nfc(n) == seg), None)
-            if match is None:
-                return full
-            cand = os.path.join(cur, match)
-        cur = cand
-    return cur

@@ -19,7 +19,6 @@ redaction), behind a small cache of the redacted text keyed by the file's ``(mti
 
 from __future__ import annotations
 
-import os
 import stat
 import threading
 import time
@@ -29,11 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from obsigate.domain.redaction import redact_text
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault
 from obsigate.services import files as files_svc
 from obsigate.services import vaults as vaults_svc
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge, ServiceError
-from obsigate.services.paths import resolve_safe_path
+from obsigate.services.paths import fs_errors, resolve_safe_path
 from obsigate.services.workspace import Workspace
 
 __all__ = [
@@ -194,9 +194,9 @@ def _read(vault: Vault, rel: str, cache: ContextCache) -> str:
     Raises:
         ServiceError: ``not_found``, ``is_a_directory``, ``not_a_file``, ``not_text``, ``too_large``.
     """
-    abs_path = resolve_safe_path(vault, rel).abs
     try:
-        st = os.stat(abs_path)
+        with fs_errors(rel):
+            st = vault_fs.lstat(vault.root, rel)
     except OSError:
         raise NotFound(f"file {rel!r} does not exist in vault {vault.name!r}") from None
     if stat.S_ISDIR(st.st_mode):

@@ -8,7 +8,6 @@ The store itself (layout, version ids, retention) is :mod:`obsigate.domain.stora
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +19,7 @@ from obsigate.domain.storage.backups import (
     BackupNotFoundError,
     BackupStore,
 )
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
@@ -90,19 +90,13 @@ def _store(ws: Workspace) -> BackupStore:
 
 
 def _current_bytes(safe: SafePath) -> bytes | None:
-    """The file's bytes now, or ``None`` when nothing readable as a regular file is there. Reads at most one
-    byte past ``MAX_DIFF_INPUT_BYTES`` (a larger file is not diffed anyway)."""
+    """The file's bytes now, or ``None`` when nothing readable as a regular file is there (a symlink
+    neither). Reads at most one byte past ``MAX_DIFF_INPUT_BYTES`` (a larger file is not diffed anyway)."""
     try:
-        st = os.stat(safe.abs)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        fd = os.open(safe.abs, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with vault_fs.open_file(safe.vault.root, safe.rel) as (fd, _):
+            return os.read(fd, MAX_DIFF_INPUT_BYTES + 1)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return None
-        return f.read(MAX_DIFF_INPUT_BYTES + 1)
 
 
 #: Largest ``limit`` of :func:`list_backups` (entries per page).
@@ -181,8 +175,8 @@ def _absent(vault: Vault, rel: str) -> bool:
     """True when nothing is at ``rel`` in ``vault`` now (a path the vault refuses counts as present: it is
     never offered for restoring)."""
     try:
-        return not os.path.lexists(resolve_safe_path(vault, rel).abs)
-    except ServiceError:
+        return not vault_fs.exists(vault.root, resolve_safe_path(vault, rel).rel)
+    except (ServiceError, OSError):
         return False
 
 

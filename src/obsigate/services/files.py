@@ -11,8 +11,6 @@ import base64
 import hashlib
 import json
 import mimetypes
-import os
-import stat
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,9 +18,10 @@ from typing import Any
 
 from obsigate.domain.markdown.note import distinct_tags, parse_note
 from obsigate.domain.redaction import redact_note, redact_text
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
-from obsigate.services.paths import SafePath, resolve_safe_path
+from obsigate.services.paths import SafePath, fs_errors, resolve_safe_path
 from obsigate.services.workspace import Workspace
 
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
@@ -48,38 +47,26 @@ def _decode_text(rel: str, data: bytes) -> str | None:
 
 
 def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[SafePath, bytes, int]:
-    """Read a regular file's bytes; returns (safe path, bytes, mtime_ns).
+    """Read a regular file's bytes, through ``vault_fs`` (no symlink followed); returns (safe path, bytes,
+    mtime_ns).
 
     Raises:
-        NotFound; BadRequest (``is_a_directory``, or ``not_a_file`` for FIFOs, sockets, devices: opening one
-        could block a worker forever); PayloadTooLarge when ``max_bytes`` is given and exceeded.
+        NotFound; PathOutsideVault (a symlink on the way); BadRequest (``is_a_directory``, or ``not_a_file``
+        for FIFOs, sockets, devices: opening one could block a worker forever); PayloadTooLarge when
+        ``max_bytes`` is given and exceeded.
     """
     safe = resolve_safe_path(vault, path)
-    missing = NotFound(
-        f"file {safe.rel!r} does not exist in vault {vault.name!r}",
-        hint="check the path with search_fulltext or list_directory",
-    )
     try:
-        st = os.stat(safe.abs)
-    except OSError:  # absent, or unreadable (e.g. a symlink loop: ELOOP)
-        raise missing from None
-    if stat.S_ISDIR(st.st_mode):
-        raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders")
-    if not stat.S_ISREG(st.st_mode):
-        raise BadRequest(f"{safe.rel!r} is not a regular file", code="not_a_file")
-    if max_bytes is not None and st.st_size > max_bytes:
-        raise PayloadTooLarge(f"{safe.rel!r} is {st.st_size} bytes; the most served at once is {max_bytes}")
-    try:
-        # O_NONBLOCK: if the file was swapped for a FIFO since the stat, open must not hang.
-        fd = os.open(safe.abs, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        raise missing from None
-    with os.fdopen(fd, "rb") as f:
-        fst = os.fstat(f.fileno())
-        if not stat.S_ISREG(fst.st_mode):
-            raise BadRequest(f"{safe.rel!r} is not a regular file", code="not_a_file")
-        data = f.read()
-    return safe, data, fst.st_mtime_ns
+        with fs_errors(safe.rel):
+            data, st = vault_fs.read_file(vault.root, safe.rel, max_bytes=max_bytes)
+    except IsADirectoryError:
+        raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders") from None
+    except OSError:  # absent (or below a file), or unreadable
+        raise NotFound(
+            f"file {safe.rel!r} does not exist in vault {vault.name!r}",
+            hint="check the path with search_fulltext or list_directory",
+        ) from None
+    return safe, data, st.st_mtime_ns
 
 
 def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tuple[str, int, int | None, int]:
@@ -159,7 +146,7 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
             ],
             "headings": [asdict(h) for h in parsed.headings],
         }
-    elif safe.abs.suffix.lower() in _TEXT_SUFFIXES:
+    elif Path(safe.rel).suffix.lower() in _TEXT_SUFFIXES:
         body = redact_text(text)
         meta = {"frontmatter": {}, "frontmatter_error": None, "tags": [], "aliases": [], "links": [], "headings": []}
     else:

@@ -18,7 +18,7 @@ from typing import Any
 
 from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound
-from obsigate.services.paths import normalize_rel, resolve_safe_path
+from obsigate.services.paths import kind_of, normalize_rel
 from obsigate.services.workspace import Workspace
 
 MAX_NODES = 2_000
@@ -84,7 +84,7 @@ def get_graph(
         if rel and ws.index.has_file(name, rel):
             raise BadRequest(f"{rel!r} is a file; the vault scope takes a folder", code="not_a_directory",
                              hint="use scope 'local' for the graph around a note")  # fmt: skip
-        if rel and not resolve_safe_path(vault, rel).abs.is_dir():
+        if rel and kind_of(vault, rel) != "dir":
             raise NotFound(f"folder {rel!r} does not exist in vault {name!r}", hint="check it with list_directory")
         keep = {r.path for r in ws.index.file_records(name, under=rel or None) if r.note}
         if tagged is not None:

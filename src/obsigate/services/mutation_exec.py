@@ -3,7 +3,7 @@
 A plan is a list of steps (:class:`Write`, :class:`MakeDir`, :class:`Move`, :class:`Remove`). :func:`execute`
 backs up every file a step overwrites, moves or removes (``BackupStore``), opens an entry in the change
 journal (``domain/storage/journal.py``), and performs the steps in order, each after writing down how to undo
-it (file contents through ``atomic_write``: temp file, fsync, rename). On any failure it undoes the steps
+it (file contents through ``vault_fs.write_file``: temp file, fsync, rename; no symlink followed). On any failure it undoes the steps
 intended so far, in reverse, and closes the journal entry before answering (a refusal of the disk as a
 catalogued error, never a 500); if the process dies instead, :func:`recover` does the same at the next start. A rename that rewrites 40 notes lands whole or leaves the vault as it was, even across kill -9.
 Deleting never unlinks a file that is not in the backup store first, and leaves nothing hidden in the vault.
@@ -14,19 +14,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-import os
 import stat
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from obsigate.domain.storage.atomic import atomic_write, is_atomic_temp, remove_stale_temps
-from obsigate.domain.storage.journal import Entry, Recovered, remove_tree
+from obsigate.domain.storage import vault_fs
+from obsigate.domain.storage.atomic import is_atomic_temp, remove_stale_temps
+from obsigate.domain.storage.journal import Entry, ReadBackup, Recovered, RootOf
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import read_backup, save_backup
 from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavailable
-from obsigate.services.paths import resolve_safe_path
+from obsigate.services.paths import fs_errors, kind_of
 from obsigate.services.workspace import Workspace
 
 __all__ = ["MakeDir", "Move", "Remove", "Step", "Write", "execute", "recover", "sweep_temps", "vault_lock"]
@@ -87,66 +87,73 @@ class Outcome:
     sha256: dict[str, str] = field(default_factory=dict)
 
 
-def _files_below(folder: Path, rel: str) -> list[tuple[str, str]]:
-    """``(vault path, OS path)`` of every regular file under ``folder`` (vault path ``rel``), hidden ones
-    included: a folder is deleted whole, so everything in it is backed up. Symlinks are not followed."""
-    out = []
-    for dirpath, _, names in os.walk(folder):
-        for name in names:
-            osp = os.path.join(dirpath, name)
-            if os.path.isfile(osp) and not os.path.islink(osp):
-                out.append((f"{rel}/{os.path.relpath(osp, folder).replace(os.sep, '/')}", osp))
-    return out
+def _parent_of(rel: str) -> str:
+    return rel.rsplit("/", 1)[0] if "/" in rel else ""
+
+
+def _files_below(vault: Vault, rel: str) -> list[tuple[str, str]]:
+    """``(vault path, path as spelled on disk)`` of every regular file under the folder ``rel``, hidden ones
+    included: a folder is deleted whole, so everything in it is backed up. Symlinks are never followed."""
+    with fs_errors(rel):
+        return [(rel + disk[len(rel):], disk) for disk, st in vault_fs.walk(vault.root, rel) if stat.S_ISREG(st.st_mode)]
+
+
+def _read(vault: Vault, rel: str) -> bytes:
+    with fs_errors(rel):
+        return vault_fs.read_file(vault.root, rel)[0]
 
 
 def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) -> None:
     """Save the file at ``rel`` (or every file under the folder ``rel``) to the backup store."""
     if ws.backups is None:
         raise Unavailable("no backup store is configured; refusing to change files without backups")
-    target = resolve_safe_path(vault, rel).abs
-    if target.is_dir():
-        items = _files_below(target, rel)
-    elif target.is_file():
-        items = [(rel, str(target))]
+    found = kind_of(vault, rel)
+    if found == "dir":
+        items = _files_below(vault, rel)
+    elif found == "file":
+        items = [(rel, rel)]
     else:
         return
-    for path, osp in items:
-        with open(osp, "rb") as f:
-            data = f.read()
+    for path, disk in items:
+        data = _read(vault, disk)
         out.backups.append({"path": path, "version": save_backup(ws.backups, vault.name, path, data, reason=reason)})
         out.sha256[path] = hashlib.sha256(data).hexdigest()
 
 
-def _locator(ws: Workspace):  # noqa: ANN202 — the journal's Locate and ReadBackup over this workspace
-    def locate(vault: str, rel: str) -> Path:
-        return resolve_safe_path(ws.vaults[vault], rel).abs
+def _locator(ws: Workspace) -> tuple[RootOf, ReadBackup]:
+    """The journal's view of this workspace: each vault's root (its files reached through ``vault_fs``) and
+    the backup store."""
+
+    def root_of(vault: str) -> Path:
+        return ws.vaults[vault].root
 
     def read(vault: str, rel: str, version: str) -> bytes:
         if ws.backups is None:
             raise LookupError("no backup store")
         return read_backup(ws.backups, vault, rel, version)
 
-    return locate, read
+    return root_of, read
 
 
-def _make_parents(vault: Vault, path: Path, entry: Entry) -> None:
-    """Create the missing folders above ``path``, each journalled first.
+def _make_parents(vault: Vault, rel: str, entry: Entry) -> None:
+    """Create the missing folders above ``rel``, each journalled first.
 
     Raises:
         BadRequest ``not_a_directory``: a file stands where one of those folders goes (checked before any).
+        PathOutsideVault: a symlink on the way.
     """
     missing = []
-    parent = path.parent
-    while not parent.exists():
+    parent = _parent_of(rel)
+    while parent and kind_of(vault, parent) is None:
         missing.append(parent)
-        parent = parent.parent
-    if not parent.is_dir():
-        held = (missing[-1] if missing else path).relative_to(vault.root).as_posix()
-        raise BadRequest(f"{parent.relative_to(vault.root).as_posix()!r} is a file, so it cannot hold {held!r}",
-                         code="not_a_directory")  # fmt: skip
+        parent = _parent_of(parent)
+    if parent and kind_of(vault, parent) != "dir":
+        held = missing[-1] if missing else rel
+        raise BadRequest(f"{parent!r} is a file, so it cannot hold {held!r}", code="not_a_directory")
     for folder in reversed(missing):
-        entry.intend({"op": "mkdir", "path": folder.relative_to(vault.root).as_posix()})
-        folder.mkdir()
+        entry.intend({"op": "mkdir", "path": folder})
+        with fs_errors(folder):
+            vault_fs.make_folder(vault.root, folder)
 
 
 def _exists_error(path: str) -> Conflict:
@@ -158,57 +165,55 @@ def _write(
 ) -> None:
     """Write one file after journalling its undo. ``versions``/``hashes``: the backup version and SHA-256 of
     files already backed up (read once, by :func:`_backup`); any other existing file is read here."""
-    target = resolve_safe_path(vault, step.path).abs
-    _make_parents(vault, target, entry)
+    _make_parents(vault, step.path, entry)
     record: dict[str, object] = {"op": "write", "path": step.path, "backup": None,
                                  "after": hashlib.sha256(step.data).hexdigest()}  # fmt: skip
-    if os.path.lexists(target):
-        if step.exclusive or not stat.S_ISREG(os.stat(target).st_mode):
+    found = kind_of(vault, step.path)
+    if found is not None:
+        if step.exclusive or found != "file":
             raise _exists_error(step.path)
         record["backup"] = versions.get(step.path)
         if record["backup"] is not None and hashes and step.path in hashes:
             record["before_sha256"] = hashes[step.path]
         else:  # not backed up before the change (a note this change moved here): its bytes go in the record
-            old = target.read_bytes()
+            old = _read(vault, step.path)
             record["before_sha256"] = hashlib.sha256(old).hexdigest()
             if record["backup"] is None:
                 record["before"] = base64.b64encode(old).decode("ascii")
     entry.intend(record)
     try:
-        atomic_write(target, step.data, exclusive=step.exclusive)
+        with fs_errors(step.path):
+            vault_fs.write_file(vault.root, step.path, step.data, exclusive=step.exclusive)
     except FileExistsError:
         entry.records.pop()  # nothing was written: undoing it would delete the file someone else made
         raise _exists_error(step.path) from None
 
 
 def _move(vault: Vault, step: Move, entry: Entry) -> None:
-    src, dst = resolve_safe_path(vault, step.src).abs, resolve_safe_path(vault, step.dst).abs
-    if os.path.lexists(dst):
+    if kind_of(vault, step.dst) is not None:
         raise Conflict(f"{step.dst!r} already exists", code="exists")
-    _make_parents(vault, dst, entry)
+    _make_parents(vault, step.dst, entry)
     entry.intend({"op": "move", "src": step.src, "dst": step.dst})
-    os.rename(src, dst)
+    with fs_errors(step.src):
+        vault_fs.rename(vault.root, step.src, step.dst)
 
 
 def _remove(ws: Workspace, vault: Vault, step: Remove, entry: Entry, versions: dict[str, str], reason: str) -> None:
-    target = resolve_safe_path(vault, step.path).abs
-    if target.is_dir() and not target.is_symlink():
-        files = [p for p, _ in _files_below(target, step.path)]
-        dirs = [
-            f"{step.path}/{os.path.relpath(os.path.join(d, n), target).replace(os.sep, '/')}"
-            for d, names, _ in os.walk(target) for n in names
-        ]  # fmt: skip
-        dirs = [step.path, *dirs]
+    if kind_of(vault, step.path) == "dir":
+        files = [p for p, _ in _files_below(vault, step.path)]
+        with fs_errors(step.path):
+            below = vault_fs.walk(vault.root, step.path)
+            dirs = [step.path, *(step.path + d[len(step.path):] for d, st in below if stat.S_ISDIR(st.st_mode))]
     else:
         files, dirs = [step.path], []
     for path in files:  # a file that appeared since the backups were taken is saved too: the undo needs it
         if path not in versions:
-            data = resolve_safe_path(vault, path).abs.read_bytes()
-            versions[path] = save_backup(ws.backups, vault.name, path, data, reason=reason)  # type: ignore[arg-type]
+            versions[path] = save_backup(ws.backups, vault.name, path, _read(vault, path), reason=reason)  # type: ignore[arg-type]
     # every file is in the backup store now: the undo restores from there
     entry.intend({"op": "remove", "path": step.path, "files": [{"path": p, "version": versions[p]} for p in files],
                   "dirs": dirs})  # fmt: skip
-    remove_tree(target)
+    with fs_errors(step.path):
+        vault_fs.remove_tree(vault.root, step.path)
 
 
 def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) -> Outcome:
@@ -243,10 +248,9 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
                 _write(vault, step, entry, versions, out.sha256)
                 out.touched.append(step.path)
             elif isinstance(step, MakeDir):
-                target = resolve_safe_path(vault, step.path).abs
-                if target.exists():
+                if kind_of(vault, step.path) is not None:
                     raise Conflict(f"{step.path!r} already exists", code="exists")
-                _make_parents(vault, target / "x", entry)
+                _make_parents(vault, f"{step.path}/x", entry)
                 out.touched.append(step.path)
             elif isinstance(step, Move):
                 _move(vault, step, entry)
@@ -304,10 +308,17 @@ def sweep_temps(ws: Workspace) -> int:
     in every folder; hidden folders (``.obsidian``...) are left alone. Returns how many were removed."""
     removed = 0
     for vault in ws.vaults.values():
-        for folder, dirs, names in os.walk(vault.root):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            if any(is_atomic_temp(n) for n in names):
-                removed += remove_stale_temps(folder, older_than_s=0)
+        try:
+            folders = {_parent_of(disk) for disk, st in vault_fs.walk(vault.root, descend=lambda n: not n.startswith("."))
+                       if stat.S_ISREG(st.st_mode) and is_atomic_temp(disk.rsplit("/", 1)[-1])}  # fmt: skip
+        except OSError:
+            continue
+        for folder in sorted(folders):
+            try:
+                with vault_fs.folder(vault.root, folder) as fd:
+                    removed += remove_stale_temps(fd, older_than_s=0)
+            except OSError:  # gone or swapped for a symlink since the walk: nothing to sweep there
+                continue
     return removed
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from obsigate.domain.diff import redacted_diff
 from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
 from obsigate.domain.secret_markers import SecretMarkerError, redacted_view, restore_secrets
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.text import nfc
 from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
@@ -29,7 +30,7 @@ from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, 
 from obsigate.services.backups import read_backup, trashed_files
 from obsigate.services.changes import Change, FileChange
 from obsigate.services.mutation_exec import MakeDir, Move, Remove, Step, Write, execute, vault_lock
-from obsigate.services.paths import normalize_rel, resolve_safe_path
+from obsigate.services.paths import check_new_name, fs_errors, kind_of, normalize_rel
 from obsigate.services.search_args import compile_globs, compile_query
 from obsigate.services.workspace import Workspace
 
@@ -58,17 +59,15 @@ def _sha(data: bytes | None) -> str:
 
 
 def _read(vault: Vault, rel: str) -> bytes | None:
-    """The bytes of the regular file ``rel``, ``None`` if absent. A folder or special file → BadRequest."""
-    target = resolve_safe_path(vault, rel).abs
+    """The bytes of the regular file ``rel``, ``None`` if absent. A folder or special file → BadRequest; a
+    symlink → PathOutsideVault."""
     try:
-        st = os.stat(target)
-    except FileNotFoundError:
+        with fs_errors(rel):
+            return vault_fs.read_file(vault.root, rel)[0]
+    except (FileNotFoundError, NotADirectoryError):
         return None
-    if stat.S_ISDIR(st.st_mode):
-        raise BadRequest(f"{rel!r} is a folder", code="is_a_directory")
-    if not stat.S_ISREG(st.st_mode):
-        raise BadRequest(f"{rel!r} is not a regular file", code="not_a_file")
-    return target.read_bytes()
+    except IsADirectoryError:
+        raise BadRequest(f"{rel!r} is a folder", code="is_a_directory") from None
 
 
 def _existing(vault: Vault, rel: str) -> bytes:
@@ -182,9 +181,9 @@ def _parent_ok(vault: Vault, rel: str) -> None:
     """Refuse a path below an existing file (``note.md/x.md``): its parent can never become a folder."""
     parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
     while parent:
-        target = resolve_safe_path(vault, parent).abs
-        if target.exists():
-            if not target.is_dir():
+        found = kind_of(vault, parent)
+        if found is not None:
+            if found != "dir":
                 raise BadRequest(f"{parent!r} is a file, so it cannot hold {rel!r}", code="not_a_directory")
             return
         parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
@@ -197,13 +196,15 @@ def plan_create_file(ws: Workspace, vault: Vault, *, path: str, content: str) ->
     _parent_ok(vault, rel)
     if _exists(vault, rel):
         raise Conflict(f"{rel!r} already exists", code="exists", hint="edit it with edit_file, or pick another name")
+    check_new_name(vault, rel)
     data = content.encode("utf-8")
     prop = _proposal(f"create {rel} ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
     return Plan(prop, [Write(rel, data, exclusive=True)], "create_file")
 
 
 def _exists(vault: Vault, rel: str) -> bool:
-    return os.path.lexists(resolve_safe_path(vault, rel).abs)
+    with fs_errors(rel):
+        return vault_fs.exists(vault.root, rel)
 
 
 def plan_create_directory(ws: Workspace, vault: Vault, *, path: str) -> Plan:
@@ -211,6 +212,7 @@ def plan_create_directory(ws: Workspace, vault: Vault, *, path: str) -> Plan:
     _parent_ok(vault, rel)
     if _exists(vault, rel):
         raise Conflict(f"{rel!r} already exists", code="exists")
+    check_new_name(vault, rel)
     prop = _proposal(f"create folder {rel}", [FileChange(path=rel, action="mkdir", diff="")], {rel: ""})
     return Plan(prop, [MakeDir(rel)], "create_directory")
 
@@ -361,8 +363,7 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
 
 def _moves_for(vault: Vault, src: str, dst: str) -> dict[str, str]:
     """``{old path: new path}`` of every vault file moved when ``src`` (a file or folder) becomes ``dst``."""
-    target = resolve_safe_path(vault, src).abs
-    if target.is_dir():
+    if kind_of(vault, src) == "dir":
         return {e.path: dst + e.path[len(src) :] for e, _ in walk(vault, src)}
     return {src: dst}
 
@@ -423,10 +424,10 @@ def _relocate(ws: Workspace, vault: Vault, src: str, dst: str, reason: str) -> P
 def _tree_hash(vault: Vault, rel: str) -> str:
     """One hash over the names and contents of every file below folder ``rel`` (a proposal's view of it)."""
     h = hashlib.sha256()
-    for e, osp in sorted(walk(vault, rel), key=lambda t: t[0].path):
+    for e, disk in sorted(walk(vault, rel), key=lambda t: t[0].path):
         h.update(e.path.encode() + b"\0")
-        with open(osp, "rb") as f:
-            h.update(hashlib.sha256(f.read()).digest())
+        with fs_errors(e.path):
+            h.update(hashlib.sha256(vault_fs.read_file(vault.root, disk)[0]).digest())
     return h.hexdigest()
 
 
@@ -446,22 +447,26 @@ def _new_name(path: str, new_name: str, *, folder: bool) -> str:
 
 def plan_rename_file(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> Plan:
     rel = normalize_rel(path)
-    if resolve_safe_path(vault, rel).abs.is_dir():
+    if kind_of(vault, rel) == "dir":
         raise BadRequest(f"{rel!r} is a folder", code="is_a_directory", hint="use rename_directory")
-    return _relocate(ws, vault, rel, _new_name(rel, new_name, folder=False), "rename_file")
+    dst = _new_name(rel, new_name, folder=False)
+    check_new_name(vault, dst)
+    return _relocate(ws, vault, rel, dst, "rename_file")
 
 
 def plan_rename_directory(ws: Workspace, vault: Vault, *, path: str, new_name: str) -> Plan:
     rel = normalize_rel(path)
-    if not resolve_safe_path(vault, rel).abs.is_dir():
+    if kind_of(vault, rel) != "dir":
         raise BadRequest(f"{rel!r} is not a folder", code="not_a_directory", hint="use rename_file")
-    return _relocate(ws, vault, rel, _new_name(rel, new_name, folder=True), "rename_directory")
+    dst = _new_name(rel, new_name, folder=True)
+    check_new_name(vault, dst)
+    return _relocate(ws, vault, rel, dst, "rename_directory")
 
 
 def plan_move_path(ws: Workspace, vault: Vault, *, source_path: str, destination_dir: str) -> Plan:
     src = normalize_rel(source_path)
     dest_dir = normalize_rel(destination_dir, allow_root=True)
-    if dest_dir and not resolve_safe_path(vault, dest_dir).abs.is_dir():
+    if dest_dir and kind_of(vault, dest_dir) != "dir":
         raise NotFound(f"folder {dest_dir!r} does not exist", hint="create it with create_directory first")
     name = src.rsplit("/", 1)[-1]
     return _relocate(ws, vault, src, f"{dest_dir}/{name}" if dest_dir else name, "move_path")
@@ -478,17 +483,20 @@ def plan_delete_file(ws: Workspace, vault: Vault, *, path: str) -> Plan:
 
 def plan_delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: bool = False) -> Plan:
     rel = normalize_rel(path)
-    target = resolve_safe_path(vault, rel).abs
-    if not target.is_dir():
-        raise (BadRequest(f"{rel!r} is a file", code="not_a_directory") if target.exists() else NotFound(f"folder {rel!r} does not exist"))
+    found = kind_of(vault, rel)
+    if found != "dir":
+        raise (BadRequest(f"{rel!r} is a file", code="not_a_directory") if found else NotFound(f"folder {rel!r} does not exist"))
     files = [e.path for e, _ in walk(vault, rel)]
-    hidden = [os.path.join(d, n) for d, dirs, names in os.walk(target) for n in dirs + names if n.startswith(".")]
-    if hidden:  # never served, so never deleted unseen (and the backup store keeps only vault paths)
+    with fs_errors(rel):
+        below = list(vault_fs.walk(vault.root, rel))
+    # never served, so never deleted unseen (the backup store keeps only vault files): hidden entries, symlinks
+    unseen = [p for p, st in below if p.rsplit("/", 1)[-1].startswith(".") or stat.S_ISLNK(st.st_mode)]
+    if unseen:
         raise Conflict(
-            f"folder {rel!r} holds hidden entries ({os.path.relpath(hidden[0], target)}...); remove them first",
+            f"folder {rel!r} holds hidden entries or symlinks ({unseen[0][len(rel) + 1:]}...); remove them first",
             code="hidden_entries",
         )
-    if any(target.iterdir()) and not recursive:
+    if below and not recursive:
         raise Conflict(f"folder {rel!r} is not empty", code="directory_not_empty", hint="set recursive to delete what it holds")
     summary = f"delete folder {rel} and its {len(files)} files (kept in the backups)" if files else f"delete empty folder {rel}"
     diffs = [FileChange(path=rel, action="rmdir", diff="")] + [FileChange(path=p, action="delete", diff="") for p in files[:200]]

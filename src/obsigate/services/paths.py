@@ -1,36 +1,38 @@
-"""The one path guard: every vault-relative path a caller gives goes through :func:`resolve_safe_path`.
+"""The one path guard: every vault-relative path a caller gives goes through :func:`normalize_rel`.
 
-Two layers (``shared/reference/security.md`` §1.3): a pure string policy on the *decoded* value
-(FastAPI hands route parameters over already percent-decoded, so nothing decodes again here), then a
-real-path check that the resolved target, after following every symlink, is still inside the vault root,
-compared component-wise so a sibling such as ``/vaults/notes-evil`` never passes for ``/vaults/notes``.
+It is a pure string policy on the *decoded* value (FastAPI hands route parameters over already
+percent-decoded, so nothing decodes again here; ``shared/reference/security.md`` §1.3). Where the path then
+leads is never checked here by name: every open walks it from the vault root's descriptor without following
+a symlink (``domain/storage/vault_fs.py``), so nothing can be swapped in between a check and a use.
+:func:`fs_errors` turns that module's refusals into the catalogue's codes.
 """
 
 from __future__ import annotations
 
-import os
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
-from obsigate.domain.vault import Vault, is_servable_name, is_visible_real_path, os_path
-from obsigate.services.errors import BadRequest, PathOutsideVault
+from obsigate.domain.storage import vault_fs
+from obsigate.domain.vault import Vault, is_portable_name, is_servable_name
+from obsigate.services.errors import BadRequest, PathOutsideVault, PayloadTooLarge
 
 MAX_PATH_CHARS = 1024
 MAX_SEGMENT_BYTES = 255
 MAX_DEPTH = 32
-# Windows reserved characters: rejecting them removes drive letters, UNC paths, ADS and URL schemes at once.
-_FORBIDDEN_CHARS = set('\\:*?"<>|')
+# The backslash: a separator on Windows (and a UNC prefix doubled), never part of a name here.
+_FORBIDDEN_CHARS = set("\\")
 _BAD_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
 
 
 @dataclass(frozen=True, slots=True)
 class SafePath:
-    """A checked location: ``rel`` is the normalised vault-relative POSIX path ("" = vault root),
-    ``abs`` the absolute path on disk (inside the vault's real root)."""
+    """A checked location: ``rel`` is the normalised vault-relative POSIX path ("" = vault root) of
+    ``vault``. It holds no OS path on purpose: open it with ``vault_fs`` and ``vault.root``."""
 
+    vault: Vault
     rel: str
-    abs: Path
 
 
 def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
@@ -39,7 +41,7 @@ def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
     Raises:
         BadRequest: ``raw`` is not a string, is empty (unless ``allow_root``), too long, or holds control
             or invisible characters.
-        PathOutsideVault: NUL, ``..``, absolute or drive paths, backslashes, hidden (dot) segments.
+        PathOutsideVault: NUL, ``..``, absolute paths, backslashes, hidden (dot) segments.
     """
     if raw is None and allow_root:
         return ""
@@ -52,7 +54,7 @@ def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
         raise BadRequest(f"path is longer than {MAX_PATH_CHARS} characters")
     if text.startswith(("/", "~")) or any(c in _FORBIDDEN_CHARS for c in text):
         raise PathOutsideVault(
-            f"path {raw!r} is absolute or uses a forbidden character",
+            f"path {raw!r} is absolute or uses a backslash",
             hint="paths are relative to the vault root, with '/' separators, e.g. 'Notes/Idea.md'",
         )
     if any(unicodedata.category(c) in _BAD_CATEGORIES for c in text):
@@ -77,18 +79,60 @@ def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
 
 
 def resolve_safe_path(vault: Vault, raw: object, *, allow_root: bool = False) -> SafePath:
-    """Check ``raw`` against ``vault`` and return where it lives.
-
-    The target need not exist (later writes resolve new paths too); when it or any parent is a symlink,
-    its real path must stay inside the vault's real root.
+    """Check ``raw`` against the string policy for ``vault`` (see :func:`normalize_rel`).
 
     Raises:
-        BadRequest, PathOutsideVault: see :func:`normalize_rel`; also a symlink that leaves the vault.
+        BadRequest, PathOutsideVault: see :func:`normalize_rel`.
     """
-    rel = normalize_rel(raw, allow_root=allow_root)
-    root = vault.root
-    # the name as spelled on disk: a note synced from macOS may be stored NFD while every API path is NFC
-    target = Path(os_path(vault, rel) or root / rel) if rel else root
-    if not is_visible_real_path(str(root), os.path.realpath(target)):
-        raise PathOutsideVault(f"path {rel!r} resolves outside the vault or to a hidden entry (symlink)")
-    return SafePath(rel=rel, abs=target)
+    return SafePath(vault, normalize_rel(raw, allow_root=allow_root))
+
+
+def check_new_name(vault: Vault, rel: str) -> None:
+    """Refuse to create a file or folder whose new name (or the name of a folder that would be created for
+    it) holds a character Windows reserves: existing such names are served, new ones are not made.
+
+    Raises:
+        BadRequest ``invalid_name``.
+    """
+    segs = rel.split("/")
+    for i, seg in enumerate(segs):
+        if not is_portable_name(seg) and not vault_fs.exists(vault.root, "/".join(segs[: i + 1])):
+            raise BadRequest(
+                f"the new name {seg!r} uses a character Windows reserves (: * ? \" < > |)",
+                code="invalid_name", hint="pick a name without those characters",
+            )
+
+
+@contextmanager
+def fs_errors(rel: str) -> Iterator[None]:
+    """Turn ``vault_fs``'s refusals about ``rel`` into the catalogue's errors: a symlink on the way →
+    ``path_outside_vault``; a FIFO, socket or device → ``not_a_file``; over a size cap → ``too_large``.
+
+    Raises:
+        PathOutsideVault, BadRequest, PayloadTooLarge.
+    """
+    try:
+        yield
+    except vault_fs.OutsideVault as exc:
+        raise PathOutsideVault(
+            f"path {rel!r} goes through a symlink or out of the vault ({exc.strerror}); symlinks inside a vault "
+            "are never followed",
+        ) from None
+    except vault_fs.NotRegular:
+        raise BadRequest(f"{rel!r} is not a regular file", code="not_a_file") from None
+    except vault_fs.FileTooLarge as exc:
+        raise PayloadTooLarge(f"{rel!r} is {exc.size} bytes, over the cap for this read") from None
+
+
+def kind_of(vault: Vault, rel: str) -> vault_fs.Kind | None:
+    """What ``rel`` is in ``vault``: ``"file"``, ``"dir"``, ``"other"`` (FIFO, socket, device) or ``None``
+    when absent.
+
+    Raises:
+        PathOutsideVault: ``rel`` is a symlink or lies beyond one.
+    """
+    with fs_errors(rel):
+        found = vault_fs.kind(vault.root, rel)
+        if found == "symlink":
+            raise vault_fs.OutsideVault(rel)
+    return found

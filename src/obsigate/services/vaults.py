@@ -6,9 +6,11 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from obsigate.domain.storage import vault_fs
+from obsigate.domain.text import nfc
 from obsigate.domain.vault import Vault, is_editor_temp, is_note, is_servable_name, walk
 from obsigate.services.errors import BadRequest, NotFound
-from obsigate.services.paths import resolve_safe_path
+from obsigate.services.paths import fs_errors, kind_of, resolve_safe_path
 from obsigate.services.workspace import Workspace, iso_utc
 
 
@@ -45,42 +47,42 @@ def browse_directory(
         NotFound (no such folder), BadRequest (a file, not a folder), PathOutsideVault.
     """
     safe = resolve_safe_path(vault, path or "", allow_root=True)
-    if not safe.abs.exists():
+    found = kind_of(vault, safe.rel)
+    if found is None:
         raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}", hint="call list_directory on the parent")
-    if not safe.abs.is_dir():
+    if found != "dir":
         raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory", hint="use read_file for files")
     dirs: list[dict[str, Any]] = []
-    files: list[tuple[str, os.DirEntry]] = []  # stat-ed only for the page served: a 10k-file root stays cheap
-    with os.scandir(safe.abs) as it:
-        for entry in it:
-            if not is_servable_name(entry.name) or is_editor_temp(entry.name):
-                continue  # the walker's rule: hidden and unservable names are never shown
-            rel = f"{safe.rel}/{entry.name}" if safe.rel else entry.name
-            try:
-                if entry.is_symlink():
-                    resolve_safe_path(vault, rel)  # drops symlinks that leave the vault
-                if entry.is_dir():
-                    dirs.append({"name": entry.name, "path": rel, "type": "dir"})
-                elif entry.is_file():
-                    files.append((rel, entry))
-            except (OSError, BadRequest):
-                continue
+    files: list[tuple[str, str]] = []  # stat-ed only for the page served: a 10k-file root stays cheap
+    with fs_errors(safe.rel):
+        listed = vault_fs.list_folder(vault.root, safe.rel)
+    for disk_name, kind in listed:
+        if not is_servable_name(disk_name) or is_editor_temp(disk_name):
+            continue  # the walker's rule: hidden and unservable names are never shown, nor symlinks
+        name = nfc(disk_name)
+        rel = f"{safe.rel}/{name}" if safe.rel else name
+        if kind == "dir":
+            dirs.append({"name": name, "path": rel, "type": "dir"})
+        elif kind == "file":
+            files.append((rel, disk_name))
     dirs.sort(key=lambda e: e["name"].lower())
-    files.sort(key=lambda f: f[1].name.lower())
+    files.sort(key=lambda f: f[0].rsplit("/", 1)[-1].lower())
     _count_below(ws, vault.name, safe.rel, dirs)
     summary = {"dirs": len(dirs), "files": len(files), "notes": sum(1 for rel, _ in files if is_note(rel))}
     page = _page({"vault": vault.name, "path": safe.rel, "summary": summary}, "entries", [*dirs, *files], limit, offset)
-    page["entries"] = [e if isinstance(e, dict) else _file_entry(*e) for e in page["entries"]]
+    on_page = [e for e in page["entries"] if not isinstance(e, dict)]
+    try:
+        stats = vault_fs.stat_names(vault.root, safe.rel, [disk for _, disk in on_page])
+    except OSError:  # the folder vanished since the listing
+        stats = {}
+    page["entries"] = [e if isinstance(e, dict) else _file_entry(e[0], stats.get(e[1])) for e in page["entries"]]
     return page
 
 
-def _file_entry(rel: str, entry: os.DirEntry) -> dict[str, Any]:
-    try:
-        st = entry.stat()
-        size, modified = st.st_size, iso_utc(st.st_mtime_ns)
-    except OSError:  # vanished since the listing
-        size, modified = None, None
-    return {"name": entry.name, "path": rel, "type": "file", "size": size, "modified": modified, "is_note": is_note(rel)}
+def _file_entry(rel: str, st: os.stat_result | None) -> dict[str, Any]:
+    size, modified = (st.st_size, iso_utc(st.st_mtime_ns)) if st is not None else (None, None)  # None: vanished
+    return {"name": rel.rsplit("/", 1)[-1], "path": rel, "type": "file", "size": size, "modified": modified,
+            "is_note": is_note(rel)}  # fmt: skip
 
 
 def _count_below(ws: Workspace, vault: str, folder: str, dirs: list[dict[str, Any]]) -> None:
@@ -120,7 +122,7 @@ def list_all_files(
         NotFound (no such folder), PathOutsideVault.
     """
     safe = resolve_safe_path(vault, dir or "", allow_root=True)
-    if not safe.abs.is_dir():
+    if kind_of(vault, safe.rel) != "dir":
         raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}")
     prefix = f"{safe.rel}/" if safe.rel else ""
     if ws.index_state()["complete"]:

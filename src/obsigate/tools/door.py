@@ -20,7 +20,8 @@ from typing import Any
 import anyio
 
 from obsigate.domain.text import has_lone_surrogate
-from obsigate.services.errors import BadRequest, ServiceError
+from obsigate.domain.storage import vault_fs
+from obsigate.services.errors import BadRequest, PathOutsideVault, ServiceError
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -88,6 +89,9 @@ async def door(
     except ServiceError as exc:
         result_code = exc.code
         raise
+    except vault_fs.OutsideVault as exc:  # a symlink met by a path no service translated: still a refusal
+        result_code = "path_outside_vault"
+        raise PathOutsideVault(f"{exc.filename!r} goes through a symlink; symlinks inside a vault are never followed") from None
     except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
         result_code = "internal_error"
         raise ServiceError(f"{name} failed unexpectedly ({type(exc).__name__})", code="internal_error") from exc

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ import anyio
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.services import vaults
 from obsigate.services.errors import BadRequest, NotFound
-from obsigate.services.paths import resolve_safe_path
+from obsigate.services.paths import kind_of, resolve_safe_path
 from obsigate.tools.audit import summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import visible_tools
@@ -290,18 +289,19 @@ def resolve_targets(ctx: ToolContext, spec: PromptSpec, args: dict[str, str]) ->
         out["path"] = vaults.browse_directory(ws, vault, args["path"], limit=1)["path"]
     elif spec.name == "find-related":  # existing file
         safe = resolve_safe_path(vault, args["path"])
-        if os.path.isdir(safe.abs):
+        found = kind_of(vault, safe.rel)
+        if found == "dir":
             hint = "use summarize-directory for folders"
             raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint=hint)
-        if not os.path.isfile(safe.abs):
+        if found != "file":
             raise NotFound(f"note {safe.rel!r} does not exist in vault {vault.name!r}", hint="complete the path")
         out["path"] = safe.rel
     elif spec.name == "generate-note":  # the folder may not exist yet, but must not be a file
         safe = resolve_safe_path(vault, args["folder"], allow_root=True)
-        if safe.rel and os.path.exists(safe.abs) and not os.path.isdir(safe.abs):
+        if safe.rel and kind_of(vault, safe.rel) not in (None, "dir"):
             raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory")
         out["folder"] = near = safe.rel
-        while near and not os.path.isdir(resolve_safe_path(vault, near).abs):
+        while near and kind_of(vault, near) != "dir":
             near = near.rpartition("/")[0]
         out["existing_folder"] = near  # the deepest folder of the way that exists, to look at
     return out

@@ -43,6 +43,7 @@ from watchfiles import awatch
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.markdown.note import parse_note
 from obsigate.domain.redaction import redact_note
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import (
     FileEntry,
@@ -52,7 +53,7 @@ from obsigate.domain.vault import (
     is_editor_temp,
     is_hidden,
     is_note,
-    os_path,
+    is_servable_name,
     walk,
 )
 
@@ -70,12 +71,9 @@ def _iso(t: float | None) -> str | None:
     return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
-def _inside(root: str, real: str) -> bool:
-    return real == root or real.startswith(root.rstrip("/") + "/")
-
-
-def _prepare(path: str, size: int) -> tuple:
-    """Read, decode and parse one note file (runs in this process or in a worker process).
+def _prepare(root: str, disk_rel: str, size: int) -> tuple:
+    """Read, decode and parse one note file, ``disk_rel`` of the vault at ``root``, through ``vault_fs`` (runs
+    in this process or in a worker process).
 
     Returns ``(kind, payload, stat)``: kind ``"note"`` (payload: ParsedNote), ``"invalid_utf8"`` (byte offset),
     ``"too_large"``, ``"unreadable"`` (message) or ``"parse_error"`` (message); ``stat`` = ``(size, mtime_ns, created_ns)``
@@ -84,14 +82,12 @@ def _prepare(path: str, size: int) -> tuple:
     if size > MAX_NOTE_BYTES:
         return ("too_large", None, None)
     try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            raw = f.read(MAX_NOTE_BYTES + 1)
-    except OSError as exc:
+        raw, st = vault_fs.read_file(root, disk_rel, max_bytes=MAX_NOTE_BYTES)
+    except vault_fs.FileTooLarge:
+        return ("too_large", None, None)
+    except OSError as exc:  # gone, unreadable, or swapped for a symlink since the walk
         return ("unreadable", str(exc), None)
     seen = (st.st_size, st.st_mtime_ns, created_ns(st))
-    if len(raw) > MAX_NOTE_BYTES:
-        return ("too_large", None, seen)
     try:
         text = decode_note(raw)
     except UnicodeDecodeError as exc:
@@ -106,8 +102,8 @@ def _prepare(path: str, size: int) -> tuple:
         return ("parse_error", f"{type(exc).__name__}: {exc}", seen)
 
 
-def _prepare_chunk(items: list[tuple[str, int]]) -> list[tuple]:
-    return [_prepare(path, size) for path, size in items]
+def _prepare_chunk(items: list[tuple[str, str, int]]) -> list[tuple]:
+    return [_prepare(root, disk_rel, size) for root, disk_rel, size in items]
 
 
 class _Pool:
@@ -152,7 +148,7 @@ class _Pool:
     def _submit(self) -> None:
         assert self.ex is not None
         items, self.buf = self.buf, []
-        self.inflight.append((items, self.ex.submit(_prepare_chunk, [(p, e.size) for _, e, p in items])))
+        self.inflight.append((items, self.ex.submit(_prepare_chunk, [(str(v.root), p, e.size) for v, e, p in items])))
 
     def drain(self, stats: dict[str, int], *, block: bool) -> None:
         if self.buf:
@@ -362,7 +358,7 @@ class Indexer:
                 log.exception("vault %s: indexing %s failed", vault.name, entry.path)
                 return False
             return True
-        return self._store(vault, entry, _prepare(path, entry.size))
+        return self._store(vault, entry, _prepare(str(vault.root), path, entry.size))
 
     def _store(self, vault: Vault, entry: FileEntry, result: tuple) -> bool:
         """Write the outcome of :func:`_prepare` for one note; returns False if the note could not be read."""
@@ -408,21 +404,21 @@ class Indexer:
         """
         v = self._vaults[vault]
         rel = nfc(path).strip("/")
-        osp = os_path(v, rel)
-        if osp is None:  # not a path a vault file can have (hidden, temp, '..', absolute): never indexed
-            return
+        segs = rel.split("/")
+        if not rel or not all(is_servable_name(seg) for seg in segs) or is_editor_temp(segs[-1]):
+            return  # not a path a vault file can have (hidden, temp, '..', absolute): never indexed
         if self._refresh_lock.locked():
             self._touched.add((vault, rel))  # a running refresh must not overwrite this with older content
         try:
-            st = os.stat(osp) if _inside(str(v.root), os.path.realpath(osp)) else None
-        except OSError:
+            st: os.stat_result | None = vault_fs.lstat(v.root, rel)
+        except OSError:  # gone, or a symlink (never followed: forgotten like a deleted file)
             st = None
         if st is not None and stat.S_ISDIR(st.st_mode):
             self._refresh_vault(v, full=False, under=rel, bulk=False)
             return
         with self._lock(vault, rel):
             if st is not None and stat.S_ISREG(st.st_mode):
-                self._index_file(v, FileEntry(rel, st.st_size, st.st_mtime_ns, created_ns(st)), osp)
+                self._index_file(v, FileEntry(rel, st.st_size, st.st_mtime_ns, created_ns(st)), rel)
                 return
             self._index.delete(vault, rel)
         for gone in self._index.file_states(vault, under=rel):  # files below a folder that disappeared

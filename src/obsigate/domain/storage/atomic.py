@@ -20,7 +20,7 @@ import stat
 import time
 from pathlib import Path
 
-__all__ = ["TEMP_SUFFIX", "atomic_write", "fsync_dir", "is_atomic_temp", "remove_stale_temps"]
+__all__ = ["TEMP_SUFFIX", "atomic_write", "atomic_write_at", "fsync_dir", "fsync_fd", "is_atomic_temp", "remove_stale_temps"]
 
 TEMP_SUFFIX = ".obsigate.tmp"
 _NAME_BYTES = 100  # of the target's name kept in the temp name (a name may be 255 bytes; the temp must fit too)
@@ -37,6 +37,15 @@ def _temp_name(target_name: str) -> str:
     return f".{short}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
 
 
+def fsync_fd(dir_fd: int) -> None:
+    """Flush an open folder's entries to disk; filesystems that cannot fsync a folder are skipped silently."""
+    try:
+        os.fsync(dir_fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise
+
+
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
     """Flush a folder's entries (a rename, a link, an unlink) to disk. Filesystems that cannot fsync a
     folder (``EINVAL``, ``EBADF``, some network/FUSE mounts) are skipped silently; other errors raise."""
@@ -48,17 +57,14 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
             return
         raise
     try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP, errno.EOPNOTSUPP):
-            raise
+        fsync_fd(fd)
     finally:
         os.close(fd)
 
 
-def _unlink_quietly(path: str) -> None:
+def _unlink_quietly(name: str, dir_fd: int | None = None) -> None:
     try:
-        os.unlink(path)
+        os.unlink(name, dir_fd=dir_fd)
     except OSError:
         pass
 
@@ -66,63 +72,88 @@ def _unlink_quietly(path: str) -> None:
 def atomic_write(path: Path, data: bytes, *, exclusive: bool = False, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so that readers and crashes only ever see the old or the new content.
 
+    For the server's own files (data dir). A vault file is written with
+    :func:`obsigate.domain.storage.vault_fs.write_file`, which reaches its folder without following symlinks
+    and then calls :func:`atomic_write_at`.
+
     Args:
-        path: the file to write. Its folder must exist (missing folders are the caller's decision).
-            A symlink at ``path`` is followed when replacing: the file it points to gets the new bytes and
-            the link stays (the caller has checked where it leads, e.g. with ``services.paths``).
-        data: the complete new content.
-        exclusive: create only: never replace anything that exists at ``path`` (file, folder or symlink,
-            even a dangling one). Done with ``os.link`` of the finished temp file, which fails if the name
-            exists, so two concurrent creators cannot both win.
-        mode: permission bits of the written file. Default: an existing file's bits are kept (and its
-            owner, where allowed); a new file gets ``0o666`` less the process umask, as ``open()`` does.
+        path: the file to write. Its folder must exist (missing folders are the caller's decision). A symlink
+            at ``path`` is replaced by the new file, never followed.
+        data, exclusive, mode: see :func:`atomic_write_at`.
 
     Raises:
         FileNotFoundError: the folder of ``path`` does not exist.
-        FileExistsError: ``exclusive`` and ``path`` already exists.
-        IsADirectoryError, PermissionError, OSError: the write failed; ``path`` is unchanged and no
-            temporary file is left behind.
+        FileExistsError, IsADirectoryError, PermissionError, OSError: see :func:`atomic_write_at`.
     """
-    target = os.fspath(path)
-    if not exclusive and os.path.islink(target):
-        target = os.path.realpath(target)
-    folder, name = os.path.split(os.path.abspath(target))
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+    dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        atomic_write_at(dir_fd, name, data, exclusive=exclusive, mode=mode)
+    finally:
+        os.close(dir_fd)
+
+
+def atomic_write_at(dir_fd: int, name: str, data: bytes, *, exclusive: bool = False, mode: int | None = None) -> None:
+    """Write ``data`` to the entry ``name`` of the open folder ``dir_fd``, crash-safe (see the module docstring).
+
+    Everything happens relative to ``dir_fd``: the temp file is created there with ``O_EXCL|O_NOFOLLOW``, and
+    renamed over ``name`` with ``os.replace(src_dir_fd=, dst_dir_fd=)``, which replaces a symlink at ``name``
+    instead of following it (the new file never lands anywhere but in this folder).
+
+    Args:
+        dir_fd: an open descriptor of the folder (``O_RDONLY|O_DIRECTORY``: it is fsynced).
+        name: one entry name, no ``/``.
+        data: the complete new content.
+        exclusive: create only: never replace anything that exists at ``name`` (file, folder or symlink,
+            even a dangling one). Done with ``os.link`` of the finished temp file, which fails if the name
+            exists, so two concurrent creators cannot both win.
+        mode: permission bits of the written file. Default: an existing regular file's bits are kept (and
+            its owner, where allowed); a new file gets ``0o666`` less the process umask, as ``open()`` does.
+
+    Raises:
+        FileExistsError: ``exclusive`` and ``name`` already exists.
+        IsADirectoryError, PermissionError, OSError: the write failed; ``name`` is unchanged and no temporary
+            file is left behind.
+    """
     existing: os.stat_result | None = None
     if not exclusive:
         try:
-            existing = os.stat(target)
+            existing = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
         except FileNotFoundError:
             existing = None
-    temp = os.path.join(folder, _temp_name(name))
+    temp = _temp_name(name)
     # with a mode, the temp is born owner-only: a reader who opened a wider temp before the fchmod below would
     # keep its handle and read a secret written afterwards
     born = 0o666 if mode is None else 0o600
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), born)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, born, dir_fd=dir_fd)
     placed = False
     try:
         try:
-            if mode is not None and hasattr(os, "fchmod"):
+            if mode is not None:
                 os.fchmod(fd, stat.S_IMODE(mode))
             elif existing is not None and stat.S_ISREG(existing.st_mode):
                 _copy_owner_and_mode(fd, existing)
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
         if exclusive:
-            _link_exclusive(temp, target, data, mode)
-            _unlink_quietly(temp)
+            _link_exclusive(dir_fd, temp, name, data, mode)
+            _unlink_quietly(temp, dir_fd)
         else:
-            os.replace(temp, target)
+            os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         placed = True
-        fsync_dir(folder)
+        fsync_fd(dir_fd)
     except BaseException:
         if not placed:
-            _unlink_quietly(temp)
+            _unlink_quietly(temp, dir_fd)
         raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _copy_owner_and_mode(fd: int, existing: os.stat_result) -> None:
@@ -136,37 +167,36 @@ def _copy_owner_and_mode(fd: int, existing: os.stat_result) -> None:
         os.fchmod(fd, stat.S_IMODE(existing.st_mode))
 
 
-def _link_exclusive(temp: str, target: str, data: bytes, mode: int | None) -> None:
-    """Publish ``temp`` at ``target`` without ever replacing an existing name.
+def _link_exclusive(dir_fd: int, temp: str, name: str, data: bytes, mode: int | None) -> None:
+    """Publish ``temp`` at ``name`` (both in ``dir_fd``) without ever replacing an existing name.
 
-    On filesystems without hard links, falls back to ``O_EXCL`` creation of ``target`` and a direct write:
+    On filesystems without hard links, falls back to ``O_EXCL`` creation of ``name`` and a direct write:
     still never overwrites, but a crash in the middle can leave a short file there (it is removed on any
     error that is not a crash)."""
     try:
-        os.link(temp, target)
+        os.link(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
         return
     except OSError as exc:
         if isinstance(exc, FileExistsError) or exc.errno not in _NO_HARDLINKS:
             raise
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(target, flags, 0o666 if mode is None else stat.S_IMODE(mode))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(name, flags, 0o666 if mode is None else stat.S_IMODE(mode), dir_fd=dir_fd)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
     except BaseException:
-        _unlink_quietly(target)
+        _unlink_quietly(name, dir_fd)
         raise
 
 
-def remove_stale_temps(folder: str | os.PathLike[str], *, older_than_s: float = 3600.0) -> int:
-    """Delete :func:`atomic_write` temp files in ``folder`` (not recursive) last modified more than
-    ``older_than_s`` seconds ago: leftovers of a process killed mid-write. Returns how many were removed;
-    a folder that cannot be listed counts as none."""
+def remove_stale_temps(folder: str | os.PathLike[str] | int, *, older_than_s: float = 3600.0) -> int:
+    """Delete :func:`atomic_write` temp files in ``folder`` (a path, or an open folder descriptor; not
+    recursive) last modified more than ``older_than_s`` seconds ago: leftovers of a process killed mid-write.
+    Returns how many were removed; a folder that cannot be listed counts as none."""
+    dir_fd = folder if isinstance(folder, int) else None
     removed = 0
     cutoff = time.time() - older_than_s
     try:
@@ -176,7 +206,7 @@ def remove_stale_temps(folder: str | os.PathLike[str], *, older_than_s: float = 
     for entry in entries:
         try:
             if is_atomic_temp(entry.name) and entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                os.unlink(entry.path)
+                os.unlink(entry.name if dir_fd is not None else entry.path, dir_fd=dir_fd)
                 removed += 1
         except OSError:
             continue

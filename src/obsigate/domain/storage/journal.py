@@ -27,22 +27,22 @@ import base64
 import hashlib
 import json
 import os
-import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from obsigate.domain.storage.atomic import atomic_write, fsync_dir
+from obsigate.domain.storage import vault_fs
+from obsigate.domain.storage.atomic import fsync_dir
 from obsigate.domain.storage.private_files import make_private_dir
 
-__all__ = ["ChangeJournal", "Entry", "Recovered", "remove_tree", "undo_record"]
+__all__ = ["ChangeJournal", "Entry", "ReadBackup", "Recovered", "RootOf", "undo_record"]
 
 JOURNAL_DIR = "journal"
 
-#: ``(vault, vault-relative path) -> absolute path`` inside the vault (the caller's path guard).
-Locate = Callable[[str, str], Path]
+#: ``vault name -> the vault's root``; its files are reached through :mod:`vault_fs`, never by name.
+RootOf = Callable[[str], Path]
 #: ``(vault, vault-relative path, version) -> bytes`` from the backup store.
 ReadBackup = Callable[[str, str, str], bytes]
 
@@ -68,7 +68,7 @@ class Entry:
             _append(self.path, {"op": "commit"})
             self.path.unlink(missing_ok=True)
 
-    def roll_back(self, locate: Locate, read_backup: ReadBackup) -> list[str]:
+    def roll_back(self, root_of: RootOf, read_backup: ReadBackup) -> list[str]:
         """Undo every intended step, newest first (a failed step in a live process), then forget the entry,
         even when an undo failed: this process goes on serving, so later changes may land on the same paths,
         and replaying this entry at the next start would undo them (a restored note deleted again). What an
@@ -80,7 +80,7 @@ class Entry:
         failed: list[str] = []
         for record in reversed(self.records):
             try:
-                undo_record(self.vault, record, locate, read_backup)
+                undo_record(self.vault, record, root_of, read_backup)
             except Exception:  # noqa: BLE001 — one failed undo (a damaged backup too) must not stop the others
                 failed.append(str(record.get("path") or record.get("src") or ""))
         if self.path is not None:
@@ -140,7 +140,7 @@ class ChangeJournal:
             yield path, records
 
     def recover(
-        self, locate: Locate, read_backup: ReadBackup, report: Callable[[Recovered], None] | None = None
+        self, root_of: RootOf, read_backup: ReadBackup, report: Callable[[Recovered], None] | None = None
     ) -> list[Recovered]:
         """Roll back every unfinished change (see the module docstring), ``report`` it (the audit record is
         written before the entry is forgotten: a crash in between repeats the idempotent roll-back and the
@@ -156,7 +156,7 @@ class ChangeJournal:
             touched: list[str] = []
             kept: list[str] = []
             for record in reversed(records[1:]):
-                undone = undo_record(vault, record, locate, read_backup)
+                undone = undo_record(vault, record, root_of, read_backup)
                 touched += undone
                 if record.get("op") == "write" and not undone:
                     kept.append(record["path"])
@@ -168,65 +168,70 @@ class ChangeJournal:
         return done
 
 
-def undo_record(vault: str, record: dict[str, Any], locate: Locate, read_backup: ReadBackup) -> list[str]:
+def undo_record(vault: str, record: dict[str, Any], root_of: RootOf, read_backup: ReadBackup) -> list[str]:
     """Undo one step, whether it was done, half done or not done at all; return the vault paths it put back.
+    Every path is reached through :mod:`vault_fs` (no symlink followed: a file swapped for a symlink since is
+    left as it is, like any file changed by someone else).
 
     Raises:
         OSError, LookupError: the disk or the backup store refused.
     """
     op = record.get("op")
+    root = root_of(vault)
     if op == "write":
-        target = locate(vault, record["path"])
-        if record.get("after") and os.path.lexists(target) and not _holds(target, record["after"], record):
+        rel = record["path"]
+        present = vault_fs.exists(root, rel)
+        if record.get("after") and present and not _holds(root, rel, record["after"], record):
             return []  # changed since by someone else (an edit while the server was down): theirs wins, kept
         if record.get("backup"):
-            atomic_write(target, read_backup(vault, record["path"], record["backup"]))
+            vault_fs.write_file(root, rel, read_backup(vault, rel, record["backup"]))
         elif record.get("before") is not None:  # bytes of a file not in the backups (a note moved, then edited)
-            atomic_write(target, base64.b64decode(record["before"]))
-        elif os.path.lexists(target):  # lexists, not unlink(missing_ok): below a file it is absent too (ENOTDIR)
-            target.unlink()
-        return [record["path"]]
+            vault_fs.write_file(root, rel, base64.b64decode(record["before"]))
+        elif present:
+            vault_fs.remove_file(root, rel)
+        return [rel]
     if op == "mkdir":
         try:
-            locate(vault, record["path"]).rmdir()
-        except FileNotFoundError:
-            pass
+            vault_fs.remove_folder(root, record["path"])
         except OSError:
-            pass  # not empty: something else lives there now, keep it
+            pass  # gone already, or not empty: something else lives there now, keep it
         return []
     if op == "move":
-        src, dst = locate(vault, record["src"]), locate(vault, record["dst"])
-        if os.path.lexists(dst) and not os.path.lexists(src):
-            src.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(dst, src)
-            fsync_dir(str(src.parent))
-        return [record["src"], record["dst"]]
+        src, dst = record["src"], record["dst"]
+        if vault_fs.exists(root, dst) and not vault_fs.exists(root, src):
+            _make_folders(root, _parent_of(src))
+            vault_fs.rename(root, dst, src)
+        return [src, dst]
     if op == "remove":
         for folder in record.get("dirs", []):
-            locate(vault, folder).mkdir(parents=True, exist_ok=True)
+            _make_folders(root, folder)
         for item in record.get("files", []):
-            target = locate(vault, item["path"])
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(target, read_backup(vault, item["path"], item["version"]))
+            if not vault_fs.exists(root, item["path"]):
+                _make_folders(root, _parent_of(item["path"]))
+                vault_fs.write_file(root, item["path"], read_backup(vault, item["path"], item["version"]))
         return [record["path"]] + [f["path"] for f in record.get("files", [])]
     return []
 
 
-def _holds(target: Path, after: str, record: dict[str, Any]) -> bool:
-    """Whether ``target`` still holds what this change wrote, or the bytes it had before (the write never
+def _parent_of(rel: str) -> str:
+    return rel.rsplit("/", 1)[0] if "/" in rel else ""
+
+
+def _make_folders(root: Path, rel: str) -> None:
+    """Create ``rel`` and its missing parents (``mkdir -p``), never through a symlink."""
+    segs = [s for s in rel.split("/") if s]
+    for i in range(1, len(segs) + 1):
+        try:
+            vault_fs.make_folder(root, "/".join(segs[:i]))
+        except FileExistsError:
+            pass
+
+
+def _holds(root: Path, rel: str, after: str, record: dict[str, Any]) -> bool:
+    """Whether ``rel`` still holds what this change wrote, or the bytes it had before (the write never
     happened): only then may the undo put the old bytes back."""
     try:
-        current = hashlib.sha256(target.read_bytes()).hexdigest()
+        current = hashlib.sha256(vault_fs.read_file(root, rel)[0]).hexdigest()
     except OSError:
         return False
     return current in (after, record.get("before_sha256"))
-
-
-def remove_tree(path: Path) -> None:
-    """Delete a file or a folder with everything below it (the step after a ``remove`` record)."""
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-    fsync_dir(str(path.parent))
