@@ -71,11 +71,20 @@ def _iso(t: float | None) -> str | None:
     return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
+def _root_readable(vault: Vault) -> bool:
+    try:
+        vault_fs.lstat(vault.root, "")
+        return True
+    except OSError:
+        return False
+
+
 def _prepare(root: str, disk_rel: str, size: int) -> tuple:
     """Read, decode and parse one note file, ``disk_rel`` of the vault at ``root``, through ``vault_fs`` (runs
     in this process or in a worker process).
 
-    Returns ``(kind, payload, stat)``: kind ``"note"`` (payload: ParsedNote), ``"invalid_utf8"`` (byte offset),
+    Returns ``(kind, payload, stat)``: kind ``"note"`` (payload: ParsedNote), ``"gone"`` (a symlink now),
+    ``"invalid_utf8"`` (byte offset),
     ``"too_large"``, ``"unreadable"`` (message) or ``"parse_error"`` (message); ``stat`` = ``(size, mtime_ns, created_ns)``
     of the file as it was read (``None`` if not opened). Picklable.
     """
@@ -85,6 +94,8 @@ def _prepare(root: str, disk_rel: str, size: int) -> tuple:
         raw, st = vault_fs.read_file(root, disk_rel, max_bytes=MAX_NOTE_BYTES)
     except vault_fs.FileTooLarge:
         return ("too_large", None, None)
+    except vault_fs.OutsideVault:  # swapped for a symlink since the walk: not a vault file any more
+        return ("gone", None, None)
     except OSError as exc:  # gone, unreadable, or swapped for a symlink since the walk
         return ("unreadable", str(exc), None)
     seen = (st.st_size, st.st_mtime_ns, created_ns(st))
@@ -374,6 +385,9 @@ class Indexer:
                 if parsed.frontmatter_error:
                     idx.record_diagnostic(name, entry.path, "invalid_frontmatter", str(parsed.frontmatter_error))
                 return True
+            if kind == "gone":
+                idx.delete(name, entry.path)
+                return True
             if kind == "unreadable":
                 log.warning("vault %s: cannot read %s: %s", name, entry.path, result[1])
                 return False
@@ -478,7 +492,7 @@ class Indexer:
             ready.set()
 
     def _roots(self) -> dict[str, str]:
-        return {str(v.root): name for name, v in self._vaults.items() if v.root.is_dir()}
+        return {str(v.root): name for name, v in self._vaults.items() if _root_readable(v)}
 
     def _map(self, roots: dict[str, str], abs_path: str) -> tuple[str, str] | None:
         for root, name in roots.items():
