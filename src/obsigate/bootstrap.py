@@ -103,9 +103,28 @@ class AuthParts:
 
 
 def open_auth(settings: Settings, data_dir: Path) -> AuthParts:
-    """Open (creating if needed) the user database and the JWT key under ``data_dir``."""
+    """Open (creating if needed) the user database and the server's own secrets under ``data_dir`` (the resolved
+    data dir, refused inside a vault): the JWT signing key (``jwt_secret``) and the API-key pepper are read here,
+    once, and kept in memory. Afterwards only the JWT key file is looked at again, one ``lstat`` per use, and
+    read again only when it was replaced (``obsigate secret rotate``); nothing is ever read through a vault.
+
+    Raises:
+        ConfigError: a secret file that cannot be used (a symlink, not hex, too short), naming the fix.
+        OSError, sqlite3.Error: the user database cannot be opened.
+    """
     users = UserStore(data_dir / USERS_FILE)
     tokens = TokenService(data_dir / JWT_SECRET_FILE, default_ttl_s=settings.token_ttl)
+    try:
+        tokens.load_key()
+        users.load_pepper()
+    except (OSError, ValueError) as exc:
+        users.close()
+        raise ConfigError(
+            f"a secret file in {data_dir} cannot be used ({exc}); for {JWT_SECRET_FILE}: obsigate secret rotate"
+        ) from None
+    except BaseException:
+        users.close()
+        raise
     return AuthParts(users, tokens, BearerAuthenticator(users, tokens))
 
 
