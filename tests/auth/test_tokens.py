@@ -376,3 +376,14 @@ def test_secret_symlink_refused(secret_path: Path, tmp_path: Path) -> None:
     secret_path.symlink_to(target)
     with pytest.raises(OSError):
         load_or_create_secret(secret_path)
+
+
+def test_a_deleted_key_file_is_a_rotation(secret_path: Path) -> None:
+    svc = TokenService(secret_path)
+    svc.load_key()
+    token = svc.issue(ALICE)
+    secret_path.unlink()  # as at a first start: a new key is made, and earlier tokens are refused
+    with pytest.raises(Unauthenticated) as info:
+        svc.verify(token)
+    assert info.value.details["reason"] == "invalid_signature"
+    assert stat.S_IMODE(secret_path.stat().st_mode) == 0o600 and svc.verify(svc.issue(ALICE))["sub"] == "alice"
