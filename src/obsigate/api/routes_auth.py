@@ -5,8 +5,12 @@ the same password (same rate limits, same error codes) and puts the JWT in the `
 instead — ``HttpOnly`` (no page script, so no script injected through a note, can read it), ``SameSite=Strict``
 (RFC 6265bis §5.6.7.1: never sent on a request another site starts), ``Path=/``, ``Max-Age`` = ``token_ttl``
 and ``Secure`` when the public URL is https. ``DELETE /api/auth/session`` clears it and revokes that token in
-this process. ``POST /api/auth/signout-all`` signs the caller out everywhere: every JWT and web session issued to
-them so far is refused from the next request (the user's token version, ``auth/users.py``), API keys excepted. Both refuse another site's page (``deps.check_browser_write``: login CSRF, OWASP). How a cookie request is authenticated and guarded against CSRF: ``api/deps.py``.
+this process. Both session routes refuse another site's page (``deps.check_browser_write``: login CSRF, OWASP).
+How a cookie request is authenticated and guarded against CSRF: ``api/deps.py``.
+
+``POST /api/auth/signout-all`` signs the caller out everywhere: every JWT and web session issued to them so far is
+refused from the next request (the user's token version, ``auth/users.py``), API keys excepted. Both password
+routes pass the sign-in throttle first (``auth/throttle.py``; the client address: ``api/client_address.py``).
 """
 
 from __future__ import annotations
