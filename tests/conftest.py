@@ -31,7 +31,11 @@ class LiveServer:
         self.settings = settings
         self.app = create_app(settings)
         self.url = settings.base_url
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=settings.port, log_level="warning", lifespan="on")
+        # proxy_headers=False as `obsigate serve` runs it: ObsiGate reads X-Forwarded-For itself, from trusted
+        # proxies only (api/client_address.py); uvicorn's default would trust any 127.0.0.1 peer's header
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=settings.port, log_level="warning", lifespan="on", proxy_headers=False
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -192,6 +192,7 @@ def test_user_grant_revoke_passwd_keep_the_api_keys(tmp_path: Path) -> None:
         (("user", "passwd", "alice", "--password-stdin"), "short\n", "invalid_argument", "8-1024"),
         (("user", "passwd", "alice"), None, "invalid_argument", "--password-stdin"),
         (("user", "delete", "ghost"), None, "not_found", "no user named"),
+        (("user", "signout-all", "ghost"), None, "not_found", "no user named 'ghost'"),
         (("user", "add", "alice"), None, "exists", "already exists"),
     ],
 )
@@ -232,3 +233,51 @@ def test_a_piped_password_is_one_line_and_not_blank(tmp_path: Path) -> None:
     assert blank.exit_code == 2 and "only spaces" in blank.output
     ok = runner.invoke(app, ["user", "add", "ann", "--password-stdin", *data], input="longenough1\n")
     assert ok.exit_code == 0
+
+
+def test_secret_rotate_replaces_the_jwt_key(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    run("user", "add", "alice", "--vaults", "*", data=data)
+    token = run("token", "create", "--user", "alice", data=data).stdout.strip()
+    old_key = bytes.fromhex((data / "jwt_secret").read_text().strip())
+    r = run("secret", "rotate", data=data)
+    assert r.returncode == 0 and r.stdout == "" and "jwt_secret" in r.stderr, r.stderr
+    new_key = bytes.fromhex((data / "jwt_secret").read_text().strip())
+    assert len(new_key) == 64 and new_key != old_key
+    assert oct((data / "jwt_secret").stat().st_mode & 0o777) == "0o600"
+    assert not [p.name for p in data.iterdir() if p.name.endswith(".tmp")]  # no temp file left behind
+    options = {"verify_aud": False}
+    assert jwt.decode(token, old_key, algorithms=["HS256"], options=options)["sub"] == "alice"
+    with pytest.raises(jwt.InvalidSignatureError):
+        jwt.decode(token, new_key, algorithms=["HS256"], options=options)
+    fresh = run("token", "create", "--user", "alice", data=data).stdout.strip()
+    assert jwt.decode(fresh, new_key, algorithms=["HS256"], options=options)["sub"] == "alice"
+    assert run("secret", "rotate", data=tmp_path / "new").returncode == 0  # no key yet: one is made
+
+
+def test_a_broken_jwt_key_is_one_error_line_naming_the_fix(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    run("user", "add", "alice", "--vaults", "*", data=data)
+    (data / "jwt_secret").write_text("not a key")
+    r = run("token", "create", "--user", "alice", data=data)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "obsigate secret rotate" in r.stderr, r.stderr
+    assert run("secret", "rotate", data=data).returncode == 0
+    assert run("token", "create", "--user", "alice", data=data).returncode == 0
+
+
+def test_user_signout_all_and_passwd_bump_the_token_version(tmp_path: Path) -> None:
+    from obsigate.auth.users import UserStore
+
+    data = tmp_path / "data"
+    run("user", "add", "alice", "--vaults", "*", "--password-stdin", data=data, stdin="first password\n")
+    key = run("key", "create", "--user", "alice", data=data).stdout.strip()
+    r = run("user", "signout-all", "alice", data=data)
+    assert r.returncode == 0 and "API keys kept" in r.stderr, r.stderr
+    r = run("user", "passwd", "alice", "--password-stdin", data=data, stdin="second password\n")
+    assert r.returncode == 0 and "no longer work" in r.stderr, r.stderr
+    with UserStore(data / "users.sqlite3") as store:
+        assert store.get_user("alice").token_version == 2 and store.verify_api_key(key) is not None
+    r = run("user", "signout-all", "alice", "--api-keys", data=data)
+    assert r.returncode == 0 and "revoked 1 API key(s)" in r.stderr, r.stderr
+    with UserStore(data / "users.sqlite3") as store:
+        assert store.get_user("alice").token_version == 3 and store.verify_api_key(key) is None

@@ -103,9 +103,28 @@ class AuthParts:
 
 
 def open_auth(settings: Settings, data_dir: Path) -> AuthParts:
-    """Open (creating if needed) the user database and the JWT key under ``data_dir``."""
+    """Open (creating if needed) the user database and the server's own secrets under ``data_dir`` (the resolved
+    data dir, refused inside a vault): the JWT signing key (``jwt_secret``) and the API-key pepper are read here,
+    once, and kept in memory. Afterwards only the JWT key file is looked at again, one ``lstat`` per use, and
+    read again only when it was replaced (``obsigate secret rotate``); nothing is ever read through a vault.
+
+    Raises:
+        ConfigError: a secret file that cannot be used (a symlink, not hex, too short), naming the fix.
+        OSError, sqlite3.Error: the user database cannot be opened.
+    """
     users = UserStore(data_dir / USERS_FILE)
     tokens = TokenService(data_dir / JWT_SECRET_FILE, default_ttl_s=settings.token_ttl)
+    try:
+        tokens.load_key()
+        users.load_pepper()
+    except (OSError, ValueError) as exc:
+        users.close()
+        raise ConfigError(
+            f"a secret file in {data_dir} cannot be used ({exc}); for {JWT_SECRET_FILE}: obsigate secret rotate"
+        ) from None
+    except BaseException:
+        users.close()
+        raise
     return AuthParts(users, tokens, BearerAuthenticator(users, tokens))
 
 
@@ -203,18 +222,29 @@ def recover_changes(workspace: Workspace, audit: AuditLog) -> None:
 def create_app(settings: Settings) -> FastAPI:
     """Return a ready-to-serve web app (REST, ``/mcp``, the web page) for ``settings``.
 
+    The server's own secrets (the JWT key, the API-key pepper: :func:`open_auth`; the confirmation key:
+    :func:`build_runtime`) are read here, once, from the resolved data dir and kept in memory. The provider keys
+    (``api_keys.json``) change while the server runs and are re-read from that same folder, never through a
+    symlink (:class:`~obsigate.agent.settings.AISettings`).
+
     Raises:
-        ConfigError: a missing vault folder, a data dir inside a vault, or auth disabled on a public bind.
+        ConfigError: a missing vault folder, a data dir inside a vault, auth disabled on a public bind, or a
+            secret file that cannot be used.
     """
     from obsigate.api.app import build_app  # the transports load only when an app is built
 
     check_auth_bind(settings)
     vaults = build_vaults(settings)
-    data_dir = prepare_data_dir(settings.data_dir, vaults)
-    ai_settings = open_ai_settings(settings, data_dir)
-    runtime = build_runtime(settings, data_dir, vaults, ai_settings=ai_settings)
-    assistant = open_assistant(settings, data_dir, runtime, ai_settings)
-    return build_app(settings, runtime, open_auth(settings, data_dir), ai_settings, assistant)
+    data_dir = prepare_data_dir(settings.data_dir, vaults)  # resolved, and refused inside (or around) a vault
+    auth = open_auth(settings, data_dir)  # the server's own secrets, read once, before anything else opens
+    try:
+        ai_settings = open_ai_settings(settings, data_dir)
+        runtime = build_runtime(settings, data_dir, vaults, ai_settings=ai_settings)
+        assistant = open_assistant(settings, data_dir, runtime, ai_settings)
+    except BaseException:
+        auth.users.close()
+        raise
+    return build_app(settings, runtime, auth, ai_settings, assistant)
 
 
 def open_ai_settings(settings: Settings, data_dir: Path) -> AISettings:

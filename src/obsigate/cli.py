@@ -1,4 +1,4 @@
-"""The ``obsigate`` command: serve, manage users and tokens, rebuild the index.
+"""The ``obsigate`` command: serve, manage users, tokens and the server's secrets, rebuild the index.
 
 Every subcommand takes ``--data-dir`` (env ``OBSIGATE_DATA_DIR``, default ``./data``). Settings
 precedence: flags > ``OBSIGATE_*`` env > ``<data-dir>/config.json`` > defaults (see ``docs/configuration.md``).
@@ -33,6 +33,7 @@ user_app = typer.Typer(help="Manage users.", no_args_is_help=True)
 token_app = typer.Typer(help="Issue access tokens.", no_args_is_help=True)
 key_app = typer.Typer(help="Manage API keys (long-lived bearer keys for MCP clients and scripts).", no_args_is_help=True)
 index_app = typer.Typer(help="Manage the search index.", no_args_is_help=True)
+secret_app = typer.Typer(help="The server's own secrets (incident response).", no_args_is_help=True)
 ai_app = typer.Typer(help="The assistant's LLM providers: status and API keys.", no_args_is_help=True)
 ai_key_app = typer.Typer(help="Store or remove a provider's API key (in <data-dir>/api_keys.json, mode 0600).", no_args_is_help=True)
 ai_app.add_typer(ai_key_app, name="key")
@@ -40,6 +41,7 @@ app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
 app.add_typer(key_app, name="key")
 app.add_typer(index_app, name="index")
+app.add_typer(secret_app, name="secret")
 app.add_typer(ai_app, name="ai")
 
 err = Console(stderr=True, soft_wrap=True)  # one error = one line, whatever the terminal width
@@ -283,7 +285,8 @@ def user_passwd(
         bool, typer.Option("--password-stdin", help="Read the new password from stdin (required).")
     ] = False,
 ) -> None:
-    """Set a user's password (8-1024 characters, read from stdin); grants, API keys and issued tokens are kept."""
+    """Set a user's password (8-1024 characters, read from stdin) and sign them out everywhere: every JWT and web
+    session issued before is refused from the next request, also on a running server. Grants and API keys are kept."""
     if not password_stdin:
         raise _fail(_service_line("invalid_argument", "the new password is read from stdin", "add --password-stdin"))
     parts, _ = _auth(data_dir)
@@ -292,7 +295,24 @@ def user_passwd(
         if parts.users.get_user(name) is None:  # say not_found before judging the password
             raise NotFound(f"no user named {name!r}", hint="obsigate user list shows the names")
         parts.users.set_password(name, password)
-    err.print(f"password of {name} changed")
+    err.print(f"password of {name} changed; their earlier tokens and web sessions no longer work (API keys do)")
+
+
+@user_app.command("signout-all")
+def user_signout_all(
+    name: str,
+    data_dir: DataDir = None,
+    api_keys: Annotated[bool, typer.Option("--api-keys", help="Also revoke every API key of the user.")] = False,
+) -> None:
+    """Sign a user out everywhere: every JWT and web session issued to them so far is refused from the next
+    request, also on a running server; a new sign-in works at once. Their API keys keep working unless
+    --api-keys revokes them all too."""
+    parts, _ = _auth(data_dir)
+    with _reported():
+        user = parts.users.sign_out_everywhere(name)
+        revoked = parts.users.revoke_api_keys(user.name) if api_keys else None
+    keys = f"; revoked {revoked} API key(s)" if revoked is not None else "; API keys kept (--api-keys revokes them)"
+    err.print(f"signed {user.name} out everywhere{keys}")
 
 
 @token_app.command("create")
@@ -332,6 +352,25 @@ def key_revoke(key_id: str, data_dir: DataDir = None) -> None:
     with _reported():
         parts.users.revoke_api_key(key_id)
     err.print(f"revoked {key_id}")
+
+
+@secret_app.command("rotate")
+def secret_rotate(data_dir: DataDir = None) -> None:
+    """Replace the JWT signing key (<data-dir>/jwt_secret) with a new random one, atomically (mode 0600): every
+    JWT and web session cookie issued so far is refused at once, also by a running server from its next request.
+    API keys (og_...) are not signed with it and keep working: revoke them with `obsigate key revoke`."""
+    from obsigate.auth.tokens import TokenService
+    from obsigate.bootstrap import JWT_SECRET_FILE
+
+    settings = _settings(data_dir=data_dir)
+    with _reported():
+        folder = prepare_data_dir(settings.data_dir)
+    tokens = TokenService(folder / JWT_SECRET_FILE)
+    try:
+        tokens.rotate_key()
+    except OSError as exc:
+        raise _fail(f"cannot write a new key in {folder}: {exc.strerror or exc}") from None
+    err.print(f"new JWT signing key in {tokens.secret_path}: every earlier JWT and web session is refused from now on")
 
 
 @index_app.command("rebuild")

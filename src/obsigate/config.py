@@ -156,6 +156,11 @@ class Settings(BaseSettings):
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra Host values accepted on /mcp (loopback hosts always are)."
     )
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Reverse proxies (IPs or CIDRs) whose X-Forwarded-For names the client for sign-in throttling; "
+        "from anyone else the header is ignored and the socket peer is the client.",
+    )
 
     @field_validator("vaults", mode="before")
     @classmethod
@@ -173,13 +178,23 @@ class Settings(BaseSettings):
                 raise ValueError(f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-'")
         return value
 
-    @field_validator("allowed_origins", "allowed_hosts", mode="before")
+    @field_validator("allowed_origins", "allowed_hosts", "trusted_proxies", mode="before")
     @classmethod
     def _list_from_string(cls, value: Any) -> Any:
         if isinstance(value, str):
             value = value.strip()
             return json.loads(value) if value.startswith("[") else [v.strip() for v in value.split(",") if v.strip()]
         return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_networks(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry.strip(), strict=False)
+            except ValueError:
+                raise ValueError(f"trusted proxy {entry!r} is not an IP address or network (CIDR)") from None
+        return [entry.strip() for entry in value if entry.strip()]
 
     @classmethod
     def settings_customise_sources(

@@ -67,7 +67,7 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
     table = {(row.method, f"/api{row.path}") for _, row in ROWS}
     by_hand = {
         ("GET", "/api/health"), ("POST", "/api/auth/login"), ("GET", "/api/auth/me"),
-        ("POST", "/api/auth/session"), ("DELETE", "/api/auth/session"),
+        ("POST", "/api/auth/session"), ("DELETE", "/api/auth/session"), ("POST", "/api/auth/signout-all"),
         ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"), ("GET", "/api/graph/{vault}/export"),
         ("GET", "/api/ai/status"), ("GET", "/api/config/ai-models"), ("GET", "/api/ai/model-capabilities"),
         ("GET", "/api/config"), ("POST", "/api/config"), ("POST", "/api/ai/bookslm/context"),
@@ -76,7 +76,7 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("POST", "/api/ai/test"), ("GET", "/api/admin/users"), ("POST", "/api/admin/users"),
         ("PATCH", "/api/admin/users/{name}"), ("DELETE", "/api/admin/users/{name}"),
         ("GET", "/api/admin/users/{name}/keys"), ("POST", "/api/admin/users/{name}/keys"),
-        ("DELETE", "/api/admin/users/{name}/keys/{key_id}"),
+        ("DELETE", "/api/admin/users/{name}/keys/{key_id}"), ("POST", "/api/admin/users/{name}/signout-all"),
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 
@@ -117,8 +117,8 @@ def test_every_route_is_in_the_readme() -> None:
         full, tail = f"/api{row.path}", "/" + row.path.rsplit("/", 1)[1]
         assert full in section or f"`{tail}`" in section, full
     for path in (
-        "/api/health", "/api/auth/login", "/api/auth/me", "/api/file/{vault}/raw", "/api/file/{vault}/save",
-        "/api/ai/status", "/api/config/ai-models", "/api/ai/model-capabilities", "/api/config",
+        "/api/health", "/api/auth/login", "/api/auth/me", "/api/auth/signout-all", "/api/file/{vault}/raw",
+        "/api/file/{vault}/save", "/api/admin/users/{name}/signout-all", "/api/ai/status", "/api/config/ai-models", "/api/ai/model-capabilities", "/api/config",
         "/api/ai/bookslm/context", "/api/ai/bookslm/chat", "/api/ai/bookslm/agent", "/api/ai/conversations",
         "/api/ai/conversations/{conversation_id}",
     ):  # fmt: skip

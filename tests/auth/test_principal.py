@@ -180,3 +180,34 @@ def test_tampered_jwt_message_does_not_echo_token(
     exc = assert_rejected(auth, bad)
     assert exc.details == {"reason": "invalid_signature"}
     assert exc.__cause__ is None
+
+
+# -- token versions: password change, sign-out everywhere (issue 16 item 3) -------------------
+
+
+@pytest.mark.parametrize("revoke", ["password", "sign_out_everywhere"])
+def test_older_jwts_are_refused_after_a_bump_and_new_ones_work(
+    users: UserStore, tokens: TokenService, auth: BearerAuthenticator, revoke: str
+) -> None:
+    users.add_user("alice", "a good password", vaults=["notes"])
+    _, key = users.create_api_key("alice")
+    old = tokens.issue(users.get_user("alice"))
+    assert auth.authenticate(old).name == "alice"
+    if revoke == "password":
+        users.set_password("alice", "a new good password")
+    else:
+        users.sign_out_everywhere("alice")
+    exc = assert_rejected(auth, old)
+    assert exc.details["reason"] == "revoked"
+    assert auth.authenticate(tokens.issue(users.get_user("alice"))).name == "alice"
+    assert auth.authenticate(key).auth_kind == "api_key"  # API keys are separate credentials
+
+
+def test_a_jwt_without_a_token_version_is_version_0(users: UserStore, tokens: TokenService, auth: BearerAuthenticator) -> None:
+    alice = users.add_user("alice", None)
+    legacy, _ = tokens.mint("alice", uid=alice.id)  # issued before token versions existed
+    assert auth.authenticate(legacy).name == "alice"
+    users.sign_out_everywhere("alice")
+    assert assert_rejected(auth, legacy).details["reason"] == "revoked"
+    forged_bool, _ = tokens.mint("alice", uid=alice.id, extra_claims={}, token_version=True)  # type: ignore[arg-type]
+    assert assert_rejected(auth, forged_bool).details["reason"] == "revoked"  # True is not version 1

@@ -15,7 +15,7 @@ import pytest
 from obsigate.auth.tokens import TokenService
 from obsigate.domain.storage.private_files import load_or_create_secret
 from obsigate.auth.users import User
-from obsigate.services.errors import BadRequest, Unauthenticated
+from obsigate.services.errors import BadRequest, Unauthenticated, Unavailable
 
 ALICE = User(id=1, name="alice", is_admin=False, vaults=frozenset({"notes"}), created_at="2026-11-30T10:00:00Z")
 
@@ -289,7 +289,84 @@ def test_bad_secret_file_refused(secret_path: Path, content: str) -> None:
     secret_path.parent.mkdir(parents=True)
     secret_path.write_text(content)
     with pytest.raises(ValueError):
+        TokenService(secret_path).load_key()  # at start: the server does not start on it
+    with pytest.raises(Unavailable):  # a catalogued 503, never a 500
         TokenService(secret_path).issue(ALICE)
+    with pytest.raises(Unauthenticated) as info:
+        TokenService(secret_path).verify("a.b.c")
+    assert info.value.details["reason"] == "signing_key_unavailable"
+
+
+# -- the key in memory, its rotation (issue 16 item 2) ----------------------------------------
+
+
+def test_the_key_is_read_once_and_kept_until_the_file_is_replaced(secret_path: Path, monkeypatch) -> None:
+    svc = TokenService(secret_path)
+    svc.load_key()
+    key = svc.key_bytes
+    reads = []
+    real_open = os.open
+
+    def counting_open(path, *args, **kwargs):  # os.open is how secret files are read (O_NOFOLLOW)
+        reads.append(path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", counting_open)
+    token = svc.issue(ALICE)
+    for _ in range(5):
+        svc.verify(token)
+    monkeypatch.undo()
+    assert reads == [] and svc.key_bytes == key  # six uses, no read of the key file: only an lstat each
+
+
+def test_rotate_key_refuses_earlier_tokens_here_and_in_another_instance(secret_path: Path) -> None:
+    server, cli = TokenService(secret_path), TokenService(secret_path)  # a running server, the CLI's own
+    server.load_key()
+    old = server.issue(ALICE)
+    cli.rotate_key()
+    assert stat.S_IMODE(secret_path.stat().st_mode) == 0o600
+    for svc in (server, cli):  # the server sees the replaced file at its next use
+        with pytest.raises(Unauthenticated) as info:
+            svc.verify(old)
+        assert info.value.details["reason"] == "invalid_signature"
+    fresh = server.issue(ALICE)
+    assert cli.verify(fresh)["sub"] == "alice" and server.key_bytes == cli.key_bytes
+
+
+def test_rotate_key_replaces_a_symlink_rather_than_writing_through_it(secret_path: Path, tmp_path: Path) -> None:
+    target = tmp_path / "vault" / "note.md"
+    target.parent.mkdir()
+    target.write_text("# a note\n")
+    secret_path.parent.mkdir(parents=True)
+    secret_path.symlink_to(target)
+    TokenService(secret_path).rotate_key()
+    assert target.read_text() == "# a note\n" and not secret_path.is_symlink()
+    assert stat.S_IMODE(secret_path.stat().st_mode) == 0o600
+
+
+def test_a_key_file_broken_after_start_fails_closed_until_rotated(secret_path: Path) -> None:
+    svc = TokenService(secret_path)
+    svc.load_key()
+    token = svc.issue(ALICE)
+    secret_path.write_text("not hex")  # someone edits it while the server runs
+    with pytest.raises(Unauthenticated) as info:
+        svc.verify(token)
+    assert info.value.details["reason"] == "signing_key_unavailable"
+    with pytest.raises(Unavailable):
+        svc.issue(ALICE)
+    TokenService(secret_path).rotate_key()
+    assert svc.verify(svc.issue(ALICE))["sub"] == "alice"
+    with pytest.raises(Unauthenticated):
+        svc.verify(token)
+
+
+def test_tokens_carry_the_users_token_version(svc: TokenService) -> None:
+    import dataclasses
+
+    claims = svc.verify(svc.issue(dataclasses.replace(ALICE, token_version=7)))
+    assert claims["tv"] == 7
+    with pytest.raises(BadRequest):
+        svc.issue(ALICE, extra_claims={"tv": 99})  # reserved: a caller cannot pick it
 
 
 def test_secret_symlink_refused(secret_path: Path, tmp_path: Path) -> None:
@@ -299,3 +376,14 @@ def test_secret_symlink_refused(secret_path: Path, tmp_path: Path) -> None:
     secret_path.symlink_to(target)
     with pytest.raises(OSError):
         load_or_create_secret(secret_path)
+
+
+def test_a_deleted_key_file_is_a_rotation(secret_path: Path) -> None:
+    svc = TokenService(secret_path)
+    svc.load_key()
+    token = svc.issue(ALICE)
+    secret_path.unlink()  # as at a first start: a new key is made, and earlier tokens are refused
+    with pytest.raises(Unauthenticated) as info:
+        svc.verify(token)
+    assert info.value.details["reason"] == "invalid_signature"
+    assert stat.S_IMODE(secret_path.stat().st_mode) == 0o600 and svc.verify(svc.issue(ALICE))["sub"] == "alice"

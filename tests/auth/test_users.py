@@ -594,3 +594,61 @@ def test_revoking_one_vault_from_an_all_vaults_user_is_refused(store: UserStore)
 def test_grant_and_revoke_on_an_unknown_user_is_not_found(store: UserStore, call: str) -> None:
     with pytest.raises(NotFound):
         getattr(store, call)("ghost", ["a"])
+
+
+# -- token versions (issue 16 item 3) ---------------------------------------------------------
+
+
+def test_password_change_and_sign_out_everywhere_bump_the_token_version(store: UserStore) -> None:
+    store.add_user("alice", PW, vaults=["notes"])
+    _, key = store.create_api_key("alice")
+    assert store.get_user("alice").token_version == 0
+    store.set_password("alice", "another good password")
+    assert store.get_user("alice").token_version == 1
+    assert store.sign_out_everywhere("ALICE").token_version == 2  # names are case-insensitive
+    assert store.verify_password("alice", "another good password").token_version == 2
+    assert store.verify_api_key(key) is not None  # API keys survive both
+    with pytest.raises(NotFound):
+        store.sign_out_everywhere("bob")
+
+
+def test_a_rehash_on_login_does_not_sign_anyone_out(db_path: Path) -> None:
+    with UserStore(db_path, password_hasher=cheap_hasher(1)) as old:
+        old.add_user("alice", PW)
+    with UserStore(db_path, password_hasher=PasswordHash((cheap_hasher(2), cheap_hasher(1)))) as new:
+        new.verify_password("alice", PW)  # replaces the hash
+        assert new.get_user("alice").token_version == 0
+
+
+def test_revoke_api_keys_revokes_only_that_users_keys_in_force(store: UserStore) -> None:
+    store.add_user("alice", None)
+    store.add_user("bob", None)
+    first, _ = store.create_api_key("alice")
+    store.revoke_api_key(first)
+    revoked_at = store.get_api_key(first)["revoked_at"]
+    keys = [store.create_api_key("alice")[1] for _ in range(2)]
+    _, bobs = store.create_api_key("bob")
+    assert store.revoke_api_keys("alice") == 2
+    assert all(store.verify_api_key(k) is None for k in keys) and store.verify_api_key(bobs) is not None
+    assert store.get_api_key(first)["revoked_at"] == revoked_at  # the first revocation time is kept
+    assert store.revoke_api_keys("alice") == 0
+    with pytest.raises(NotFound):
+        store.revoke_api_keys("carol")
+
+
+def test_a_database_of_the_previous_schema_gets_token_versions(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as db:  # the users table as version 1 made it
+        db.executescript(
+            "CREATE TABLE users (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+            " password_hash TEXT, is_admin INTEGER NOT NULL DEFAULT 0, vaults TEXT NOT NULL, created_at TEXT NOT NULL);"
+            "INSERT INTO users (name, vaults, created_at) VALUES ('alice', '*', '2026-11-30T10:00:00Z');"
+            "PRAGMA user_version = 1;"
+        )
+    db.close()
+    with UserStore(db_path, password_hasher=cheap_hasher()) as store, UserStore(db_path, password_hasher=cheap_hasher()):
+        assert store.get_user("alice").token_version == 0  # two opens: the column is added once
+        assert store.sign_out_everywhere("alice").token_version == 1
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    db.close()

@@ -23,8 +23,6 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from obsigate import __version__
 from obsigate.agent.assistant import Assistant
@@ -34,7 +32,9 @@ from obsigate.api import (
     routes_write,
 )
 from obsigate.api.body_limit import BodyLimit
+from obsigate.api.client_address import parse_networks
 from obsigate.auth.principal import BearerAuthenticator
+from obsigate.auth.throttle import LoginThrottle
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
 from obsigate.api.render import install_error_handlers
@@ -53,6 +53,7 @@ class AppSettings(Protocol):
     base_url: str
     allowed_hosts: list[str]
     allowed_origins: list[str]
+    trusted_proxies: list[str]
 
 
 class AuthParts(Protocol):
@@ -105,7 +106,8 @@ def build_app(
     app.state.auth = auth
     app.state.ai_settings = ai_settings
     app.state.assistant = assistant
-    app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
+    app.state.login_throttle = LoginThrottle()  # per name+address, name, address: auth/throttle.py
+    app.state.trusted_proxies = parse_networks(settings.trusted_proxies)  # whose X-Forwarded-For counts
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
     app.add_middleware(BodyLimit)

@@ -9,6 +9,9 @@ use); a change applies to the very next request (the authenticator re-reads the 
   (password, admin flag, vaults), change (admin flag, vaults, password), delete (their keys go with them).
 * ``GET|POST /api/admin/users/{name}/keys``, ``DELETE /api/admin/users/{name}/keys/{key_id}``: list, create
   (the key is in that one answer and never again), revoke.
+* ``POST /api/admin/users/{name}/signout-all``: sign the user out everywhere (their JWTs and web sessions end;
+  with ``{"api_keys": true}`` their API keys are revoked too). A password set with ``PATCH`` does the same
+  for sessions (API keys are kept).
 
 Every route needs an admin (403 ``forbidden``); with authentication off the local owner is one (``ANONYMOUS``).
 Writes pass the cross-site checks (``deps.check_same_site``). An admin cannot delete their own account or
@@ -69,6 +72,14 @@ class UserChange(BaseModel):
     admin: bool | None = None
     vaults: _Vaults | None = None
     password: Annotated[str, Field(max_length=1024)] | None = None
+
+
+class SignOut(BaseModel):
+    """Body of ``POST /api/admin/users/{name}/signout-all``: ``api_keys`` also revokes every API key of the user."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    api_keys: bool = False
 
 
 class NewKey(BaseModel):
@@ -151,7 +162,9 @@ async def create_user(request: Request, _: Admin, ctx: Ctx, body: NewUser) -> di
 
 @router.patch("/users/{name}", summary="Change a user's admin flag, vault grants or password (admin)", dependencies=Writes)
 async def change_user(request: Request, principal: Admin, ctx: Ctx, name: _UserName, body: UserChange) -> dict[str, Any]:
-    """The user after the change. Vault grants and the admin flag apply to their very next request.
+    """The user after the change. Vault grants and the admin flag apply to their very next request. A new
+    ``password`` also signs the user out everywhere: every JWT and web session issued to them before is refused
+    from their next request (yours too, if you change your own: sign in again); their API keys are kept.
 
     Raises:
         NotFound (``not_found``): no such user.
@@ -191,6 +204,26 @@ async def delete_user(request: Request, principal: Admin, name: _UserName) -> Re
     store = _users(request)
     await run_in_threadpool(lambda: store.delete_user(_require(store, name).name))
     return Response(status_code=204)
+
+
+@router.post("/users/{name}/signout-all", summary="Sign a user out everywhere (admin)", dependencies=Writes)
+async def sign_out_user(request: Request, _: Admin, name: _UserName, body: SignOut | None = None) -> dict[str, Any]:
+    """Every JWT and web session issued to the user so far is refused from their next request, on every front;
+    with ``{"api_keys": true}`` every API key of theirs is revoked too (else the keys keep working). The user, as
+    in :func:`list_users`. A new sign-in works at once.
+
+    Raises:
+        NotFound (``not_found``): no such user.
+    """
+    store = _users(request)
+
+    def sign_out() -> dict[str, Any]:
+        user = store.sign_out_everywhere(_require(store, name).name)
+        if body is not None and body.api_keys:
+            store.revoke_api_keys(user.name)
+        return _user_json(store, user)
+
+    return await run_in_threadpool(sign_out)
 
 
 @router.get("/users/{name}/keys", summary="A user's API keys, without secrets (admin)")

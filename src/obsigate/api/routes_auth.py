@@ -5,29 +5,29 @@ the same password (same rate limits, same error codes) and puts the JWT in the `
 instead — ``HttpOnly`` (no page script, so no script injected through a note, can read it), ``SameSite=Strict``
 (RFC 6265bis §5.6.7.1: never sent on a request another site starts), ``Path=/``, ``Max-Age`` = ``token_ttl``
 and ``Secure`` when the public URL is https. ``DELETE /api/auth/session`` clears it and revokes that token in
-this process. Both refuse another site's page (``deps.check_browser_write``: login CSRF, OWASP). How a cookie request is authenticated and guarded against CSRF: ``api/deps.py``.
+this process. Both session routes refuse another site's page (``deps.check_browser_write``: login CSRF, OWASP).
+How a cookie request is authenticated and guarded against CSRF: ``api/deps.py``.
+
+``POST /api/auth/signout-all`` signs the caller out everywhere: every JWT and web session issued to them so far is
+refused from the next request (the user's token version, ``auth/users.py``), API keys excepted. Both password
+routes pass the sign-in throttle first (``auth/throttle.py``; the client address: ``api/client_address.py``).
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from limits import RateLimitItemPerMinute
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from obsigate.api.client_address import client_address
 from obsigate.api.deps import SESSION_CLAIM, SESSION_COOKIE, CurrentPrincipal, check_browser_write
 from obsigate.auth.principal import Principal
 from obsigate.auth.users import User
-from obsigate.tools.api import BadRequest, RateLimited, Unauthenticated
+from obsigate.tools.api import BadRequest, Unauthenticated
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
-
-# Checked before the (slow, memory-hungry) argon2 verify — security.md §4.5.
-PER_ACCOUNT = RateLimitItemPerMinute(5)
-PER_IP = RateLimitItemPerMinute(20)
 
 
 class LoginRequest(BaseModel):
@@ -46,19 +46,17 @@ async def _check_password(request: Request, body: LoginRequest) -> User:
 
     Raises:
         BadRequest (``auth_disabled``): authentication is off on this server.
-        RateLimited: more than 20 attempts a minute from the address, or 5 for the account from it.
+        RateLimited (``rate_limited``, 429 with ``Retry-After``): the sign-in throttle held the attempt
+            (``auth/throttle.py``: per user name and client address, per name, per address).
         Unauthenticated: unknown user or wrong password (one message for both).
     """
     state = request.app.state
     if not state.settings.auth_enabled:
         raise BadRequest("authentication is disabled on this server; no token is needed", code="auth_disabled")
-    account = hashlib.sha256(body.username.lower().encode()).hexdigest()[:16]
-    ip = request.client.host if request.client else "unknown"
-    limiter = state.login_limiter
-    # Per account *and* address: a stranger's failures cannot lock the owner out from their own machine.
-    if not (limiter.hit(PER_IP, "login-ip", ip) and limiter.hit(PER_ACCOUNT, "login-acct", account, ip)):
-        raise RateLimited("too many login attempts; wait a minute", details={"retry_after": 60})
+    address = client_address(request)
+    state.login_throttle.admit(body.username, address)  # counted before the slow argon2 check — security.md §4.5
     user: User = await run_in_threadpool(state.auth.users.verify_password, body.username, body.password)
+    state.login_throttle.succeeded(body.username, address)
     return user
 
 
@@ -113,6 +111,26 @@ async def delete_session(request: Request) -> Response:
             pass  # expired or forged: nothing to revoke
         else:
             request.app.state.auth.authenticator.revoke(claims["jti"], claims["exp"])
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, **_cookie_flags(request))
+    return response
+
+
+@router.post(
+    "/signout-all", status_code=204, summary="Sign out everywhere: every JWT and web session of the caller ends",
+    responses={400: {"description": "auth_disabled"}, 401: {"description": "unauthenticated"}},
+)  # fmt: skip
+async def sign_out_everywhere(request: Request, principal: CurrentPrincipal) -> Response:
+    """Every JWT and web session issued to the caller so far, this one included, is refused from the next request
+    on every front (REST, the web app, MCP), also in another browser or on another machine; 204, and the session
+    cookie is cleared. A new sign-in works at once. The caller's API keys (``og_...``) keep working: an admin
+    revokes them (``DELETE /api/admin/users/{name}/keys/{key_id}``, or ``obsigate user signout-all NAME
+    --api-keys``). A cookie-authenticated call passes the cross-site checks (send it as JSON from this server's
+    page). 400 ``auth_disabled`` when authentication is off."""
+    state = request.app.state
+    if not state.settings.auth_enabled:
+        raise BadRequest("authentication is disabled on this server; there is no session to end", code="auth_disabled")
+    await run_in_threadpool(state.auth.users.sign_out_everywhere, principal.name)
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, **_cookie_flags(request))
     return response

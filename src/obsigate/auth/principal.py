@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from obsigate.auth.tokens import TokenService
+from obsigate.auth.tokens import TOKEN_VERSION_CLAIM, TokenService
 from obsigate.auth.users import API_KEY_PREFIX, User, UserStore, api_key_id
 from obsigate.services.errors import Unauthenticated
 
@@ -90,7 +90,10 @@ class BearerAuthenticator:
 
         A leading ``"Bearer "`` (any case) is tolerated, so the raw header value works too.
         The user is re-read on every call: a deleted user, a user re-created under the same
-        name (the JWT's ``uid`` no longer matches) or changed grants take effect at once.
+        name (the JWT's ``uid`` no longer matches) or changed grants take effect at once, and so does a
+        password change or a sign-out everywhere (the JWT's ``tv`` is older than the user's
+        ``token_version``: reason ``revoked``). That row is the only read per call; a JWT without ``tv``
+        (issued before token versions existed) counts as version 0.
 
         Raises:
             Unauthenticated: missing, malformed, expired, revoked or unknown credentials. The
@@ -114,4 +117,10 @@ class BearerAuthenticator:
         user = self._users.get_user(claims["sub"])
         if user is None or user.name != claims["sub"] or claims.get("uid") != user.id:
             raise Unauthenticated(_BAD, details={"reason": "unknown_user"})
+        version = claims.get(TOKEN_VERSION_CLAIM, 0)
+        if type(version) is not int or version != user.token_version:  # noqa: E721 — True is not 1 here
+            raise Unauthenticated(
+                "this session was signed out (password changed or signed out everywhere); sign in again",
+                details={"reason": "revoked"},
+            )
         return Principal.from_user(user, "jwt", claims["jti"])

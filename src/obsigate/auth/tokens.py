@@ -8,11 +8,18 @@ file, audience and ``token_type``, so a token of one kind never verifies as the 
 ``security.md`` §4.1).
 
 Secrets live in files created ``0600`` on first use
-(:func:`~obsigate.domain.storage.private_files.load_or_create_secret`, also importable from here).
+(:func:`~obsigate.domain.storage.private_files.load_or_create_secret`, also importable from here). A service
+reads its key once (:meth:`TokenService.load_key`, at start) and keeps it in memory; before each use it only
+``lstat``s the file, and reads it again only when the file was replaced: :meth:`TokenService.rotate_key`
+(``obsigate secret rotate``, possibly from another process) writes a new key atomically, and every token signed
+with the old one stops verifying on the server's next request. A key file that can no longer be used (not hex,
+too short, a symlink) fails closed: nothing verifies and nothing is issued until it is fixed or rotated.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -21,19 +28,30 @@ from typing import TYPE_CHECKING, Any
 
 import jwt
 
-from obsigate.domain.storage.private_files import load_or_create_secret
-from obsigate.services.errors import BadRequest, Unauthenticated
+from obsigate.domain.storage.private_files import (
+    FileIdentity,
+    file_identity,
+    load_or_create_secret,
+    load_or_create_secret_with_identity,
+    replace_secret,
+)
+from obsigate.services.errors import BadRequest, Unauthenticated, Unavailable
 
 if TYPE_CHECKING:
     from obsigate.auth.users import User
 
-__all__ = ["TokenService"]
+__all__ = ["TOKEN_VERSION_CLAIM", "TokenService", "load_or_create_secret"]
+
+log = logging.getLogger(__name__)
 
 ALGORITHM = "HS256"
 #: Claims every token must carry; PyJWT only checks those listed in ``options["require"]``.
 REQUIRED_CLAIMS = ("exp", "iat", "sub", "jti", "aud", "iss")
 #: Claims :meth:`TokenService.issue` sets itself; ``extra_claims`` may not override them.
-RESERVED_CLAIMS = frozenset({*REQUIRED_CLAIMS, "nbf", "typ", "uid"})
+RESERVED_CLAIMS = frozenset({*REQUIRED_CLAIMS, "nbf", "typ", "uid", "tv"})
+#: The user's token version (``User.token_version``) at issue time: a password change or a sign-out everywhere
+#: bumps the stored version, and the authenticator refuses a token whose ``tv`` is older.
+TOKEN_VERSION_CLAIM = "tv"
 LEEWAY_S = 10
 MIN_TTL_S = 60
 MAX_TTL_S = 366 * 24 * 3600
@@ -75,7 +93,9 @@ class TokenService:
         clock: seconds since the epoch; stamps ``iat``/``nbf``/``exp``, and :meth:`verify` also refuses a
             token whose ``exp`` has passed by it (tests inject one).
 
-    The key is loaded lazily on first :meth:`issue`/:meth:`verify`/:attr:`key_bytes`.
+    The key is loaded by :meth:`load_key` (the composition root calls it at start), else on first use, and
+    kept in memory; each later use costs one ``lstat`` of the key file, and a replaced file
+    (:meth:`rotate_key`, in this process or another) is read again and used from then on.
     """
 
     def __init__(
@@ -111,13 +131,82 @@ class TokenService:
         self.required_claims = tuple(dict.fromkeys((*REQUIRED_CLAIMS, *required_claims)))
         self._clock = clock
         self._key: bytes | None = None
+        self._key_identity: FileIdentity | None = None  # of the file self._key was read from
+        self._broken: FileIdentity | None = None  # a key file found unusable (not read again until it changes)
+        self._key_lock = threading.Lock()
+
+    @property
+    def secret_path(self) -> Path:
+        """The key file."""
+        return self._secret_path
 
     @property
     def key_bytes(self) -> bytes:
-        """The raw HMAC key (loading or creating the secret file). For tests, not for tools."""
-        if self._key is None:
-            self._key = load_or_create_secret(self._secret_path, self._secret_bytes, min_bytes=MIN_SECRET_BYTES)
-        return self._key
+        """The raw HMAC key in use (see :meth:`load_key`). For tests, not for tools.
+
+        Raises:
+            ValueError, OSError: the key file cannot be used (see :meth:`load_key`).
+        """
+        return self._current_key()
+
+    def load_key(self) -> None:
+        """Read the key file now (creating it ``0600`` if missing) and keep the key in memory: the server calls it
+        at start, so a broken key file stops the start rather than the first request.
+
+        Raises:
+            ValueError: the file is not a regular file, not hex, or shorter than 32 bytes.
+            OSError: it cannot be created or read (a symlink: ``ELOOP``).
+        """
+        with self._key_lock:
+            self._reload()
+
+    def rotate_key(self) -> None:
+        """Replace the key file with a new random key (atomic rename, ``0600``) and use it from now on. Every token
+        signed with the old key stops verifying here at once, and in any other process that uses the same file
+        (a running server) at its next request.
+
+        Raises:
+            OSError: the new key cannot be written (the old one then stays in place and in use).
+        """
+        with self._key_lock:
+            replace_secret(self._secret_path, self._secret_bytes, min_bytes=MIN_SECRET_BYTES)
+            self._reload()
+
+    def _current_key(self) -> bytes:
+        # One lstat per use; the file is read again only when it is another file than the one the key came from.
+        identity = file_identity(self._secret_path)
+        key = self._key
+        if key is not None and identity == self._key_identity:
+            return key
+        with self._key_lock:
+            if self._key is not None and file_identity(self._secret_path) == self._key_identity:
+                return self._key
+            if identity is not None and identity == self._broken:
+                raise ValueError(f"the key file {self._secret_path} cannot be used")
+            try:
+                return self._reload()
+            except (OSError, ValueError) as exc:
+                self._broken = identity
+                log.error("the key file %s cannot be used (%s); refusing every token until it is fixed or "
+                          "rotated (obsigate secret rotate)", self._secret_path, exc)  # fmt: skip
+                raise
+
+    def _reload(self) -> bytes:
+        """Read (or create) the key file into memory; the caller holds ``_key_lock``."""
+        key, identity = load_or_create_secret_with_identity(self._secret_path, self._secret_bytes, min_bytes=MIN_SECRET_BYTES)
+        if self._key is not None and key != self._key:
+            log.warning("the key in %s changed on disk; tokens signed with the previous key are refused from now on", self._secret_path)
+        self._key, self._key_identity, self._broken = key, identity, None
+        return key
+
+    def _signing_key(self) -> bytes:
+        try:
+            return self._current_key()
+        except (OSError, ValueError):
+            raise Unavailable(
+                "the token signing key cannot be read; no token can be issued",
+                hint="the server's operator can run: obsigate secret rotate",
+            ) from None
 
     def _check_ttl(self, ttl_s: object) -> int:
         if isinstance(ttl_s, bool) or not isinstance(ttl_s, int):
@@ -141,14 +230,18 @@ class TokenService:
         Claims: ``iss``, ``aud``, ``sub`` = ``user.name``, ``uid`` = ``user.id`` (so a token
         outlives neither the deletion of its user nor a re-created namesake), ``jti`` (uuid4
         hex), ``typ`` = ``token_type``, ``iat`` = ``nbf`` = now and ``exp`` = now + ``ttl_s``
-        (integer seconds, RFC 7519 §4.1). ``extra_claims`` adds JSON-safe claims (e.g. the
-        confirmation token's vault/path/hashes) but cannot override the ones above.
+        (integer seconds, RFC 7519 §4.1), ``tv`` = ``user.token_version`` (:data:`TOKEN_VERSION_CLAIM`).
+        ``extra_claims`` adds JSON-safe claims (e.g. the confirmation token's vault/path/hashes) but cannot
+        override the ones above.
 
         Raises:
             BadRequest: ``ttl_s`` outside ``[min_ttl_s, max_ttl_s]``, or ``extra_claims`` names
                 a reserved claim.
+            Unavailable: the key file cannot be used (see :meth:`load_key`).
         """
-        return self.mint(user.name, uid=user.id, ttl_s=ttl_s, extra_claims=extra_claims)[0]
+        return self.mint(
+            user.name, uid=user.id, ttl_s=ttl_s, extra_claims=extra_claims, token_version=user.token_version
+        )[0]
 
     def mint(
         self,
@@ -157,12 +250,13 @@ class TokenService:
         uid: str | None = None,
         ttl_s: int | None = None,
         extra_claims: Mapping[str, Any] | None = None,
+        token_version: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """Sign a token for ``subject`` (the ``sub`` claim) and return it with its claims (as :meth:`issue`,
-        without a user record: ``uid`` only when given).
+        without a user record: ``uid`` and ``tv`` only when given).
 
         Raises:
-            BadRequest: as :meth:`issue`.
+            BadRequest, Unavailable: as :meth:`issue`.
         """
         ttl = self.default_ttl_s if ttl_s is None else self._check_ttl(ttl_s)
         now = int(self._clock())
@@ -178,7 +272,9 @@ class TokenService:
         )  # fmt: skip
         if uid is not None:
             claims["uid"] = uid
-        return jwt.encode(claims, self.key_bytes, algorithm=ALGORITHM, headers={"typ": self.header_typ}), claims
+        if token_version is not None:
+            claims[TOKEN_VERSION_CLAIM] = token_version
+        return jwt.encode(claims, self._signing_key(), algorithm=ALGORITHM, headers={"typ": self.header_typ}), claims
 
     def verify(self, token: str) -> dict[str, Any]:
         """Verify ``token`` and return its claims.
@@ -192,15 +288,19 @@ class TokenService:
         Raises:
             Unauthenticated: on any failure. The message is generic; ``details["reason"]`` names
                 the check that failed (e.g. ``expired``, ``invalid_audience``,
-                ``missing_claim:exp``, ``wrong_type``). The token never appears in the error,
-                and the PyJWT exception is not chained.
+                ``missing_claim:exp``, ``wrong_type``; ``signing_key_unavailable`` when the key file cannot
+                be used). The token never appears in the error, and the PyJWT exception is not chained.
         """
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
             raise _fail("malformed")
         try:
+            key = self._current_key()
+        except (OSError, ValueError):
+            raise _fail("signing_key_unavailable") from None
+        try:
             decoded = jwt.decode_complete(
                 token,
-                self.key_bytes,
+                key,
                 algorithms=[ALGORITHM],
                 audience=self.audience,
                 issuer=self.issuer,

@@ -10,6 +10,11 @@ Rules (``security.md`` §4.3–4.4):
   2021 token format: a prefix and checksum that secret scanners can recognise offline). The
   store keeps ``HMAC-SHA256(pepper, key)``, never the key; a fast keyed hash is right because
   the key carries 256 bits of entropy. The pepper is a separate ``0600`` file, not in the DB.
+* Each user has a ``token_version``, carried by every JWT issued for them (``tv``). Changing the password
+  (:meth:`UserStore.set_password`) or signing out everywhere (:meth:`UserStore.sign_out_everywhere`) bumps it,
+  so every JWT and web session issued before is refused at the next request, with no extra read: the
+  authenticator reads the user's row anyway. API keys are separate credentials and survive both; revoke them
+  one by one (:meth:`UserStore.revoke_api_key`) or all at once (:meth:`UserStore.revoke_api_keys`).
 """
 
 from __future__ import annotations
@@ -65,7 +70,8 @@ CREATE TABLE IF NOT EXISTS users (
     password_hash TEXT,                                -- NULL: no password login
     is_admin      INTEGER NOT NULL DEFAULT 0,
     vaults        TEXT NOT NULL,                       -- '*' or a JSON array of vault names
-    created_at    TEXT NOT NULL
+    created_at    TEXT NOT NULL,
+    token_version INTEGER NOT NULL DEFAULT 0           -- JWTs carry it; bumped to revoke them all
 );
 CREATE TABLE IF NOT EXISTS api_keys (
     key_id        TEXT PRIMARY KEY,
@@ -78,20 +84,23 @@ CREATE TABLE IF NOT EXISTS api_keys (
     revoked_at    TEXT
 );
 CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys(user_id);
-PRAGMA user_version = 1;
 """
+#: ``PRAGMA user_version`` of the schema above; version 1 lacked ``users.token_version`` (added on open).
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
 class User:
     """A stored account. ``vaults`` is ``None`` for every vault (``"*"``); ``created_at`` is
-    ISO-8601 UTC (``2026-11-30T10:00:00Z``). ``is_admin`` grants user management, not vaults."""
+    ISO-8601 UTC (``2026-11-30T10:00:00Z``). ``is_admin`` grants user management, not vaults.
+    ``token_version``: JWTs issued for the user carry it; one carrying an older version is refused."""
 
     id: int
     name: str
     is_admin: bool
     vaults: frozenset[str] | None
     created_at: str
+    token_version: int = 0
 
 
 def _now() -> datetime:
@@ -172,6 +181,7 @@ def _row_to_user(row: sqlite3.Row) -> User:
         is_admin=bool(row["is_admin"]),
         vaults=None if raw == "*" else frozenset(json.loads(raw)),
         created_at=row["created_at"],
+        token_version=row["token_version"],
     )
 
 
@@ -223,6 +233,30 @@ class UserStore:
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA secure_delete = ON")  # overwrite deleted hashes on disk
         self._db.executescript(_SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a database made by an older version up to :data:`SCHEMA_VERSION` (another process may be doing
+        the same: a column it added first is not added twice)."""
+        if self._db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+            return
+        columns = {row["name"] for row in self._db.execute("PRAGMA table_info(users)")}
+        if "token_version" not in columns:
+            try:
+                self._db.execute("ALTER TABLE users ADD COLUMN token_version INTEGER NOT NULL DEFAULT 0")
+            except sqlite3.OperationalError as exc:
+                if "duplicate column" not in str(exc).lower():
+                    raise
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def load_pepper(self) -> None:
+        """Read the API-key pepper now (creating it ``0600`` if missing) and keep it in memory; the server calls it
+        at start, so it is never read while serving.
+
+        Raises:
+            ValueError, OSError: as :func:`~obsigate.domain.storage.private_files.load_or_create_secret`.
+        """
+        self._pepper_bytes  # noqa: B018 — loads and caches
 
     def close(self) -> None:
         """Close the database connection."""
@@ -336,13 +370,26 @@ class UserStore:
         return [_row_to_user(r) for r in rows]
 
     def set_password(self, name: str, password: str | None) -> None:
-        """Replace the password (``None`` disables password login).
+        """Replace the password (``None`` disables password login) and sign the user out everywhere: the token
+        version goes up, so every JWT and web session issued before is refused from the next request, on a
+        running server too. API keys are kept.
 
         Raises: BadRequest (password length), NotFound (no such user).
         """
         pw_hash = None if password is None else self._hash_password(_check_password(password))
-        if self._exec("UPDATE users SET password_hash = ? WHERE name = ?", (pw_hash, name)).rowcount == 0:
+        sql = "UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE name = ?"
+        if self._exec(sql, (pw_hash, name)).rowcount == 0:
             self._require(name)
+
+    def sign_out_everywhere(self, name: str) -> User:
+        """Refuse every JWT and web session issued to the user so far (their token version goes up), from the
+        next request, on a running server too; return the user. Password, grants and API keys are kept, and a
+        new sign-in works at once.
+
+        Raises: NotFound (no such user).
+        """
+        self._exec("UPDATE users SET token_version = token_version + 1 WHERE name = ?", (name,))
+        return _row_to_user(self._require(name))
 
     def set_vaults(self, name: str, vaults: Iterable[str] | None) -> User:
         """Replace the vault grants (same rules as :meth:`add_user`); effective on the next request.
@@ -557,3 +604,15 @@ class UserStore:
         )
         if cur.rowcount == 0:
             raise NotFound(f"no API key with id {key_id!r}")
+
+    def revoke_api_keys(self, name: str) -> int:
+        """Revoke every API key of user ``name`` still in force, at once; return how many were (revoked keys keep
+        their first revocation time).
+
+        Raises: NotFound (no such user).
+        """
+        user_id = self._require(name)["id"]
+        cur = self._exec(
+            "UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", (_iso(_now()), user_id)
+        )
+        return cur.rowcount
