@@ -2,12 +2,13 @@
 notes between regular files and symlinks to outside files (one of them the data dir's JWT secret) and a
 folder between a real folder and a symlink to an outside folder, about once a millisecond, while reads, raw
 downloads, sources, edits, appends, renames, deletes and restores run through REST, MCP (the official SDK
-client) and the assistant's context, all against a real server on loopback.
+client), the assistant's context and the assistant itself (a scripted model over HTTP that reads the flipping
+notes: what it is sent is checked too), all against a real server on loopback.
 
 Before the fix, 20 s of this returned outside bytes 8-48 times per read route and overwrote the outside file.
 Now: 0 outside bytes in any answer, the outside files byte-identical, and both sides of the race really
 reached (answers served and symlinks refused), so the flipper was not idle. Bounded: ``OBSIGATE_RACE_SECONDS``
-per phase (default 6; three phases).
+per phase (default 5; four phases).
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from fakes import openai_replies as o
+from fakes.llm_server import FakeLLM, provider_env
 from support import alice_token, write_tree
 
-PHASE_S = float(os.environ.get("OBSIGATE_RACE_SECONDS", "6"))
+PHASE_S = float(os.environ.get("OBSIGATE_RACE_SECONDS", "5"))
 FLIPPED = ["Race/Flip0.md", "Race/Flip1.md", "Race/Flip2.md", "Race/Flip3.md"]
 REGULAR = b"# Flip\n\nregular body hello\n"
 
@@ -97,8 +100,14 @@ class Flipper:
 
 
 @pytest.fixture
-def arena(live_server: Any, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """A server with auth on (so the data dir holds a JWT secret), the flipping vault, the outside files."""
+def arena(live_server: Any, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """A server with auth on (so the data dir holds a JWT secret) whose assistant talks to the scripted fake
+    provider, the flipping vault, the outside files."""
+    for name, value in provider_env(fake).items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
     marker = f"OUTSIDE-{secrets.token_hex(8)}"
     outside = write_tree(tmp_path / "outside", {"note.md": f"# {marker}\n", "dir/x.md": f"{marker} in a folder\n"})
     vault = write_tree(tmp_path / "vault", {rel: REGULAR.decode() for rel in FLIPPED} | {
@@ -109,7 +118,7 @@ def arena(live_server: Any, tmp_path: Path) -> Iterator[dict[str, Any]]:
     secret = data / "jwt_secret"
     before = {p: p.read_bytes() for p in [*outside.rglob("*"), secret] if p.is_file()}
     flipper = Flipper(vault, outside / "note.md", outside / "dir", secret)
-    yield {"server": server, "token": token, "vault": vault, "flipper": flipper, "outside": outside,
+    yield {"server": server, "token": token, "vault": vault, "flipper": flipper, "outside": outside, "fake": fake,
            "before": before, "leaks": [marker, secret.read_text().strip()]}  # fmt: skip
     flipper.finish()
 
@@ -236,6 +245,20 @@ def test_no_byte_leaves_the_vault_and_nothing_outside_changes(arena: dict[str, A
                     tg.start_soon(worker, path)
 
     anyio.run(mcp)
+
+    # phase 4: the in-app assistant: a model that reads the flipping notes (what it is sent is checked too)
+    fake, stop = arena["fake"], time.monotonic() + PHASE_S
+    agent = httpx2.Client(headers=auth, timeout=60)
+    while time.monotonic() < stop:
+        fake.add(o.stream_tool_calls([(f"c{i}", tool, {"vault": "notes", "path": path}) for i, (tool, path) in enumerate(
+                     [("read_file", "Race/Flip0.md"), ("read_file", "Race/Flip1.md"), ("read_file", "Race/Dir/x.md"),
+                      ("read_file_raw", "Race/Flip0.md")])]),
+                 o.stream_text(["read."]))  # fmt: skip
+        r = agent.post(f"{url}/ai/bookslm/agent", json={"message": "read the race notes", "vault": "notes"})
+        assert r.status_code == 200, r.text[:300]
+        tally.see("agent", "run", r.text)
+    for request in fake.requests:  # every tool result the model was sent
+        tally.see("sent to the model", "request", json.dumps(request.json, ensure_ascii=False))
     flipper.finish()
 
     outside_now = {p: p.read_bytes() for p in [*arena["outside"].rglob("*")] if p.is_file()}
@@ -250,4 +273,5 @@ def test_no_byte_leaves_the_vault_and_nothing_outside_changes(arena: dict[str, A
         assert tally.counts[f"{what} 200" if not what.startswith("mcp") else f"{what} ok"] > 0, report
         assert tally.counts[f"{what} path_outside_vault"] > 0, report
     assert tally.counts["edit 200"] + tally.counts["append 200"] > 0, report
+    assert tally.counts["agent run"] > 0 and tally.counts["sent to the model request"] > 0, report
     assert flipper.flips > 100, report  # ~1 ms a round on an idle machine; fewer under load, still racing
