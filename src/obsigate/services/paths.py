@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, is_portable_name, is_servable_name
-from obsigate.services.errors import BadRequest, PathOutsideVault, PayloadTooLarge
+from obsigate.services.errors import BadRequest, Forbidden, PathOutsideVault, PayloadTooLarge
 
 MAX_PATH_CHARS = 1024
 MAX_SEGMENT_BYTES = 255
@@ -129,10 +129,14 @@ def kind_of(vault: Vault, rel: str) -> vault_fs.Kind | None:
     when absent.
 
     Raises:
-        PathOutsideVault: ``rel`` is a symlink or lies beyond one.
+        PathOutsideVault: ``rel`` is a symlink or lies beyond one. Forbidden: a folder on the way cannot be
+        entered (file permissions).
     """
-    with fs_errors(rel):
-        found = vault_fs.kind(vault.root, rel)
-        if found == "symlink":
-            raise vault_fs.OutsideVault(rel)
+    try:
+        with fs_errors(rel):
+            found = vault_fs.kind(vault.root, rel)
+            if found == "symlink":
+                raise vault_fs.OutsideVault(rel)
+    except PermissionError:  # a folder on the way the server's system user may not enter
+        raise Forbidden(f"the server may not open {rel!r}", hint="check the vault's file permissions") from None
     return found
