@@ -239,3 +239,14 @@ def test_link_properties_under_a_secret_key_are_kept_in_parsed_frontmatter() -> 
         "secrets": ["[[Vault setup]]", "[REDACTED:secret-property]"], "password": "[REDACTED:secret-property]",
         "author": "Jane Doe",
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["AbstractSingletonProxyFactoryBean2Config", "ProjectPlanReviewQuarterly2024FinalDraft",
+     "Projects/ClientWork2024/QuarterlyReview1"],
+)
+def test_a_40_character_name_alone_is_not_taken_for_an_aws_secret(text: str) -> None:
+    """A class name in a code block, a note title or a folder path shown alone (every path of a result is
+    redacted as a string of its own) is not random enough to be a key."""
+    assert len(text) == 40 and redact_text(text) == text

@@ -44,12 +44,21 @@ _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
     ("jwt", "eyJ", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,1000}"), 0),
 ]
 # An AWS secret access key has no prefix: 40 characters of base64's alphabet. Alone on its line (indented, a
-# list item or in backticks: how a key pair is pasted below its key id) and with upper case, lower case and a
-# digit, it is one; a 40-character line of a longer base64 block (a certificate) is not, nor a git SHA (hex,
-# one case), nor AWS's documented example key. Two keys on consecutive lines are two keys.
+# list item or in backticks: how a key pair is pasted below its key id), with upper case, lower case and a
+# digit, and random (the kind of character changes at 16 or more of its 39 steps: 99.7 % of random keys, but
+# not a CamelCase name such as `AbstractSingletonProxyFactoryBean2Config`, a title or a folder path), it is
+# one; a 40-character line of a longer base64 block (a certificate) is not, nor a git SHA (hex, one case),
+# nor AWS's documented example key. Two keys on consecutive lines are two keys.
 _BARE_AWS_SECRET = re.compile(r"^[ \t]{0,12}(?:[-*+][ \t]{1,4})?(`?)([A-Za-z0-9/+]{40})\1[ \t]*\r?$", re.MULTILINE)
 _BASE64_BLOCK_LINE = re.compile(r"[ \t]*[A-Za-z0-9/+]{41,}={0,2}[ \t]*\r?")  # a block's lines are 64 or 76 wide
 _HEX = frozenset("0123456789abcdefABCDEF")
+_MIN_CLASS_CHANGES = 16
+
+
+def _class_changes(key: str) -> int:
+    """How many neighbouring characters of ``key`` differ in kind (upper case, lower case, digit, other)."""
+    kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in key]
+    return sum(a != b for a, b in zip(kinds, kinds[1:]))
 
 
 def _bare_aws_secret_spans(text: str) -> list[tuple[int, int, str]]:
@@ -59,7 +68,7 @@ def _bare_aws_secret_spans(text: str) -> list[tuple[int, int, str]]:
         key = m.group(2)
         if (
             any(c.isupper() for c in key) and any(c.islower() for c in key) and any(c.isdigit() for c in key)
-            and not set(key) <= _HEX and "example" not in key.lower()
+            and not set(key) <= _HEX and "example" not in key.lower() and _class_changes(key) >= _MIN_CLASS_CHANGES
         ):
             line_start, line_end = m.start(), m.end()
             before = text.rfind("\n", 0, max(0, line_start - 1)) + 1
