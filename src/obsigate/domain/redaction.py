@@ -327,11 +327,14 @@ def redact_properties(value: Any, *, under_secret: bool = False) -> Any:
 
 
 def redact_payload(value: Any) -> Any:
-    """Redact every string inside a JSON-like value (dicts, lists, tuples, str); other values pass through."""
+    """Redact every string inside a JSON-like value (dicts, lists, tuples, str); other values pass through.
+
+    Dict keys are strings like any other (a result keyed by path, ``{"links_updated": {path: n}}``): a file or
+    folder name is redacted wherever it shows, by the one rule, :func:`redact_text` over the whole path."""
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, dict):
-        return {k: redact_payload(v) for k, v in value.items()}
+        return {redact_text(k) if isinstance(k, str) else k: redact_payload(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact_payload(v) for v in value]
     return value
