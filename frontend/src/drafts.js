@@ -4,7 +4,7 @@
 const PREFIX = "obsigate:draft:";
 const draftKey = (user, vault, path) => `${PREFIX}${user}:${vault}:${path}`;
 
-/** `user`'s local draft of `vault`/`path`: `{content, base, at}` (base: the sha256 it was edited from) or null. */
+/** `user`'s local draft of `vault`/`path`: `{content, base, at}` (base: the version it was edited from) or null. */
 export function readDraft(user, vault, path) {
   try {
     return JSON.parse(localStorage.getItem(draftKey(user, vault, path)) || "null");

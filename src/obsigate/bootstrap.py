@@ -21,8 +21,9 @@ from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.storage.journal import ChangeJournal, Recovered
-from obsigate.domain.storage.private_files import ensure_private_file, make_private_dir
+from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
 from obsigate.domain.vault import Vault
+from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
 from obsigate.tools.audit import AuditEvent, AuditLog
@@ -41,6 +42,7 @@ JWT_SECRET_FILE = "jwt_secret"
 AUDIT_FILE = "audit.log"
 ASSISTANT_FILE = "assistant.sqlite3"
 BACKUPS_DIR = "backups"
+VERSION_KEY_FILE = "version.key"
 
 
 class ConfigError(Exception):
@@ -156,8 +158,10 @@ def build_runtime(
     run time (``config.json`` ``ai_destructive_tools``) win over the declared ones, live.
 
     Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``audit.log``,
-    ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start) and
-    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600).
+    ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start),
+    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600) and ``version.key`` (the key of
+    the file versions readers are given instead of hashes, ``domain/versions.py``; 0600, created on first
+    start, kept so a version read before a restart still matches after it).
 
     Raises:
         ConfigError: a missing vault folder, or the index held by another process.
@@ -183,6 +187,7 @@ def build_runtime(
         destructive=destructive if ai_settings is None else DestructiveSwitches(destructive, ai_settings.destructive_overrides),
         backups=BackupStore(data_dir / BACKUPS_DIR),
         journal=ChangeJournal(data_dir),
+        versions=FileVersions(load_or_create_secret(data_dir / VERSION_KEY_FILE, VERSION_KEY_BYTES)),
     )
     audit = AuditLog(data_dir / AUDIT_FILE)
     recover_changes(workspace, audit)

@@ -94,7 +94,7 @@ def test_a_file_and_a_folder_of_one_path_then_a_restart(live_server, tmp_path: P
     ok(httpx2.post(f"{url}/trash/v/restore", json={"path": "Sub", "kind": "folder"}))
     source = ok(httpx2.get(f"{url}/file/v/source", params={"path": "Sub/a.md"})).json()
     ok(httpx2.post(f"{url}/file/v/save", json={"path": "Sub/a.md", "content": "IMPORTANT NEW WORK",
-                                               "version": source["sha256"]}))  # fmt: skip
+                                               "version": source["version"]}))  # fmt: skip
     assert not list((data / "journal").iterdir())
     server.stop()
 

@@ -21,9 +21,9 @@ def test_create_edit_save_append_delete_restore(server, small_vault) -> None:
     r = httpx2.patch(f"{url}/file/notes", json={"path": "New/Idea.md", "find": "okapi", "replace": "$1 okapi"})
     assert r.status_code == 200 and (small_vault / "New/Idea.md").read_text() == "# Idea\n$1 okapi\n"
     read = httpx2.get(f"{url}/file/notes", params={"path": "New/Idea.md"}).json()
-    saved = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v2\n", "version": read["sha256"]})
+    saved = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v2\n", "version": read["version"]})
     assert saved.status_code == 200 and (small_vault / "New/Idea.md").read_text() == "v2\n"
-    stale = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v3\n", "version": read["sha256"]})
+    stale = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v3\n", "version": read["version"]})
     assert stale.status_code == 409 and stale.json()["code"] == "conflict"
     assert (small_vault / "New/Idea.md").read_text() == "v2\n"
     httpx2.post(f"{url}/file/notes/append", json={"path": "New/Idea.md", "content": "tail"})
@@ -81,7 +81,7 @@ def test_save_refuses_a_non_text_path_and_normalises_the_path(server, small_vaul
     for bad in (["Saved.md"], {"p": 1}, None):
         r = httpx2.post(f"{url}/save", json={"path": bad, "content": "x", "version": "v"})
         assert (r.status_code, r.json()["code"]) == (400, "invalid_argument")
-    version = httpx2.get(url, params={"path": "Saved.md"}).json()["sha256"]
+    version = httpx2.get(url, params={"path": "Saved.md"}).json()["version"]
     r = httpx2.post(f"{url}/save", json={"path": "./Saved.md", "content": "two\n", "version": version})
     assert r.status_code == 200 and (small_vault / "Saved.md").read_text() == "two\n"
     stale = httpx2.post(f"{url}/save", json={"path": "./Saved.md", "content": "three\n", "version": version}).json()

@@ -42,7 +42,7 @@ def test_the_editor_flow_keeps_every_secret(server) -> None:
     live, vault = server
     opened = source(live.url)
     assert SK1 not in opened["content"] and "Hunter2" not in opened["content"] and opened["content"].count(M) == 2
-    r = save(live.url, opened["content"].replace("intro", "An introduction"), opened["sha256"])
+    r = save(live.url, opened["content"].replace("intro", "An introduction"), opened["version"])
     assert r.status_code == 200
     assert (vault / "Keys.md").read_text() == NOTE.replace("intro", "An introduction")
     read = httpx2.get(f"{live.url}/api/file/notes", params={"path": "Keys.md"}).text
@@ -56,7 +56,7 @@ def test_a_glued_marker_is_refused_and_nothing_is_written(server, write: str) ->
     live, vault = server
     opened = source(live.url)
     glued = opened["content"].replace(f"it: {M}", f"it: Zz{M}Zz")
-    r = save(live.url, glued, opened["sha256"]) if write == "save" else patch(live.url, glued)
+    r = save(live.url, glued, opened["version"]) if write == "save" else patch(live.url, glued)
     body = r.json()
     assert (r.status_code, body["code"]) == (400, "secret_marker_altered")
     assert body["details"] == {"rule": "openai-api-key", "line": 6} and SK1 not in r.text and body["hint"]
@@ -72,7 +72,7 @@ def test_deleting_the_first_marker_line_keeps_the_second_secret_in_its_place(ser
     live, vault = server
     opened = source(live.url)
     edited = opened["content"].replace(f"it: {M}\n", "")
-    r = save(live.url, edited, opened["sha256"]) if write == "save" else patch(live.url, edited)
+    r = save(live.url, edited, opened["version"]) if write == "save" else patch(live.url, edited)
     assert r.status_code == 200, r.text
     assert (vault / "Keys.md").read_text() == NOTE.replace(f"it: {SK1}\n", "")
     assert f"backup: {SK2}\n" in (vault / "Keys.md").read_text() and SK1 not in (vault / "Keys.md").read_text()
@@ -163,6 +163,6 @@ def test_secret_named_frontmatter_values_are_hidden_in_every_read(server) -> Non
         assert not any(h in text for h in HIDDEN), text
     src = httpx2.get(f"{s.url}/api/file/notes/source", params={"path": "Deploy.md"}).json()
     saved = httpx2.post(f"{s.url}/api/file/notes/save", json={
-        "path": "Deploy.md", "content": src["content"].replace("# Deploy", "# Deploy now"), "version": src["sha256"]})
+        "path": "Deploy.md", "content": src["content"].replace("# Deploy", "# Deploy now"), "version": src["version"]})
     assert saved.status_code == 200, saved.text
     assert (vault / "Deploy.md").read_text() == FRONT.replace("# Deploy", "# Deploy now")

@@ -140,3 +140,113 @@ def test_a_secret_used_as_a_frontmatter_key_is_redacted() -> None:
     key = "sk-proj-" + "A1b2C3d4E5" * 4
     shown = redact_properties({key: 1, "title": "ok"})
     assert key not in str(shown) and shown["title"] == "ok"
+
+
+AKIA = "AKIAQWERTYUIOPASDF234"[:20]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"![[{AKIA}.png]]", f"{AKIA}/note.md", f"Keys/{AKIA}.md", f"{AKIA}_old.txt", f"backup_{AKIA}.md",
+     f"({AKIA})", f"id={AKIA}.", AKIA],
+)
+def test_an_aws_key_id_is_found_whatever_punctuation_ends_it(text: str) -> None:
+    """Issue 16: a key id in a file or folder name (before ``.``, ``/`` or ``_``) is a key id too."""
+    assert redact_text(text) == text.replace(AKIA, "[REDACTED:aws-access-key]")
+
+
+@pytest.mark.parametrize("text", [f"X{AKIA}", f"{AKIA}Z", f"{AKIA}7", "AKIA" + "Q" * 17])
+def test_an_aws_key_id_inside_a_longer_word_is_not_one(text: str) -> None:
+    assert redact_text(text) == text
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK3h8qLmN0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{AKIA}\n{AWS_SECRET}\n",  # the key pair pasted as it was handed out
+        f"# Deploy\n\n    {AWS_SECRET}\n\nthen run it",
+        f"- {AWS_SECRET}",
+        f"`{AWS_SECRET}`\r\n",
+        f"{AWS_SECRET}\n{AWS_SECRET[::-1]}\n",  # two keys on consecutive lines
+    ],
+)
+def test_a_bare_aws_secret_key_on_its_own_line_is_redacted(text: str) -> None:
+    shown = redact_text(text)
+    assert AWS_SECRET not in shown and AWS_SECRET[::-1] not in shown
+    assert "[REDACTED:aws-secret-key]" in shown and shown.count("\n") == text.count("\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"the key {AWS_SECRET} in a sentence",  # not alone on its line: no rule claims a bare 40-char word
+        "3f2a9c0d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c",  # a git SHA: hex, one case
+        "3F2A9C0D4E5B6A7C8D9E0F1A2B3C4D5E6F7A8B9C",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # AWS's documented example
+        "abcdefghijklmnopqrstuvwxyzabcdefghijklmn",  # one case, no digit
+        "Abcdefghijklmnopqrstuvwxyzabcdefghijklmn",  # no digit
+        "A1cdefghijklmnopqrstuvwxyzabcdefghijklm",  # 39 characters
+        "A1cdefghijklmnopqrstuvwxyzabcdefghijklmno",  # 41
+        # the last line of a base64 block (a certificate) is 40 characters by chance
+        "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n" + AWS_SECRET + "\n-----END CERTIFICATE-----",
+    ],
+)
+def test_look_alikes_of_a_bare_aws_secret_are_kept(text: str) -> None:
+    assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Secrets**: [[Vault setup]]",
+        "**Secrets**: [[secrets-demo]] holds the fake keys",
+        "Secrets: [[Vault-setup-guide|the guide]]",
+        "token: [how to rotate](Token%20rotation.md)",
+        "api_key: [console](https://console.example.org/keys)",
+        "password: ![[password-manager.png]]",
+        'db_password: "[[Vault setup]]"',
+        "---\npassword_manager: \"[[1Password]]\"\nsecrets:\n  - \"[[Vault setup]]\"\n---\n",
+        "---\nauthor: Priya Raman\nauthors:\n  - \"[[Steph Ango]]\"\n---\n",  # `author` is not `auth`
+    ],
+)
+def test_a_link_written_as_a_secret_named_value_is_kept(text: str) -> None:
+    """Issue 16: the ``KEY: value`` rules redacted a value that is a link to a note, not a secret."""
+    assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("password: [[x]]hunter2hunter2", "hunter2hunter2"),  # a link glued to more text is no link
+        ("password: hunter2hunter2 [[Vault setup]]", "hunter2hunter2"),
+        ("Secrets: [[sk-proj-" + "A1b2C3d4E5" * 4 + "]]", "A1b2C3d4E5"),  # a token inside a link is still one
+        ("auth: hunter2hunter2", "hunter2hunter2"),
+        ("authorization = abcdefgh12345678", "abcdefgh12345678"),  # `authorization` is still `auth`
+    ],
+)
+def test_secrets_next_to_links_are_still_redacted(text: str, secret: str) -> None:
+    assert secret not in redact_text(text)
+
+
+def test_link_properties_under_a_secret_key_are_kept_in_parsed_frontmatter() -> None:
+    from obsigate.domain.redaction import redact_properties
+
+    props = {"secrets": ["[[Vault setup]]", "hunter2hunter2"], "password": "[[x]]y", "author": "Jane Doe"}
+    assert redact_properties(props) == {
+        "secrets": ["[[Vault setup]]", "[REDACTED:secret-property]"], "password": "[REDACTED:secret-property]",
+        "author": "Jane Doe",
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["AbstractSingletonProxyFactoryBean2Config", "ProjectPlanReviewQuarterly2024FinalDraft",
+     "Projects/ClientWork2024/QuarterlyReview1"],
+)
+def test_a_40_character_name_alone_is_not_taken_for_an_aws_secret(text: str) -> None:
+    """A class name in a code block, a note title or a folder path shown alone (every path of a result is
+    redacted as a string of its own) is not random enough to be a key."""
+    assert len(text) == 40 and redact_text(text) == text

@@ -156,3 +156,21 @@ def test_a_long_note_with_scattered_edits_stays_fast() -> None:
     assert time.perf_counter() - started < 10
     assert f"sk-proj-{80:040d}" not in restored and f"key120: sk-proj-{120:040d} edited" in restored
     assert restored.count("sk-proj-") == 999
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzK3h8qLmN0"
+AWS_NOTE = f"# AWS\nkey id AKIAQWERTYUIOPASDF23\n\n{AWS_SECRET}\n\nrotate yearly\n"
+
+
+def test_a_bare_aws_secret_goes_back_under_its_marker() -> None:
+    shown = redact_text(AWS_NOTE)
+    assert AWS_SECRET not in shown and "\n[REDACTED:aws-secret-key]\n" in shown
+    assert restore_secrets(AWS_NOTE, shown.replace("yearly", "monthly")) == AWS_NOTE.replace("yearly", "monthly")
+
+
+def test_a_bare_aws_secret_that_would_stop_being_alone_on_its_line_is_refused() -> None:
+    """The rule needs the key alone on its line: text typed next to the marker would uncover it."""
+    shown = redact_text(AWS_NOTE)
+    assert refused(AWS_NOTE, shown.replace("\n[REDACTED:aws-secret-key]", "\nkey: x [REDACTED:aws-secret-key]")).rule == "aws-secret-key"
+    block = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo"  # it would read as a base64 block's end
+    assert refused(AWS_NOTE, shown.replace("\n\n[REDACTED:aws-secret-key]", f"\n{block}\n[REDACTED:aws-secret-key]")).line == 4

@@ -287,8 +287,9 @@ def test_propose_changes_nothing_then_apply_writes(rt: ToolRuntime, small_vault:
     assert claims["typ"] == "mcp_confirmation" and claims["aud"] == "obsigate-confirm" and claims["iss"] == "obsigate"
     assert claims["sub"] == "alice" and claims["tool"] == "write_note" and claims["vault"] == "notes"
     assert claims["exp"] - claims["iat"] == 300 and len(claims["jti"]) == 32
-    assert claims["args_sha256"] == sha256_json(args)
-    assert claims["reads_sha256"] == sha256_json({"Ideas.md": hashlib.sha256(before.encode()).hexdigest()})
+    reads = {"Ideas.md": hashlib.sha256(before.encode()).hexdigest()}  # this test tool's own reads
+    assert claims["args_sha256"] == rt.confirmations.digest(args) != sha256_json(args)  # keyed: no plain hash
+    assert claims["reads_sha256"] == rt.confirmations.digest(reads) != sha256_json(reads)
     assert "rewritten" not in token and "content" not in json.dumps(claims)  # arguments stay server-side
 
     done = apply(ctx, token)

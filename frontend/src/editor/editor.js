@@ -46,20 +46,20 @@ function wikilinkCompletion(vault) {
 }
 
 /**
- * Open the editor on `note` (loadSource's `source`: `{vault, path, content, sha256}`, the whole file) inside `container`.
+ * Open the editor on `note` (loadSource's `source`: `{vault, path, content, version}`, the whole file) inside `container`.
  * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)`,
  * `onError(err)`, `user` (whose drafts these are). Returns `{view, save, dirty(), destroy()}`.
  */
 export function openEditor(container, note, options) {
   const { t, dialog, onSaved, onError, user = "anonymous" } = options;
-  let base = note.sha256;
+  let base = note.version;
   let saved = note.content;
   const draft = readDraft(user, note.vault, note.path);
   let start = note.content;
   // Unsaved work over a version that changed since (another tab, person or agent) is never silently dropped:
   // the editor opens on it, still based on the version it was written over (so a save is a conflict, not an
   // overwrite), and the conflict dialog offers keep mine / take theirs / merge at once.
-  const stale = Boolean(draft && draft.base !== note.sha256 && draft.content !== note.content);
+  const stale = Boolean(draft && draft.base !== note.version && draft.content !== note.content);
   if (draft && draft.content !== note.content) {
     start = draft.content;
     if (stale) base = draft.base;
@@ -93,7 +93,7 @@ export function openEditor(container, note, options) {
     const fresh = await api(sourceUrl(note.vault, note.path), { quiet: true });
     // The file read back is ours only if it reads as what we sent: another writer between the save and this
     // read must still make the next save a conflict, never be overwritten by it.
-    if (fresh.content.replace(/\r\n/g, "\n") === content) base = fresh.sha256; // the editor holds \n breaks
+    if (fresh.content.replace(/\r\n/g, "\n") === content) base = fresh.version; // the editor holds \n breaks
     saved = content;
     // text typed while the save was in flight stays a draft (over the version just saved)
     if (text() === content) dropDraft(user, note.vault, note.path);
@@ -119,15 +119,15 @@ export function openEditor(container, note, options) {
       { value: "merge", label: t("editor.merge"), primary: true },
     ]);
     if (choice === "mine") {
-      await put(mine, theirs.sha256).catch(onError);
+      await put(mine, theirs.version).catch(onError);
     } else if (choice === "theirs") {
-      base = theirs.sha256;
+      base = theirs.version;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: theirs.content } });
       saved = theirs.content;
       dropDraft(user, note.vault, note.path);
     } else if (choice === "merge") {
       // their file is the original; my text is the document with per-chunk Accept/Reject controls
-      base = theirs.sha256;
+      base = theirs.version;
       view.setState(EditorState.create({
         doc: mine,
         extensions: extensions(unifiedMergeView({ original: theirs.content, mergeControls: true, collapseUnchanged: { margin: 3 } })),

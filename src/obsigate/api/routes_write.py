@@ -49,11 +49,11 @@ JsonBody = Annotated[dict[str, Any], Body(description=ARGS)]
 
 @router.post("/file/{vault}/save", summary="Save an editor's content, refused if the file changed since it was read")
 async def save_file(ctx: Write, vault: str, body: JsonBody) -> dict[str, Any]:
-    """Body ``{"path", "content", "version"}``: ``version`` is the ``sha256`` read_file returned; a file
-    changed since → 409 ``conflict`` and nothing written."""
+    """Body ``{"path", "content", "version"}``: ``version`` is the ``version`` read_file (or ``/source``)
+    returned; a file changed since (a secret's value included) → 409 ``conflict`` and nothing written."""
     version = body.pop("version", None)
     if not isinstance(version, str):
-        raise BadRequest("version (the sha256 the editor read) is required")
+        raise BadRequest("version (the version the editor read) is required")
     path = body.get("path")
     if not isinstance(path, str):
         raise BadRequest("path (the vault-relative path of the note) is required")

@@ -32,7 +32,10 @@ _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
     ("openai-api-key", "T3BlbkFJ", re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"), 0),
     ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b"), 0),
     ("github-token", "github_pat_", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,100}\b"), 0),
-    ("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"), 0),
+    # a key id ends a word wherever a letter or digit does not follow: in `AKIA….png`, `AKIA…/note.md` and
+    # `AKIA…_old.txt` (file and folder names) as in prose; `\b` would see `_` as part of the word
+    ("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA"), re.compile(
+        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])"), 0),
     ("google-api-key", "AIza", re.compile(r"\bAIza[A-Za-z0-9_-]{35}\b"), 0),
     ("slack-token", "xox", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,100}"), 0),
     ("slack-webhook", "hooks.slack.com", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,100}"), 0),
@@ -40,6 +43,43 @@ _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
     ("obsigate-api-key", "og_", re.compile(r"\bog_[A-Za-z0-9]{40,60}\b"), 0),
     ("jwt", "eyJ", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,1000}"), 0),
 ]
+# An AWS secret access key has no prefix: 40 characters of base64's alphabet. Alone on its line (indented, a
+# list item or in backticks: how a key pair is pasted below its key id), with upper case, lower case and a
+# digit, and random (the kind of character changes at 16 or more of its 39 steps: 99.7 % of random keys, but
+# not a CamelCase name such as `AbstractSingletonProxyFactoryBean2Config`, a title or a folder path), it is
+# one; a 40-character line of a longer base64 block (a certificate) is not, nor a git SHA (hex, one case),
+# nor AWS's documented example key. Two keys on consecutive lines are two keys.
+_BARE_AWS_SECRET = re.compile(r"^[ \t]{0,12}(?:[-*+][ \t]{1,4})?(`?)([A-Za-z0-9/+]{40})\1[ \t]*\r?$", re.MULTILINE)
+_BASE64_BLOCK_LINE = re.compile(r"[ \t]*[A-Za-z0-9/+]{41,}={0,2}[ \t]*\r?")  # a block's lines are 64 or 76 wide
+_HEX = frozenset("0123456789abcdefABCDEF")
+_MIN_CLASS_CHANGES = 16
+
+
+def _class_changes(key: str) -> int:
+    """How many neighbouring characters of ``key`` differ in kind (upper case, lower case, digit, other)."""
+    kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in key]
+    return sum(a != b for a, b in zip(kinds, kinds[1:]))
+
+
+def _bare_aws_secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """Lines that are nothing but an AWS secret access key (see :data:`_BARE_AWS_SECRET`)."""
+    spans = []
+    for m in _BARE_AWS_SECRET.finditer(text):
+        key = m.group(2)
+        if (
+            any(c.isupper() for c in key) and any(c.islower() for c in key) and any(c.isdigit() for c in key)
+            and not set(key) <= _HEX and "example" not in key.lower() and _class_changes(key) >= _MIN_CLASS_CHANGES
+        ):
+            line_start, line_end = m.start(), m.end()
+            before = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+            after = text.find("\n", line_end + 1)
+            prev = text[before : max(before, line_start - 1)]
+            nxt = text[line_end + 1 : len(text) if after == -1 else after] if line_end < len(text) else ""
+            if not _BASE64_BLOCK_LINE.fullmatch(prev) and not _BASE64_BLOCK_LINE.fullmatch(nxt):
+                spans.append((m.start(2), m.end(2), "aws-secret-key"))
+    return spans
+
+
 # `scheme://user:password@host`: matched from each "://" (a scan for the scheme at every word is 10x slower)
 _URL_USERINFO = re.compile(r"//[^\s:/@]{0,100}:([^\s@/]{3,200})@")
 # `api_key = "..."`, `password: hunter22`, `export DB_PASSWORD=...`: found from the secret-ish word, then the
@@ -48,21 +88,29 @@ _SECRET_WORDS = (
     "password", "passwd", "passphrase", "pwd", "secret", "token", "auth", "credential",
     "api_key", "api-key", "apikey", "private_key", "private-key", "privatekey", "access_key", "access-key", "accesskey",
 )  # fmt: skip
-_SECRET_WORD = re.compile("|".join(re.escape(w) for w in _SECRET_WORDS), re.IGNORECASE)
+# `auth` names a credential (`auth_token`, `Auth:`, `authorization`), `author` a person: `author: Jane` is no secret
+_NOT_SECRET_AFTER = {"auth": re.compile(r"or(?!i[sz])", re.IGNORECASE)}
+_SECRET_WORD = re.compile(
+    "|".join(re.escape(w) + (f"(?!{_NOT_SECRET_AFTER[w].pattern})" if w in _NOT_SECRET_AFTER else "") for w in _SECRET_WORDS),
+    re.IGNORECASE,
+)
 
 
 def _secret_word_ends(text: str) -> list[int]:
-    """End offsets of secret-ish words in ``text``, case-insensitive. ``str.find`` on a lower-cased copy is
-    ~20x faster than a case-insensitive alternation regex; the regex is the fallback when lower-casing
-    changes the length (a few non-ASCII letters)."""
+    """End offsets of secret-ish words in ``text``, case-insensitive (``author`` is not ``auth``). ``str.find``
+    on a lower-cased copy is ~20x faster than a case-insensitive alternation regex; the regex is the fallback
+    when lower-casing changes the length (a few non-ASCII letters)."""
     low = text.lower()
     if len(low) != len(text):
         return [m.end() for m in _SECRET_WORD.finditer(text)]
     ends = []
     for word in _SECRET_WORDS:
+        unless = _NOT_SECRET_AFTER.get(word)
         pos = low.find(word)
         while pos != -1:
-            ends.append(pos + len(word))
+            end = pos + len(word)
+            if unless is None or not unless.match(low, end):
+                ends.append(end)
             pos = low.find(word, pos + 1)
     return ends
 # name rest, optional markdown emphasis (`**Password:** x`), `:`/`=`, then a quoted value (spaces allowed) or a bare one
@@ -75,6 +123,20 @@ _ASSIGNMENT_TAIL = re.compile(
 def _is_placeholder(value: str) -> bool:
     low = value.lower()
     return any(p in low for p in _PLACEHOLDERS) or low.startswith(_PLACEHOLDER_STARTS) or low.startswith("[redacted")
+
+
+# A link written as a value (`**Secrets**: [[Vault setup]]`, `token: [how to rotate](Rotation.md)`,
+# `password: ![[diagram.png]]`): a wikilink or embed, or a markdown link or image, whatever its target. It
+# points to where a secret is explained, it is not one; a secret inside it is still found by the token rules.
+_LINK_VALUE = re.compile(r"!?\[\[[^\[\]\n]{1,1000}\]\]|!?\[[^\[\]\n]{0,1000}\]\([^()\s]{0,2000}\)")
+
+
+def _is_link(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, a value a structural rule matched, is a link: one of :data:`_LINK_VALUE`
+    starting at ``start`` and reaching at least ``end`` (a wikilink with spaces runs past a bare value, which
+    stops at the first space); a link glued to more text (``[[x]]hunter2``) is not."""
+    m = _LINK_VALUE.match(text, start)
+    return m is not None and m.end() >= end and (m.end() == len(text) or not text[m.end()].isalnum())
 
 
 _MIN_SECRET_CHARS = 8  # the shortest text any rule matches (`pwd:"ab12"`, `//u:pwd@`): shorter text holds none
@@ -90,6 +152,8 @@ def _value_span(line_start: int, line: str, value_at: int) -> tuple[int, int] | 
     value = line[value_at:].rstrip()
     if not value or value.startswith(("[REDACTED", "|", ">", "&", "*", "{", "[")):
         return None
+    if value[0] in "\"'" and _is_link(value, 1, len(value) - 1):
+        return None  # a link property (`related: "[[Vault setup]]"`) names a note, it holds no secret
     if len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0]:
         return line_start + value_at + 1, line_start + value_at + len(value) - 1
     return line_start + value_at, line_start + value_at + len(value)
@@ -156,6 +220,8 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
     for rule, literal, pattern, group in _TOKEN_RULES:
         if (literal in text) if isinstance(literal, str) else any(lit in text for lit in literal):
             found.extend((m.start(group), m.end(group), rule) for m in pattern.finditer(text))
+    if len(text) >= 40:
+        found.extend(_bare_aws_secret_spans(text))
     pos = text.find("://")
     while pos != -1:
         m = _URL_USERINFO.match(text, pos + 1)
@@ -166,7 +232,8 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
         tail = _ASSIGNMENT_TAIL.match(text, end)
         if tail:
             group = 2 if tail.group(2) is not None else 3
-            if not _is_placeholder(tail.group(group)):
+            value = tail.group(group)
+            if not _is_placeholder(value) and not _is_link(text, tail.start(group), tail.end(group)):
                 found.append((tail.start(group), tail.end(group), "secret-assignment"))
     found.extend(_frontmatter_spans(text))  # last: where a token rule finds the same value, its name is kept
     found.sort(key=lambda s: (s[0], -s[1]))
@@ -252,18 +319,22 @@ def redact_properties(value: Any, *, under_secret: bool = False) -> Any:
     if isinstance(value, list):
         return [redact_properties(v, under_secret=under_secret) for v in value]
     if isinstance(value, str):
-        if under_secret and value.strip() and not value.startswith("[REDACTED"):
+        link = value.strip()
+        if under_secret and link and not value.startswith("[REDACTED") and not _is_link(link, 0, len(link)):
             return "[REDACTED:secret-property]"
         return redact_text(value)
     return value
 
 
 def redact_payload(value: Any) -> Any:
-    """Redact every string inside a JSON-like value (dicts, lists, tuples, str); other values pass through."""
+    """Redact every string inside a JSON-like value (dicts, lists, tuples, str); other values pass through.
+
+    Dict keys are strings like any other (a result keyed by path, ``{"links_updated": {path: n}}``): a file or
+    folder name is redacted wherever it shows, by the one rule, :func:`redact_text` over the whole path."""
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, dict):
-        return {k: redact_payload(v) for k, v in value.items()}
+        return {redact_text(k) if isinstance(k, str) else k: redact_payload(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact_payload(v) for v in value]
     return value

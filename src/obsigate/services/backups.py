@@ -112,11 +112,13 @@ def list_backups(
 
     Either list is paged: at most ``limit`` entries (1..``MAX_LIMIT``) from ``offset`` on.
 
-    Returns ``{"vault", "path", "versions": [{"version", "created", "size", "sha256", "reason", "deleted"}],
+    Returns ``{"vault", "path", "versions": [{"version", "created", "size", "file_version", "reason", "deleted"}],
     "files": [{"path", "versions", "latest", "created", "reason", "deleted"}] | None, "total", "offset",
     "truncated", "next_offset"}``: ``versions`` (:meth:`BackupStore.versions`) with a path, ``files`` (:meth:`BackupStore.files`)
     without one (``versions`` is then ``[]``); ``total`` counts the whole list, ``next_offset`` is the
-    ``offset`` of the next page (``None`` at the end).
+    ``offset`` of the next page (``None`` at the end). ``file_version`` is the keyed version of the saved
+    bytes, as read_file's ``version`` (equal when the file is back to this backup), never their SHA-256: a
+    backup of a note holds its secrets, and a plain hash of them could be checked against guesses.
 
     Raises:
         PathOutsideVault, BadRequest (also ``limit``/``offset`` out of range); Unavailable: no backup store;
@@ -131,7 +133,10 @@ def list_backups(
     safe = resolve_safe_path(vault, path)
     with store_errors():
         versions = _store(ws).versions(vault.name, safe.rel)
-    page = versions[offset : offset + limit]
+    page = [
+        {k: v for k, v in entry.items() if k != "sha256"} | {"file_version": ws.versions.of_sha256(entry["sha256"])}
+        for entry in versions[offset : offset + limit]
+    ]
     return {"vault": vault.name, "path": safe.rel, "versions": page, "files": None, **page_fields(len(versions), offset, len(page))}
 
 

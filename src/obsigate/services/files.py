@@ -8,7 +8,6 @@ gets the byte ``next_offset`` to read on.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import mimetypes
 from dataclasses import asdict
@@ -20,6 +19,7 @@ from obsigate.domain.markdown.note import distinct_tags, parse_note
 from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, decode_note, is_note
+from obsigate.domain.versions import served_sha256
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
 from obsigate.services.paths import SafePath, fs_errors, resolve_safe_path
 from obsigate.services.workspace import Workspace
@@ -119,7 +119,9 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
 
     Returns ``{"vault", "path", "content", "frontmatter", "frontmatter_error", "tags", "aliases", "links":
     [{"target", "subpath", "display", "kind", "embed", "line", "key", "resolved"}], "headings": [{"level", "text", "line"}],
-    "size", "modified", "sha256", "offset", "next_offset", "truncated"}``. ``content`` is the body after the
+    "size", "modified", "sha256", "version", "offset", "next_offset", "truncated"}`` (``sha256``: of the whole
+    file as served, redacted; ``version``: the stored bytes' keyed version, ``domain/versions.py``, which a
+    save sends back). ``content`` is the body after the
     frontmatter block; offsets are UTF-8 byte offsets into that body, and ``offset`` is where ``content`` really
     starts (an ``offset`` inside a multi-byte character moves to the next character boundary). ``resolved`` is the vault path a link
     points to now (Obsidian's resolution over the indexed files), ``None`` when unresolved.
@@ -159,7 +161,8 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
         **meta,
         "size": len(data),
         "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc).isoformat(timespec="seconds"),
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "sha256": served_sha256(redact_text(text)),  # of the file as served, never of its secrets
+        "version": ws.versions.of(data),
         "offset": start,
         "next_offset": next_offset,
         "truncated": next_offset is not None,
@@ -171,7 +174,8 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
     windowed like read_file, or binary bytes as base64 in chunks of at most ``limits.max_read_bytes`` bytes.
 
     Returns ``{"vault", "path", "mime_type", "encoding": "utf-8"|"base64", "content", "size", "sha256",
-    "offset", "next_offset", "truncated"}``. ``size`` and ``sha256`` are the whole file's; ``offset`` is where
+    "version", "offset", "next_offset", "truncated"}``. ``size`` is the whole file's, ``sha256`` the whole
+    file's as served (a text redacted, a binary as stored), ``version`` as :func:`read_file_text`'s; ``offset`` is where
     the chunk starts (text: a UTF-8 byte offset into the redacted text, snapped to a character boundary;
     binary: a byte offset into the file) and ``next_offset`` where the next one does (``None`` at the end).
     A binary chunk is the file's bytes ``[offset, next_offset or size)``, unredacted (attachments are served
@@ -183,16 +187,18 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
     """
     safe, data, _ = _load(vault, path)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
-    common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "version": ws.versions.of(data)}
     text = _decode_text(safe.rel, data)
-    if text is None:
+    shown = None if text is None else redact_text(text)
+    common["sha256"] = served_sha256(data if shown is None else shown)  # of what is served, never of the secrets
+    if shown is None:
         if offset < 0 or offset > len(data):
             raise BadRequest(f"offset must be between 0 and {len(data)}")
         end = min(len(data), offset + ws.limits.max_read_bytes)
         next_offset = end if end < len(data) else None
         chunk = base64.b64encode(data[offset:end]).decode("ascii")
         return {**common, "encoding": "base64", "content": chunk, "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
-    chunk, start, next_offset, _ = _window(redact_text(text), offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
+    chunk, start, next_offset, _ = _window(shown, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
     return {**common, "encoding": "utf-8", "content": chunk, "offset": start, "next_offset": next_offset, "truncated": next_offset is not None}
 
 

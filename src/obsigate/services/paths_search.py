@@ -8,6 +8,7 @@ from typing import Any
 from obsigate.domain.text import fold
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
+from obsigate.services.redacted_paths import shown_path
 from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_QUERY_WORDS = 8
@@ -62,7 +63,8 @@ def search_paths(
     offset: int = 0,
 ) -> dict[str, Any]:
     """Files of ``vaults`` (declared names the tool layer already put in the caller's scope: the one named, or
-    every vault they may use) whose path fuzzily matches ``q`` (every word must match).
+    every vault they may use) whose path fuzzily matches ``q`` (every word must match), as a reader is shown
+    it: a secret in a name is matched as its ``[REDACTED:…]`` marker, never letter by letter.
 
     Returns ``{"query", "hits": [{"vault", "path", "title", "score"}], "total", "offset", "truncated",
     "next_offset"}``, best first.
@@ -77,7 +79,7 @@ def search_paths(
     scored = []
     for name in vaults:
         for path in ws.index.file_states(name):
-            score = path_score(path, words)
+            score = path_score(shown_path(path), words)  # what a reader sees: a name's secret is not searchable
             if score is not None:
                 scored.append((-score, name, path))
     scored.sort()

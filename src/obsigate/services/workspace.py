@@ -12,6 +12,7 @@ from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.domain.vault import Vault
+from obsigate.domain.versions import FileVersions
 from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
 
 
@@ -83,7 +84,9 @@ class DestructiveSwitches(Mapping[str, bool]):
 class Workspace:
     """Declared vaults, their index and limits. ``destructive`` maps vault name → aiDestructiveTools;
     ``backups`` is the versioned backup store (``None``: backup tools answer ``unavailable``); ``journal`` the
-    write-ahead change journal (``None``: a change is rolled back from memory only, for tests and tools).
+    write-ahead change journal (``None``: a change is rolled back from memory only, for tests and tools);
+    ``versions`` gives the keyed versions of stored files that readers see instead of their hashes
+    (``domain/versions.py``; a random key when none is given).
 
     :meth:`get_vault` and :meth:`accessible` are the permission functions: only the tool
     layer calls them (``tools/pipeline.permit`` once per tool call, and the entry points that name a vault
@@ -97,6 +100,7 @@ class Workspace:
     destructive: Mapping[str, bool] = field(default_factory=dict)
     backups: BackupStore | None = None
     journal: ChangeJournal | None = None
+    versions: FileVersions = field(default_factory=FileVersions)
 
     def get_vault(self, name: object, allowed: Iterable[str] | None) -> Vault:
         """Return the vault ``name`` if the caller may use it (the grant check; tool layer only).

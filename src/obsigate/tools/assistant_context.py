@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from obsigate.domain.redaction import redact_payload
 from obsigate.services import assistant_context as svc
+from obsigate.services.redacted_paths import locate
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import door
 from obsigate.tools.pipeline import parse, permit
@@ -111,14 +112,21 @@ async def collect_context(
         granted = permit(ctx, _SPEC, parsed.vault)  # the one grant check; extra_* paths are in this vault
 
         def run() -> svc.AssistantContext:
+            def shown(paths: Any) -> Any:  # paths as a reader was shown them: a name holding a secret redacted
+                if granted.vault is None or paths is None:
+                    return paths
+                if isinstance(paths, str):
+                    return locate(ctx.workspace, granted.vault, paths)
+                return [locate(ctx.workspace, granted.vault, p) for p in paths]
+
             return svc.collect_context(
                 ctx.workspace,
                 granted.vault,
                 mode=parsed.mode,
-                directory=parsed.directory,
-                files=parsed.files or (),
-                extra_files=parsed.extra_files or (),
-                extra_directories=parsed.extra_directories or (),
+                directory=shown(parsed.directory),
+                files=shown(parsed.files) or (),
+                extra_files=shown(parsed.extra_files) or (),
+                extra_directories=shown(parsed.extra_directories) or (),
                 vaults=granted.scope,
             )
 

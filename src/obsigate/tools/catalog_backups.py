@@ -24,7 +24,7 @@ class BackupVersion(BaseModel):
     version: str = Field(description="Version id; ids sort by age.")
     created: str = Field(description="When the backup was taken, ISO 8601 UTC.")
     size: int = Field(description="Size of the saved file in bytes.")
-    sha256: str
+    file_version: str = Field(description="The saved file's version, as read_file's (equal: same content).")
     reason: str = Field(description="The change that made the backup: edit_file, delete_file, rename_file...")
     deleted: bool = Field(default=False, description="The file was deleted; this backup holds its content.")
 

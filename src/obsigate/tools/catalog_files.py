@@ -36,13 +36,15 @@ class HeadingInfo(BaseModel):
 
 
 class FileChunk(ToolOutput):
-    """A file read in chunks: its ``size`` in bytes and ``sha256``, where this chunk starts (``offset``) and the
-    next one does (``next_offset``; null at the end)."""
+    """A file read in chunks: its ``size`` in bytes, ``sha256`` (of the whole file as served: a note redacted)
+    and ``version``, where this chunk starts (``offset``) and the next one does (``next_offset``; null at the
+    end)."""
 
     vault: str
     path: str
     size: int
-    sha256: str
+    sha256: str = Field(description="SHA-256 of the whole file as served (a note redacted).")
+    version: str = Field(description="Changes whenever the stored file does; opaque.")
     offset: int
     next_offset: int | None = None
 

@@ -4,7 +4,9 @@ Names and parameters are the seeds' catalog. Risk ``write`` for create/edit/appe
 rename/move/replace/delete (blocked per vault by ``aiDestructiveTools``). Over MCP these are only reachable as
 ``propose_<tool>`` → ``apply_<tool>`` (``tools/confirmations.py``); REST calls them directly as the human's own
 action. Each tool is a thin pair over ``services.mutations``: the planner calls ``propose``, the tool calls
-``apply`` with the hashes its confirmed proposal read (``ctx.expected_reads``).
+``apply`` with the hashes its confirmed proposal read (``ctx.expected_reads``). Those hashes are the files'
+keyed versions (``domain/versions.py``), as read_file gives them, never their SHA-256: the confirmation token
+(a JWT its holder can decode) binds them, and the editor's save compares its ``version`` with them.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from obsigate.domain.vault import Vault as VaultRef
 from obsigate.services import mutations as svc
 from obsigate.services.changes import BackupRef, Change, FileChange
+from obsigate.services.workspace import Workspace
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, Scope, ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FolderPath, Glob, Globs, Path, Vault
@@ -44,6 +48,20 @@ class MutationResult(ToolOutput):
 REBASED = frozenset({"append_to_file", "create_file", "create_directory"})
 
 
+def _versioned(planner: svc.Planner) -> svc.Planner:
+    """``planner`` with its plan's ``reads`` given as the files' keyed versions (``Workspace.versions``)
+    instead of their SHA-256: what a reader was shown (read_file's ``version``) is what a write is checked
+    against, and no hash of a file's secrets goes into a proposal or its token."""
+
+    def plan(ws: Workspace, vault: VaultRef, **args: Any) -> svc.Plan:
+        planned = planner(ws, vault, **args)
+        reads = {path: ws.versions.of_sha256(digest) for path, digest in planned.change.reads.items()}
+        planned.change = planned.change.model_copy(update={"reads": reads})
+        return planned
+
+    return plan
+
+
 def _pair(
     op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_model: type[ToolArgs],
     scopes: tuple[Scope, ...] = (Scope.IN_APP, Scope.MCP),
@@ -53,16 +71,17 @@ def _pair(
     both on ``ctx.vault``, the vault ``permit`` resolved (the call's one grant check). ``scopes``: the
     model-facing fronts that offer it (none: the web app, REST and the CLI only)."""
     rebased = op in REBASED
+    versioned = _versioned(planner)
 
     def fields(args: ToolArgs) -> dict[str, Any]:
         return args.model_dump(exclude={"vault"}, exclude_unset=True)
 
     def plan(ctx: ToolContext, args: ToolArgs) -> Change:
-        return svc.propose(ctx.workspace, planner, ctx.permitted_vault, **fields(args))
+        return svc.propose(ctx.workspace, versioned, ctx.permitted_vault, **fields(args))
 
     def run(ctx: ToolContext, args: ToolArgs) -> MutationResult:
         expected = None if rebased else ctx.expected_reads
-        change = svc.apply(ctx.workspace, planner, ctx.permitted_vault, expected=expected, **fields(args))
+        change = svc.apply(ctx.workspace, versioned, ctx.permitted_vault, expected=expected, **fields(args))
         return MutationResult.of(change)
 
     run.__doc__ = doc

@@ -11,7 +11,9 @@ suggestions; prevent completion-based information disclosure", §Security):
   ``generate-note``'s ``folder``, any file for the template's ``path``. Ranked: paths starting with the
   typed value, then paths whose last part starts with it, then (from two typed characters) forgiving
   matches (every word in the path, or its letters in order, as ``search_paths``, best score first); within
-  the first two groups shallower, then alphabetical first. A
+  the first two groups shallower, then alphabetical first. Paths are matched and suggested as every result
+  shows them, a name holding a secret redacted (``services.redacted_paths``: such a suggestion is accepted
+  back as a path). A
   vault the caller may not use, or none given, yields no values (never an error that would confirm the
   vault exists). Hidden files are never indexed, so never suggested; empty folders are not suggested;
 * any other argument (``topic``): nothing.
@@ -33,6 +35,7 @@ from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.vault import Vault, is_note
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.paths_search import MAX_QUERY_WORDS, path_score
+from obsigate.services.redacted_paths import shown_path
 from obsigate.services.workspace import Workspace
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import door
@@ -118,7 +121,8 @@ def complete_paths(ws: Workspace, vault: Vault, kind: str, value: str) -> list[s
         candidates = [p for p in files if is_note(p)]
     else:
         candidates = files
-    return rank_paths(candidates, value)
+    # matched and suggested as a reader is shown them: a name holding a secret redacted, never spelled out
+    return rank_paths({shown_path(p) for p in candidates}, value)
 
 
 def _arguments_of(ref_type: str, ref_name: str) -> tuple[dict[str, str], str]:

@@ -16,8 +16,10 @@ The token is a compact JWS (RFC 7515/7519), HS256 over a key of its own (32 rand
 confirmation and the reverse, ``security.md`` §4.1). Header ``typ`` and claim ``typ`` are
 ``mcp_confirmation`` (RFC 8725 §3.11 explicit typing; PyJWT checks neither, so :meth:`redeem` does). Claims:
 ``iss``, ``aud`` (``obsigate-confirm``), ``sub`` (user name), ``jti`` (uuid4 hex), ``iat``, ``exp``
-(``iat`` + TTL), ``tool``, ``vault``, ``args_sha256`` and ``reads_sha256`` (SHA-256 of the canonical JSON of
-the validated arguments and of ``{path: sha256 of the file as the plan read it, "" = absent}``).
+(``iat`` + TTL), ``tool``, ``vault``, ``args_sha256`` and ``reads_sha256`` (HMAC-SHA256 under the token key of
+the canonical JSON of the validated arguments and of ``{path: the file's version as the plan read it, "" =
+absent}``: the token's holder can decode it, and a plain hash of arguments holding a real path, or of reads,
+could be checked against guesses of a secret in a file name; :meth:`ConfirmationService.digest`).
 
 Server side, ``<data_dir>/confirmations.sqlite3`` (0600) keeps, per ``jti``, the proposal (``proposals``: user,
 tool, vault, arguments, reads, paths, exp; deleted when redeemed) and the spent tokens (``used``: jti primary
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
 import sqlite3
 import time
@@ -110,7 +113,8 @@ def canonical_json(value: Any) -> str:
 
 
 def sha256_json(value: Any) -> str:
-    """Hex SHA-256 of :func:`canonical_json` of ``value``."""
+    """Hex SHA-256 of :func:`canonical_json` of ``value`` (unkeyed: never for a token's claims, see
+    :meth:`ConfirmationService.digest`)."""
     return hashlib.sha256(canonical_json(value).encode("ascii")).hexdigest()
 
 
@@ -207,6 +211,14 @@ class ConfirmationService:
     def _now(self) -> int:
         return int(self._clock())
 
+    def digest(self, value: Any) -> str:
+        """The keyed hash a token's ``args_sha256``/``reads_sha256`` claim holds for ``value``: HMAC-SHA256
+        under the token key of :func:`canonical_json` of ``value``, hex."""
+        return self._digest(canonical_json(value))
+
+    def _digest(self, text: str) -> str:
+        return hmac.new(self._tokens.key_bytes, text.encode("ascii"), hashlib.sha256).hexdigest()
+
     # --- issue ----------------------------------------------------------------------------------------
 
     def issue(
@@ -226,7 +238,7 @@ class ConfirmationService:
             tool: the declared tool to run on apply (not ``propose_...``).
             vault: the vault it changes (``""``/``None`` if none).
             args: the tool's validated arguments as JSON (``model_dump(mode="json", by_alias=True)``).
-            reads: ``{vault-relative path: sha256 hex of the bytes read, "" = absent}`` from the plan.
+            reads: ``{vault-relative path: the version of the bytes read, "" = absent}`` from the plan.
             paths: the paths the proposal touches, for the audit record of the application.
 
         Also purges expired proposals and spent tokens.
@@ -237,8 +249,8 @@ class ConfirmationService:
             extra_claims={
                 "tool": tool,
                 "vault": vault or "",
-                "args_sha256": hashlib.sha256(args_json.encode("ascii")).hexdigest(),
-                "reads_sha256": hashlib.sha256(reads_json.encode("ascii")).hexdigest(),
+                "args_sha256": self._digest(args_json),
+                "reads_sha256": self._digest(reads_json),
             },
         )
         now, exp, jti = claims["iat"], claims["exp"], claims["jti"]
@@ -331,8 +343,8 @@ class ConfirmationService:
             row_user != user
             or row_tool != tool
             or vault != claims["vault"]
-            or hashlib.sha256(args_json.encode("ascii")).hexdigest() != claims["args_sha256"]
-            or hashlib.sha256(reads_json.encode("ascii")).hexdigest() != claims["reads_sha256"]
+            or not hmac.compare_digest(self._digest(args_json), str(claims["args_sha256"]))
+            or not hmac.compare_digest(self._digest(reads_json), str(claims["reads_sha256"]))
         ):
             raise _invalid("args_mismatch", tool)
         return Redeemed(

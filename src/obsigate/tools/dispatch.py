@@ -1,8 +1,9 @@
 """``call_tool``: the single entry every front uses to run a tool.
 
 Order, and the only place each step lives: look up → scope → rate limit → validate arguments → vault
-access (checked once; the tool gets the resolved vault on its context) → destructive switch → confirmation →
-run → redact → size budget → audit.
+access (checked once; the tool gets the resolved vault on its context) → destructive switch → locate (a path
+sent back as a reader was shown it, a name holding a secret redacted: ``pipeline.locate_paths``) →
+confirmation → run → redact → size budget → audit.
 
 Confirmation (issue 4 item 4): a ``write``/``dangerous`` tool runs only with ``ctx.confirmed`` (REST after the
 user's own action, the in-app Apply card) or through its derived pair: ``propose_<tool>`` runs the planner and
@@ -21,7 +22,7 @@ from obsigate.services.errors import Conflict, NotFound
 from obsigate.tools import confirmations
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import Call, door, invoke
-from obsigate.tools.pipeline import MODEL_MODES, backup_ids, finish, parse, permit
+from obsigate.tools.pipeline import MODEL_MODES, backup_ids, finish, locate_paths, names_redacted_path, parse, permit
 from obsigate.tools.registry import PROPOSE_PREFIX, SECRET_RESULT_FIELDS, Risk, Scope, ToolKind, ToolSpec
 
 # Model-facing fronts only; "rest", "web" (the web app) and "cli" see every tool, their writes confirmed by a person.
@@ -81,7 +82,8 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
     """Run tool ``name`` for ``ctx`` and return its structured result (a JSON-safe dict).
 
     Each step once, inside :func:`~obsigate.tools.door.door` (argument checks, rate limit, error mapping,
-    audit): look up → validate → permit (vault, ``aiDestructiveTools``) → confirm → run → redact → budget.
+    audit): look up → validate → permit (vault, ``aiDestructiveTools``) → locate (redacted paths) → confirm →
+    run → redact → budget.
     The vault grant is checked once, by :func:`~obsigate.tools.pipeline.permit`; the tool (or planner) runs
     with what it resolved on its context: ``ctx.vault`` (the named vault) and ``ctx.scope`` (the vaults the
     call may see).
@@ -114,6 +116,9 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
         vault = getattr(parsed, "vault", None)
         granted = permit(ctx, spec, vault if isinstance(vault, str) else None)
         run_ctx = dataclasses.replace(ctx, vault=granted.vault, scope=granted.scope)
+        if names_redacted_path(parsed, ctx.expected_reads):  # a name shown redacted, sent back as it was shown
+            parsed, expected = await invoke(locate_paths, ctx, granted.vault, parsed)
+            run_ctx = dataclasses.replace(run_ctx, expected_reads=expected)
         if spec.kind is ToolKind.PROPOSE:
             return await confirmations.propose(run_ctx, spec, parsed, call)
         if spec.risk is not Risk.READ and not ctx.confirmed:

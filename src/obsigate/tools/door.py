@@ -3,7 +3,8 @@
 :func:`door` wraps one call — a tool call, a proposal's decline, a resource read, a prompt, a completion —
 and does, exactly once: the Unicode check of the arguments, the rate limit (per user: a new token is not a
 new budget), the mapping of failures to a :class:`~obsigate.services.errors.ServiceError` (an unexpected
-exception becomes ``internal_error``, never a traceback to the caller) and one audit record, however the
+exception becomes ``internal_error``, never a traceback to the caller; an error's message, hint and details
+redacted, as a result is: a path or a line it quotes may hold a secret) and one audit record, however the
 call ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry
 points inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirmations`, ...).
 """
@@ -19,6 +20,7 @@ from typing import Any
 
 import anyio
 
+from obsigate.domain.redaction import redact_payload, redact_text
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.storage import vault_fs
 from obsigate.services.errors import BadRequest, PathOutsideVault, ServiceError
@@ -88,6 +90,7 @@ async def door(
         yield call
     except ServiceError as exc:
         result_code = exc.code
+        _redact_error(exc)
         raise
     except vault_fs.OutsideVault as exc:  # a symlink met by a path no service translated: still a refusal
         result_code = "path_outside_vault"
@@ -114,6 +117,17 @@ async def door(
                     session=ctx.session_id,
                 )
             )
+
+
+def _redact_error(exc: ServiceError) -> None:
+    """Redact what ``exc`` tells its caller (message, hint, details) in place, as ``pipeline.finish`` does a result:
+    an error can name a file the caller did not name (``replace_in_files``' ``details.path``, a ``conflict``'s
+    ``changed``) or quote a line."""
+    exc.message = redact_text(exc.message)
+    exc.args = (exc.message,)
+    if exc.hint:
+        exc.hint = redact_text(exc.hint)
+    exc.details = redact_payload(exc.details)
 
 
 def _limiter_for(ctx: ToolContext) -> ToolRateLimiter | None:

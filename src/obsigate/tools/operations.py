@@ -9,6 +9,7 @@ import anyio
 
 from obsigate.services.errors import Forbidden
 from obsigate.services.files import read_file_bytes
+from obsigate.services.redacted_paths import locate
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import door
 
@@ -27,7 +28,9 @@ async def download_file(ctx: ToolContext, vault: str, path: str) -> tuple[bytes,
     args = {"vault": vault, "path": path}
     async with door(ctx, "download_file", args):
         permitted = ctx.workspace.get_vault(vault, ctx.allowed_vaults)
-        _, data, mime = await anyio.to_thread.run_sync(lambda: read_file_bytes(ctx.workspace, permitted, path))
+        _, data, mime = await anyio.to_thread.run_sync(
+            lambda: read_file_bytes(ctx.workspace, permitted, locate(ctx.workspace, permitted, path))
+        )  # a path as a reader was shown it: a name holding a secret redacted (services.redacted_paths)
     return data, mime
 
 

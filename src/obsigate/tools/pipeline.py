@@ -1,5 +1,6 @@
 """The steps of one tool call, each done once: validate the arguments, permit (vault access and the
-``aiDestructiveTools`` switch), run the function, finish the result (redaction, then the size budget).
+``aiDestructiveTools`` switch), locate the paths a reader sent back as it was shown them (a name holding a
+secret redacted), run the function, finish the result (redaction, then the size budget).
 
 :func:`permit` is the one check of the caller's vault grants in a tool call: it returns what it resolved (a
 :class:`Permit`), which the caller puts on the context (``ToolContext.vault``/``scope``) for the tool;
@@ -11,6 +12,7 @@ compose them inside :func:`obsigate.tools.door.door`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +21,18 @@ from pydantic import BaseModel, ValidationError
 from obsigate.domain.redaction import redact_payload
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, Forbidden
+from obsigate.services.redacted_paths import MARK, locate
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolKind, ToolSpec
 
-__all__ = ["MODEL_MODES", "Permit", "backup_ids", "finish", "parse", "permit"]
+__all__ = [
+    "MODEL_MODES", "PATH_ARGS", "Permit", "backup_ids", "finish", "locate_paths", "names_redacted_path", "parse", "permit",
+]  # fmt: skip
+
+#: The arguments that name a path of the call's vault: a reader sends them back as it was shown them, a name
+#: holding a secret redacted (``services.redacted_paths``).
+PATH_ARGS = ("path", "source_path", "destination_dir", "dir")
 
 #: Fronts where a model picks the tools: they see ``propose_``/``apply_``, never a raw write tool, and the
 #: per-vault ``aiDestructiveTools`` switch applies to every dangerous call.
@@ -87,6 +96,37 @@ def permit(ctx: ToolContext, spec: ToolSpec, vault: str | None) -> Permit:
     if resolved is not None:
         return Permit(resolved, (resolved.name,))
     return Permit(None, tuple(ws.accessible(ctx.allowed_vaults)))
+
+
+def names_redacted_path(parsed: BaseModel, expected: Mapping[str, str] | None = None) -> bool:
+    """Whether one of ``parsed``'s :data:`PATH_ARGS`, or a path of ``expected`` (the editor's save), holds a
+    redacted part: then :func:`locate_paths` has work to do (cheap; no I/O)."""
+    given = [getattr(parsed, name, None) for name in PATH_ARGS] + list(expected or ())
+    return any(isinstance(value, str) and MARK in value for value in given)
+
+
+def locate_paths(
+    ctx: ToolContext, vault: Vault | None, parsed: BaseModel
+) -> tuple[BaseModel, dict[str, str] | None]:
+    """``(parsed, ctx.expected_reads)`` with each path of :data:`PATH_ARGS` and of the expected reads that a
+    reader sent back as it was shown it (a name holding a secret reads ``[REDACTED:<rule>]``) replaced by the
+    path in ``vault`` it stands for (``services.redacted_paths.locate``); unchanged without a vault. Reads the
+    index: run it off the event loop.
+
+    Raises:
+        BadRequest: a redacted path stands for several files.
+    """
+    expected = ctx.expected_reads
+    if vault is None:
+        return parsed, expected
+    found = {}
+    for name in PATH_ARGS:
+        value = getattr(parsed, name, None)
+        if isinstance(value, str) and MARK in value:
+            found[name] = locate(ctx.workspace, vault, value)
+    if expected:
+        expected = {str(locate(ctx.workspace, vault, path)): digest for path, digest in expected.items()}
+    return (parsed.model_copy(update=found) if found else parsed), expected
 
 
 def finish(ctx: ToolContext, spec: ToolSpec, out: Any, *, budget_chars: int | None = None) -> dict[str, Any]:

@@ -21,10 +21,12 @@ from typing import Any
 
 import anyio
 
+from obsigate.domain.redaction import redact_text
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.services import vaults
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import kind_of, resolve_safe_path
+from obsigate.services.redacted_paths import locate
 from obsigate.tools.audit import summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import visible_tools
@@ -284,6 +286,7 @@ def resolve_targets(ctx: ToolContext, spec: PromptSpec, args: dict[str, str]) ->
     """
     ws = ctx.workspace
     vault = ws.get_vault(args["vault"], ctx.allowed_vaults)
+    args = {k: locate(ws, vault, v) if k in ("path", "folder") else v for k, v in args.items()}  # as shown
     out = {**args, "vault": vault.name}
     if spec.name == "summarize-directory":  # existing folder ("" = root)
         out["path"] = vaults.browse_directory(ws, vault, args["path"], limit=1)["path"]
@@ -338,4 +341,4 @@ async def get_prompt(
             raise NotFound(f"no prompt named {name!r}", code="unknown_prompt", hint="see prompts/list")
         args = check_arguments(spec, raw)
         args = await anyio.to_thread.run_sync(resolve_targets, ctx, spec, args)
-        return spec, spec.render(args, _has(ctx))
+        return spec, redact_text(spec.render(args, _has(ctx)))  # a path or topic may hold a secret

@@ -13,6 +13,7 @@ import anyio
 
 from obsigate.services import files, vaults
 from obsigate.services.errors import NotFound
+from obsigate.services.redacted_paths import locate
 from obsigate.tools.audit import summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import door
@@ -50,5 +51,7 @@ async def read_resource(ctx: ToolContext, uri: str, vault: str | None, path: str
         if path is None:
             info = next(iter(vaults.list_accessible_vaults(ctx.workspace, [permitted.name])))
             return {"kind": "vault", "name": info["name"], "notes": info["notes"], "read_only": info["read_only"]}
-        data = await anyio.to_thread.run_sync(lambda: files.read_raw_file(ctx.workspace, permitted, path))
+        data = await anyio.to_thread.run_sync(  # a path as shown: a name holding a secret redacted
+            lambda: files.read_raw_file(ctx.workspace, permitted, locate(ctx.workspace, permitted, path))
+        )
         return {"kind": "file", **data}
