@@ -37,7 +37,7 @@ from obsigate.api.body_limit import BodyLimit
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
-from obsigate.api.render import install_error_handlers
+from obsigate.api.render import InternalErrors, install_error_handlers
 from obsigate.api.hosts import HostGuard
 from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
@@ -110,6 +110,7 @@ def build_app(
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
     app.add_middleware(BodyLimit)
     app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
+    app.add_middleware(InternalErrors)  # last added = outermost: it answers a failure of any part inside
     app.state.allowed_hosts = security.allowed_hosts  # write routes check a browser's Origin against it
 
     @app.get("/api/health", tags=["health"], summary="Liveness and index state (no auth)")
