@@ -216,22 +216,23 @@ RECOVERY_LINE_PATHS = 10
 def recovery_line(change: Recovered) -> str:
     """One console line about one interrupted change: which vault, which change (its tool), which paths were
     rolled back, which were kept and why, e.g. ``change recovery: vault 'notes': rolled back rename_file
-    (interrupted: the process stopped before the change finished): Hub.md, Centre.md``."""
+    (interrupted: the process stopped before it finished): Hub.md, Centre.md``."""
     def names(paths: list[str]) -> str:
         unique = [_printable(p) for p in dict.fromkeys(paths)]
         more = len(unique) - RECOVERY_LINE_PATHS
         shown = ", ".join(unique[:RECOVERY_LINE_PATHS])
         return shown + (f" and {more} more (all in the audit log, journal {change.id})" if more > 0 else "")
 
+    if not change.vault and not change.paths and not change.kept:  # killed while its first record was written
+        return f"change recovery: journal entry {change.id} was cut before its first record: nothing to put back"
     what = change.reason or "a change"
-    why = "interrupted: the process stopped before the change finished"
     line = f"change recovery: vault {change.vault!r}: "
     if change.paths:
-        line += f"rolled back {what} ({why}): {names(change.paths)}"
+        line += f"rolled back {what} (interrupted: the process stopped before it finished): {names(change.paths)}"
     elif change.kept:
-        line += f"{what} was {why}; nothing to roll back"
+        line += f"{what} was interrupted (the process stopped before it finished); nothing rolled back"
     else:
-        line += f"rolled back {what} ({why}) before its first step: nothing to put back"
+        line += f"{what} was interrupted before its first step (the process stopped): nothing to put back"
     if change.kept:
         line += f"; kept as they are, changed by someone else since (their edit wins): {names(change.kept)}"
     return line
