@@ -53,6 +53,8 @@ class AppSettings(Protocol):
     base_url: str
     allowed_hosts: list[str]
     allowed_origins: list[str]
+    max_body_bytes: int
+    mcp_max_body_bytes: int
 
 
 class AuthParts(Protocol):
@@ -108,7 +110,7 @@ def build_app(
     app.state.login_limiter = MovingWindowRateLimiter(MemoryStorage())
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, mcp_max_bytes=settings.mcp_max_body_bytes)
     app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
     app.add_middleware(InternalErrors)  # last added = outermost: it answers a failure of any part inside
     app.state.allowed_hosts = security.allowed_hosts  # write routes check a browser's Origin against it
@@ -132,6 +134,7 @@ def build_app(
         base_url=settings.base_url,
         allowed_hosts=settings.allowed_hosts,
         allowed_origins=settings.allowed_origins,
+        max_body_bytes=settings.mcp_max_body_bytes,
     )
     return app
 
