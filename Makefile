@@ -6,6 +6,8 @@ STAMP  := $(VENV)/.installed
 ENGINE := $(VENV)/.engine
 CHROMIUM := $(VENV)/.chromium
 PORT   ?= 8000
+# make run's data dir (index, users, audit...): one per server, so a second `make run` needs its own DATA too
+DATA   ?= ./data
 NOTES  ?= 10000
 
 .PHONY: run test bench bench-door bench-ai bench-ui docs clean web web-check
@@ -35,7 +37,7 @@ $(CHROMIUM): $(STAMP)
 	else echo "chromium is missing (needs root and apt to install it): the browser tests will be skipped"; fi
 
 run: $(STAMP)
-	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir ./data --port $(PORT)
+	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir $(DATA) --port $(PORT)
 
 test: $(STAMP) $(ENGINE) $(CHROMIUM)
 	$(BIN)/python -m pytest -q

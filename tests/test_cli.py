@@ -11,7 +11,7 @@ from pathlib import Path
 import jwt
 import pytest
 
-from support import DEMO_VAULT
+from support import DEMO_VAULT, free_port
 
 OBSIGATE = [sys.executable, "-m", "obsigate"]
 
@@ -41,6 +41,20 @@ def test_user_add_then_token_create(tmp_path: Path) -> None:
     assert "alice" in listing and "later,tasks" in listing
     assert oct((data / "users.sqlite3").stat().st_mode & 0o777) == "0o600"
     assert oct((data / "jwt_secret").stat().st_mode & 0o777) == "0o600"
+
+
+def test_user_add_admin_makes_an_admin(tmp_path: Path) -> None:
+    """The README's way to create an admin (who may manage users and the AI settings)."""
+    from obsigate.auth.users import UserStore
+
+    data = tmp_path / "data"
+    r = run("user", "add", "root", "--admin", "--vaults", "*", "--password-stdin", data=data, stdin="a good password\n")
+    assert r.returncode == 0 and "created user root (admin=True, vaults=*)" in r.stderr, r.stderr
+    run("user", "add", "bob", "--vaults", "notes", data=data)
+    listing = run("user", "list", data=data).stdout.splitlines()
+    assert "root\tadmin=True\tvaults=*" in listing and "bob\tadmin=False\tvaults=notes" in listing
+    with UserStore(data / "users.sqlite3") as store:
+        assert store.verify_password("root", "a good password").is_admin
 
 
 def test_api_key_create_prints_the_key_alone(tmp_path: Path) -> None:
@@ -78,7 +92,8 @@ def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
 
 
 def test_serve_refuses_no_auth_on_a_public_bind(tmp_path: Path) -> None:
-    r = run("serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--host", "0.0.0.0", data=tmp_path / "data")
+    port = str(free_port())  # never the default 8000: a `make run` beside the tests holds it
+    r = run("serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--host", "0.0.0.0", "--port", port, data=tmp_path / "data")
     assert r.returncode == 2 and "--force-no-auth" in r.stderr
 
 

@@ -7,6 +7,7 @@ that reads :mod:`obsigate.config` besides the CLI, and the one that wires the tr
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,9 @@ AUDIT_FILE = "audit.log"
 ASSISTANT_FILE = "assistant.sqlite3"
 BACKUPS_DIR = "backups"
 VERSION_KEY_FILE = "version.key"
+
+#: Start-up events worth a line on the console (``obsigate serve`` prints the ``obsigate`` loggers on stderr).
+log = logging.getLogger("obsigate.startup")
 
 
 class ConfigError(Exception):
@@ -203,10 +207,13 @@ def build_runtime(
     )
 
 
-def recover_changes(workspace: Workspace, audit: AuditLog) -> None:
+def recover_changes(workspace: Workspace, audit: AuditLog) -> list[Recovered]:
     """Before anything is served: roll back the changes a killed process left unfinished (the change journal,
-    ``services/mutation_exec.recover``), one audit record each (``action: change_recovery``), and delete the
-    temp files of interrupted writes.
+    ``services/mutation_exec.recover``), one audit record (``action: change_recovery``) and one console line
+    (:func:`recovery_line`) each, and delete the temp files of interrupted writes.
+
+    Returns:
+        What was done to each unfinished change, oldest first (``[]``: the last run ended cleanly).
 
     Raises:
         OSError, LookupError: a change could not be rolled back; the server must not start on such a vault.
@@ -219,9 +226,45 @@ def recover_changes(workspace: Workspace, audit: AuditLog) -> None:
                 duration_ms=0.0, action="change_recovery", paths=change.paths,
             )
         )  # fmt: skip
+        log.log(logging.WARNING if change.kept else logging.INFO, "%s", recovery_line(change))
 
-    recover(workspace, report)
+    recovered = recover(workspace, report)
     sweep_temps(workspace)
+    return recovered
+
+
+#: Most paths a recovery line names; the audit record of the change has them all.
+RECOVERY_LINE_PATHS = 10
+
+
+def recovery_line(change: Recovered) -> str:
+    """One console line about one interrupted change: which vault, which change (its tool), which paths were
+    rolled back, which were kept and why, e.g. ``change recovery: vault 'notes': rolled back rename_file
+    (interrupted: the process stopped before it finished): Hub.md, Centre.md``."""
+    def names(paths: list[str]) -> str:
+        unique = [_printable(p) for p in dict.fromkeys(paths)]
+        more = len(unique) - RECOVERY_LINE_PATHS
+        shown = ", ".join(unique[:RECOVERY_LINE_PATHS])
+        return shown + (f" and {more} more (all in the audit log, journal {change.id})" if more > 0 else "")
+
+    if not change.vault and not change.paths and not change.kept:  # killed while its first record was written
+        return f"change recovery: journal entry {change.id} was cut before its first record: nothing to put back"
+    what = change.reason or "a change"
+    line = f"change recovery: vault {change.vault!r}: "
+    if change.paths:
+        line += f"rolled back {what} (interrupted: the process stopped before it finished): {names(change.paths)}"
+    elif change.kept:
+        line += f"{what} was interrupted (the process stopped before it finished); nothing rolled back"
+    else:
+        line += f"{what} was interrupted before its first step (the process stopped): nothing to put back"
+    if change.kept:
+        line += f"; kept as they are, changed by someone else since (their edit wins): {names(change.kept)}"
+    return line
+
+
+def _printable(path: str) -> str:
+    """``path`` with control characters escaped, so a recovery line stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
 
 
 def create_app(settings: Settings) -> FastAPI:

@@ -7,6 +7,7 @@ precedence: flags > ``OBSIGATE_*`` env > ``<data-dir>/config.json`` > defaults (
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import sqlite3
 import sys
@@ -50,6 +51,23 @@ DataDir = Annotated[
     Path | None, typer.Option("--data-dir", envvar="OBSIGATE_DATA_DIR", help="Data folder (index, users, keys, audit).")
 ]
 VaultOpt = Annotated[list[str] | None, typer.Option("--vault", help="Declare a vault: NAME=PATH (repeatable).")]
+
+
+#: How ObsiGate's own log lines look on the console: time, level, logger, message.
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def console_logging() -> None:
+    """Print ObsiGate's own log lines (the ``obsigate.*`` loggers, INFO and up) on stderr: what a start did
+    (a change recovered from the journal), an internal error's id and traceback. Once per process."""
+    logger = logging.getLogger("obsigate")
+    if any(getattr(h, "obsigate_console", False) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.obsigate_console = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -176,6 +194,7 @@ def serve(
     )
     _need_vaults(settings)
     _check_port_free(settings.host, settings.port)
+    console_logging()  # before create_app: the change recovery it runs prints what it did
     with _reported():
         application = create_app(settings)
     out = Console()
@@ -382,6 +401,7 @@ def index_rebuild(
     """Rebuild the search index of the declared vaults now."""
     settings = _settings(data_dir=data_dir, vault=vault)
     _need_vaults(settings)
+    console_logging()  # build_runtime recovers interrupted changes and says so
     with _reported():
         vaults = build_vaults(settings)
         runtime = build_runtime(settings, prepare_data_dir(settings.data_dir, vaults), vaults)
@@ -470,4 +490,4 @@ def ai_key_remove(
     err.print(f"removed the stored API key of {provider}" if removed else f"no stored API key for {provider}")
 
 
-__all__ = ["app", "client_configs"]
+__all__ = ["app", "client_configs", "console_logging"]

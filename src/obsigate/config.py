@@ -150,6 +150,18 @@ class Settings(BaseSettings):
         le=1_000_000,
         description="Most characters of one tool result put into an assistant prompt (env OBSIGATE_AI_TOOL_RESULT_CHARS).",
     )
+    max_body_bytes: int = Field(
+        default=8 * 1024 * 1024,
+        ge=64 * 1024,
+        le=1024 * 1024 * 1024,
+        description="Largest request body on /api in bytes (413 too_large above): bounds a note written in one call.",
+    )
+    mcp_max_body_bytes: int = Field(
+        default=4 * 1024 * 1024,
+        ge=64 * 1024,
+        le=1024 * 1024 * 1024,
+        description="Largest request body on /mcp in bytes (413 with a JSON-RPC -32600 too_large error above).",
+    )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra Origin values accepted on /mcp (any loopback origin always is) and on REST writes (this server's own origin always is)."
     )

@@ -71,3 +71,21 @@ async def test_the_sdk_client_shows_the_message(server, mode: str) -> None:
             await client.call_tool("search_fulltext", {"q": "x" * (MCP_MAX_BODY_BYTES + 1)})
     assert info.value.error.code == -32600
     assert info.value.error.message == "too_large: request body over 4 MiB"
+
+
+def test_the_caps_follow_the_settings(live_server, small_vault) -> None:
+    """``max_body_bytes`` (REST) and ``mcp_max_body_bytes`` (MCP, the SDK's own cap too), here 1 MiB each."""
+    mib = 1024 * 1024
+    server = live_server({"notes": small_vault}, auth_enabled=False, max_body_bytes=mib, mcp_max_body_bytes=mib)
+    note = "x" * (mib - 1024)
+    assert httpx2.post(f"{server.url}/api/file/notes", json={"path": "Under.md", "content": note}).status_code == 200
+    over = httpx2.post(f"{server.url}/api/file/notes", json={"path": "Over.md", "content": note + "x" * 2048})
+    assert over.status_code == 413 and over.json() == {"code": "too_large", "message": f"request body over {mib} bytes"}
+    assert not (small_vault / "Over.md").exists()
+    body = ('{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"pad": "' + "x" * (mib + 1024) + '"}}').encode()
+    expected = {**EXPECTED, "error": {"code": -32600, "message": "too_large: request body over 1 MiB"}}
+    declared = httpx2.post(f"{server.url}/mcp", content=body, headers=HEADERS)
+    streamed = httpx2.post(f"{server.url}/mcp", content=iter([body[: mib // 2], body[mib // 2 :]]), headers=HEADERS)
+    assert "content-length" not in streamed.request.headers  # only the SDK's transport cap can refuse it
+    for r in (declared, streamed):
+        assert r.status_code == 413 and r.json() == expected

@@ -5,7 +5,8 @@ replace over many notes or a recursive delete; the test SIGKILLs it when the cha
 (the first step is about to land) or after a seeded random delay, starts it again (recovery runs before it
 serves) and checks the vault against two snapshots taken independently of the server: the state before the
 change and the state the same change gives when nothing kills it. Nothing may be left over (journal entries,
-temp files, hidden folders) and the index must list exactly the files on disk.
+temp files, hidden folders) and the index must list exactly the files on disk. The restarted server prints one
+line per change it rolled back (issue 16 item 5), and none after a clean stop.
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ def wikilinks(files: dict[str, bytes]) -> int:
     return sum(len(re.findall(rb"\[\[[^\]]+\]\]", data)) for path, data in files.items() if path.endswith(".md"))
 
 
+#: Each change's tool (the journal's reason) and a path its recovery line names when it had a step to undo.
+RECOVERY: dict[str, tuple[str, str]] = {
+    "rename_hub": ("rename_file", "Hub.md"),
+    "move_folder": ("move_path", "Area"),
+    "replace": ("replace_in_files", "Daily "),
+    "delete_folder": ("delete_directory", "Area"),
+}
+
 CHANGES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "rename_hub": ("POST", "/api/file/v/rename", {"path": "Hub.md", "new_name": "Centre"}),
     "move_folder": ("POST", "/api/move/v", {"source_path": "Area", "destination_dir": "Archive"}),
@@ -70,14 +79,16 @@ CHANGES: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 
 class Server:
-    """``obsigate serve`` in its own process over ``vault`` and ``data``."""
+    """``obsigate serve`` in its own process over ``vault`` and ``data``; its stderr (the console log) goes to
+    the file ``stderr`` when given."""
 
-    def __init__(self, vault: Path, data: Path) -> None:
+    def __init__(self, vault: Path, data: Path, stderr: Path | None = None) -> None:
         self.vault, self.data, self.port = vault, data, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "obsigate", "serve", "--vault", f"v={vault}", "--no-auth",
                "--data-dir", str(data), "--port", str(self.port)]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with stderr.open("wb") if stderr is not None else open(os.devnull, "wb") as err:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -111,8 +122,8 @@ class Server:
 
 
 @contextmanager
-def serving(vault: Path, data: Path) -> Iterator[Server]:
-    server = Server(vault, data)
+def serving(vault: Path, data: Path, stderr: Path | None = None) -> Iterator[Server]:
+    server = Server(vault, data, stderr)
     try:
         yield server
     finally:
@@ -181,15 +192,27 @@ def test_a_killed_change_is_whole_or_absent_after_restart(tmp_path: Path, expect
         server.kill()
     entries = [e.read_bytes() for e in (data / "journal").iterdir()] if (data / "journal").is_dir() else []
     unfinished = [e for e in entries if b'"op":"commit"' not in e]
-    with serving(vault, data) as restarted:  # recovery runs before it serves
+    console = tmp_path / "restart-stderr.txt"
+    with serving(vault, data, console) as restarted:  # recovery runs before it serves
         listed = httpx2.get(f"{restarted.url}/api/vault/v/files", params={"limit": 1000}, timeout=10).json()
+    printed = [line for line in console.read_text(encoding="utf-8").splitlines() if "change recovery:" in line]
     now = snapshot(vault)
     assert now in (before, after), f"{change}: the vault is neither before nor after the change"
     if answered == 200:
         assert now == after
-    if unfinished:  # the rule is roll back, and the audit says what recovery did
+    if unfinished:  # the rule is roll back, and the audit and the console say what recovery did
         assert now == before
         assert '"action": "change_recovery"' in (data / "audit.log").read_text()
+        tool, named = RECOVERY[change]
+        assert len(printed) == len(unfinished), printed
+        assert all(
+            f" INFO obsigate.startup: change recovery: vault 'v': rolled back {tool} (interrupted" in line and named in line
+            or line.endswith(f"vault 'v': {tool} was interrupted before its first step (the process stopped): nothing to put back")
+            or line.endswith("was cut before its first record: nothing to put back")  # killed while it was written
+            for line in printed
+        ), printed
+    else:
+        assert printed == []
     SEEN.append((change, "before" if now == before else "after", bool(unfinished)))
     assert wikilinks(now) in (wikilinks(before), wikilinks(after))
     leftovers = [p for p in now if p.endswith(".obsigate.tmp") or "/." in f"/{p}"]

@@ -37,7 +37,7 @@ from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.throttle import LoginThrottle
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
-from obsigate.api.render import install_error_handlers
+from obsigate.api.render import InternalErrors, install_error_handlers
 from obsigate.api.hosts import HostGuard
 from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
@@ -54,6 +54,8 @@ class AppSettings(Protocol):
     allowed_hosts: list[str]
     allowed_origins: list[str]
     trusted_proxies: list[str]
+    max_body_bytes: int
+    mcp_max_body_bytes: int
 
 
 class AuthParts(Protocol):
@@ -110,8 +112,9 @@ def build_app(
     app.state.trusted_proxies = parse_networks(settings.trusted_proxies)  # whose X-Forwarded-For counts
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, mcp_max_bytes=settings.mcp_max_body_bytes)
     app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
+    app.add_middleware(InternalErrors)  # last added = outermost: it answers a failure of any part inside
     app.state.allowed_hosts = security.allowed_hosts  # write routes check a browser's Origin against it
 
     @app.get("/api/health", tags=["health"], summary="Liveness and index state (no auth)")
@@ -133,6 +136,7 @@ def build_app(
         base_url=settings.base_url,
         allowed_hosts=settings.allowed_hosts,
         allowed_origins=settings.allowed_origins,
+        max_body_bytes=settings.mcp_max_body_bytes,
     )
     return app
 

@@ -1,6 +1,7 @@
-"""Request body caps. REST (``/api``): a body over :data:`MAX_BODY_BYTES` (8 MiB) gets 413 ``too_large`` as
-ObsiGate's JSON error before any handler parses it. MCP (``/mcp``): the SDK's transport refuses a body over
-:data:`MCP_MAX_BODY_BYTES` (4 MiB) with a plain-text 413 that MCP clients cannot show; it is answered here
+"""Request body caps. REST (``/api``): a body over ``max_bytes`` (setting ``max_body_bytes``, default
+:data:`MAX_BODY_BYTES`, 8 MiB) gets 413 ``too_large`` as ObsiGate's JSON error before any handler parses it. MCP
+(``/mcp``): a body over ``mcp_max_bytes`` (setting ``mcp_max_body_bytes``, default :data:`MCP_MAX_BODY_BYTES`,
+4 MiB) is refused by the SDK's transport with a plain-text 413 that MCP clients cannot show; it is answered here
 instead with the same 413 carrying a JSON-RPC error object (code ``-32600``, message ``too_large: …``)."""
 
 from __future__ import annotations

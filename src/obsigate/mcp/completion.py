@@ -51,6 +51,8 @@ class CompletionHandler:
             data: dict[str, Any] = {"code": exc.code, **exc.details}
             if exc.hint:
                 data["hint"] = exc.hint
+            if exc.error_id:
+                data["error_id"] = exc.error_id
             message = f"Unknown prompt: {ref_name}" if exc.code == "unknown_prompt" else f"{exc.code}: {exc.message}"
             raise MCPError(INVALID_PARAMS, message, data) from None
         return CompleteResult(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fastapi import FastAPI
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from starlette.routing import Route
 
 from obsigate.auth.principal import BearerAuthenticator
@@ -27,6 +28,7 @@ def mount_mcp(
     base_url: str,
     allowed_hosts: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
+    max_body_bytes: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
 ) -> StreamableHTTPSessionManager:
     """Serve MCP at ``{base_url}/mcp`` from ``app`` and return the SDK session manager.
 
@@ -47,6 +49,8 @@ def mount_mcp(
             the canonical MCP resource URL, the allowed ``Host``/``Origin`` and the RFC 9728 metadata.
         allowed_hosts, allowed_origins: extra ``Host``/``Origin`` values to accept (reverse proxies,
             browser front-ends); loopback and ``base_url`` are always accepted.
+        max_body_bytes: the largest request body the SDK's transport reads (``api/body_limit.py`` answers a
+            larger one with a JSON-RPC error).
 
     With authentication on, the SDK answers a missing or invalid bearer with 401 and
     ``WWW-Authenticate: Bearer error="invalid_token", ..., resource_metadata="{base_url}/.well-known/
@@ -63,11 +67,14 @@ def mount_mcp(
     server = build_mcp_server(runtime, anonymous=authenticator is None)
     security = transport_security(base, list(allowed_hosts), list(allowed_origins))
     if authenticator is None:
-        mcp_app = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security)
+        mcp_app = server.streamable_http_app(
+            streamable_http_path=MCP_PATH, transport_security=security, max_request_body_size=max_body_bytes
+        )
     else:
         mcp_app = server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             transport_security=security,
+            max_request_body_size=max_body_bytes,
             auth=AuthSettings(
                 issuer_url=base,
                 resource_server_url=resource_url,

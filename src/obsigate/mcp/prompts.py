@@ -70,8 +70,11 @@ class PromptHandlers:
         try:
             spec, text = await get_prompt(self.context_of(ctx), params.name, params.arguments, self.prompts)
         except ServiceError as exc:
-            if exc.code == "internal_error":
-                raise MCPError(INTERNAL_ERROR, "internal_error: building the prompt failed unexpectedly") from None
+            if exc.code == "internal_error":  # the door logged it under exc.error_id
+                raise MCPError(
+                    INTERNAL_ERROR, f"internal_error: building the prompt failed unexpectedly (error id {exc.error_id})",
+                    {"code": exc.code, "error_id": exc.error_id},
+                ) from None  # fmt: skip
             if exc.code == "unknown_prompt":
                 raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}", {"code": "unknown_prompt"}) from None
             data: dict[str, Any] = {"prompt": params.name, "code": exc.code, **exc.details}

@@ -111,8 +111,11 @@ class ResourceHandlers:
         try:
             data = await read_resource(self.context_of(ctx), uri, vault, path)
         except ServiceError as exc:
-            if exc.code == "internal_error":
-                raise MCPError(INTERNAL_ERROR, "internal_error: reading the resource failed unexpectedly") from None
+            if exc.code == "internal_error":  # the door logged it under exc.error_id
+                raise MCPError(
+                    INTERNAL_ERROR, f"internal_error: reading the resource failed unexpectedly (error id {exc.error_id})",
+                    {"code": exc.code, "error_id": exc.error_id},
+                ) from None  # fmt: skip
             raise _protocol_error(exc, uri, ctx.protocol_version) from None
         if data["kind"] == "vault":
             body = {k: data[k] for k in ("name", "notes", "read_only")}

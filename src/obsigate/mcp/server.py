@@ -52,7 +52,9 @@ from obsigate.mcp.auth import principal_from_access_token
 from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers, no_cursor
 from obsigate.mcp.resources import ResourceHandlers
-from obsigate.tools.api import Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, settle, visible_tools
+from obsigate.tools.api import (
+    Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, internal_error, settle, visible_tools,
+)  # fmt: skip
 from obsigate.tools.registry import ToolKind
 
 __all__ = ["CONFIRM_INPUT_KEY", "ERROR_META_KEY", "SERVER_NAME", "build_mcp_server", "error_result", "to_mcp_tool"]
@@ -97,7 +99,8 @@ def to_mcp_tool(spec: ToolSpec) -> Tool:
 
 
 def error_result(err: ServiceError) -> CallToolResult:
-    """A tool failure as the model sees it: ``isError`` with ``"<code>: <message>"`` (+ ``Hint: ...``).
+    """A tool failure as the model sees it: ``isError`` with ``"<code>: <message>"`` (+ ``Hint: ...``); an
+    ``internal_error``'s message and hint name its error id, also in ``_meta`` as ``error_id``.
 
     No ``structuredContent``: MCP requires it to conform to the tool's ``outputSchema`` (2025-06-18+
     ``server/tools`` §Output Schema), which an error object does not. Current SDK clients skip the check on
@@ -197,7 +200,8 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
           budget, audit). Success → JSON text + ``structuredContent``; a ``ServiceError`` →
           :func:`error_result`; an unknown tool → JSON-RPC ``-32602`` (a protocol error, per
           ``server/tools`` §Error Handling). Unexpected exceptions become ``isError`` ``internal_error``,
-          never an opaque ``-32603``. Write tools are listed and called as ``propose_<tool>``/``apply_<tool>``
+          never an opaque ``-32603``; its ``error_id`` (in the text and in ``_meta``) names the server's log
+          line with the traceback. Write tools are listed and called as ``propose_<tool>``/``apply_<tool>``
           (the raw tool answers ``confirmation_required``).
         * Inline confirmation: when the client declared form elicitation, ``propose_<tool>`` asks the human
           right away (MCP ``client/elicitation``, an empty form whose message is the summary and diffs): over
@@ -252,9 +256,8 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
             if err.code == "unknown_tool":
                 raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}", {"code": "unknown_tool"}) from None
             return error_result(err)
-        except Exception:  # call_tool contains its own failures; this guards the glue around it
-            log.exception("tools/call %s failed unexpectedly", name)
-            return error_result(ServiceError(f"{name} failed unexpectedly"))
+        except Exception as exc:  # noqa: BLE001 — call_tool contains its own failures; this guards the glue
+            return error_result(internal_error(exc, name, "mcp"))
 
     async def settled(tctx: ToolContext, data: dict[str, Any], answer: ElicitResult | None) -> CallToolResult:
         """The human's inline answer, settled by the tool layer (accept applies, decline spends the token)."""

@@ -4,7 +4,8 @@ A failure a caller can act on is raised as a :class:`ServiceError` (or a subclas
 :data:`CATALOGUE`. The catalogue (``error_codes.toml`` beside this module) is the one place a code is defined: its HTTP status (REST), how MCP carries
 it (:class:`Channel`), its meaning and the default next step. Each front translates an error exactly once:
 REST renders :meth:`ServiceError.to_dict` with ``http_status``; MCP turns it into an ``isError`` tool result
-or a JSON-RPC error. ``docs/mcp.md`` §7 holds :func:`render_catalogue`'s table (``make docs`` rewrites it;
+or a JSON-RPC error. An unexpected exception is contained once, by :func:`internal_error`: one ERROR line on the
+console with a fresh error id and the traceback, and an ``internal_error`` for the caller carrying that same id. ``docs/mcp.md`` §7 holds :func:`render_catalogue`'s table (``make docs`` rewrites it;
 ``tests/test_errors.py`` fails when a code is used but not catalogued, or the docs are stale).
 
 Hierarchy (class default codes; any catalogued code may be raised with the class of its kind)::
@@ -24,12 +25,19 @@ Hierarchy (class default codes; any catalogued code may be raised with the class
 
 from __future__ import annotations
 
+import logging
+import secrets
 import tomllib
+import traceback
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
 from typing import Any
 
+from obsigate.domain.redaction import redact_text
+
+#: Where unexpected failures are logged (``obsigate serve`` prints the ``obsigate`` loggers on stderr).
+log = logging.getLogger("obsigate.errors")
 
 class Channel(StrEnum):
     """How MCP carries a code. ``result``: a ``tools/call`` result with ``isError: true`` (and JSON-RPC
@@ -67,13 +75,22 @@ def _load_catalogue() -> dict[str, ErrorCode]:
 CATALOGUE: dict[str, ErrorCode] = _load_catalogue()
 
 
-def error_body(code: str, message: str, hint: str | None = None, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The one wire shape of an error, for REST and MCP alike: ``{"code", "message", ["hint"], ["details"]}``."""
+def error_body(
+    code: str,
+    message: str,
+    hint: str | None = None,
+    details: dict[str, Any] | None = None,
+    error_id: str | None = None,
+) -> dict[str, Any]:
+    """The one wire shape of an error, for REST and MCP alike: ``{"code", "message", ["hint"], ["details"],
+    ["error_id"]}`` (``error_id``: an ``internal_error``'s id, the one the server's log line carries)."""
     out: dict[str, Any] = {"code": code, "message": message}
     if hint:
         out["hint"] = hint
     if details:
         out["details"] = details
+    if error_id:
+        out["error_id"] = error_id
     return out
 
 
@@ -85,6 +102,8 @@ class ServiceError(Exception):
         code: a :data:`CATALOGUE` code; default the class's own.
         hint: next step for an agent (e.g. "call list_vaults"); none given → none sent.
         details: JSON-safe extra data (``retry_after``, ``errors``, ``reason``...).
+        error_id: the id of the server's log line about this failure (an ``internal_error`` made by
+            :func:`internal_error`); ``None`` for an expected failure, which is not logged.
 
     ``http_status`` comes from the catalogue entry of ``code``.
 
@@ -101,6 +120,7 @@ class ServiceError(Exception):
         code: str | None = None,
         hint: str | None = None,
         details: dict[str, Any] | None = None,
+        error_id: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -110,6 +130,7 @@ class ServiceError(Exception):
             raise ValueError(f"error code {self.code!r} is not in services.errors.CATALOGUE")
         self.hint = hint
         self.details = details or {}
+        self.error_id = error_id
 
     @property
     def http_status(self) -> int:
@@ -123,7 +144,7 @@ class ServiceError(Exception):
 
     def to_dict(self) -> dict[str, Any]:
         """Return the wire shape (see :func:`error_body`)."""
-        return error_body(self.code, self.message, self.hint, self.details)
+        return error_body(self.code, self.message, self.hint, self.details, self.error_id)
 
 
 class BadRequest(ServiceError):
@@ -190,6 +211,27 @@ class Unavailable(ServiceError):
     spent (``timeout``)."""
 
     code = "unavailable"
+
+
+def internal_error(exc: BaseException, what: str, who: str = "") -> ServiceError:
+    """Contain an unexpected exception: log it once and return the ``internal_error`` to answer with.
+
+    The log line (logger ``obsigate.errors``, ERROR) starts with ``internal error <id>``, a fresh 8-hex-digit
+    id, names ``what`` failed (a tool, a route) and ``who`` called (front and user; never a credential), and
+    carries the traceback; every secret the redaction rules know (tokens, keys, passwords) is masked in it.
+    The returned error carries the same id in ``error_id``, its message and its hint, so a person can quote
+    it and an admin find the line.
+    """
+    error_id = secrets.token_hex(4)
+    trace = "".join(traceback.format_exception(exc)).rstrip()
+    line = f"internal error {error_id}: {what} failed" + (f" ({who})" if who else "")
+    log.error("%s\n%s", redact_text(line), redact_text(trace))
+    return ServiceError(
+        f"{what} failed unexpectedly (error id {error_id})",
+        code="internal_error",
+        hint=f"retry; if it persists, report error id {error_id} to the server's admin",
+        error_id=error_id,
+    )
 
 
 def render_catalogue() -> str:

@@ -32,6 +32,7 @@ from obsigate.services.errors import (
     Unauthenticated,
     Unavailable,
     error_body,
+    internal_error,
 )
 from obsigate.tools.assistant_context import collect_context
 from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
@@ -43,6 +44,6 @@ from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
 __all__ = [
     "REGISTRY", "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "RateLimited", "Risk", "Scope",
     "ServiceError", "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool",
-    "collect_context", "error_body", "fit_to_budget", "offered_tools", "settle", "strip_secret_fields",
+    "collect_context", "error_body", "fit_to_budget", "internal_error", "offered_tools", "settle", "strip_secret_fields",
     "visible_tools",
 ]  # fmt: skip

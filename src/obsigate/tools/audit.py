@@ -30,6 +30,7 @@ class AuditEvent:
     Mutations add ``paths`` (the files a proposal or an application touches), ``proposal`` (the confirmation's
     ``jti``, linking a ``propose_`` record to its ``apply_`` record; never the token itself) and ``backups``
     (the backup ids the tool reported). ``session``: the MCP session or agent run the call belongs to.
+    ``error_id``: an ``internal_error``'s id, the one in the server's log line and in the caller's answer.
     """
 
     user: str
@@ -45,6 +46,7 @@ class AuditEvent:
     proposal: str | None = None
     backups: list[str] | None = None
     session: str | None = None
+    error_id: str | None = None
 
 
 def summarize_args(args: dict[str, Any]) -> dict[str, Any]:

@@ -98,8 +98,9 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
             ``vault_access_denied``, ``not_found``, ``path_outside_vault``, ``rate_limited``,
             ``confirmation_required`` (a write tool without confirmation), ``destructive_tools_disabled``,
             ``invalid_confirmation``, ``token_reused``, ``forbidden`` (another user's token), ``conflict`` (a
-            file changed since the proposal), ... Unexpected exceptions become ``internal_error`` (logged in
-            the audit trail, never with a traceback to the caller).
+            file changed since the proposal), ... Unexpected exceptions become ``internal_error`` (the
+            traceback logged on the server under the ``error_id`` the error and the audit record carry, never
+            sent to the caller).
     """
     args = arguments if arguments is not None else {}
     found: list[ToolSpec] = []

@@ -3,10 +3,11 @@
 :func:`door` wraps one call — a tool call, a proposal's decline, a resource read, a prompt, a completion —
 and does, exactly once: the Unicode check of the arguments, the rate limit (per user: a new token is not a
 new budget), the mapping of failures to a :class:`~obsigate.services.errors.ServiceError` (an unexpected
-exception becomes ``internal_error``, never a traceback to the caller; an error's message, hint and details
-redacted, as a result is: a path or a line it quotes may hold a secret) and one audit record, however the
-call ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry
-points inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirmations`, ...).
+exception becomes ``internal_error``, never a traceback to the caller: the traceback goes to the server's log
+under an error id that the caller and the audit record get too; an error's message, hint and details are
+redacted, as a result is: a path or a line it quotes may hold a secret) and one audit record, however the call
+ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry points
+inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirmations`, ...).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import anyio
 from obsigate.domain.redaction import redact_payload, redact_text
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.storage import vault_fs
-from obsigate.services.errors import BadRequest, PathOutsideVault, ServiceError
+from obsigate.services.errors import BadRequest, PathOutsideVault, ServiceError, internal_error
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -36,7 +37,8 @@ _DEFAULT = object()
 @dataclass(slots=True)
 class Call:
     """What a call learns for its audit record while it runs: the vault (an ``apply_`` learns it from its
-    token), the summarised arguments, the audit ``action``, the paths, proposal id and backup ids."""
+    token), the summarised arguments, the audit ``action``, the paths, proposal id and backup ids, and the
+    error id of an unexpected failure."""
 
     vault: str | None
     args: dict[str, Any]
@@ -44,6 +46,7 @@ class Call:
     paths: list[str] | None = None
     proposal: str | None = None
     backups: list[str] | None = None
+    error_id: str | None = None
 
 
 @asynccontextmanager
@@ -70,7 +73,8 @@ async def door(
 
     Raises:
         ServiceError: every failure (``invalid_argument`` for non-object or non-Unicode arguments,
-            ``rate_limited``, the block's own errors, ``internal_error`` for anything unexpected).
+            ``rate_limited``, the block's own errors, ``internal_error`` for anything unexpected: logged
+            with its traceback under a fresh ``error_id``, which the error and the audit record carry).
     """
     started = time.perf_counter()
     vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
@@ -94,10 +98,14 @@ async def door(
         raise
     except vault_fs.OutsideVault as exc:  # a symlink met by a path no service translated: still a refusal
         result_code = "path_outside_vault"
-        raise PathOutsideVault(f"{exc.filename!r} goes through a symlink; symlinks inside a vault are never followed") from None
+        refusal = PathOutsideVault(f"{exc.filename!r} goes through a symlink; symlinks inside a vault are never followed")
+        _redact_error(refusal)
+        raise refusal from None
     except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
         result_code = "internal_error"
-        raise ServiceError(f"{name} failed unexpectedly ({type(exc).__name__})", code="internal_error") from exc
+        error = internal_error(exc, name, f"{ctx.mode} call by {ctx.principal.name}")
+        call.error_id = error.error_id
+        raise error from exc
     finally:
         if ctx.runtime.audit is not None:
             ctx.runtime.audit.record(
@@ -115,6 +123,7 @@ async def door(
                     proposal=call.proposal,
                     backups=call.backups,
                     session=ctx.session_id,
+                    error_id=call.error_id,
                 )
             )
 
