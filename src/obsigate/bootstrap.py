@@ -298,8 +298,10 @@ def create_app(settings: Settings) -> FastAPI:
 def open_ai_settings(settings: Settings, data_dir: Path) -> AISettings:
     """The assistant's provider settings over ``data_dir`` (``config.json``, ``api_keys.json``) and the
     environment as it is now (``<NAME>_API_KEY``, ``AI_DEFAULT_PROVIDER``...); ``ai_timeout`` as each
-    provider's connect/idle timeout."""
-    return AISettings(data_dir, dict(os.environ), timeout_s=settings.ai_timeout)
+    provider's connect/idle timeout, ``ai_local_timeout`` as a local engine's non-streamed read timeout."""
+    return AISettings(
+        data_dir, dict(os.environ), timeout_s=settings.ai_timeout, local_timeout_s=settings.ai_local_timeout
+    )
 
 
 def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_settings: AISettings) -> Assistant:

@@ -144,6 +144,12 @@ class Settings(BaseSettings):
         le=3600,
         description="Connect and idle-read timeout (s) of one request to an LLM provider (env OBSIGATE_AI_TIMEOUT).",
     )
+    ai_local_timeout: float = Field(
+        default=600.0,
+        gt=0,
+        le=86_400,
+        description="Read timeout (s) of a non-streamed request to a local engine (Ollama, llama.cpp, vLLM on this machine or the local network), which answers only once the whole answer is generated; never re-sent on timeout (env OBSIGATE_AI_LOCAL_TIMEOUT).",
+    )
     ai_tool_result_chars: int = Field(
         default=20_000,
         ge=500,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from obsigate.agent.providers.base import ProviderError
-from obsigate.agent.providers.catalog import PROVIDERS
+from obsigate.agent.providers.catalog import PROVIDERS, is_local_engine
 from obsigate.agent.settings import AISettings, mask_key, validate_base_url
 from obsigate.tools.api import BadRequest, Unavailable
 
@@ -309,3 +309,32 @@ def test_a_base_url_at_a_link_local_or_metadata_address_is_refused(url: str) -> 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:11434/v1", "http://192.168.1.20:8080/v1", "https://api.deepseek.com/v1"])
 def test_loopback_private_and_public_base_urls_are_kept(url: str) -> None:
     assert validate_base_url(url) == url
+
+
+@pytest.mark.parametrize(("name", "url", "local"), [
+    ("custom", "http://127.0.0.1:8080/v1", True),  # llama-cpp-python's server on this machine
+    ("custom", "http://localhost:8080/v1", True),
+    ("custom", "http://[::1]:8080/v1", True),
+    ("custom", "http://192.168.1.20:8080/v1", True),
+    ("custom", "http://10.0.0.7:8000/v1", True),
+    ("custom", "http://llama:8080/v1", True),  # a container's service name
+    ("custom", "http://gpu-box.lan:8080/v1", True),
+    ("ollama", "https://ollama.example.com/v1", True),  # Ollama is an engine wherever it runs
+    ("custom", "https://api.together.xyz/v1", False),
+    ("deepseek", "https://api.deepseek.com/v1", False),
+    ("custom", "http://8.8.8.8/v1", False),
+    ("custom", "not a url", False),
+])  # fmt: skip
+def test_local_engines_are_told_from_hosted_apis(name: str, url: str, local: bool) -> None:
+    assert is_local_engine(name, url) is local
+
+
+def test_a_local_engine_gets_the_local_timeout_and_a_longer_turn(data) -> None:
+    env = {"CUSTOM_BASE_URL": "http://127.0.0.1:8080/v1", "CUSTOM_MODEL": "smollm2", "DEEPSEEK_API_KEY": ENV_KEY}
+    settings = AISettings(data, env, timeout_s=60.0, local_timeout_s=900.0)
+    local = settings.resolve("custom")
+    assert (local.local, local.timeout_s, local.local_timeout_s, local.turn_timeout_s) == (True, 60.0, 900.0, 1800.0)
+    assert (local.read_timeout_s(stream=True), local.read_timeout_s(stream=False)) == (60.0, 900.0)
+    hosted = settings.resolve("deepseek")
+    assert (hosted.local, hosted.turn_timeout_s, hosted.read_timeout_s(stream=False)) == (False, 600.0, 60.0)
+    assert AISettings(data, env, local_timeout_s=30.0).resolve("custom").turn_timeout_s == 600.0  # never shorter

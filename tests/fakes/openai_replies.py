@@ -306,6 +306,23 @@ def context_length() -> Reply:
                              "resulted in 9001 tokens.", code="context_length_exceeded")  # fmt: skip
 
 
+def llamacpp_context_exceeded(n_ctx: int = 512, prompt: int = 4483) -> Reply:
+    """A non-streamed request over llama-cpp-python 0.3.36's context, as its server answers it (its
+    ``RouteErrorHandler`` rewrites the ``Requested tokens (N) exceed context window of M`` ValueError): 400,
+    OpenAI's wording and code. Streamed, the same prompt gets an empty event stream
+    (:func:`llamacpp_streaming_tools_empty`)."""
+    return openai_error(400, f"This model's maximum context length is {n_ctx} tokens. However, you requested "
+                             f"{prompt} tokens ({prompt} in the messages, None in the completion). Please reduce "
+                             "the length of the messages or completion.", code="context_length_exceeded")  # fmt: skip
+
+
+def llama_server_context_exceeded(n_ctx: int = 4096, prompt: int = 4476) -> Reply:
+    """llama.cpp's own ``llama-server`` over its context: 400 ``exceed_context_size_error`` with the sizes."""
+    return error(400, {"error": {"code": 400, "message": f"request ({prompt} tokens) exceeds the available context "
+                                 f"size ({n_ctx} tokens)", "type": "exceed_context_size_error",
+                                 "n_prompt_tokens": prompt, "n_ctx": n_ctx}})  # fmt: skip
+
+
 def rate_limited(retry_after: str | None = None) -> Reply:
     """429, with ``Retry-After`` when given (seconds or an HTTP date)."""
     headers = {"retry-after": retry_after} if retry_after is not None else {}

@@ -44,11 +44,13 @@ import anyio
 
 from obsigate.agent.labels import step_label
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
+from obsigate.agent.providers.schemas import model_schema
 from obsigate.tools.api import (
     Answer,
     Risk,
     ServiceError,
     ToolContext,
+    ToolSpec,
     call_tool,
     fit_to_budget,
     offered_tools,
@@ -56,7 +58,7 @@ from obsigate.tools.api import (
     strip_secret_fields,
 )
 
-__all__ = ["AgentLimits", "Emit", "Run", "RunLoop", "ask_model", "repair_text"]
+__all__ = ["AgentLimits", "Emit", "Run", "RunLoop", "ask_model", "repair_text", "tool_defs"]
 
 #: ``emit(event, data)``: one SSE event (``tool``, ``delta``, ``message``, ``confirmation``, ``notice``, ``done``).
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -109,6 +111,13 @@ class Run:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Run:
         return cls(**{**data, "usage": Usage(**data.get("usage", {}))})
+
+
+def tool_defs(specs: list[ToolSpec]) -> list[ToolDef]:
+    """The tools as every provider is offered them: name, description, and the input schema through
+    :func:`~obsigate.agent.providers.schemas.model_schema` (no length, item-count or pattern bounds: a
+    grammar-constrained local engine crashes on them; the tool layer still enforces them on every call)."""
+    return [ToolDef(s.name, s.description, model_schema(s.input_schema)) for s in specs]
 
 
 def _error_content(exc: ServiceError) -> str:
@@ -210,7 +219,7 @@ class RunLoop:
     def _tools(self, run: Run) -> list[ToolDef] | None:
         if not run.tools_on:
             return None
-        return [ToolDef(s.name, s.description, s.input_schema) for s in offered_tools(self.ctx, run.vault)]
+        return tool_defs(offered_tools(self.ctx, run.vault))
 
     async def stream(self, request: ChatRequest) -> Turn:
         """The model's answer to ``request`` (:func:`ask_model`), its text sent as ``delta`` events as it streams

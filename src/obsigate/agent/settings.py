@@ -38,13 +38,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from obsigate.agent.providers.base import ProviderConfig, ProviderError
+from obsigate.agent.providers.base import TURN_TIMEOUT_S, ProviderConfig, ProviderError
 from obsigate.agent.providers.catalog import (
     DEFAULT_PROVIDER,
     DEFAULT_PROVIDER_ENV,
     PROVIDERS,
     ProviderSpec,
     get_spec,
+    is_local_engine,
     normalise_name,
 )
 from obsigate.tools.api import BadRequest, Unavailable
@@ -357,12 +358,23 @@ class AISettings:
         data_dir: the data folder (the one ``obsigate serve`` uses).
         environ: environment variables (``DEEPSEEK_API_KEY``, ``AI_DEFAULT_PROVIDER``...); default none.
         timeout_s: the connect/idle timeout put into every :class:`ProviderConfig` (``ai_timeout``).
+        local_timeout_s: the read timeout of a non-streamed request to a local engine (``ai_local_timeout``,
+            :func:`~obsigate.agent.providers.catalog.is_local_engine`); such a provider's whole turn is bounded
+            by twice that (a streamed try the engine refuses, then the non-streamed one), 600 s at least.
     """
 
-    def __init__(self, data_dir: Path | str, environ: Mapping[str, str] | None = None, *, timeout_s: float = 60.0) -> None:
+    def __init__(
+        self,
+        data_dir: Path | str,
+        environ: Mapping[str, str] | None = None,
+        *,
+        timeout_s: float = 60.0,
+        local_timeout_s: float = 600.0,
+    ) -> None:
         self.data_dir = Path(data_dir)
         self._environ = dict(environ or {})
         self._timeout_s = timeout_s
+        self._local_timeout_s = local_timeout_s
         self._lock = threading.RLock()
         self._config = _JsonObjectFile(self.data_dir / CONFIG_FILE, private=False)
         self._keys = _JsonObjectFile(self.data_dir / KEYS_FILE, private=True)
@@ -467,9 +479,14 @@ class AISettings:
             base_url = self._base_url(spec, config)[0]
             key = self._key(spec, keys)[0]
         assert chosen is not None and base_url is not None
+        base_url = validate_base_url(base_url)
+        local = is_local_engine(spec.name, base_url)
+        # a local engine's turn may be a refused streamed try, then the non-streamed one: twice its timeout
+        turn_timeout_s = max(TURN_TIMEOUT_S, 2 * self._local_timeout_s) if local else TURN_TIMEOUT_S
         return ProviderConfig(
-            name=spec.name, dialect=spec.dialect, base_url=validate_base_url(base_url), model=chosen,
-            api_key=key, timeout_s=self._timeout_s,
+            name=spec.name, dialect=spec.dialect, base_url=base_url, model=chosen, api_key=key,
+            timeout_s=self._timeout_s, turn_timeout_s=turn_timeout_s, local=local,
+            local_timeout_s=self._local_timeout_s,
         )  # fmt: skip
 
     def default_provider(self) -> tuple[str, str]:

@@ -33,6 +33,7 @@ __all__ = [
     "Provider",
     "ProviderConfig",
     "ProviderError",
+    "TURN_TIMEOUT_S",
     "ToolCall",
     "ToolDef",
     "ToolsRejected",
@@ -43,6 +44,8 @@ __all__ = [
 Message = dict[str, Any]
 Dialect = Literal["openai", "gemini"]
 DIALECTS: tuple[Dialect, ...] = ("openai", "gemini")
+#: The default bound of one whole turn (retries and fallbacks included), in seconds.
+TURN_TIMEOUT_S = 600.0
 #: Called with each piece of answer text as the provider streams it (never reasoning or thought text).
 OnDelta = Callable[[str], Awaitable[None]]
 
@@ -56,6 +59,11 @@ class ProviderConfig:
     ``timeout_s``: connect and idle-read timeout of one request, in seconds (a keep-alive comment does not reset
     the idle timer forever: the whole turn is also bounded by ``turn_timeout_s``). ``max_retries``: how often a
     429/5xx is retried; ``retry_cap_s``: the longest wait between tries, ``Retry-After`` included.
+
+    ``local``: the server is a local engine (Ollama, llama.cpp, vLLM, LM Studio on this machine or the local
+    network: :func:`~obsigate.agent.providers.catalog.is_local_engine`). A *non-streamed* request to it sends
+    no byte before the whole answer is generated, on a CPU that can take minutes: its read timeout is
+    ``local_timeout_s`` instead (:meth:`read_timeout_s`).
     """
 
     name: str
@@ -64,9 +72,16 @@ class ProviderConfig:
     model: str
     api_key: str | None = None
     timeout_s: float = 60.0
-    turn_timeout_s: float = 600.0
+    turn_timeout_s: float = TURN_TIMEOUT_S
     max_retries: int = 2
     retry_cap_s: float = 10.0
+    local: bool = False
+    local_timeout_s: float = 600.0
+
+    def read_timeout_s(self, stream: bool) -> float:
+        """The read timeout of one request: ``local_timeout_s`` for a non-streamed request to a local engine
+        (its first byte comes with the whole answer), else ``timeout_s`` (the idle timeout between bytes)."""
+        return self.local_timeout_s if self.local and not stream else self.timeout_s
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,16 @@ Each provider reads ``<NAME>_API_KEY``, ``<NAME>_BASE_URL`` and ``<NAME>_MODEL``
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from obsigate.agent.providers.base import Dialect, ProviderError
 
-__all__ = ["DEFAULT_PROVIDER", "DEFAULT_PROVIDER_ENV", "PROVIDERS", "ProviderSpec", "get_spec", "normalise_name"]
+__all__ = [
+    "DEFAULT_PROVIDER", "DEFAULT_PROVIDER_ENV", "PROVIDERS", "ProviderSpec", "get_spec", "is_local_engine",
+    "normalise_name",
+]  # fmt: skip
 
 #: The provider used when neither the request, ``config.json`` nor ``AI_DEFAULT_PROVIDER`` names one.
 DEFAULT_PROVIDER = "deepseek"
@@ -95,3 +100,29 @@ def get_spec(name: str) -> ProviderSpec:
             hint="pick one of " + ", ".join(PROVIDERS),
         )
     return spec
+
+
+#: Host name endings of a local network (RFC 6762 ``.local``, RFC 8375 ``.home.arpa``, and common LAN usage).
+_LOCAL_SUFFIXES = (".localhost", ".local", ".lan", ".internal", ".home.arpa")
+
+
+def is_local_engine(name: str, base_url: str) -> bool:
+    """Whether provider ``name`` at ``base_url`` is a local engine, on this machine or the local network: the
+    ``ollama`` provider, or a base URL whose host is ``localhost``, a loopback, private or link-local address,
+    a single-label name (a container's service name, ``http://ollama:11434/v1``) or ends in ``.local``,
+    ``.lan``, ``.internal``, ``.home.arpa``, ``.localhost``. Such an engine often runs on a CPU and answers a
+    non-streamed request only when the whole answer is generated (:attr:`ProviderConfig.local_timeout_s`).
+    A hosted API (any public host name or address) is not one; an unparsable URL is not one either."""
+    if normalise_name(name) == "ollama":
+        return True
+    try:
+        host = (urlsplit(base_url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost" or "." not in host or host.endswith(_LOCAL_SUFFIXES)
+    return address.is_loopback or address.is_private or address.is_link_local

@@ -109,8 +109,9 @@ class GeminiProvider:
         try:
             with anyio.fail_after(config.turn_timeout_s):
                 response = await open_response(
-                    self._client, config, self.url(request.stream), body=body, headers=headers, tools_sent=tools_sent
-                )
+                    self._client, config, self.url(request.stream), body=body, headers=headers,
+                    tools_sent=tools_sent, stream=request.stream,
+                )  # fmt: skip
                 try:
                     if request.stream:
                         await _read_stream(response, assembly, on_delta)
@@ -126,7 +127,8 @@ class GeminiProvider:
             ) from None
         except httpx2.TimeoutException:
             raise ProviderError(
-                f"{config.name} ({config.model}) sent nothing for {config.timeout_s:g} s", code="provider_unavailable"
+                f"{config.name} ({config.model}) sent nothing for {config.read_timeout_s(request.stream):g} s",
+                code="provider_unavailable",
             ) from None
         except (httpx2.RemoteProtocolError, httpx2.ReadError) as exc:
             raise ProviderError(

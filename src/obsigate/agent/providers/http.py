@@ -2,10 +2,14 @@
 our stable codes (``llm.md`` §1.7, §1.8, §2.7).
 
 Retried: HTTP 408/409/425/429 and 5xx (500, 502, 503, 504, 529...) and network failures before the status line
-(refused, reset, timed out; not a wrong URL scheme or proxy), at most
+(refused, reset, a connect or write timeout; not a wrong URL scheme or proxy), at most
 ``ProviderConfig.max_retries`` times, waiting ``Retry-After`` (seconds or an HTTP date) when the provider
 sends one, else 0.5 s, 1 s, 2 s..., never longer than ``retry_cap_s``. Never retried: 4xx other than 429
-(a wrong key or model does not get better), and anything once the answer has started streaming.
+(a wrong key or model does not get better), anything once the answer has started streaming, and a *read*
+timeout before the status line: the whole request reached the server, which may still be generating (a
+non-streamed answer sends nothing until it is complete), so sending it again would start a second generation,
+billed by a hosted provider, queued behind the first by a one-slot local engine, and abandoned at the same
+timeout. It fails with ``provider_unavailable`` and a hint naming the setting to raise.
 """
 
 from __future__ import annotations
@@ -32,9 +36,12 @@ _TOOLS_REJECTED = re.compile(
 )
 _CONTEXT = re.compile(
     r"context[ _]length|maximum context|context window|too many tokens|prompt is too long|input token count"
-    r"|exceeds the (?:maximum|context)",
+    r"|exceeds the (?:maximum|context)|(?:available )?context size|exceed_context_size|\bn_ctx\b",
     re.IGNORECASE,
 )
+#: The error ``code``/``type`` values that name a prompt over the context whatever the message says: OpenAI's and
+#: llama-cpp-python's ``context_length_exceeded``, llama.cpp's server ``exceed_context_size_error``.
+_CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error"})
 _RETRIED = {408, 409, 425, 429}
 
 
@@ -60,6 +67,21 @@ def error_message(body: str) -> str:
         if detail is not None:
             return json.dumps(detail)[:500]
     return body.strip()[:500]
+
+
+def _error_codes(body: str) -> set[str]:
+    """The string ``code`` and ``type`` of an error body's ``error`` object (or of a flat one), lower-cased;
+    empty for any other body."""
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        return set()
+    if isinstance(data, list) and data:
+        data = data[0]
+    err = data.get("error", data) if isinstance(data, dict) else None
+    if not isinstance(err, dict):
+        return set()
+    return {v.lower() for v in (err.get("code"), err.get("type")) if isinstance(v, str)}
 
 
 def _google_status(body: str) -> tuple[str | None, set[str]]:
@@ -93,7 +115,9 @@ def classify(status: int, body: str, *, tools_sent: bool, provider: str, model: 
     402                           ``provider_unavailable`` (out of credit: the key works, the account does not)
     404                           ``model_not_found``
     429                           ``provider_rate_limited``
-    400/413/422, context          ``context_length_exceeded``
+    400/413/422, context          ``context_length_exceeded`` (the message names the context, its size or
+                                  ``n_ctx``; or the error's code/type says so: OpenAI, llama-cpp-python,
+                                  llama.cpp's server)
     other 4xx                     ``provider_bad_response``
     5xx                           ``provider_unavailable``
     ============================  =====================================================================
@@ -120,7 +144,7 @@ def classify(status: int, body: str, *, tools_sent: bool, provider: str, model: 
         return ProviderError(f"{where}: model or endpoint not found: {message}", code="model_not_found")
     if status == 429:
         return ProviderError(f"{where} is rate-limiting requests: {message}", code="provider_rate_limited")
-    if status in (400, 413, 422) and _CONTEXT.search(message):
+    if status in (400, 413, 422) and (_CONTEXT.search(message) or _error_codes(body) & _CONTEXT_CODES):
         return ProviderError(f"{where}: {message}", code="context_length_exceeded")
     if 400 <= status < 500:
         return ProviderError(f"{where} rejected the request (HTTP {status}): {message}", code="provider_bad_response")
@@ -159,19 +183,23 @@ async def open_response(
     body: dict[str, Any],
     headers: dict[str, str],
     tools_sent: bool,
+    stream: bool = True,
 ) -> httpx2.Response:
     """POST ``body`` to ``url`` and return the 2xx response with its body not yet read (the caller reads or
-    streams it, then closes it with ``aclose()``), retrying as the module docstring says.
+    streams it, then closes it with ``aclose()``), retrying as the module docstring says. ``stream``: whether
+    the answer is asked as a stream; the read timeout is :meth:`ProviderConfig.read_timeout_s` of it.
 
     Raises:
         ToolsRejected, ProviderError: see :func:`classify`; ``provider_unavailable`` when the server cannot be
             reached or times out; ``provider_rate_limited`` carries ``details.retry_after`` (s).
     """
+    read_s = config.read_timeout_s(stream)
     attempt = 0
     while True:
         try:
-            # connect/idle-read timeout per request from the config, whatever client was passed in
-            timeout = httpx2.Timeout(config.timeout_s)
+            # connect/write/pool timeouts from the config, whatever client was passed in; the read timeout is
+            # the idle one, or a local engine's longer one for a non-streamed answer
+            timeout = httpx2.Timeout(config.timeout_s, read=read_s)
             request = client.build_request("POST", url, json=body, headers=headers, timeout=timeout)
         except httpx2.InvalidURL as exc:
             raise ProviderError(f"{config.name}: invalid base URL ({exc})", code="provider_not_configured") from None
@@ -182,9 +210,19 @@ async def open_response(
                 f"{config.name}: the base URL must start with http:// or https:// ({config.base_url})",
                 code="provider_not_configured",
             ) from None
+        except httpx2.ReadTimeout:
+            # Trigger: the request was sent whole and no status line came within the read timeout.
+            # Why: the server has the request and may still be generating; a re-send is a second generation.
+            # Outcome: fail now, never re-sent (module docstring), with the setting that gives it longer.
+            setting = "OBSIGATE_AI_LOCAL_TIMEOUT" if config.local and not stream else "OBSIGATE_AI_TIMEOUT"
+            raise ProviderError(
+                f"{config.name} ({config.model}) did not answer within {read_s:g} s; the request was not sent again",
+                code="provider_unavailable",
+                hint=f"a slow model or a busy server: raise {setting} (seconds), or use a smaller model",
+            ) from None
         except httpx2.TransportError as exc:
-            # every network failure (reset, write error, pool timeout...) before the status line is retried;
-            # only a bad proxy setting will not get better
+            # every other network failure (refused, reset, write error, pool timeout...) before the status line
+            # is retried; only a bad proxy setting will not get better
             if attempt < config.max_retries and not isinstance(exc, httpx2.ProxyError):
                 await anyio.sleep(retry_delay(attempt, None, config.retry_cap_s))
                 attempt += 1

@@ -15,8 +15,11 @@ Quirk handled (§5.2): llama-cpp-python's server refuses a *streamed* request wi
 a tool ("Automatic streaming tool choice is not supported"): by HTTP 500 in some versions, by HTTP 200 and an
 event stream that ends without a single event in others (0.3.36 raises inside its SSE publisher, after the
 headers). Either way nothing was said yet, so the same request is sent non-streamed, tools kept, and later tool
-turns to that base URL and model go non-streamed directly. That server also refuses its own assistant messages
-back when their ``content`` is ``null`` (its request schema wants a string): to it they are sent with ``""``.
+turns to that base URL and model go non-streamed directly. The same empty stream is how that server answers a
+prompt over its context (``n_ctx``), tools or not: any empty stream is therefore asked once more non-streamed,
+where the server says what went wrong (400 ``context_length_exceeded``). That server also refuses its own
+assistant messages back when their ``content`` is ``null`` (its request schema wants a string): to it they are
+sent with ``""``.
 """
 
 from __future__ import annotations
@@ -104,8 +107,9 @@ class OpenAICompatProvider:
     """A :class:`~obsigate.agent.providers.base.Provider` for one ``dialect == "openai"`` :class:`ProviderConfig`.
 
     ``client``: an ``httpx2.AsyncClient`` to share (its owner closes it); none given → one of our own, closed by
-    :meth:`aclose`. Timeouts: connect and idle-read ``config.timeout_s`` per request, the whole turn (retries and
-    the llama-cpp-python fallback included) ``config.turn_timeout_s``.
+    :meth:`aclose`. Timeouts: connect and idle-read ``config.timeout_s`` per request (a local engine's
+    non-streamed request: ``config.local_timeout_s``, :meth:`ProviderConfig.read_timeout_s`), the whole turn
+    (retries and the llama-cpp-python fallback included) ``config.turn_timeout_s``.
     """
 
     def __init__(self, config: ProviderConfig, client: httpx2.AsyncClient | None = None) -> None:
@@ -160,12 +164,16 @@ class OpenAICompatProvider:
             self._no_streamed_tools.add(key)
             return await self._send(request, False, on_delta)
         except _EmptyStream:
-            # llama-cpp-python 0.3.36: the same refusal as an event stream without a single event; nothing was
-            # shown yet, so asking again non-streamed is safe (any other cause, say a context overflow, then
-            # fails with the server's own error)
-            if not (stream and tools):
+            # Trigger: an event stream that ended without a single event (llama-cpp-python 0.3.36 raises inside
+            # its SSE publisher, after the headers: a refused streamed tool turn, a prompt over its n_ctx...).
+            # Why: the stream says nothing of the cause, and nothing was shown or generated for us yet.
+            # Outcome: asked once more without streaming; that answer, or the server's own error (say 400
+            # context_length_exceeded), is the turn's. A tool turn that then succeeds is remembered as that
+            # server's refusal of streamed tool turns.
+            if not stream:
                 raise
-            self._no_streamed_tools.add(key)
+            if tools:
+                self._no_streamed_tools.add(key)
             try:
                 return await self._send(request, False, on_delta)
             except ProviderError:
@@ -198,7 +206,7 @@ class OpenAICompatProvider:
             headers["authorization"] = f"Bearer {self.config.api_key}"
         url = f"{self.config.base_url.rstrip('/')}/chat/completions"
         response = await open_response(
-            self._client, self.config, url, body=body, headers=headers, tools_sent=bool(request.tools)
+            self._client, self.config, url, body=body, headers=headers, tools_sent=bool(request.tools), stream=stream
         )
         try:
             names = {t.name for t in request.tools or []}
@@ -208,7 +216,8 @@ class OpenAICompatProvider:
             return await self._read_body(response, on_delta, names)
         except httpx2.TimeoutException:
             raise ProviderError(
-                f"{self._where} stopped sending for {self.config.timeout_s:g} s", code="provider_unavailable"
+                f"{self._where} stopped sending for {self.config.read_timeout_s(stream):g} s",
+                code="provider_unavailable",
             ) from None
         except httpx2.TransportError as exc:
             raise ProviderError(
@@ -325,9 +334,9 @@ class OpenAICompatProvider:
 
 
 class _EmptyStream(ProviderError):
-    """An event stream that ended cleanly without a single ``data:`` event (not even ``[DONE]``): a
-    ``provider_bad_response``, unless it answered a streamed tool turn (llama-cpp-python's refusal, module
-    docstring), which is then asked again without streaming."""
+    """An event stream that ended cleanly without a single ``data:`` event (not even ``[DONE]``): the turn is
+    asked again without streaming (module docstring); a ``provider_bad_response`` only if that, too, answers
+    with such a stream."""
 
     code = "provider_bad_response"
 

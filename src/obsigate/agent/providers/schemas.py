@@ -1,4 +1,8 @@
-"""Tool-schema converters for providers that accept only part of JSON Schema.
+"""Tool-schema converters: what every provider is offered, and what Gemini accepts of it.
+
+:func:`model_schema` is the one step every tool schema goes through before any provider sees it (the agent
+builds its :class:`~obsigate.agent.providers.base.ToolDef` with it): the registry's schema without the
+length, item-count and pattern bounds, which only the tool layer enforces.
 
 :func:`gemini_schema` turns a tool's JSON Schema (2020-12, as :attr:`ToolSpec.input_schema` writes it) into the
 subset Gemini's function declarations accept (``llm.md`` §2.3; the keyword list of google-genai 3.6.1
@@ -13,7 +17,7 @@ import copy
 import json
 from typing import Any
 
-__all__ = ["GEMINI_KEYWORDS", "gemini_schema"]
+__all__ = ["GEMINI_KEYWORDS", "MODEL_DROPPED", "gemini_schema", "model_schema"]
 
 #: The keywords :func:`gemini_schema` may emit (google-genai ``types.Schema`` minus ``title``, ``$ref``,
 #: ``$defs`` and ``additionalProperties``, which it inlines or drops). Everything else is removed.
@@ -24,6 +28,24 @@ GEMINI_KEYWORDS = frozenset({
 })  # fmt: skip
 
 _TYPES = {"string", "number", "integer", "boolean", "array", "object"}
+#: Keywords :func:`model_schema` leaves out of the schemas offered to a model, wherever they constrain a value.
+#: Why, and why for every provider: llama.cpp's JSON-schema-to-grammar converter (llama-cpp-python's server,
+#: llama.cpp's own, Ollama, LM Studio) turns ``maxLength: N`` and ``maxItems: N`` into N nested optional
+#: groups and a ``pattern`` into its own rules, so ``create_file``'s ``content`` (``maxLength`` 5,000,000) and
+#: every ``path`` (1024) overflowed its grammar stack and killed the server at the first forced call; vLLM's
+#: and SGLang's guided decoding compile the same bounds into automata. A model gains nothing from them:
+#: "1024 characters at most" does not help it write a path, and hosted providers bill these tokens at every
+#: turn. The tool layer validates every call with the tool's real Pydantic model (``invalid_argument``, with
+#: the bound, comes back to the model as the call's result), so one lean schema for all providers loses no
+#: check, keeps one tested path, and a conversation that moves to another provider sees the same tools.
+#: Numeric ``minimum``/``maximum`` stay: they are short, tell the model the range of ``limit``, and these
+#: converters either ignore them or build a rule with one branch per digit.
+MODEL_DROPPED = frozenset({"minLength", "maxLength", "pattern", "minItems", "maxItems"})
+#: Keywords whose value maps names to subschemas / is a list of subschemas / is one subschema (2020-12, plus
+#: draft-7 ``definitions``): where :func:`model_schema` walks. Property *names* are never keywords.
+_SUB_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+_SUB_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUB_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else")
 # Keywords that only mean something for one type: kept only on a schema of that type ("items on a non-array"
 # is one of the reported 400s, §2.3).
 _ONLY_FOR = {
@@ -37,6 +59,34 @@ _ONLY_FOR = {
 _FORMATS = {"string": {"enum", "date-time"}, "number": {"float", "double"}, "integer": {"int32", "int64"}}
 _SCALAR_DEFAULT = {"string": str, "boolean": bool, "integer": int, "number": (int, float)}
 _MAX_DEPTH = 32  # recursive $ref or absurd nesting: below this, a node becomes a plain object
+
+
+def model_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` as a model is offered it: every :data:`MODEL_DROPPED` keyword removed from every subschema
+    (a property *named* ``pattern`` stays); everything else (types, ``enum``, ``required``, descriptions,
+    numeric ranges) kept as it is. ``schema`` is not modified; a non-dict gives ``{}`` (any value).
+
+    The bounds still hold: the tool layer validates every call against the tool's own model.
+    """
+    return _lean(schema) if isinstance(schema, dict) else {}
+
+
+def _lean(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node  # a boolean schema, or a keyword's plain value
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in MODEL_DROPPED:
+            continue
+        if key in _SUB_MAPS and isinstance(value, dict):
+            out[key] = {name: _lean(sub) for name, sub in value.items()}
+        elif key in _SUB_LISTS and isinstance(value, list):
+            out[key] = [_lean(sub) for sub in value]
+        elif key in _SUB_ONE:
+            out[key] = [_lean(sub) for sub in value] if isinstance(value, list) else _lean(value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
 
 
 def gemini_schema(schema: dict[str, Any]) -> dict[str, Any]:
