@@ -49,7 +49,13 @@ _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
 # not a CamelCase name such as `AbstractSingletonProxyFactoryBean2Config`, a title or a folder path), it is
 # one; a 40-character line of a longer base64 block (a certificate) is not, nor a git SHA (hex, one case),
 # nor AWS's documented example key. Two keys on consecutive lines are two keys.
-_BARE_AWS_SECRET = re.compile(r"^[ \t]{0,12}(?:[-*+][ \t]{1,4})?(`?)([A-Za-z0-9/+]{40})\1[ \t]*\r?$", re.MULTILINE)
+# a key alone on its line, maybe in a blockquote, a list item (bullet or number), a table cell, quotes or
+# backticks, with a trailing comment
+_BARE_AWS_SECRET = re.compile(
+    r"^[ \t]{0,12}(?:>[ \t]?){0,4}(?:(?:[-*+]|\d{1,3}[.)])[ \t]{1,4})?(?:\|[ \t]*)?([`\"']?)([A-Za-z0-9/+]{40})\1"
+    r"[ \t]*(?:\|[ \t]*)?(?:(?:#|//)[^\n]*)?\r?$",
+    re.MULTILINE,
+)
 _BASE64_BLOCK_LINE = re.compile(r"[ \t]*[A-Za-z0-9/+]{41,}={0,2}[ \t]*\r?")  # a block's lines are 64 or 76 wide
 _HEX = frozenset("0123456789abcdefABCDEF")
 _MIN_CLASS_CHANGES = 16

@@ -65,6 +65,7 @@ class Vault:
         real = Path(os.path.realpath(self.root))
         if real != self.root:
             object.__setattr__(self, "root", real)
+        vault_fs.pin(real)  # a later swap of this folder (for a symlink) is refused, never followed
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,10 +185,15 @@ def is_servable_name(name: str) -> bool:
     )
 
 
+_WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))})
+
+
 def is_portable_name(name: str) -> bool:
-    """Whether a *new* file or folder name is one every vault's disk can hold: servable, and none of the
-    characters Windows reserves (``: * ? " < > |``), so a vault synced to Windows keeps it."""
-    return is_servable_name(name) and not (_WINDOWS_RESERVED & set(name))
+    """Whether a *new* file or folder name is one every vault's disk can hold: servable, none of the
+    characters Windows reserves (``: * ? " < > |``), and not a Windows device name (``CON``, ``nul.md``,
+    ``COM1``...), so a vault synced to Windows keeps it."""
+    device = name.split(".", 1)[0].strip().lower() in _WINDOWS_DEVICES
+    return is_servable_name(name) and not (_WINDOWS_RESERVED & set(name)) and not device
 
 
 def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
@@ -214,6 +220,9 @@ def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
                 log.info("vault %s: %s is a symlink; symlinks inside a vault are never followed", vault.name, disk_rel)
                 continue
             if not stat.S_ISREG(st.st_mode) or is_editor_temp(name):
+                continue
+            if st.st_nlink > 1:
+                log.info("vault %s: %s is hard-linked; such files are never read (another name may be outside)", vault.name, disk_rel)
                 continue
             try:
                 disk_rel.encode("utf-8")

@@ -95,7 +95,7 @@ def _files_below(vault: Vault, rel: str) -> list[tuple[str, str]]:
     """``(vault path, path as spelled on disk)`` of every regular file under the folder ``rel``, hidden ones
     included: a folder is deleted whole, so everything in it is backed up. Symlinks are never followed."""
     with fs_errors(rel):
-        return [(rel + disk[len(rel):], disk) for disk, st in vault_fs.walk(vault.root, rel) if stat.S_ISREG(st.st_mode)]
+        return [(rel + disk[len(rel):], disk) for disk, st in vault_fs.walk(vault.root, rel, strict=True) if stat.S_ISREG(st.st_mode)]
 
 
 def _read(vault: Vault, rel: str) -> bytes:
@@ -202,7 +202,7 @@ def _remove(ws: Workspace, vault: Vault, step: Remove, entry: Entry, versions: d
     if kind_of(vault, step.path) == "dir":
         files = [p for p, _ in _files_below(vault, step.path)]
         with fs_errors(step.path):
-            below = vault_fs.walk(vault.root, step.path)
+            below = vault_fs.walk(vault.root, step.path, strict=True)
             dirs = [step.path, *(step.path + d[len(step.path):] for d, st in below if stat.S_ISDIR(st.st_mode))]
     else:
         files, dirs = [step.path], []

@@ -488,7 +488,7 @@ def plan_delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: 
         raise (BadRequest(f"{rel!r} is a file", code="not_a_directory") if found else NotFound(f"folder {rel!r} does not exist"))
     files = [e.path for e, _ in walk(vault, rel)]
     with fs_errors(rel):
-        below = list(vault_fs.walk(vault.root, rel))
+        below = list(vault_fs.walk(vault.root, rel, strict=True))
     # never served, so never deleted unseen (the backup store keeps only vault files): hidden entries, symlinks
     unseen = [p for p, st in below if p.rsplit("/", 1)[-1].startswith(".") or stat.S_ISLNK(st.st_mode)]
     if unseen:

@@ -98,7 +98,7 @@ def check_new_name(vault: Vault, rel: str) -> None:
     for i, seg in enumerate(segs):
         if not is_portable_name(seg) and not vault_fs.exists(vault.root, "/".join(segs[: i + 1])):
             raise BadRequest(
-                f"the new name {seg!r} uses a character Windows reserves (: * ? \" < > |)",
+                f"the new name {seg!r} uses a character Windows reserves (: * ? \" < > |) or a device name (CON, NUL...)",
                 code="invalid_name", hint="pick a name without those characters",
             )
 
@@ -106,7 +106,8 @@ def check_new_name(vault: Vault, rel: str) -> None:
 @contextmanager
 def fs_errors(rel: str) -> Iterator[None]:
     """Turn ``vault_fs``'s refusals about ``rel`` into the catalogue's errors: a symlink on the way →
-    ``path_outside_vault``; a FIFO, socket or device → ``not_a_file``; over a size cap → ``too_large``.
+    ``path_outside_vault``; a FIFO, socket or device → ``not_a_file``; over a size cap → ``too_large``; a tree
+    too deep to be seen whole → ``invalid_argument``.
 
     Raises:
         PathOutsideVault, BadRequest, PayloadTooLarge.
@@ -122,6 +123,11 @@ def fs_errors(rel: str) -> Iterator[None]:
         raise BadRequest(f"{rel!r} is not a regular file", code="not_a_file") from None
     except vault_fs.FileTooLarge as exc:
         raise PayloadTooLarge(f"{rel!r} is {exc.size} bytes, over the cap for this read") from None
+    except vault_fs.TooDeep as exc:
+        raise BadRequest(
+            f"{exc.filename!r} is deeper than {vault_fs.MAX_DEPTH} folders: what it holds cannot be backed up, so "
+            f"{rel!r} is not changed", hint="move the deep folders up first",
+        ) from None
 
 
 def kind_of(vault: Vault, rel: str) -> vault_fs.Kind | None:

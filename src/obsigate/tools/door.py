@@ -24,7 +24,7 @@ import anyio
 from obsigate.domain.redaction import redact_payload, redact_text
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.storage import vault_fs
-from obsigate.services.errors import BadRequest, PathOutsideVault, ServiceError, internal_error
+from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault, ServiceError, internal_error
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -96,6 +96,11 @@ async def door(
         result_code = exc.code
         _redact_error(exc)
         raise
+    except (FileNotFoundError, NotADirectoryError) as exc:  # a file or folder changed under a call: not a 500
+        result_code = "not_found"
+        gone = NotFound(f"{exc.filename!r} changed or vanished while it was being read; try again")
+        _redact_error(gone)
+        raise gone from None
     except vault_fs.OutsideVault as exc:  # a symlink met by a path no service translated: still a refusal
         result_code = "path_outside_vault"
         refusal = PathOutsideVault(f"{exc.filename!r} goes through a symlink; symlinks inside a vault are never followed")

@@ -23,6 +23,7 @@ import errno
 import os
 import shutil
 import stat
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Literal
@@ -34,6 +35,7 @@ __all__ = [
     "FileTooLarge",
     "Kind",
     "NotRegular",
+    "TooDeep",
     "OutsideVault",
     "exists",
     "folder",
@@ -42,6 +44,7 @@ __all__ = [
     "lstat",
     "make_folder",
     "open_file",
+    "pin",
     "read_file",
     "remove_file",
     "remove_folder",
@@ -72,6 +75,13 @@ class NotRegular(OSError):
 
     def __init__(self, rel: str) -> None:
         super().__init__(errno.EINVAL, "not a regular file", rel)
+
+
+class TooDeep(OSError):
+    """A strict :func:`walk` met a folder deeper than :data:`MAX_DEPTH` (what it holds cannot be seen)."""
+
+    def __init__(self, rel: str) -> None:
+        super().__init__(errno.ELOOP, f"deeper than {MAX_DEPTH} folders", rel)
 
 
 class FileTooLarge(OSError):
@@ -123,14 +133,42 @@ def _open_dir(dir_fd: int, seg: str, rel: str) -> int:
     try:
         return os.open(name, _DIR, dir_fd=dir_fd)
     except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            _refuse_link(dir_fd, name, rel)
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink (even if it is a folder again by now)
+            raise OutsideVault(rel) from None
+        if exc.errno == errno.ENOTDIR:
+            st = _refuse_link(dir_fd, name, rel)
+            if st is not None and stat.S_ISDIR(st.st_mode):  # swapped back meanwhile: it was not a folder
+                raise OutsideVault(rel, "a folder on the way changed while it was opened") from None
             raise NotADirectoryError(errno.ENOTDIR, "a file stands where a folder is", rel) from None
         raise
 
 
+_PINNED: dict[str, tuple[int, int]] = {}  # vault root → (st_dev, st_ino) of the folder it named when declared
+_PIN_LOCK = threading.Lock()
+
+
+def pin(root: str | os.PathLike[str]) -> None:
+    """Remember which folder ``root`` is now (device and inode): every later open of that root checks it is
+    still that folder, so a vault folder swapped for a symlink (or a parent of it renamed) is refused instead
+    of serving whatever the new path leads to. Called when a vault is declared (``domain.vault.Vault``); a
+    root that does not exist yet is left unpinned."""
+    try:
+        st = os.stat(root)
+    except OSError:
+        return
+    with _PIN_LOCK:
+        _PINNED[os.fspath(root)] = (st.st_dev, st.st_ino)
+
+
 def _open_root(root: str | os.PathLike[str]) -> int:
-    return os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    pinned = _PINNED.get(os.fspath(root))
+    if pinned is not None:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != pinned:
+            os.close(fd)
+            raise OutsideVault("", "the vault's folder was replaced since it was declared (a symlink or a move)")
+    return fd
 
 
 @contextmanager
@@ -235,6 +273,8 @@ def open_file(root: str | os.PathLike[str], rel: str) -> Iterator[tuple[int, os.
             raise IsADirectoryError(errno.EISDIR, "a folder", rel)
         if not stat.S_ISREG(st.st_mode):
             raise NotRegular(rel)
+        if st.st_nlink > 1:  # another name of this file may lie outside the vault (the data dir's keys...)
+            raise OutsideVault(rel, "a hard-linked file is never read: another name of it may lie outside the vault")
         yield fd, st
     finally:
         os.close(fd)
@@ -404,7 +444,11 @@ def stat_names(root: str | os.PathLike[str], rel: str, names: list[str]) -> dict
 
 
 def walk(
-    root: str | os.PathLike[str], under: str = "", *, descend: Callable[[str], bool] = lambda name: True
+    root: str | os.PathLike[str],
+    under: str = "",
+    *,
+    descend: Callable[[str], bool] = lambda name: True,
+    strict: bool = False,
 ) -> Iterator[tuple[str, os.stat_result]]:
     """Every entry below the folder ``under``, depth-first, names sorted by code point, a folder before what
     it holds: ``(path as spelled on disk, relative to the root; its own lstat)``. Files, folders, symlinks
@@ -412,18 +456,22 @@ def walk(
     is true are entered, never a symlink, and not beyond :data:`MAX_DEPTH`. Entries that vanish or cannot
     be read are skipped.
 
+    Args:
+        strict: raise :class:`TooDeep` at a folder past :data:`MAX_DEPTH` instead of skipping it (a caller
+            about to delete the tree must have seen all of it).
+
     Raises:
         OutsideVault, FileNotFoundError, NotADirectoryError: ``under`` is not a folder reachable without
-        symlinks (raised when the walk starts).
+        symlinks (raised when the walk starts). TooDeep: see ``strict``.
     """
     segs = _segments(under)
     prefix = "/".join(segs)
     with _walk_to(root, segs, under) as fd:
-        yield from _walk_fd(fd, prefix, len(segs), descend)
+        yield from _walk_fd(fd, prefix, len(segs), descend, strict)
 
 
 def _walk_fd(
-    fd: int, prefix: str, depth: int, descend: Callable[[str], bool]
+    fd: int, prefix: str, depth: int, descend: Callable[[str], bool], strict: bool
 ) -> Iterator[tuple[str, os.stat_result]]:
     try:
         names = sorted(os.listdir(fd))
@@ -436,13 +484,15 @@ def _walk_fd(
             continue
         rel = f"{prefix}/{name}" if prefix else name
         yield rel, st
+        if stat.S_ISDIR(st.st_mode) and depth >= MAX_DEPTH and strict:
+            raise TooDeep(rel)
         if stat.S_ISDIR(st.st_mode) and depth < MAX_DEPTH and descend(name):
             try:
                 sub = os.open(name, _DIR, dir_fd=fd)
             except OSError:  # gone, or swapped for a symlink since the stat (ELOOP)
                 continue
             try:
-                yield from _walk_fd(sub, rel, depth + 1, descend)
+                yield from _walk_fd(sub, rel, depth + 1, descend, strict)
             finally:
                 os.close(sub)
 
