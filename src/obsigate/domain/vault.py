@@ -20,7 +20,7 @@ import logging
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from obsigate.domain.text import nfc
 __all__ = [
     "FileEntry",
     "created_ns",
+    "folders_of",
     "Vault",
     "decode_note",
     "is_editor_temp",
@@ -144,6 +145,18 @@ def is_editor_temp(name: str) -> bool:
     """
     name = name.rsplit("/", 1)[-1]
     return name in _TEMP_EXACT or _TEMP_RE.search(name) is not None
+
+
+def folders_of(paths: Iterable[str]) -> set[str]:
+    """Every folder holding one of the vault-relative ``paths`` (their ancestors), without the root:
+    ``{"a/b/c.md"}`` → ``{"a", "a/b"}``."""
+    out: set[str] = set()
+    for path in paths:
+        parent = path.rpartition("/")[0]
+        while parent and parent not in out:
+            out.add(parent)
+            parent = parent.rpartition("/")[0]
+    return out
 
 
 def is_note(rel_path: str) -> bool:

@@ -91,11 +91,18 @@ def _parent_of(rel: str) -> str:
     return rel.rsplit("/", 1)[0] if "/" in rel else ""
 
 
-def _files_below(vault: Vault, rel: str) -> list[tuple[str, str]]:
-    """``(vault path, path as spelled on disk)`` of every regular file under the folder ``rel``, hidden ones
-    included: a folder is deleted whole, so everything in it is backed up. Symlinks are never followed."""
+def _below(vault: Vault, rel: str) -> tuple[list[str], list[str]]:
+    """``(files, folders)`` under the folder ``rel``, as spelled on disk, hidden ones included: a folder is
+    deleted whole, so every file in it is backed up. Symlinks are never followed; a tree deeper than the walk
+    sees is refused (``vault_fs.TooDeep``), never deleted unseen."""
+    files, folders = [], []
     with fs_errors(rel):
-        return [(rel + disk[len(rel):], disk) for disk, st in vault_fs.walk(vault.root, rel, strict=True) if stat.S_ISREG(st.st_mode)]
+        for disk, st in vault_fs.walk(vault.root, rel, strict=True):
+            if stat.S_ISREG(st.st_mode):
+                files.append(disk)
+            elif stat.S_ISDIR(st.st_mode):
+                folders.append(disk)
+    return files, folders
 
 
 def _read(vault: Vault, rel: str) -> bytes:
@@ -109,13 +116,13 @@ def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) ->
         raise Unavailable("no backup store is configured; refusing to change files without backups")
     found = kind_of(vault, rel)
     if found == "dir":
-        items = _files_below(vault, rel)
+        items = _below(vault, rel)[0]
     elif found == "file":
-        items = [(rel, rel)]
+        items = [rel]
     else:
         return
-    for path, disk in items:
-        data = _read(vault, disk)
+    for path in items:
+        data = _read(vault, path)
         out.backups.append({"path": path, "version": save_backup(ws.backups, vault.name, path, data, reason=reason)})
         out.sha256[path] = hashlib.sha256(data).hexdigest()
 
@@ -200,10 +207,8 @@ def _move(vault: Vault, step: Move, entry: Entry) -> None:
 
 def _remove(ws: Workspace, vault: Vault, step: Remove, entry: Entry, versions: dict[str, str], reason: str) -> None:
     if kind_of(vault, step.path) == "dir":
-        files = [p for p, _ in _files_below(vault, step.path)]
-        with fs_errors(step.path):
-            below = vault_fs.walk(vault.root, step.path, strict=True)
-            dirs = [step.path, *(step.path + d[len(step.path):] for d, st in below if stat.S_ISDIR(st.st_mode))]
+        files, folders = _below(vault, step.path)
+        dirs = [step.path, *folders]
     else:
         files, dirs = [step.path], []
     for path in files:  # a file that appeared since the backups were taken is saved too: the undo needs it

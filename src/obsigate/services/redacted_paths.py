@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from obsigate.domain.redaction import redact_text
 from obsigate.domain.storage.backups import BackupError
-from obsigate.domain.vault import Vault
+from obsigate.domain.vault import Vault, folders_of
 from obsigate.services.errors import BadRequest
 from obsigate.services.workspace import Workspace
 
@@ -45,13 +45,7 @@ def _candidates(ws: Workspace, vault: Vault) -> set[str]:
             paths.update(entry["path"] for entry in ws.backups.files(vault.name))
         except (BackupError, OSError):  # a store that cannot be listed adds nothing; list_trash reports it
             pass
-    folders: set[str] = set()
-    for path in paths:
-        parent = path.rpartition("/")[0]
-        while parent and parent not in folders:
-            folders.add(parent)
-            parent = parent.rpartition("/")[0]
-    return paths | folders
+    return paths | folders_of(paths)
 
 
 def _could_read_as(path: str, pieces: list[str]) -> bool:

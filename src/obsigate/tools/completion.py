@@ -32,7 +32,7 @@ from collections.abc import Iterable
 import anyio
 
 from obsigate.domain.text import has_lone_surrogate
-from obsigate.domain.vault import Vault, is_note
+from obsigate.domain.vault import Vault, folders_of, is_note
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.paths_search import MAX_QUERY_WORDS, path_score
 from obsigate.services.redacted_paths import shown_path
@@ -98,17 +98,6 @@ def rank_paths(paths: Iterable[str], value: str) -> list[str]:
     return starts + name_starts + [p for _, _, p in fuzzy]
 
 
-def _folders(paths: Iterable[str]) -> set[str]:
-    """Every folder holding one of ``paths`` (their ancestors), without the root."""
-    out: set[str] = set()
-    for path in paths:
-        parent = path.rpartition("/")[0]
-        while parent and parent not in out:
-            out.add(parent)
-            parent = parent.rpartition("/")[0]
-    return out
-
-
 def complete_paths(ws: Workspace, vault: Vault, kind: str, value: str) -> list[str]:
     """Ranked completions of ``value`` among ``vault``'s indexed ``kind`` paths (``file``, ``note`` or
     ``folder``). ``vault`` is the resolved vault, already checked against the caller's grants (:func:`_vault`)."""
@@ -116,7 +105,7 @@ def complete_paths(ws: Workspace, vault: Vault, kind: str, value: str) -> list[s
         return []
     files = ws.index.file_states(vault.name)
     if kind == "folder":
-        candidates: Iterable[str] = _folders(files)
+        candidates: Iterable[str] = folders_of(files)
     elif kind == "note":
         candidates = [p for p in files if is_note(p)]
     else:
