@@ -61,6 +61,19 @@ def alice_token(data: Path, vaults: Iterable[str] = ("notes",)) -> str:
         users.close()
 
 
+#: The password of the users :func:`add_alice_and_bob` makes.
+PW = "correct horse battery staple"
+
+
+def add_alice_and_bob(server: Any) -> Any:
+    """Give a live server with auth on ``alice`` (vault notes) and the admin ``bob`` (every vault), both with
+    :data:`PW`; returns the server."""
+    users = server.app.state.auth.users
+    users.add_user("alice", PW, vaults=["notes"])
+    users.add_user("bob", PW, admin=True, vaults=None)
+    return server
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Create ``files`` (relative path → text or bytes) under ``root`` and return ``root``."""
     for rel, content in files.items():

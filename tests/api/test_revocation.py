@@ -14,7 +14,8 @@ from http.cookies import SimpleCookie
 import httpx2
 import pytest
 
-PW = "correct horse battery staple"
+from support import PW, add_alice_and_bob
+
 NEW_PW = "a brand new passphrase"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
@@ -30,11 +31,7 @@ def obsigate(*args: str, data, stdin: str | None = None) -> subprocess.Completed
 
 @pytest.fixture
 def server(live_server, small_vault):
-    server = live_server({"notes": small_vault}, auth_enabled=True)
-    users = server.app.state.auth.users
-    users.add_user("alice", PW, vaults=["notes"])
-    users.add_user("bob", PW, admin=True, vaults=None)
-    return server
+    return add_alice_and_bob(live_server({"notes": small_vault}, auth_enabled=True))
 
 
 def _login(server, name: str = "alice", password: str = PW) -> str:

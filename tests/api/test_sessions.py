@@ -13,9 +13,8 @@ import pytest
 from conftest import LiveServer
 from obsigate.auth.tokens import TokenService
 from obsigate.config import load_settings
-from support import free_port
+from support import PW, add_alice_and_bob, free_port
 
-PW = "correct horse battery staple"
 FOREIGN = "https://evil.example"
 
 
@@ -31,11 +30,7 @@ def _cookie_of(response: httpx2.Response) -> SimpleCookie:
 
 @pytest.fixture
 def server(live_server, small_vault):
-    server = live_server({"notes": small_vault}, auth_enabled=True)
-    users = server.app.state.auth.users
-    users.add_user("alice", PW, vaults=["notes"])
-    users.add_user("bob", PW, admin=True, vaults=None)
-    return server
+    return add_alice_and_bob(live_server({"notes": small_vault}, auth_enabled=True))
 
 
 @pytest.fixture
