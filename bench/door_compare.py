@@ -110,7 +110,10 @@ def _settings(data_dir: Path, vault: Path, port: int) -> Any:
     from obsigate.config import load_settings
 
     return load_settings(
-        data_dir=data_dir, port=port, vaults={"demo": {"path": str(vault)}}, auth_enabled=False,
+        data_dir=data_dir,
+        port=port,
+        vaults={"demo": {"path": str(vault)}},
+        auth_enabled=False,
         tool_rate_limit=10_000_000,
     )
 
@@ -182,9 +185,10 @@ async def _measure_http(vault: Path, data_dir: Path, paths: list[str], a: argpar
                 await anyio.sleep(0.02)
         await _wait_ready(app.state.runtime)
         base = f"http://127.0.0.1:{port}"
-        async with httpx2.AsyncClient(base_url=base) as http, Client(
-            streamable_http_client(f"{base}/mcp", http_client=http), mode=a.era
-        ) as client:
+        async with (
+            httpx2.AsyncClient(base_url=base) as http,
+            Client(streamable_http_client(f"{base}/mcp", http_client=http), mode=a.era) as client,
+        ):
             return await _mcp_reads(client, paths, a.calls, a.warmup)
     finally:
         server.should_exit = True
@@ -217,9 +221,10 @@ async def _measure_in_process(vault: Path, data_dir: Path, paths: list[str], a: 
         out["call_tool_read_file"] = await _timed(direct, a.calls, a.warmup)
 
         transport = httpx2.ASGITransport(app=app)
-        async with httpx2.AsyncClient(transport=transport, base_url=base) as http, Client(
-            streamable_http_client(f"{base}/mcp", http_client=http), mode=a.era
-        ) as client:
+        async with (
+            httpx2.AsyncClient(transport=transport, base_url=base) as http,
+            Client(streamable_http_client(f"{base}/mcp", http_client=http), mode=a.era) as client,
+        ):
             out["mcp_read_file_inproc"] = await _mcp_reads(client, paths, a.calls, a.warmup)
 
             async def propose_apply(i: int) -> None:

@@ -58,28 +58,72 @@ TECH = (
 ).split()
 
 FRENCH = (
-    "procédure déploiement réunion équipe sécurité données problème système mémoire résumé café naïve "
-    "élément créer modèle référence générale période intérêt qualité société stratégie théorie "
-    "vérifier "
-    "étape écrire année été élève numéro présentation développement bibliothèque mise_à_jour conformité "
-    "prélèvement échéance reçu trésorerie hébergement sauvegarde restauration fenêtre clé côté château "
-    "forêt hôpital île où déjà très après ça garçon français"
-).replace("_", " ").split()
+    (
+        "procédure déploiement réunion équipe sécurité données problème système mémoire résumé café naïve "
+        "élément créer modèle référence générale période intérêt qualité société stratégie théorie "
+        "vérifier "
+        "étape écrire année été élève numéro présentation développement bibliothèque mise_à_jour conformité "
+        "prélèvement échéance reçu trésorerie hébergement sauvegarde restauration fenêtre clé côté château "
+        "forêt hôpital île où déjà très après ça garçon français"
+    )
+    .replace("_", " ")
+    .split()
+)
 
 COLLOCATIONS = (
-    "action items", "next steps", "meeting notes", "database backup", "release plan", "code review",
-    "backup procédure", "incident postmortem", "weekly review", "reading list",
+    "action items",
+    "next steps",
+    "meeting notes",
+    "database backup",
+    "release plan",
+    "code review",
+    "backup procédure",
+    "incident postmortem",
+    "weekly review",
+    "reading list",
 )
 
 TAG_ROOTS = ("project", "area", "status", "type", "topic", "person", "year")
 TAG_LEAVES = (
-    "alpha", "beta", "gamma", "delta", "health", "finance", "home", "work", "todo", "done", "waiting",
-    "meeting", "idea", "reference", "kubernetes", "python", "rust", "café", "réunion", "2024", "2025",
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "health",
+    "finance",
+    "home",
+    "work",
+    "todo",
+    "done",
+    "waiting",
+    "meeting",
+    "idea",
+    "reference",
+    "kubernetes",
+    "python",
+    "rust",
+    "café",
+    "réunion",
+    "2024",
+    "2025",
 )
 FOLDERS = (
-    "", "", "inbox", "projects/alpha", "projects/beta", "projects/gamma/specs", "areas/health",
-    "areas/finance", "journal/2024/03", "journal/2025/11", "resources/books", "resources/articles",
-    "archive/2023", "people", "meetings/weekly", "meetings/1on1/team",
+    "",
+    "",
+    "inbox",
+    "projects/alpha",
+    "projects/beta",
+    "projects/gamma/specs",
+    "areas/health",
+    "areas/finance",
+    "journal/2024/03",
+    "journal/2025/11",
+    "resources/books",
+    "resources/articles",
+    "archive/2023",
+    "people",
+    "meetings/weekly",
+    "meetings/1on1/team",
 )
 SYLLABLES = (
     "ka to ri mu se na lo ve chi pra nel dor fin gal hum jor kel lum mor nis pol quin ros sul tav "
@@ -215,10 +259,14 @@ class _Gen:
                     ("- [ ] " if rng.random() < 0.3 else "- ") + self._sentence() for _ in range(rng.randint(2, 6))
                 )
             elif r < 0.34:
-                block = "```python\n" + "\n".join(
-                    f"def {self.words[rng.randrange(200, 3000)]}(x):\n    return x + {rng.randint(0, 99)}"
-                    for _ in range(rng.randint(1, 3))
-                ) + "\n```"
+                block = (
+                    "```python\n"
+                    + "\n".join(
+                        f"def {self.words[rng.randrange(200, 3000)]}(x):\n    return x + {rng.randint(0, 99)}"
+                        for _ in range(rng.randint(1, 3))
+                    )
+                    + "\n```"
+                )
             else:
                 block = " ".join(self._sentence() for _ in range(rng.randint(2, 7)))
             parts.append(block)

@@ -230,8 +230,14 @@ def worker_serve(vault: Path, work: Path, reps: int, seed: int, writes: int) -> 
             ix.search(text, vaults=[VAULT], tag=tag)
             lat.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
-        out["queries"][label] = {"category": cat, "text": text, "tag": tag, "total": page.total, **stats(lat),
-                                 "cpu": stats(cpu)}
+        out["queries"][label] = {
+            "category": cat,
+            "text": text,
+            "tag": tag,
+            "total": page.total,
+            **stats(lat),
+            "cpu": stats(cpu),
+        }
     out["rss_after_queries_mb"] = _rss_mb()
 
     # --- backlinks
@@ -365,6 +371,7 @@ def grep_commands(tool: str, text: str, root: Path) -> str:
     else:
         first = "rg -i -l -0 -F --glob '*.md' -e {w} {root}"
         then = "xargs -0 -r rg -i -l -0 -F -e {w}"
+
     def quote(s: str) -> str:
         return "'" + s.replace("'", "'\\''") + "'"
 
@@ -484,7 +491,17 @@ def phase_mcp(vault: Path, work: Path, seed: int, clients: int, sustain_s: float
     url = f"{base}/mcp"
     log_path = work / "server.log"
     env = {**os.environ, "OBSIGATE_TOOL_RATE_LIMIT": "1000000000"}
-    cmd = [*obsigate_cmd(), "serve", "--vault", f"{VAULT}={vault}", "--no-auth", "--data-dir", str(data), "--port", str(port)]
+    cmd = [
+        *obsigate_cmd(),
+        "serve",
+        "--vault",
+        f"{VAULT}={vault}",
+        "--no-auth",
+        "--data-dir",
+        str(data),
+        "--port",
+        str(port),
+    ]
     out: dict[str, Any] = {"cmd": " ".join(cmd), "port": port}
     paths = note_paths(vault)
     rng = random.Random(seed + 1)
@@ -634,8 +651,14 @@ async def sustained(url: str, paths: list[str], clients: int, seconds: float, se
     start.set()
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t0
-    return {"clients": clients, "seconds": elapsed, "calls": len(done), "errors": errors,
-            "calls_per_s": len(done) / elapsed, "latency": stats(done)}
+    return {
+        "clients": clients,
+        "seconds": elapsed,
+        "calls": len(done),
+        "errors": errors,
+        "calls_per_s": len(done) / elapsed,
+        "latency": stats(done),
+    }
 
 
 # ----------------------------------------------------------------------------------------------- main
@@ -643,11 +666,15 @@ async def sustained(url: str, paths: list[str], clients: int, seconds: float, se
 
 def git_state() -> dict:
     """The commit measured and any uncommitted change under ``src/`` (the code measured may differ from HEAD)."""
+
     def git(*args: str) -> str:
         r = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
         return r.stdout.strip()
 
-    return {"head": git("rev-parse", "--short", "HEAD"), "dirty_src": git("status", "--short", "--", "src").splitlines()}
+    return {
+        "head": git("rev-parse", "--short", "HEAD"),
+        "dirty_src": git("status", "--short", "--", "src").splitlines(),
+    }
 
 
 def run_size(a: argparse.Namespace, notes: int) -> dict:
@@ -656,16 +683,32 @@ def run_size(a: argparse.Namespace, notes: int) -> dict:
     vault = vault_dir(a.dir, notes, a.seed, a.hubs)
     work = a.dir / f"harness-work-{notes}-{a.seed}"
     work.mkdir(parents=True, exist_ok=True)
-    report: dict[str, Any] = {"machine": machine(), "git": git_state(), "notes": notes, "seed": a.seed, "reps": a.reps,
-                              "errors": {}}
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "git": git_state(),
+        "notes": notes,
+        "seed": a.seed,
+        "reps": a.reps,
+        "errors": {},
+    }
     if not (vault / ".genvault.json").exists():
         t = time.perf_counter()
         generate(vault, notes=notes, seed=a.seed, hubs=a.hubs)
         report["generate_s"] = time.perf_counter() - t
         print(f"# generated {vault} in {report['generate_s']:.1f}s", file=sys.stderr)
     report["vault"] = json.loads((vault / ".genvault.json").read_text())
-    common = ["--vault", str(vault), "--work", str(work), "--reps", str(a.reps), "--seed", str(a.seed),
-              "--writes", str(a.writes)]
+    common = [
+        "--vault",
+        str(vault),
+        "--work",
+        str(work),
+        "--reps",
+        str(a.reps),
+        "--seed",
+        str(a.seed),
+        "--writes",
+        str(a.writes),
+    ]
     phases = a.phases.split(",")
     for phase in PHASES:
         if phase not in phases:
@@ -703,9 +746,11 @@ def print_report(r: dict) -> None:
     n = r["notes"]
     m = r["machine"]
     g = r.get("git", {})
-    print(f"\n== {n:,} notes (seed {r['seed']}, reps {r['reps']}) — {m['date']}, Python {m['python']}, "
-          f"{m['cpus']} CPUs, load {m['loadavg_at_start'][0]:.2f} → {m['loadavg_at_end'][0]:.2f}; "
-          f"commit {g.get('head')}{' + uncommitted src changes' if g.get('dirty_src') else ''}")
+    print(
+        f"\n== {n:,} notes (seed {r['seed']}, reps {r['reps']}) — {m['date']}, Python {m['python']}, "
+        f"{m['cpus']} CPUs, load {m['loadavg_at_start'][0]:.2f} → {m['loadavg_at_end'][0]:.2f}; "
+        f"commit {g.get('head')}{' + uncommitted src changes' if g.get('dirty_src') else ''}"
+    )
     rows: list[tuple[str, str, str, str]] = []
 
     def row(name: str, value: str, target: str, v: str) -> None:
@@ -718,74 +763,138 @@ def print_report(r: dict) -> None:
             qs = {k: q for k, q in s["queries"].items() if q["category"] == cat}
             worst = max(qs.items(), key=lambda kv: kv[1]["p95"])
             cpu95 = max(q.get("cpu", {}).get("p95", 0.0) for q in qs.values())
-            row(f"search p95, {cat} (worst: {worst[0]}; worst CPU p95 {cpu95:.2f})", _f(worst[1]["p95"]),
-                f"≤ {st:g} ms", verdict(worst[1]["p95"], st))
+            row(
+                f"search p95, {cat} (worst: {worst[0]}; worst CPU p95 {cpu95:.2f})",
+                _f(worst[1]["p95"]),
+                f"≤ {st:g} ms",
+                verdict(worst[1]["p95"], st),
+            )
         bl = s.get("backlinks")
         if bl is None:
             row("backlinks p95", "n/a (not built yet)", "≤ 2 ms", "n/a")
         else:
             for g in ("hubs", "random"):
                 a = bl.get(g + "_all", {})
-                row(f"backlinks p95, {g} notes (p50 {_f(a.get('p50'))}, CPU p95 {_f(a.get('cpu', {}).get('p95'))})",
-                    _f(a.get("p95")), "≤ 2 ms",
-                    verdict(a.get("p95"), TARGETS["backlinks_p95_ms"]))
+                row(
+                    f"backlinks p95, {g} notes (p50 {_f(a.get('p50'))}, CPU p95 {_f(a.get('cpu', {}).get('p95'))})",
+                    _f(a.get("p95")),
+                    "≤ 2 ms",
+                    verdict(a.get("p95"), TARGETS["backlinks_p95_ms"]),
+                )
             if "hub0_offset" in bl:
                 a = bl["hub0_offset"]
-                row(f"backlinks p95, biggest hub at offset {a['offset']}", _f(a.get("p95")), "≤ 2 ms",
-                    verdict(a.get("p95"), TARGETS["backlinks_p95_ms"]))
+                row(
+                    f"backlinks p95, biggest hub at offset {a['offset']}",
+                    _f(a.get("p95")),
+                    "≤ 2 ms",
+                    verdict(a.get("p95"), TARGETS["backlinks_p95_ms"]),
+                )
         o = s["own_write_upsert"]
-        row(f"own write upsert_note → visible, p95 (p50 {_f(o['p50'])})", _f(o["p95"]), "≤ 50 ms",
-            verdict(o["p95"], TARGETS["own_write_ms"]))
+        row(
+            f"own write upsert_note → visible, p95 (p50 {_f(o['p50'])})",
+            _f(o["p95"]),
+            "≤ 50 ms",
+            verdict(o["p95"], TARGETS["own_write_ms"]),
+        )
         o = s["own_write_refresh_path"]
-        row(f"own write refresh_path → visible, p95 (p50 {_f(o['p50'])})", _f(o["p95"]), "≤ 50 ms",
-            verdict(o["p95"], TARGETS["own_write_ms"]))
+        row(
+            f"own write refresh_path → visible, p95 (p50 {_f(o['p50'])})",
+            _f(o["p95"]),
+            "≤ 50 ms",
+            verdict(o["p95"], TARGETS["own_write_ms"]),
+        )
         e = s["external_edit"]
-        row(f"external edit (watcher) → visible, p95 (p50 {_f(e.get('p50'), nd=0)}, max {_f(e.get('max'), nd=0)})",
-            _f(e.get("p95"), nd=0), "≤ 1000 ms", verdict(e.get("p95"), TARGETS["external_edit_ms"])
-            if not e.get("not_seen_within_5s") else f"MISS ({e['not_seen_within_5s']} not seen in 5 s)")
+        row(
+            f"external edit (watcher) → visible, p95 (p50 {_f(e.get('p50'), nd=0)}, max {_f(e.get('max'), nd=0)})",
+            _f(e.get("p95"), nd=0),
+            "≤ 1000 ms",
+            verdict(e.get("p95"), TARGETS["external_edit_ms"])
+            if not e.get("not_seen_within_5s")
+            else f"MISS ({e['not_seen_within_5s']} not seen in 5 s)",
+        )
     mcp = r.get("mcp")
     if mcp:
         d, rd = mcp["initialize_during_build"], mcp["initialize_ready"]
         if d.get("n"):
-            row(f"MCP initialize while indexing, p95 (n {d['n']}, max {_f(d['max'], nd=1)})", _f(d["p95"], nd=1),
-                "≤ 100 ms", verdict(d["p95"], TARGETS["initialize_ms"]))
+            row(
+                f"MCP initialize while indexing, p95 (n {d['n']}, max {_f(d['max'], nd=1)})",
+                _f(d["p95"], nd=1),
+                "≤ 100 ms",
+                verdict(d["p95"], TARGETS["initialize_ms"]),
+            )
         else:
             row("MCP initialize while indexing", "n/a (index ready before the first probe)", "≤ 100 ms", "n/a")
-        row(f"MCP initialize, index ready, p95 (max {_f(rd['max'], nd=1)})", _f(rd["p95"], nd=1), "≤ 100 ms",
-            verdict(rd["p95"], TARGETS["initialize_ms"]))
+        row(
+            f"MCP initialize, index ready, p95 (max {_f(rd['max'], nd=1)})",
+            _f(rd["p95"], nd=1),
+            "≤ 100 ms",
+            verdict(rd["p95"], TARGETS["initialize_ms"]),
+        )
         rf = mcp["read_file"]
-        row(f"MCP tools/call read_file p50 (p95 {_f(rf['p95'])})", _f(rf["p50"]), "≤ 5 ms",
-            verdict(rf["p50"], TARGETS["read_file_p50_ms"]))
+        row(
+            f"MCP tools/call read_file p50 (p95 {_f(rf['p95'])})",
+            _f(rf["p50"]),
+            "≤ 5 ms",
+            verdict(rf["p50"], TARGETS["read_file_p50_ms"]),
+        )
         if "rest_read_file" in mcp:
-            row(f"  for comparison: REST GET /api/file p50 (GET /api/health p50 {_f(mcp['health_get']['p50'])})",
-                _f(mcp["rest_read_file"]["p50"]), "—", "")
+            row(
+                f"  for comparison: REST GET /api/file p50 (GET /api/health p50 {_f(mcp['health_get']['p50'])})",
+                _f(mcp["rest_read_file"]["p50"]),
+                "—",
+                "",
+            )
         su = mcp["sustained"]
-        row(f"MCP read_file sustained, {su['clients']} clients (p50 {_f(su['latency'].get('p50'))}, "
-            f"p95 {_f(su['latency'].get('p95'))}, errors {su['errors']})", f"{su['calls_per_s']:.0f} calls/s", "—", "")
+        row(
+            f"MCP read_file sustained, {su['clients']} clients (p50 {_f(su['latency'].get('p50'))}, "
+            f"p95 {_f(su['latency'].get('p95'))}, errors {su['errors']})",
+            f"{su['calls_per_s']:.0f} calls/s",
+            "—",
+            "",
+        )
     b = r.get("build")
     if b:
         scaled = TARGETS["build_s_100k"] * n / 100_000
         tgt = "≤ 60 s" if n == 100_000 else f"≤ {scaled:.3g} s (60 s × N/100k)"
-        row(f"index build ({b['notes_per_s']:.0f} notes/s, CPU {b['cpu_s_main_process']:.0f}+"
-            f"{b['cpu_s_parse_workers']:.0f} s)", _f(b["build_s"], "s", 1), tgt, verdict(b["build_s"], scaled))
+        row(
+            f"index build ({b['notes_per_s']:.0f} notes/s, CPU {b['cpu_s_main_process']:.0f}+"
+            f"{b['cpu_s_parse_workers']:.0f} s)",
+            _f(b["build_s"], "s", 1),
+            tgt,
+            verdict(b["build_s"], scaled),
+        )
         sp = b.get("status_peak_mb", {})
-        row(f"build peak RSS (RssAnon {sp.get('RssAnon', 0):.0f} + RssFile {sp.get('RssFile', 0):.0f} MB; "
-            f"parse worker {b.get('worker_peak_rss_mb', 0):.0f} MB)", _f(b["peak_rss_mb"], "MB", 0), "≤ 300 MB",
-            verdict(b["peak_rss_mb"], TARGETS["rss_mb"]))
+        row(
+            f"build peak RSS (RssAnon {sp.get('RssAnon', 0):.0f} + RssFile {sp.get('RssFile', 0):.0f} MB; "
+            f"parse worker {b.get('worker_peak_rss_mb', 0):.0f} MB)",
+            _f(b["peak_rss_mb"], "MB", 0),
+            "≤ 300 MB",
+            verdict(b["peak_rss_mb"], TARGETS["rss_mb"]),
+        )
     if s:
-        row(f"in-process serving peak RSS (after queries {s['rss_after_queries_mb']:.0f} MB)",
-            _f(s["peak_rss_mb"], "MB", 0), "≤ 300 MB", verdict(s["peak_rss_mb"], TARGETS["rss_mb"]))
+        row(
+            f"in-process serving peak RSS (after queries {s['rss_after_queries_mb']:.0f} MB)",
+            _f(s["peak_rss_mb"], "MB", 0),
+            "≤ 300 MB",
+            verdict(s["peak_rss_mb"], TARGETS["rss_mb"]),
+        )
     if mcp:
         ss, sp = mcp["server_status_mb"], mcp.get("server_status_peak_mb", {})
-        row(f"obsigate serve peak RSS, own build included (RssAnon max {sp.get('RssAnon', 0):.0f}, RssFile max "
-            f"{sp.get('RssFile', 0):.0f}; at end {ss.get('VmRSS', 0):.0f} MB)", _f(ss.get("VmHWM"), "MB", 0), "≤ 300 MB",
-            verdict(ss.get("VmHWM"), TARGETS["rss_mb"]))
+        row(
+            f"obsigate serve peak RSS, own build included (RssAnon max {sp.get('RssAnon', 0):.0f}, RssFile max "
+            f"{sp.get('RssFile', 0):.0f}; at end {ss.get('VmRSS', 0):.0f} MB)",
+            _f(ss.get("VmHWM"), "MB", 0),
+            "≤ 300 MB",
+            verdict(ss.get("VmHWM"), TARGETS["rss_mb"]),
+        )
     w = [max((len(x[i]) for x in rows), default=0) for i in range(4)]
     for x in rows:
         print(f"  {x[0]:<{w[0]}}  {x[1]:>{w[1]}}  {x[2]:<{w[2]}}  {x[3]}")
     if s:
-        print("\n  search detail (ms)                                  p50     p95     max  CPU p95   total   "
-              "grep p50 (files)   grep/ours")
+        print(
+            "\n  search detail (ms)                                  p50     p95     max  CPU p95   total   "
+            "grep p50 (files)   grep/ours"
+        )
         g = (r.get("grep") or {}).get("queries", {})
         for label, q in s["queries"].items():
             ref = g.get(label, {})
@@ -796,7 +905,9 @@ def print_report(r: dict) -> None:
                 if "rg" in ref:
                     extra += f"   rg {ref['rg']['p50']:.1f} ms ({ref['rg']['p50'] / q['p50']:.0f}×)"
             cpu = q.get("cpu", {}).get("p95", float("nan"))
-            print(f"  {label:<50}{q['p50']:6.2f}  {q['p95']:6.2f}  {q['max']:6.2f}  {cpu:7.2f}  {q['total']:>6}  {extra}")
+            print(
+                f"  {label:<50}{q['p50']:6.2f}  {q['p95']:6.2f}  {q['max']:6.2f}  {cpu:7.2f}  {q['total']:>6}  {extra}"
+            )
     if r["errors"]:
         print(f"  errors: {r['errors']}")
 
@@ -838,8 +949,11 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     for n in sizes:
         r = run_size(a, n)
-        out = a.out if a.out and len(sizes) == 1 else (a.out.with_name(f"{a.out.stem}-{n}{a.out.suffix}") if a.out
-                                                          else a.dir / f"harness-{n}-{a.seed}.json")
+        out = (
+            a.out
+            if a.out and len(sizes) == 1
+            else (a.out.with_name(f"{a.out.stem}-{n}{a.out.suffix}") if a.out else a.dir / f"harness-{n}-{a.seed}.json")
+        )
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(r, indent=1, default=str))
         r["json"] = str(out)

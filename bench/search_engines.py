@@ -54,7 +54,7 @@ QUERIES: list[tuple[str, str, str]] = [
     ("common ('the')", "and", "the"),
     ("mid ('database')", "and", "database"),
     ("accent ('procedure'→procédure)", "and", "procedure"),
-    ("2-word phrase \"action items\"", "phrase", "action items"),
+    ('2-word phrase "action items"', "phrase", "action items"),
     ("2 words AND (action items)", "and", "action items"),
     ("3-word natural (database backup procedure)", "and", "database backup procedure"),
     ("2 common words AND (the of)", "and", "the of"),
@@ -606,21 +606,29 @@ def main(argv: list[str] | None = None) -> int:
 def print_vi(r: dict) -> None:
     b, s = r["build"], r["serve"]
     print("\nobsigate Indexer.refresh_all + VaultIndex (SQLite metadata + tantivy full text + overlay)")
-    print(f"build {b['build_s']:.1f} s (CPU: main process {b.get('cpu_s_main_process', 0):.1f} s incl. tantivy "
-          f"threads, parse workers {b.get('cpu_s_parse_workers', 0):.1f} s), stats {b['stats']}")
-    print(f"disk {b['size_mb']:.0f} MB (sqlite {b['sqlite_mb']:.0f}, tantivy {b['tantivy_mb']:.0f}); "
-          f"build peak RSS {b['peak_rss_mb']:.0f} MB "
-          f"(+ parse worker process {b.get('worker_peak_rss_mb', 0):.0f} MB)")
-    print(f"serve RSS before/after queries/peak {s['rss_before_mb']:.0f}/{s['rss_after_queries_mb']:.0f}/"
-          f"{s['peak_rss_mb']:.0f} MB; open+first query {s['open_first_query_ms']:.1f} ms")
+    print(
+        f"build {b['build_s']:.1f} s (CPU: main process {b.get('cpu_s_main_process', 0):.1f} s incl. tantivy "
+        f"threads, parse workers {b.get('cpu_s_parse_workers', 0):.1f} s), stats {b['stats']}"
+    )
+    print(
+        f"disk {b['size_mb']:.0f} MB (sqlite {b['sqlite_mb']:.0f}, tantivy {b['tantivy_mb']:.0f}); "
+        f"build peak RSS {b['peak_rss_mb']:.0f} MB "
+        f"(+ parse worker process {b.get('worker_peak_rss_mb', 0):.0f} MB)"
+    )
+    print(
+        f"serve RSS before/after queries/peak {s['rss_before_mb']:.0f}/{s['rss_after_queries_mb']:.0f}/"
+        f"{s['peak_rss_mb']:.0f} MB; open+first query {s['open_first_query_ms']:.1f} ms"
+    )
     for label, q in s["queries"].items():
         print(
             f"  {label:<60} p50 {q['p50_ms']:6.2f}  p95 {q['p95_ms']:6.2f}  max {q['max_ms']:6.2f} ms  "
             f"total {q['total']}"
         )
-    print(f"own write visible (refresh_path + search) p50 {s['own_write_visible_p50_ms']:.1f} "
-          f"p95 {s['own_write_visible_p95_ms']:.1f} max {s['own_write_visible_max_ms']:.1f} ms; "
-          f"flush {s['flush_after_writes_ms']:.0f} ms")
+    print(
+        f"own write visible (refresh_path + search) p50 {s['own_write_visible_p50_ms']:.1f} "
+        f"p95 {s['own_write_visible_p95_ms']:.1f} max {s['own_write_visible_max_ms']:.1f} ms; "
+        f"flush {s['flush_after_writes_ms']:.0f} ms"
+    )
 
 
 def print_table(report: dict) -> None:

@@ -30,7 +30,6 @@ import json
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -76,8 +75,18 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "OBSIGATE_TOOL_RATE_LIMIT": "1000000000"}
-    cmd = [*obsigate_cmd(), "serve", "--vault", f"{VAULT}={vault}", "--no-auth", "--data-dir", str(data), "--port", str(port)]
-    log = open(work / "ui-server.log", "wb")  # noqa: SIM115
+    cmd = [
+        *obsigate_cmd(),
+        "serve",
+        "--vault",
+        f"{VAULT}={vault}",
+        "--no-auth",
+        "--data-dir",
+        str(data),
+        "--port",
+        str(port),
+    ]
+    log = open(work / "ui-server.log", "wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     report: dict = {"notes": a.notes, "seed": a.seed, "runs": a.runs}
     try:
@@ -98,7 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(a.seed)
         sample = rng.sample(paths, a.runs + 1)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             fetched: list[str] = []
             page.on("response", lambda r: fetched.append(r.url))
@@ -112,11 +124,15 @@ def main(argv: list[str] | None = None) -> int:
             for url in fetched:
                 rel = url.split(base, 1)[-1].split("?")[0]
                 if rel.startswith("/static/") and rel.endswith(".js"):
-                    body = (STATIC / rel[len("/static/"):]).read_bytes()
+                    body = (STATIC / rel[len("/static/") :]).read_bytes()
                     js_raw += len(body)
                     js_gz += len(gzip.compress(body, 9))
                     files.append(rel)
-            report["first_load_js"] = {"files": files, "raw_kb": round(js_raw / 1024, 1), "gzip_kb": round(js_gz / 1024, 1)}
+            report["first_load_js"] = {
+                "files": files,
+                "raw_kb": round(js_raw / 1024, 1),
+                "gzip_kb": round(js_gz / 1024, 1),
+            }
             page.wait_for_timeout(500)
             opens = []
             for path in sample[1:]:
@@ -167,7 +183,11 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 switches.append(ms)
                 page.keyboard.press("Escape")
-            report["quick_switcher_ms"] = {"p50": pct(switches, 0.5), "p95": pct(switches, 0.95), "max": round(max(switches), 1)}
+            report["quick_switcher_ms"] = {
+                "p50": pct(switches, 0.5),
+                "p95": pct(switches, 0.95),
+                "max": round(max(switches), 1),
+            }
             report["graph"] = graph_runs(browser, base, a.graph_runs)
             browser.close()
     finally:
@@ -207,9 +227,15 @@ def graph_runs(browser, base: str, runs: int) -> dict:
             t0 = page.evaluate("performance.now()")
             page.evaluate(f"location.hash = '#/graph?v={VAULT}'")
             page.wait_for_selector(".graph-view[data-state=ready][data-layout=done]", timeout=60_000)
-            out["return_ms"] = round(page.evaluate("(t0) => performance.getEntriesByName('graph-interactive').at(-1).startTime - t0", t0), 1)
+            out["return_ms"] = round(
+                page.evaluate("(t0) => performance.getEntriesByName('graph-interactive').at(-1).startTime - t0", t0), 1
+            )
         context.close()
-    out["interactive_ms"] = {"p50": pct(interactive, 0.5), "p95": pct(interactive, 0.95), "max": round(max(interactive), 1)}
+    out["interactive_ms"] = {
+        "p50": pct(interactive, 0.5),
+        "p95": pct(interactive, 0.95),
+        "max": round(max(interactive), 1),
+    }
     out["runs"] = runs
     return out
 

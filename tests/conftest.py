@@ -11,10 +11,10 @@ from typing import Any
 import httpx2
 import pytest
 import uvicorn
-
-from obsigate.config import Settings, load_settings
 from fakes.llm_server import FakeLLM, running
 from support import SMALL_VAULT, free_port, write_tree
+
+from obsigate.config import Settings, load_settings
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import httpx2
 import pytest
-
 from support import free_port
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

@@ -70,6 +70,14 @@ def _arg(call: ast.Call, pos: int, name: str) -> ast.expr | None:
     return next((kw.value for kw in call.keywords if kw.arg == name), None)
 
 
+def _below_own_package(name: ast.expr | None, package: ast.expr | None) -> bool:
+    """``import_module(f".{x}", __name__)``: a computed name, but relative to the importing package itself, so it
+    stays in that package (tools/catalog discovers its modules this way)."""
+    head = name.values[0] if isinstance(name, ast.JoinedStr) and name.values else None
+    relative = isinstance(head, ast.Constant) and isinstance(head.value, str) and head.value.startswith(".")
+    return relative and isinstance(package, ast.Name) and package.id in ("__name__", "__package__")
+
+
 def _callee(func: ast.expr) -> str | None:
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
 
@@ -97,7 +105,9 @@ def _reached(tree: ast.AST, package: Sequence[str], units: set[str]) -> Iterator
             hits = [unit(dotted, a.name) for a in node.names]
         elif isinstance(node, ast.Call) and _callee(node.func) in ("import_module", "__import__"):
             name = _literal(_arg(node, 0, "name"))
-            if name is None:
+            if name is None and _below_own_package(_arg(node, 0, "name"), _arg(node, 1, "package")):
+                hits = [unit(list(package))]  # import_module(f".{x}", __name__): a module of its own package
+            elif name is None:
                 hits = [DYNAMIC]
             elif name.startswith("."):  # import_module(".x", "obsigate.y"): relative to a literal package
                 level = len(name) - len(name.lstrip("."))
@@ -193,29 +203,62 @@ PLANTED = [
     pytest.param("mcp/_p.py", "from obsigate.services.errors import NotFound  # planted", "services", id="absolute"),
     pytest.param("mcp/_p.py", "from ..services import errors  # planted", "services", id="relative"),
     pytest.param("mcp/__init__.py", "from .. import domain  # planted", "domain", id="relative-in-init"),
-    pytest.param("config.py", "from .bootstrap import build_runtime  # planted", "bootstrap", id="relative-in-root-module"),
+    pytest.param(
+        "config.py", "from .bootstrap import build_runtime  # planted", "bootstrap", id="relative-in-root-module"
+    ),
     pytest.param("config.py", "from . import services  # planted", "services", id="relative-package-form"),
     pytest.param("domain/index/_p.py", "from ...tools import registry  # planted", "tools", id="relative-two-up"),
     pytest.param("api/_p.py", "from obsigate import services  # planted", "services", id="package-form"),
-    pytest.param("api/_p.py", "from obsigate import tools, bootstrap  # planted", "bootstrap", id="package-form-second-name"),
+    pytest.param(
+        "api/_p.py", "from obsigate import tools, bootstrap  # planted", "bootstrap", id="package-form-second-name"
+    ),
     pytest.param("mcp/_p.py", "import obsigate.domain.vault  # planted", "domain", id="plain-import"),
     pytest.param("mcp/_p.py", "import obsigate.services as s  # planted", "services", id="plain-import-as"),
-    pytest.param("mcp/_p.py", "import obsigate as o\nx = o.services.files  # planted", "services", id="attribute-of-root"),
-    pytest.param("api/_p.py", "def f():\n    from obsigate.domain import text  # planted", "domain", id="function-local"),
+    pytest.param(
+        "mcp/_p.py", "import obsigate as o\nx = o.services.files  # planted", "services", id="attribute-of-root"
+    ),
+    pytest.param(
+        "api/_p.py", "def f():\n    from obsigate.domain import text  # planted", "domain", id="function-local"
+    ),
     pytest.param(
         "mcp/_p.py",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from obsigate.services.workspace import Workspace  # planted",
         "services",
         id="type-checking",
     ),
-    pytest.param("api/_p.py", "try:\n    import obsigate.config  # planted\nexcept ImportError:\n    pass", "config", id="try-except"),
+    pytest.param(
+        "api/_p.py",
+        "try:\n    import obsigate.config  # planted\nexcept ImportError:\n    pass",
+        "config",
+        id="try-except",
+    ),
     pytest.param("tools/_p.py", "from obsigate import config  # planted", "config", id="config-in-tools"),
-    pytest.param("domain/_p.py", "from obsigate.tools.registry import tool  # planted", "tools", id="domain-imports-tools"),
-    pytest.param("mcp/_p.py", "import importlib\nimportlib.import_module('obsigate.services.x')  # planted", "services", id="import_module"),
-    pytest.param("auth/_p.py", "from importlib import import_module\nimport_module('.tools', 'obsigate')  # planted", "tools", id="import_module-rel"),
+    pytest.param(
+        "domain/_p.py", "from obsigate.tools.registry import tool  # planted", "tools", id="domain-imports-tools"
+    ),
+    pytest.param(
+        "mcp/_p.py",
+        "import importlib\nimportlib.import_module('obsigate.services.x')  # planted",
+        "services",
+        id="import_module",
+    ),
+    pytest.param(
+        "auth/_p.py",
+        "from importlib import import_module\nimport_module('.tools', 'obsigate')  # planted",
+        "tools",
+        id="import_module-rel",
+    ),
     pytest.param("mcp/_p.py", "__import__('obsigate.domain')  # planted", "domain", id="dunder-import"),
-    pytest.param("api/_p.py", "import importlib\nimportlib.import_module(NAME)  # planted", DYNAMIC, id="import_module-dynamic"),
+    pytest.param(
+        "api/_p.py", "import importlib\nimportlib.import_module(NAME)  # planted", DYNAMIC, id="import_module-dynamic"
+    ),
     pytest.param("agent/__init__.py", "from obsigate.services import files  # planted", "services", id="future-agent"),
+    pytest.param(
+        "mcp/_p.py",
+        "import importlib\nimportlib.import_module(f'.{X}', 'obsigate')  # planted",
+        DYNAMIC,
+        id="import_module-computed-relative-to-a-literal",
+    ),
 ]
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import jwt
 import pytest
-
 from support import DEMO_VAULT, free_port
 
 OBSIGATE = [sys.executable, "-m", "obsigate"]
@@ -93,7 +92,17 @@ def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
 
 def test_serve_refuses_no_auth_on_a_public_bind(tmp_path: Path) -> None:
     port = str(free_port())  # never the default 8000: a `make run` beside the tests holds it
-    r = run("serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--host", "0.0.0.0", "--port", port, data=tmp_path / "data")
+    r = run(
+        "serve",
+        "--vault",
+        f"demo={DEMO_VAULT}",
+        "--no-auth",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        port,
+        data=tmp_path / "data",
+    )
     assert r.returncode == 2 and "--force-no-auth" in r.stderr
 
 

@@ -51,7 +51,9 @@ def test_status_reads_the_environment_and_marks_the_default(tmp_path: Path) -> N
     assert (status["default_provider"], status["default_provider_source"]) == ("gemini", "env")
     assert (gemini["key"], gemini["key_source"], gemini["default_model"]) == ("…WXYZ", "env", "gemini-2.5-pro")
     table = run("ai", "status", data=tmp_path / "data", env=env).stdout
-    rows = {line.split("│")[2].strip(): line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 3}
+    rows = {
+        line.split("│")[2].strip(): line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 3
+    }
     assert rows["gemini"] == "*" and rows["deepseek"] == ""  # the default provider is marked
 
 

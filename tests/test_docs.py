@@ -42,7 +42,9 @@ def test_readme_python_mcp_client_runs_against_a_server_with_auth(live_server, t
     assert run.returncode == 0, run.stderr
     tools, note = run.stdout.split("\n", 1)
     assert {"list_vaults", "read_file", "propose_edit_file"} <= set(ast.literal_eval(tools))
-    heading = next(line for line in (DEMO_VAULT / "Home.md").read_text(encoding="utf-8").splitlines() if line.startswith("# "))
+    heading = next(
+        line for line in (DEMO_VAULT / "Home.md").read_text(encoding="utf-8").splitlines() if line.startswith("# ")
+    )
     assert note.startswith(heading + "\n")  # the note's body (read_file gives the frontmatter apart)
     refused = subprocess.run([sys.executable, "-c", script], env={**os.environ, "OBSIGATE_TOKEN": "not-a-token"},
                              capture_output=True, text=True, timeout=120)  # fmt: skip

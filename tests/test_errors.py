@@ -74,7 +74,9 @@ def test_an_uncatalogued_code_cannot_be_raised() -> None:
         ServiceError("x", code="no_such_code")
 
 
-@pytest.mark.parametrize("cls", [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, ServiceError)])
+@pytest.mark.parametrize(
+    "cls", [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, ServiceError)]
+)
 def test_each_class_default_code_is_catalogued(cls: type[ServiceError]) -> None:
     err = cls("x")
     assert err.code in CATALOGUE and err.http_status == CATALOGUE[err.code].http_status

@@ -15,7 +15,7 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
-from obsigate.tools.api import ToolContext, ServiceError, ToolRuntime, call_tool
+from obsigate.tools.api import ServiceError, ToolContext, ToolRuntime, call_tool
 
 pytestmark = pytest.mark.skipif(not SHARED_VAULTS.is_dir(), reason="../shared/vaults is not present")
 

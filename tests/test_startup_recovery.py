@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import write_tree
 
 from obsigate.bootstrap import build_runtime, recovery_line
 from obsigate.config import load_settings
 from obsigate.domain.storage.journal import ChangeJournal, Recovered
-from support import write_tree
 
 
 def interrupted_changes(vault: Path, data: Path) -> None:
@@ -40,7 +40,9 @@ def vault(tmp_path: Path) -> Path:
     return write_tree(tmp_path / "notes", {"Plan.md": "# Plan\n", "Home.md": "# Home\n"})
 
 
-def test_the_start_logs_one_line_per_recovered_change(vault: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_start_logs_one_line_per_recovered_change(
+    vault: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     data = tmp_path / "data"
     interrupted_changes(vault, data)
     caplog.set_level(logging.INFO, logger="obsigate")
@@ -87,5 +89,9 @@ def test_obsigate_prints_the_recovery_on_stderr(vault: Path, tmp_path: Path) -> 
     assert r.returncode == 0, r.stderr
     printed = [line for line in r.stderr.splitlines() if "change recovery:" in line]
     assert len(printed) == 2, r.stderr
-    assert any(" INFO obsigate.startup: change recovery: vault 'notes': rolled back create_file" in p and p.endswith(": Fresh.md") for p in printed)
+    assert any(
+        " INFO obsigate.startup: change recovery: vault 'notes': rolled back create_file" in p
+        and p.endswith(": Fresh.md")
+        for p in printed
+    )
     assert any(" WARNING obsigate.startup: " in p and p.endswith("(their edit wins): Plan.md") for p in printed)

@@ -97,7 +97,12 @@ graph.exists(vault, path)
 vault_fs.read_file(root, rel)
 """
     assert [c for _, c in file_calls(ast.parse(sample))] == [
-        "open()", "os.open", "os.path.realpath", "shutil.rmtree", ".read_bytes()", ".exists()"
+        "open()",
+        "os.open",
+        "os.path.realpath",
+        "shutil.rmtree",
+        ".read_bytes()",
+        ".exists()",
     ]
 
 

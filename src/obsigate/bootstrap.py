@@ -184,11 +184,15 @@ def build_runtime(
         index=index,
         indexer=Indexer(index, vaults),
         limits=Limits(
-            max_read_bytes=settings.max_tool_read_bytes, budget_chars=settings.tool_result_budget_tokens * 4,
-            context_max_files=settings.bookslm_max_files, context_max_total_chars=settings.bookslm_max_total_chars,
+            max_read_bytes=settings.max_tool_read_bytes,
+            budget_chars=settings.tool_result_budget_tokens * 4,
+            context_max_files=settings.bookslm_max_files,
+            context_max_total_chars=settings.bookslm_max_total_chars,
             context_max_file_chars=settings.bookslm_max_file_chars,
         ),  # fmt: skip
-        destructive=destructive if ai_settings is None else DestructiveSwitches(destructive, ai_settings.destructive_overrides),
+        destructive=destructive
+        if ai_settings is None
+        else DestructiveSwitches(destructive, ai_settings.destructive_overrides),
         backups=BackupStore(data_dir / BACKUPS_DIR),
         journal=ChangeJournal(data_dir),
         versions=FileVersions(load_or_create_secret(data_dir / VERSION_KEY_FILE, VERSION_KEY_BYTES)),
@@ -200,7 +204,9 @@ def build_runtime(
         audit=audit,
         limiter=ToolRateLimiter(settings.tool_rate_limit, settings.tool_rate_window, settings.tool_rate_limit_per_tool),
         # The web app's people (issue 11): per tool web_rate_limit, and room for the several tools a page uses.
-        web_limiter=ToolRateLimiter(WEB_TOOLS * settings.web_rate_limit, settings.tool_rate_window, settings.web_rate_limit),
+        web_limiter=ToolRateLimiter(
+            WEB_TOOLS * settings.web_rate_limit, settings.tool_rate_window, settings.web_rate_limit
+        ),
         confirmations=ConfirmationService(
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),
@@ -218,6 +224,7 @@ def recover_changes(workspace: Workspace, audit: AuditLog) -> list[Recovered]:
     Raises:
         OSError, LookupError: a change could not be rolled back; the server must not start on such a vault.
     """
+
     def report(change: Recovered) -> None:
         audit.record(
             AuditEvent(
@@ -241,6 +248,7 @@ def recovery_line(change: Recovered) -> str:
     """One console line about one interrupted change: which vault, which change (its tool), which paths were
     rolled back, which were kept and why, e.g. ``change recovery: vault 'notes': rolled back rename_file
     (interrupted: the process stopped before it finished): Hub.md, Centre.md``."""
+
     def names(paths: list[str]) -> str:
         unique = [_printable(p) for p in dict.fromkeys(paths)]
         more = len(unique) - RECOVERY_LINE_PATHS

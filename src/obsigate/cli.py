@@ -32,11 +32,15 @@ app = typer.Typer(
 )
 user_app = typer.Typer(help="Manage users.", no_args_is_help=True)
 token_app = typer.Typer(help="Issue access tokens.", no_args_is_help=True)
-key_app = typer.Typer(help="Manage API keys (long-lived bearer keys for MCP clients and scripts).", no_args_is_help=True)
+key_app = typer.Typer(
+    help="Manage API keys (long-lived bearer keys for MCP clients and scripts).", no_args_is_help=True
+)
 index_app = typer.Typer(help="Manage the search index.", no_args_is_help=True)
 secret_app = typer.Typer(help="The server's own secrets (incident response).", no_args_is_help=True)
 ai_app = typer.Typer(help="The assistant's LLM providers: status and API keys.", no_args_is_help=True)
-ai_key_app = typer.Typer(help="Store or remove a provider's API key (in <data-dir>/api_keys.json, mode 0600).", no_args_is_help=True)
+ai_key_app = typer.Typer(
+    help="Store or remove a provider's API key (in <data-dir>/api_keys.json, mode 0600).", no_args_is_help=True
+)
 ai_app.add_typer(ai_key_app, name="key")
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
@@ -149,13 +153,20 @@ def client_configs(settings: Settings) -> str:
                 "command": "npx",
                 # http-only: ObsiGate speaks Streamable HTTP only; mcp-remote must not fall back to SSE
                 "args": ["-y", "mcp-remote", url, *header, "--transport", "http-only"],
-                **({"env": {"OBSIGATE_TOKEN": "<paste: obsigate token create --user NAME>"}} if settings.auth_enabled else {}),
+                **(
+                    {"env": {"OBSIGATE_TOKEN": "<paste: obsigate token create --user NAME>"}}
+                    if settings.auth_enabled
+                    else {}
+                ),
             }
         }
     }
     cursor = {
         "mcpServers": {
-            "obsigate": {"url": url, **({"headers": {"Authorization": "Bearer <token>"}} if settings.auth_enabled else {})}
+            "obsigate": {
+                "url": url,
+                **({"headers": {"Authorization": "Bearer <token>"}} if settings.auth_enabled else {}),
+            }
         }
     }
     return (
@@ -220,10 +231,12 @@ def _check_port_free(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            raise _fail(f"cannot listen on {host}:{port} ({exc.strerror}); is ObsiGate already running? try --port") from None
+            raise _fail(
+                f"cannot listen on {host}:{port} ({exc.strerror}); is ObsiGate already running? try --port"
+            ) from None
 
 
-def _auth(data_dir: Path | None):  # noqa: ANN202 — AuthParts, imported lazily for a fast CLI
+def _auth(data_dir: Path | None):
     settings = _settings(data_dir=data_dir)
     try:
         with _reported():
@@ -412,7 +425,7 @@ def index_rebuild(
     typer.echo(json.dumps(stats, default=str))
 
 
-def _ai_settings(data_dir: Path | None):  # noqa: ANN202 — AISettings, imported lazily for a fast CLI
+def _ai_settings(data_dir: Path | None):
     """The assistant's provider settings of the data dir, over the environment of this command."""
     from obsigate.bootstrap import open_ai_settings
 
@@ -434,7 +447,9 @@ def ai_status(
     if as_json:
         typer.echo(json.dumps(status, indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"AI providers (default: {status['default_provider']}, from {status['default_provider_source']})")
+    table = Table(
+        title=f"AI providers (default: {status['default_provider']}, from {status['default_provider_source']})"
+    )
     for column in ("", "provider", "configured", "key", "base URL", "default model"):
         table.add_column(column, overflow="fold")
     for p in status["providers"]:
@@ -471,7 +486,9 @@ def ai_key_set(
     settings = _ai_settings(data_dir)
     key = getpass.getpass(f"API key for {name}: ") if sys.stdin.isatty() else _stdin_line("API key")
     if not key.strip():
-        raise _fail(_service_line("invalid_argument", "no API key on stdin", f"echo \"$KEY\" | obsigate ai key set {provider}"))
+        raise _fail(
+            _service_line("invalid_argument", "no API key on stdin", f'echo "$KEY" | obsigate ai key set {provider}')
+        )
     with _reported():
         settings.set_key(provider, key)
     err.print(f"stored the API key of {provider} in {settings.data_dir / 'api_keys.json'}")

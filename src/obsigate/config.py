@@ -55,7 +55,9 @@ def parse_vault_specs(specs: list[str] | str) -> dict[str, VaultSettings]:
         if not sep or not name or not path.strip():
             raise ValueError(f"vault must be NAME=PATH, got {item!r}")
         if not VAULT_NAME.fullmatch(name) or set(name) == {"."}:
-            raise ValueError(f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-' (the names users are granted)")
+            raise ValueError(
+                f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-' (the names users are granted)"
+            )
         if name in out:
             raise ValueError(f"vault {name!r} is declared twice")
         out[name] = VaultSettings(path=Path(path.strip()))
@@ -66,7 +68,11 @@ def seeds_env(env: str, default: int, *, ge: int, le: int, description: str) -> 
     """A setting the seeds name by a bare environment variable (``BOOKSLM_MAX_FILES``...), read from it as well as
     from the field's own name in ``config.json`` and flags."""
     return Field(
-        default=default, ge=ge, le=le, validation_alias=AliasChoices(env.lower(), env), description=f"{description} (env {env})."
+        default=default,
+        ge=ge,
+        le=le,
+        validation_alias=AliasChoices(env.lower(), env),
+        description=f"{description} (env {env}).",
     )
 
 
@@ -107,7 +113,9 @@ class Settings(BaseSettings):
     force_no_auth: bool = Field(
         default=False, description="Allow auth_enabled=false on a non-loopback bind (dangerous)."
     )
-    vaults: Annotated[dict[str, VaultSettings], NoDecode] = Field(default_factory=dict, description="Declared vaults by name.")
+    vaults: Annotated[dict[str, VaultSettings], NoDecode] = Field(
+        default_factory=dict, description="Declared vaults by name."
+    )
     token_ttl: int = Field(default=3600, ge=60, description="Lifetime (s) of JWTs from /api/auth/login.")
     max_tool_read_bytes: int = Field(
         default=200_000,
@@ -119,7 +127,9 @@ class Settings(BaseSettings):
         default=25_000, ge=500, description="Size budget of one tool result, in tokens (~4 chars each)."
     )
     tool_rate_limit: int = Field(default=60, ge=1, description="Tool calls allowed per identity per window.")
-    tool_rate_limit_per_tool: int | None = Field(default=None, ge=1, description="Per tool and identity; default = global.")
+    tool_rate_limit_per_tool: int | None = Field(
+        default=None, ge=1, description="Per tool and identity; default = global."
+    )
     tool_rate_window: int = Field(default=60, ge=1, description="Rate-limit window length (s).")
     web_rate_limit: int = Field(
         default=600, ge=1,
@@ -132,12 +142,35 @@ class Settings(BaseSettings):
         description="Lifetime (s) of the single-use confirmation tokens of propose_*/apply_* (10 s to 1 day).",
     )
     ai_max_iterations: int = Field(
-        default=10, ge=1, le=100, description="Most model turns of one assistant run before it stops (env OBSIGATE_AI_MAX_ITERATIONS)."
+        default=10,
+        ge=1,
+        le=100,
+        description="Most model turns of one assistant run before it stops (env OBSIGATE_AI_MAX_ITERATIONS).",
     )
-    bookslm_max_tool_calls: int = seeds_env("BOOKSLM_MAX_TOOL_CALLS", 25, ge=1, le=1000, description="Most tool calls of one assistant run")
-    bookslm_max_files: int = seeds_env("BOOKSLM_MAX_FILES", 200, ge=1, le=100_000, description="Most files the assistant gathers as context for one question")
-    bookslm_max_total_chars: int = seeds_env("BOOKSLM_MAX_TOTAL_CHARS", 200_000, ge=1000, le=10_000_000, description="Most characters of gathered context in one assistant prompt")
-    bookslm_max_file_chars: int = seeds_env("BOOKSLM_MAX_FILE_CHARS", 30_000, ge=100, le=10_000_000, description="Most characters of one file in the assistant's gathered context")
+    bookslm_max_tool_calls: int = seeds_env(
+        "BOOKSLM_MAX_TOOL_CALLS", 25, ge=1, le=1000, description="Most tool calls of one assistant run"
+    )
+    bookslm_max_files: int = seeds_env(
+        "BOOKSLM_MAX_FILES",
+        200,
+        ge=1,
+        le=100_000,
+        description="Most files the assistant gathers as context for one question",
+    )
+    bookslm_max_total_chars: int = seeds_env(
+        "BOOKSLM_MAX_TOTAL_CHARS",
+        200_000,
+        ge=1000,
+        le=10_000_000,
+        description="Most characters of gathered context in one assistant prompt",
+    )
+    bookslm_max_file_chars: int = seeds_env(
+        "BOOKSLM_MAX_FILE_CHARS",
+        30_000,
+        ge=100,
+        le=10_000_000,
+        description="Most characters of one file in the assistant's gathered context",
+    )
     ai_timeout: float = Field(
         default=60.0,
         gt=0,
@@ -169,7 +202,8 @@ class Settings(BaseSettings):
         description="Largest request body on /mcp in bytes (413 with a JSON-RPC -32600 too_large error above).",
     )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
-        default_factory=list, description="Extra Origin values accepted on /mcp (any loopback origin always is) and on REST writes (this server's own origin always is)."
+        default_factory=list,
+        description="Extra Origin values accepted on /mcp (any loopback origin always is) and on REST writes (this server's own origin always is).",
     )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra Host values accepted on /mcp (loopback hosts always are)."

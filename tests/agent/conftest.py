@@ -12,10 +12,10 @@ from typing import Any
 
 import httpx2
 import pytest
-
 from fakes.llm_server import FakeLLM, provider_env
-from obsigate.config import load_settings
 from support import free_port
+
+from obsigate.config import load_settings
 
 
 @dataclass
@@ -117,7 +117,9 @@ def assistant(
         else:
             from conftest import LiveServer  # the vault settings (aiDestructiveTools) need the full form
 
-            settings = load_settings(data_dir=data, port=free_port(), vaults=vaults, tool_rate_limit=10_000, **overrides)
+            settings = load_settings(
+                data_dir=data, port=free_port(), vaults=vaults, tool_rate_limit=10_000, **overrides
+            )
             server = LiveServer(settings).start()
             server.wait_ready()
             request_stop.append(server)

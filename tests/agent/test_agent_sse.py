@@ -11,7 +11,6 @@ import time
 from typing import Any
 
 import httpx2
-
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
 
@@ -41,10 +40,14 @@ def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
     a = assistant()
     a.fake.add(
         o.stream_tool_calls([("call_r", "read_file", {"vault": "notes", "path": "Ideas.md"})], text="Let me look."),
-        o.stream_tool_calls([
-            ("call_c", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n\nSketch ✓\n"}),
-            ("call_e", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
-        ], text="I'll write both.", split=5),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("call_c", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n\nSketch ✓\n"}),
+                ("call_e", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
+            ],
+            text="I'll write both.",
+            split=5,
+        ),  # fmt: skip
         o.stream_text(["Done: ", "[[Buoy]] exists ", "and Ideas links it."]),
     )
     ideas_before = (a.vault / "Ideas.md").read_bytes()
@@ -91,10 +94,13 @@ def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
     a = assistant()
     a.fake.add(
         g.stream_calls([("read_file", {"vault": "notes", "path": "Ideas.md"})], text="Looking.", signature="c2lnMQ=="),
-        g.stream_calls([
-            ("create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n"}),
-            ("append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
-        ], signature="c2lnMg=="),  # fmt: skip
+        g.stream_calls(
+            [
+                ("create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n"}),
+                ("append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
+            ],
+            signature="c2lnMg==",
+        ),  # fmt: skip
         g.stream_text(["All ", "done."]),
     )
     first = a.agent({**ASK, "provider": "gemini"})
@@ -110,7 +116,9 @@ def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
     contents = a.fake.requests[2].json["contents"]
     # the model's steps replayed verbatim, signatures on the parts they came on; results grouped per step
     assert contents[1]["role"] == "model" and contents[1]["parts"][-1]["thoughtSignature"] == "c2lnMQ=="
-    assert contents[3]["parts"][0]["thoughtSignature"] == "c2lnMg==" and "thoughtSignature" not in contents[3]["parts"][1]
+    assert (
+        contents[3]["parts"][0]["thoughtSignature"] == "c2lnMg==" and "thoughtSignature" not in contents[3]["parts"][1]
+    )
     assert [p["functionResponse"]["name"] for p in contents[4]["parts"]] == ["create_file", "append_to_file"]
     _assert_no_token(a, first.raw, second.raw, tokens=tokens)
 
@@ -118,8 +126,12 @@ def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
 def test_reject_changes_nothing_and_tells_the_model(assistant: Any) -> None:
     a = assistant()
     a.fake.add(
-        o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "No.md", "content": "x"}),
-                             ("c2", "read_file", {"vault": "notes", "path": "Home.md"})]),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("c1", "create_file", {"vault": "notes", "path": "No.md", "content": "x"}),
+                ("c2", "read_file", {"vault": "notes", "path": "Home.md"}),
+            ]
+        ),  # fmt: skip
         o.stream_text(["Understood."]),
     )
     first = a.agent(ASK)
@@ -135,8 +147,12 @@ def test_reject_changes_nothing_and_tells_the_model(assistant: Any) -> None:
 def test_a_file_changed_since_the_card_is_not_overwritten(assistant: Any) -> None:
     a = assistant()
     a.fake.add(
-        o.stream_tool_calls([("c1", "edit_file", {"vault": "notes", "path": "Ideas.md", "content": "# Mine\n"}),
-                             ("c2", "create_file", {"vault": "notes", "path": "Other.md", "content": "y"})]),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("c1", "edit_file", {"vault": "notes", "path": "Ideas.md", "content": "# Mine\n"}),
+                ("c2", "create_file", {"vault": "notes", "path": "Other.md", "content": "y"}),
+            ]
+        ),  # fmt: skip
         o.stream_text(["ok"]),
     )
     first = a.agent(ASK)
@@ -237,22 +253,34 @@ def test_tools_rejected_falls_back_to_plain_chat_with_a_notice(assistant: Any) -
 def test_bad_calls_are_results_the_model_can_fix(assistant: Any) -> None:
     a = assistant()
     a.fake.add(
-        o.stream_tool_calls([("c1", "no_such_tool", {}), ("c2", "read_file", '{"vault": "notes", "pa'),
-                             ("c3", "read_file", {"vault": "notes", "path": 5})]),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("c1", "no_such_tool", {}),
+                ("c2", "read_file", '{"vault": "notes", "pa'),
+                ("c3", "read_file", {"vault": "notes", "path": 5}),
+            ]
+        ),  # fmt: skip
         o.stream_tool_calls([("c4", "read_file", {"vault": "notes", "path": "Home.md"})]),
         o.stream_text(["fixed"]),
     )
     out = a.agent(ASK)
     assert [(t["id"], t["status"]) for t in out.tools() if t["status"] != "running"][:3] == [
-        ("c1", "error"), ("c2", "error"), ("c3", "error")]
+        ("c1", "error"),
+        ("c2", "error"),
+        ("c3", "error"),
+    ]
     assert out.one("done")["stopped"] == "completed"
-    errors = [json.loads(m["content"])["error"]["code"] for m in a.fake.requests[1].json["messages"] if m["role"] == "tool"]
+    errors = [
+        json.loads(m["content"])["error"]["code"] for m in a.fake.requests[1].json["messages"] if m["role"] == "tool"
+    ]
     assert errors == ["unknown_tool", "invalid_argument", "invalid_argument"]
 
 
 def test_limits_quota_and_iterations(assistant: Any) -> None:
     a = assistant(env={"BOOKSLM_MAX_TOOL_CALLS": "2", "OBSIGATE_AI_MAX_ITERATIONS": "2"})
-    a.fake.add(o.stream_tool_calls([(f"q{i}", "list_vaults", {}) for i in range(3)]), o.stream_text(["with what I have"]))
+    a.fake.add(
+        o.stream_tool_calls([(f"q{i}", "list_vaults", {}) for i in range(3)]), o.stream_text(["with what I have"])
+    )
     quota = a.agent(ASK)
     assert quota.one("done")["stopped"] == "quota_exceeded"
     assert [t["status"] for t in quota.tools() if t["status"] != "running"] == ["ok", "ok", "error"]
@@ -307,7 +335,9 @@ def test_bad_input_is_a_clear_error(assistant: Any) -> None:
             yield b"x" * (1024 * 1024)
         yield b'"}'
 
-    chunked = httpx2.post(f"{a.url}/api/ai/bookslm/chat", content=chunks(), headers={"content-type": "application/json"})
+    chunked = httpx2.post(
+        f"{a.url}/api/ai/bookslm/chat", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert chunked.status_code == 413 and chunked.json()["code"] == "too_large"
     assert a.fake.requests == []  # nothing reached the provider
 
@@ -384,10 +414,18 @@ def test_stop_mid_agent_run_then_continue(assistant: Any) -> None:
 def test_an_approval_never_lets_an_unseen_change_destroy(assistant: Any) -> None:
     a = assistant()
     a.fake.add(
-        o.stream_tool_calls([("e1", "append_to_file", {"vault": "notes", "path": "Home.md", "content": "seen"}),
-                             ("d1", "delete_file", {"vault": "notes", "path": "Home.md"})]),  # fmt: skip
-        o.stream_tool_calls([("d2", "delete_file", {"vault": "notes", "path": "Ideas.md"}),
-                             ("w2", "create_file", {"vault": "notes", "path": "Later.md", "content": "ok"})]),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("e1", "append_to_file", {"vault": "notes", "path": "Home.md", "content": "seen"}),
+                ("d1", "delete_file", {"vault": "notes", "path": "Home.md"}),
+            ]
+        ),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("d2", "delete_file", {"vault": "notes", "path": "Ideas.md"}),
+                ("w2", "create_file", {"vault": "notes", "path": "Later.md", "content": "ok"}),
+            ]
+        ),  # fmt: skip
         o.stream_text(["done"]),
     )
     first = a.agent(ASK)
@@ -410,11 +448,15 @@ def test_provider_text_with_split_surrogates_and_repeated_ids(assistant: Any) ->
     halves = o.sse([json.dumps(e) for e in events])  # JSON escapes (\\ud83d...), as providers send them
     a.fake.add(halves)
     out = a.chat({"message": "emoji"})
-    assert "".join(d["text"] for d in out.named("delta")) == "smile \U0001F600 end \ufffd"
+    assert "".join(d["text"] for d in out.named("delta")) == "smile \U0001f600 end \ufffd"
     assert out.one("done")["stopped"] == "completed"
     a.fake.add(
-        o.stream_tool_calls([("dup", "create_file", {"vault": "notes", "path": "DupA.md", "content": "A"}),
-                             ("dup", "create_file", {"vault": "notes", "path": "DupB.md", "content": "B"})]),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("dup", "create_file", {"vault": "notes", "path": "DupA.md", "content": "A"}),
+                ("dup", "create_file", {"vault": "notes", "path": "DupB.md", "content": "B"}),
+            ]
+        ),  # fmt: skip
         o.stream_text(["ok"]),
     )
     first = a.agent(ASK)
@@ -424,7 +466,12 @@ def test_provider_text_with_split_surrogates_and_repeated_ids(assistant: Any) ->
     assert [t["status"] for t in second.tools()] == ["ok", "ok"]
     assert (a.vault / "DupA.md").read_text() == "A" and (a.vault / "DupB.md").read_text() == "B"
     ids = [m["tool_call_id"] for m in a.fake.requests[-1].json["messages"] if m["role"] == "tool"]
-    calls = [c["id"] for m in a.fake.requests[-1].json["messages"] if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    calls = [
+        c["id"]
+        for m in a.fake.requests[-1].json["messages"]
+        if m["role"] == "assistant"
+        for c in m.get("tool_calls") or []
+    ]
     assert ids == calls and len(set(ids)) == 2
 
 

@@ -87,7 +87,10 @@ def test_builtin_endpoints_and_base_url_precedence(data) -> None:
     env = AISettings(data, {"OLLAMA_BASE_URL": "http://gpu-box:8080/v1/"})
     assert env.resolve("ollama").base_url == "http://gpu-box:8080/v1"  # trailing slash dropped
     write_json(data / "config.json", {"ai_base_urls": {"ollama": "http://lan:11434/v1"}})
-    assert AISettings(data, {"OLLAMA_BASE_URL": "http://gpu-box:8080/v1"}).resolve("ollama").base_url == "http://lan:11434/v1"
+    assert (
+        AISettings(data, {"OLLAMA_BASE_URL": "http://gpu-box:8080/v1"}).resolve("ollama").base_url
+        == "http://lan:11434/v1"
+    )
 
 
 def test_key_file_wins_over_environment_and_timeout_is_passed(data) -> None:
@@ -154,7 +157,11 @@ def test_set_key_creates_a_0600_file_and_keeps_it_0600(data) -> None:
 
 
 def test_update_keeps_every_other_config_key(data) -> None:
-    original = {"port": 9000, "vaults": {"notes": {"path": "/srv/notes"}}, "ai_default_models": {"gemini": "gemini-2.5-pro"}}
+    original = {
+        "port": 9000,
+        "vaults": {"notes": {"path": "/srv/notes"}},
+        "ai_default_models": {"gemini": "gemini-2.5-pro"},
+    }
     write_json(data / "config.json", original)
     os.chmod(data / "config.json", 0o640)
     settings = AISettings(data, {})
@@ -227,7 +234,9 @@ def test_concurrent_updates_lose_nothing(data) -> None:
         t.start()
     for t in threads:
         t.join()
-    assert json.loads((data / "config.json").read_text())["ai_default_models"] == {n: f"model-{i}" for i, n in enumerate(names)}
+    assert json.loads((data / "config.json").read_text())["ai_default_models"] == {
+        n: f"model-{i}" for i, n in enumerate(names)
+    }
 
 
 @pytest.mark.parametrize("key", ["abcd", "0123456789a", "0123456789ab", KEY, "x" * 300])
@@ -298,15 +307,21 @@ def test_an_unreadable_key_file_stops_the_whole_update(data) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["http://169.254.169.254/latest", "http://[fe80::1]:8080/v1", "http://[::ffff:169.254.169.254]/v1",
-     "http://metadata.google.internal/v1"],
+    [
+        "http://169.254.169.254/latest",
+        "http://[fe80::1]:8080/v1",
+        "http://[::ffff:169.254.169.254]/v1",
+        "http://metadata.google.internal/v1",
+    ],
 )
 def test_a_base_url_at_a_link_local_or_metadata_address_is_refused(url: str) -> None:
     with pytest.raises(BadRequest, match="link-local"):
         validate_base_url(url)
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:11434/v1", "http://192.168.1.20:8080/v1", "https://api.deepseek.com/v1"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:11434/v1", "http://192.168.1.20:8080/v1", "https://api.deepseek.com/v1"]
+)
 def test_loopback_private_and_public_base_urls_are_kept(url: str) -> None:
     assert validate_base_url(url) == url
 

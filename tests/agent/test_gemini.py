@@ -10,9 +10,9 @@ from typing import Any
 
 import anyio
 import pytest
-
 from fakes import gemini_replies as g
 from fakes.llm_server import FakeLLM, Reply
+
 from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef, ToolsRejected
 from obsigate.agent.providers.gemini import SKIP_SIGNATURE, GeminiProvider
 from obsigate.agent.providers.http import classify
@@ -129,7 +129,11 @@ async def test_stream_merges_plain_text_but_keeps_signed_and_empty_parts(fake: F
     turn = await chat(fake, ask())
     assert turn.text == "abcd"
     assert turn.message["raw"]["parts"] == [
-        {"text": "ab"}, {"text": "c", "thoughtSignature": "czE="}, {"text": "d"}, {"text": "", "thoughtSignature": "czI="}]
+        {"text": "ab"},
+        {"text": "c", "thoughtSignature": "czE="},
+        {"text": "d"},
+        {"text": "", "thoughtSignature": "czI="},
+    ]
 
 
 # --- function calls, replay, signatures -----------------------------------------------------------------
@@ -149,7 +153,10 @@ async def test_parallel_calls_then_verbatim_replay_with_signatures_in_place(fake
         ("gemini-call-2", "read_file", {"path": "b.md"}, None),
         ("gemini-call-3", "list_vaults", {}, None)]  # fmt: skip
     raw = first.message["raw"]
-    assert raw["parts"][1] == {"functionCall": {"name": "read_file", "args": {"path": "a.md"}}, "thoughtSignature": "c2ln"}
+    assert raw["parts"][1] == {
+        "functionCall": {"name": "read_file", "args": {"path": "a.md"}},
+        "thoughtSignature": "c2ln",
+    }
     assert "thoughtSignature" not in raw["parts"][2]
     saved = copy.deepcopy(raw)
 
@@ -176,12 +183,17 @@ async def test_parallel_calls_then_verbatim_replay_with_signatures_in_place(fake
     # the next user turn replays the empty signed part too
     await chat(fake, ChatRequest("sys", [*history, second.message, {"role": "user", "content": "thanks"}], [READ]))
     contents = fake.requests[2].json["contents"]
-    assert contents[3] == {"role": "model", "parts": [{"text": "Both say hi."}, {"text": "", "thoughtSignature": "ZW5k"}]}
+    assert contents[3] == {
+        "role": "model",
+        "parts": [{"text": "Both say hi."}, {"text": "", "thoughtSignature": "ZW5k"}],
+    }
     assert contents[4] == {"role": "user", "parts": [{"text": "thanks"}]}
 
 
 async def test_call_ids_given_by_the_model_are_echoed(fake: FakeLLM) -> None:
-    fake.add(g.stream_calls([("read_file", {"path": "a"}, "fc-1"), ("read_file", {"path": "b"})]), g.stream_text(["ok"]))
+    fake.add(
+        g.stream_calls([("read_file", {"path": "a"}, "fc-1"), ("read_file", {"path": "b"})]), g.stream_text(["ok"])
+    )
     first = await chat(fake, ask(tools=[READ]))
     assert [c.id for c in first.tool_calls] == ["fc-1", "gemini-call-2"]
     history = [{"role": "user", "content": "Hi"}, first.message,
@@ -206,6 +218,7 @@ async def test_synthesised_ids_stay_unique_across_steps(fake: FakeLLM) -> None:
 
 def _signed_history(provider: str, model: str) -> list[dict[str, Any]]:
     """An older turn and a current-turn step, both with calls and signatures, from ``provider``/``model``."""
+
     def step(call_id: str, path: str) -> dict[str, Any]:
         return {"role": "assistant", "content": "Looking.", "provider": provider, "model": model,
                 "tool_calls": [{"id": call_id, "name": "read_file", "arguments": {"path": path}},
@@ -435,7 +448,9 @@ def test_classify_google_reasons_only_touch_google_bodies() -> None:
     google_400 = json.dumps({"error": {"code": 400, "message": "API key not valid.", "status": "INVALID_ARGUMENT",
                              "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}]}})  # fmt: skip
     assert classify(400, google_400, tools_sent=False, provider="gemini", model="m").code == "provider_auth_failed"
-    assert classify(400, f"[{google_400}]", tools_sent=False, provider="gemini", model="m").code == "provider_auth_failed"
+    assert (
+        classify(400, f"[{google_400}]", tools_sent=False, provider="gemini", model="m").code == "provider_auth_failed"
+    )
     context = json.dumps({"error": {"code": 400, "status": "INVALID_ARGUMENT",
                          "message": "The input token count (2000000) exceeds the maximum number of tokens allowed (1048576)."}})  # fmt: skip
     assert classify(400, context, tools_sent=True, provider="gemini", model="m").code == "context_length_exceeded"
@@ -456,5 +471,7 @@ def test_a_question_left_unanswered_is_merged_with_the_next_one() -> None:
     from obsigate.agent.providers.gemini import request_body
 
     config = ProviderConfig("gemini", "gemini", "http://127.0.0.1:9/v1beta", "gemini-fake", "k")
-    body = request_body(config, ChatRequest("sys", [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]))
+    body = request_body(
+        config, ChatRequest("sys", [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
+    )
     assert body["contents"] == [{"role": "user", "parts": [{"text": "a"}, {"text": "b"}]}]

@@ -140,7 +140,10 @@ def test_hostile_schema() -> None:
 def test_junk_never_raises() -> None:
     assert gemini_schema("nope") == {}  # type: ignore[arg-type]
     assert gemini_schema({"type": "object", "properties": {"a": True, "b": None, "c": []}})["properties"] == {
-        "a": {}, "b": {}, "c": {}}
+        "a": {},
+        "b": {},
+        "c": {},
+    }
     assert gemini_schema({"$ref": "#/$defs/missing"}) == {"type": "object"}
     deep: dict[str, Any] = {"type": "string"}
     for _ in range(100):

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from fakes import openai_replies as o
+
 from obsigate.agent.providers.schemas import MODEL_DROPPED
 
 ASK = {"message": "Read my ideas", "vault": "notes"}

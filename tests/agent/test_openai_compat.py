@@ -8,28 +8,34 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
 
 import anyio
 import httpx2
 import pytest
-
 from fakes import openai_replies as oa
 from fakes.llm_server import FakeLLM, Reply
+from support import free_port
+
 from obsigate.agent.providers.base import ChatRequest, ProviderConfig, ProviderError, ToolDef, ToolsRejected, Turn
 from obsigate.agent.providers.http import retry_delay
 from obsigate.agent.providers.openai_compat import OpenAICompatProvider
-from support import free_port
 
 pytestmark = pytest.mark.anyio
 
 KEY = "sk-test-0123456789"
 TOOLS = [
-    ToolDef("read_file", "Read a note", {"type": "object", "properties": {"vault": {"type": "string"},
-                                                                          "path": {"type": "string"}},
-                                          "required": ["vault", "path"]}),  # fmt: skip
+    ToolDef(
+        "read_file",
+        "Read a note",
+        {
+            "type": "object",
+            "properties": {"vault": {"type": "string"}, "path": {"type": "string"}},
+            "required": ["vault", "path"],
+        },
+    ),  # fmt: skip
     ToolDef("search", "Search notes", {"type": "object", "properties": {"q": {"type": "string"}}}),
 ]
 
@@ -192,7 +198,9 @@ async def test_openrouter_reasoning_details_and_gemini_signatures_are_kept(fake:
     raw = turn.message["raw"]
     assert raw["reasoning"] == "think"
     assert raw["reasoning_details"] == [  # pieces of one item (same type and index) merged, as non-streamed
-        {"type": "reasoning.text", "text": "I will search.", "format": "unknown", "index": 0}, details[2]]
+        {"type": "reasoning.text", "text": "I will search.", "format": "unknown", "index": 0},
+        details[2],
+    ]
     assert raw["tool_calls"][0]["extra_content"] == signature["extra_content"]
     assert "extra_content" not in raw["tool_calls"][1]
 
@@ -237,8 +245,9 @@ async def test_another_providers_message_is_rebuilt_without_reasoning(fake: Fake
 NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 
 
-@pytest.mark.parametrize(("usage", "expected"),
-                         [("final", oa.USAGE), ("null", oa.USAGE), ("on_finish", oa.USAGE), (None, NO_USAGE)])
+@pytest.mark.parametrize(
+    ("usage", "expected"), [("final", oa.USAGE), ("null", oa.USAGE), ("on_finish", oa.USAGE), (None, NO_USAGE)]
+)
 async def test_usage_variants(fake: FakeLLM, usage: Any, expected: dict[str, int]) -> None:
     fake.add(oa.stream_text(["a"], usage=usage))
     turn, _ = await chat(fake, ask())
@@ -365,7 +374,7 @@ async def test_429_exhausted_reports_retry_after(fake: FakeLLM, retry_after: str
 def test_retry_delay_reads_seconds_and_http_dates_and_survives_garbage() -> None:
     assert retry_delay(0, "3", 10) == 3 and retry_delay(0, "30", 10) == 10
     assert retry_delay(0, "Wed, 21 Oct 2015 07:28:00 GMT", 10) == 0  # in the past
-    future = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=60), usegmt=True)
+    future = format_datetime(datetime.now(UTC) + timedelta(seconds=60), usegmt=True)
     assert retry_delay(0, future, 10) == 10
     assert retry_delay(1, "soon", 10) == 1.0 and retry_delay(2, None, 10) == 2.0
 

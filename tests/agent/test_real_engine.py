@@ -25,7 +25,6 @@ from typing import Any
 
 import httpx2
 import pytest
-
 from llama_engine import Engine, describe_exit, start_engine
 
 #: the final statuses of a ``tool`` event (``running`` is not one)

@@ -37,7 +37,7 @@ def test_event_and_id_fields_are_kept_and_unknown_fields_ignored() -> None:
 
 
 def test_an_unfinished_last_event_is_discarded() -> None:
-    assert data(b"data: complete\n\ndata: {\"cut") == ["complete"]
+    assert data(b'data: complete\n\ndata: {"cut') == ["complete"]
     assert data(b"data: no blank line after it\n") == []
 
 
@@ -48,7 +48,7 @@ def test_a_leading_bom_is_dropped_even_when_split() -> None:
 
 def test_every_split_of_the_input_gives_the_same_events() -> None:
     """Events cut across reads: mid-line, between \\r and \\n, inside a multi-byte character."""
-    body = "data: é ☃ \"x\"\r\n\r\n: c\r\ndata: a\r\ndata: b\r\rdata: z\n\n".encode()
+    body = 'data: é ☃ "x"\r\n\r\n: c\r\ndata: a\r\ndata: b\r\rdata: z\n\n'.encode()
     expected = data(body)
     assert expected == ['é ☃ "x"', "a\nb", "z"]
     for cut in range(1, len(body)):

@@ -23,7 +23,9 @@ def gateway(live_server, small_vault, monkeypatch):
     monkeypatch.setenv("DEEPSEEK_API_KEY", ENV_KEY)  # the server copies the environment when it is built
     server = live_server({"notes": small_vault})
     auth = server.app.state.auth
-    server.admin = {"Authorization": f"Bearer {auth.tokens.issue(auth.users.add_user('root', None, admin=True, vaults=None))}"}
+    server.admin = {
+        "Authorization": f"Bearer {auth.tokens.issue(auth.users.add_user('root', None, admin=True, vaults=None))}"
+    }
     server.user = {"Authorization": f"Bearer {auth.tokens.issue(auth.users.add_user('alice', None, vaults=['notes']))}"}
     return server
 
@@ -43,7 +45,9 @@ def test_status_masks_keys_for_everyone(gateway) -> None:
             assert KEY not in answer.text and ENV_KEY not in answer.text and KEY[:-4] not in answer.text
     config = httpx2.get(f"{gateway.url}/api/config", headers=gateway.admin)
     assert config.status_code == 200 and KEY not in config.text and ENV_KEY not in config.text
-    providers = {p["name"]: p for p in httpx2.get(f"{gateway.url}/api/ai/status", headers=gateway.user).json()["providers"]}
+    providers = {
+        p["name"]: p for p in httpx2.get(f"{gateway.url}/api/ai/status", headers=gateway.user).json()["providers"]
+    }
     assert (providers["openai"]["key"], providers["openai"]["key_source"]) == ("…LAST", "file")
     assert (providers["deepseek"]["key"], providers["deepseek"]["key_source"]) == ("…ENVK", "env")
     assert httpx2.get(f"{gateway.url}/api/ai/status").status_code == 401
@@ -60,7 +64,11 @@ def test_post_config_changes_the_default_at_once(gateway) -> None:
     assert r.status_code == 200 and r.json()["default_provider"] == "ollama"
     after = httpx2.get(f"{gateway.url}/api/ai/status", headers=gateway.user).json()
     ollama = next(p for p in after["providers"] if p["name"] == "ollama")
-    assert (after["default_provider"], ollama["default_model"], ollama["model_source"]) == ("ollama", "qwen3:8b", "config")
+    assert (after["default_provider"], ollama["default_model"], ollama["model_source"]) == (
+        "ollama",
+        "qwen3:8b",
+        "config",
+    )
     assert gateway.app.state.ai_settings.resolve().model == "qwen3:8b"  # what the next assistant request uses
     stored = json.loads((gateway.settings.data_dir / "config.json").read_text())
     assert stored["ai_default_provider"] == "ollama"
@@ -83,9 +91,10 @@ def test_only_admins_see_or_change_the_config(gateway) -> None:
     r = httpx2.get(f"{gateway.url}/api/config", headers=gateway.user)
     assert (r.status_code, r.json()["code"]) == (403, "forbidden")
     assert post_config(gateway, {"ai_default_provider": "openai"}, {}).status_code == 401
-    assert not (gateway.settings.data_dir / "config.json").exists() or "openai" not in (
-        gateway.settings.data_dir / "config.json"
-    ).read_text()
+    assert (
+        not (gateway.settings.data_dir / "config.json").exists()
+        or "openai" not in (gateway.settings.data_dir / "config.json").read_text()
+    )
 
 
 @pytest.mark.parametrize(
@@ -117,7 +126,9 @@ def test_cross_site_config_writes_are_refused(gateway) -> None:
     r = httpx2.post(f"{gateway.url}/api/config", content=body, headers=evil)
     assert (r.status_code, r.json()["code"]) == (403, "forbidden_origin")
     plain = {**gateway.admin, "Content-Type": "text/plain"}
-    assert httpx2.post(f"{gateway.url}/api/config", content=body, headers=plain).json()["code"] == "unsupported_media_type"
+    assert (
+        httpx2.post(f"{gateway.url}/api/config", content=body, headers=plain).json()["code"] == "unsupported_media_type"
+    )
     assert httpx2.get(f"{gateway.url}/api/ai/status", headers=gateway.user).json()["default_provider"] == "deepseek"
     same = {**gateway.admin, "Origin": gateway.url, "Content-Type": "application/json"}
     assert httpx2.post(f"{gateway.url}/api/config", content=body, headers=same).status_code == 200

@@ -27,7 +27,12 @@ def test_api_docs_load_only_same_origin_assets(server, page: str) -> None:
     urls = _asset_urls(r.text)
     assert urls and all(u.startswith("/") and not u.startswith("//") for u in urls), urls
     policy = r.headers["content-security-policy"]
-    assert "script-src 'self'" in policy and ("'sha256-" in policy) == (page == "/docs") and "unsafe-eval" not in policy and "https:" not in policy
+    assert (
+        "script-src 'self'" in policy
+        and ("'sha256-" in policy) == (page == "/docs")
+        and "unsafe-eval" not in policy
+        and "https:" not in policy
+    )
 
 
 def test_swagger_assets_are_served_with_their_types(server) -> None:

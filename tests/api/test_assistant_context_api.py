@@ -10,7 +10,6 @@ from typing import Any
 
 import httpx2
 import pytest
-
 from support import alice_token, write_tree
 
 
@@ -36,7 +35,9 @@ def test_the_context_without_contents_by_default(server: Any) -> None:
     data = r.json()
     assert [f["path"] for f in data["files"]] == ["Home.md", "Projects/Plan.md", "Projects/Secret.md"]
     assert all(set(f) == {"path", "chars", "full_chars", "truncated"} for f in data["files"])
-    assert data["tree"] == "Projects/\n  Plan.md\n  Secret.md" and data["total_chars"] == sum(f["chars"] for f in data["files"])
+    assert data["tree"] == "Projects/\n  Plan.md\n  Secret.md" and data["total_chars"] == sum(
+        f["chars"] for f in data["files"]
+    )
     assert data["limits"] == {"max_files": 200, "max_total_chars": 200_000, "max_file_chars": 30_000}
     assert data["truncated"] is False and data["skipped"] == [] and data["mode"] == "directory"
 
@@ -57,7 +58,9 @@ def test_general_mode_lists_the_callers_vaults(server: Any) -> None:
 
 def test_refusals_carry_stable_codes(server: Any) -> None:
     denied = post(server, {"mode": "files", "vault": "other", "files": ["Private.md"], "include_content": True})
-    assert denied.status_code == 403 and denied.json()["code"] == "vault_access_denied" and "marmalade" not in denied.text
+    assert (
+        denied.status_code == 403 and denied.json()["code"] == "vault_access_denied" and "marmalade" not in denied.text
+    )
     for body in ({"mode": "files", "vault": "notes", "files": ["../other/Private.md"]},
                  {"mode": "general", "vault": "notes", "extra_files": [".obsidian/app.json"]}):  # fmt: skip
         r = post(server, body)
@@ -79,8 +82,17 @@ def test_refusals_carry_stable_codes(server: Any) -> None:
         ["mode", "general"],
         "general",
     ],
-    ids=["unknown-mode", "files-without-files", "10k-extra-files", "unknown-field", "include-content-text",
-         "files-not-a-list", "empty", "a-list", "a-string"],
+    ids=[
+        "unknown-mode",
+        "files-without-files",
+        "10k-extra-files",
+        "unknown-field",
+        "include-content-text",
+        "files-not-a-list",
+        "empty",
+        "a-list",
+        "a-string",
+    ],
 )
 def test_bad_input_is_400_invalid_argument(server: Any, body: Any) -> None:
     r = post(server, body)
@@ -97,5 +109,7 @@ def test_one_audit_record_and_one_rate_limit_hit_per_collection(live_server, sma
     records = [json.loads(line) for line in (data / "audit.log").read_text().splitlines()]
     mine = [r for r in records if r.get("tool") == "bookslm_context"]
     assert [r["result"] for r in mine] == ["ok", "ok", "rate_limited"]
-    assert {(r["action"], r["mode"], r["user"], r["vault"]) for r in mine} == {("ai_context", "in_app", "alice", "notes")}
+    assert {(r["action"], r["mode"], r["user"], r["vault"]) for r in mine} == {
+        ("ai_context", "in_app", "alice", "notes")
+    }
     assert len(mine[0]["paths"]) == 4

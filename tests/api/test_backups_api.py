@@ -31,7 +31,11 @@ def test_list_and_diff_backups(served) -> None:
     listed = httpx2.get(f"{url}/backups", params={"path": "Projects/Plan.md"})
     assert listed.status_code == 200, listed.text
     body = listed.json()
-    assert body["total"] == 1 and body["versions"][0]["version"] == version and body["versions"][0]["reason"] == "edit_file"
+    assert (
+        body["total"] == 1
+        and body["versions"][0]["version"] == version
+        and body["versions"][0]["reason"] == "edit_file"
+    )
 
     diff = httpx2.get(f"{url}/diff", params={"path": "Projects/Plan.md", "version": version})
     assert diff.status_code == 200, diff.text
@@ -41,7 +45,9 @@ def test_list_and_diff_backups(served) -> None:
 
     second = store.save("notes", "Projects/Plan.md", old, reason="delete_file")
     plan.unlink()
-    between = httpx2.get(f"{url}/diff", params={"path": "Projects/Plan.md", "version": version, "compare_with": second}).json()
+    between = httpx2.get(
+        f"{url}/diff", params={"path": "Projects/Plan.md", "version": version, "compare_with": second}
+    ).json()
     assert between["compare_with"] == second and between["diff"].count("\n-token") == 1
     gone = httpx2.get(f"{url}/backups", params={"path": "Projects/Plan.md"}).json()
     assert [v["deleted"] for v in gone["versions"]] == [True, False]

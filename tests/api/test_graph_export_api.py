@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import httpx2
-
 from support import alice_token, write_tree
 
 
@@ -18,7 +17,9 @@ def _pairs(body: dict) -> set[tuple[str, str]]:
 
 
 def test_graph_export_route(live_server, small_vault: Path, tmp_path: Path) -> None:
-    (small_vault / "Ideas.md").write_text("# Ideas\n\nA sensor network. #project/sensors\nSee [[Plan]] and [[Someday]].\n")
+    (small_vault / "Ideas.md").write_text(
+        "# Ideas\n\nA sensor network. #project/sensors\nSee [[Plan]] and [[Someday]].\n"
+    )
     other = write_tree(tmp_path / "other", {"Private.md": "# Private\n\nmarmalade [[Private]]\n"})
     data = tmp_path / "data"
     alice = alice_token(data)
@@ -63,7 +64,9 @@ def test_graph_export_route(live_server, small_vault: Path, tmp_path: Path) -> N
 
 def test_graph_export_of_ten_thousand_notes_is_whole(live_server, tmp_path: Path) -> None:
     n = 10_000
-    files = {f"n{i // 1000}/Note {i}.md": f"[[Note {(i * 7 + 1) % n}]] [[Note {(i + 1) % n}]] #t{i % 10}\n" for i in range(n)}
+    files = {
+        f"n{i // 1000}/Note {i}.md": f"[[Note {(i * 7 + 1) % n}]] [[Note {(i + 1) % n}]] #t{i % 10}\n" for i in range(n)
+    }
     files["n0/Note 0.md"] += "[[Nowhere]]\n"
     server = live_server({"big": write_tree(tmp_path / "big", files)}, auth_enabled=False)
     url = f"{server.url}/api/graph/big/export"
@@ -79,4 +82,4 @@ def test_graph_export_of_ten_thousand_notes_is_whole(live_server, tmp_path: Path
     assert httpx2.get(url, headers={"If-None-Match": r.headers["etag"]}).status_code == 304
     assert time.perf_counter() - t0 < 2  # cached on the server: no rebuild, no body
     tagged = httpx2.get(url, params={"tag": "t3"}).json()
-    assert len(tagged["notes"]) == n // 10 and all(p.endswith(("3.md")) for p in tagged["notes"])
+    assert len(tagged["notes"]) == n // 10 and all(p.endswith("3.md") for p in tagged["notes"])

@@ -19,9 +19,9 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import TextContent
+from support import alice_token, free_port
 
 from obsigate.mcp.server import ERROR_META_KEY
-from support import alice_token, free_port
 
 ERROR_ID = re.compile(r"[0-9a-f]{8}")
 
@@ -72,7 +72,10 @@ async def test_a_tool_failure_over_mcp_carries_the_logged_id(
     server.app.state.runtime.workspace.index.close()
     caplog.set_level(logging.INFO)
     with anyio.fail_after(30):
-        async with httpx2.AsyncClient() as http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) as client:
+        async with (
+            httpx2.AsyncClient() as http,
+            Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) as client,
+        ):
             result = await client.call_tool("search_fulltext", {"q": "tidepool"})
     assert result.is_error is True and result.structured_content is None
     error_id = check_internal_error(result.meta[ERROR_META_KEY])
@@ -86,7 +89,9 @@ async def test_a_tool_failure_over_mcp_carries_the_logged_id(
     assert (last["mode"], last["result"], last["error_id"]) == ("mcp", "internal_error", error_id)
 
 
-def test_serve_prints_a_failure_outside_the_tool_layer_with_the_id_the_client_gets(tmp_path: Path, small_vault: Path) -> None:
+def test_serve_prints_a_failure_outside_the_tool_layer_with_the_id_the_client_gets(
+    tmp_path: Path, small_vault: Path
+) -> None:
     """``obsigate serve`` as a user runs it: its user database is damaged on disk while it runs, so checking a
     bearer token fails unexpectedly (before any tool). Both fronts answer 500 with an error id, and stderr
     has one ERROR line with that id and the traceback, without the token."""
@@ -125,4 +130,6 @@ def test_serve_prints_a_failure_outside_the_tool_layer_with_the_id_the_client_ge
         lines = [line for line in printed.splitlines() if error_id in line]
         assert len(lines) == 1 and f" ERROR obsigate.errors: internal error {error_id}: {what}" in lines[0], printed
         after = printed.split(lines[0], 1)[1]
-        assert after.startswith("\nTraceback") and "DatabaseError: file is not a database" in after.split(" ERROR ", 1)[0]
+        assert (
+            after.startswith("\nTraceback") and "DatabaseError: file is not a database" in after.split(" ERROR ", 1)[0]
+        )

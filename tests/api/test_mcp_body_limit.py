@@ -49,8 +49,12 @@ def test_streamed_oversized_mcp_body_is_a_json_rpc_error(server) -> None:
 
 def test_a_body_under_the_cap_still_reaches_mcp(server) -> None:
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "list_vaults", "arguments": {}, "_meta": meta}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "list_vaults", "arguments": {}, "_meta": meta},
+    }
     headers = {**HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "list_vaults"}
     r = httpx2.post(f"{server.url}/mcp", json=call, headers=headers)
     assert r.status_code == 200 and r.json()["id"] == 1
@@ -64,9 +68,10 @@ async def test_the_sdk_client_shows_the_message(server, mode: str) -> None:
     from mcp import Client, MCPError
     from mcp.client.streamable_http import streamable_http_client
 
-    async with httpx2.AsyncClient(timeout=30) as http, Client(
-        streamable_http_client(f"{server.url}/mcp", http_client=http), mode=mode
-    ) as client:
+    async with (
+        httpx2.AsyncClient(timeout=30) as http,
+        Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode=mode) as client,
+    ):
         with pytest.raises(MCPError) as info:
             await client.call_tool("search_fulltext", {"q": "x" * (MCP_MAX_BODY_BYTES + 1)})
     assert info.value.error.code == -32600

@@ -15,7 +15,9 @@ SCRIPTED = b"<html><body><script>document.title='pwned'</script></body></html>"
 @pytest.fixture
 def server(live_server, small_vault: Path):
     (small_vault / "Attachments" / "page.html").write_bytes(SCRIPTED)
-    (small_vault / "Attachments" / "drawing.svg").write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')
+    (small_vault / "Attachments" / "drawing.svg").write_bytes(
+        b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'
+    )
     (small_vault / "Attachments" / "report.pdf").write_bytes(b"%PDF-1.4\n% a test file\n%%EOF\n")
     (small_vault / "Attachments" / "disguised.pdf").write_bytes(SCRIPTED)  # HTML under a PDF name
     (small_vault / "Attachments" / "été.pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
@@ -44,7 +46,10 @@ def test_a_pdf_can_be_framed_by_the_app_only(server) -> None:
     assert policy == "frame-ancestors 'self'" and "sandbox" not in policy  # browsers show no PDF in a sandbox
     assert r.headers["x-content-type-options"] == "nosniff"  # the type is never guessed from the bytes
     assert r.headers["content-disposition"] == "inline; filename*=UTF-8''report.pdf"
-    assert _raw(server, "Attachments/été.pdf").headers["content-disposition"] == "inline; filename*=UTF-8''%C3%A9t%C3%A9.pdf"
+    assert (
+        _raw(server, "Attachments/été.pdf").headers["content-disposition"]
+        == "inline; filename*=UTF-8''%C3%A9t%C3%A9.pdf"
+    )
 
 
 def test_html_named_pdf_is_still_only_a_pdf(server) -> None:

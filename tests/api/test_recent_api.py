@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import httpx2
-
 from support import alice_token, write_tree
 
 
@@ -25,7 +24,11 @@ def test_recent_route(live_server, small_vault: Path, tmp_path: Path) -> None:
     assert httpx2.get(url).status_code == 401
     first = httpx2.get(url, headers=auth).json()
     assert [f["path"] for f in first["files"]] == [
-        "Ideas.md", "Attachments/pic.png", "Home.md", "Projects/Plan.md", "Projects/Secret.md"
+        "Ideas.md",
+        "Attachments/pic.png",
+        "Home.md",
+        "Projects/Plan.md",
+        "Projects/Secret.md",
     ]
     assert first["files"][0]["age"] == "1 hour ago" and first["files"][1]["age"] == "2 hours ago"
     assert first["total"] == 5 and first["mode"] == "modified" and first["index"]["complete"] is True

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import httpx2
 import pytest
-
 from support import write_tree
 
 K = "AKIAQWERTYUIOPASDF23"  # an AWS access key id: AKIA + 16 of base32
@@ -73,7 +72,9 @@ def test_a_name_holding_a_key_id_is_redacted_wherever_a_path_is_shown(server) ->
         "recent": get(u, "/api/recent").text,
     }
     for mode in ("directory", "files"):
-        body = {"vault": "notes", "mode": mode, "include_content": True} | ({"files": ["Embeds.md"]} if mode == "files" else {})
+        body = {"vault": "notes", "mode": mode, "include_content": True} | (
+            {"files": ["Embeds.md"]} if mode == "files" else {}
+        )
         r = httpx2.post(f"{u}/api/ai/bookslm/context", json=body)
         assert r.status_code == 200, r.text
         shown[f"context:{mode}"] = r.text
@@ -102,12 +103,15 @@ def test_a_path_shown_redacted_opens_what_it_stands_for(server) -> None:
 
     # the editor: source, then save with the version it read, all by the redacted path
     src = get(u, "/api/file/notes/source", path=f"{R}/note.md").json()
-    saved = httpx2.post(f"{u}/api/file/notes/save", json={
-        "path": f"{R}/note.md", "content": src["content"].replace("hello", "goodbye"), "version": src["version"]})
+    saved = httpx2.post(
+        f"{u}/api/file/notes/save",
+        json={"path": f"{R}/note.md", "content": src["content"].replace("hello", "goodbye"), "version": src["version"]},
+    )
     assert saved.status_code == 200 and K not in saved.text, saved.text
     assert (vault / K / "note.md").read_text() == "# Folder note\ngoodbye tidepool, see [[Vault setup]]\n"
-    stale = httpx2.post(f"{u}/api/file/notes/save", json={
-        "path": f"{R}/note.md", "content": "lost\n", "version": src["version"]})
+    stale = httpx2.post(
+        f"{u}/api/file/notes/save", json={"path": f"{R}/note.md", "content": "lost\n", "version": src["version"]}
+    )
     assert stale.status_code == 409 and stale.json()["code"] == "conflict" and K not in stale.text
     assert stale.json()["details"]["changed"] == [f"{R}/note.md"]  # an error shows names as results do
 
@@ -148,7 +152,9 @@ def test_a_redacted_path_that_stands_for_two_files_is_refused(live_server, tmp_p
 # --- 2. hashes -----------------------------------------------------------------------------------------
 
 
-def test_reads_give_no_hash_of_the_secrets_and_a_changed_secret_is_still_a_conflict(server, live_server, tmp_path) -> None:
+def test_reads_give_no_hash_of_the_secrets_and_a_changed_secret_is_still_a_conflict(
+    server, live_server, tmp_path
+) -> None:
     live, vault = server
     u = live.url
     raw = (vault / "Keys.md").read_bytes()
@@ -193,8 +199,10 @@ def _every_read_of_keys(u: str) -> list[str]:
         get(u, "/api/file/notes", path="Keys.md").text,
         get(u, "/api/file/notes/source", path="Keys.md").text,
         get(u, "/api/file/notes/raw", path="Keys.md").text,
-        httpx2.post(f"{u}/api/ai/bookslm/context",  # what the assistant sends its provider
-                    json={"vault": "notes", "mode": "files", "files": ["Keys.md"], "include_content": True}).text,
+        httpx2.post(
+            f"{u}/api/ai/bookslm/context",  # what the assistant sends its provider
+            json={"vault": "notes", "mode": "files", "files": ["Keys.md"], "include_content": True},
+        ).text,
     ]
 
 
@@ -218,7 +226,9 @@ def test_a_link_after_a_secret_label_is_kept(server) -> None:
     assert "[[<mark>Rotation</mark> checklist]]" in hits["Keys.md"]
     note = get(u, "/api/file/notes", path="Keys.md").json()
     assert [(lk["target"], lk["resolved"]) for lk in note["links"]] == [
-        ("Vault setup", "Vault setup.md"), ("Rotation checklist", "Rotation checklist.md")]
+        ("Vault setup", "Vault setup.md"),
+        ("Rotation checklist", "Rotation checklist.md"),
+    ]
     # the index held the line redacted, so the checklist had lost this backlink
     back = get(u, "/api/backlinks/notes", path="Rotation checklist.md").json()["backlinks"]
     assert [(b["path"], b["links"][0]["context"]) for b in back] == [("Keys.md", "**Tokens**: [[Rotation checklist]]")]

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import httpx2
 import pytest
-
 from support import write_tree
 
 ODD = 'Meeting: Q&A <draft> | "final"?*.md'

@@ -37,7 +37,11 @@ def test_vaults_browse_files(open_server) -> None:
     assert [e["path"] for e in sub["entries"]] == ["Projects/Plan.md", "Projects/Secret.md"]
     files = httpx2.get(f"{url}/api/vault/notes/files").json()
     assert sorted(f["path"] for f in files["files"]) == [
-        "Attachments/pic.png", "Home.md", "Ideas.md", "Projects/Plan.md", "Projects/Secret.md"
+        "Attachments/pic.png",
+        "Home.md",
+        "Ideas.md",
+        "Projects/Plan.md",
+        "Projects/Secret.md",
     ]
     assert [f["path"] for f in files["files"]] == sorted(f["path"] for f in files["files"])
     paged = httpx2.get(f"{url}/api/vault/notes/files", params={"limit": 2}).json()
@@ -70,7 +74,9 @@ def test_search_and_tags(open_server) -> None:
     assert tags["project/sensors"] == 2 and tags["project"] == 2 and tags["home"] == 1
 
 
-@pytest.mark.parametrize("q", ["don't", "C++", "status: done", "a-b", '"unclosed', "", "   ", "NEAR(", "*", "AND OR NOT"])
+@pytest.mark.parametrize(
+    "q", ["don't", "C++", "status: done", "a-b", '"unclosed', "", "   ", "NEAR(", "*", "AND OR NOT"]
+)
 def test_hostile_queries_never_fail(open_server, q: str) -> None:
     r = httpx2.get(f"{open_server.url}/api/search", params={"q": q})
     assert r.status_code == 200, r.text
@@ -140,17 +146,25 @@ def test_other_users_vault_is_denied(auth_server, tmp_path: Path) -> None:
     users = UserStore(tmp_path / "data" / "users.sqlite3")
     bob = tokens.issue(users.get_user("bob"))
     users.close()
-    r = httpx2.get(f"{auth_server.url}/api/file/notes", params={"path": "Home.md"}, headers={"Authorization": f"Bearer {bob}"})
+    r = httpx2.get(
+        f"{auth_server.url}/api/file/notes", params={"path": "Home.md"}, headers={"Authorization": f"Bearer {bob}"}
+    )
     assert r.status_code == 403 and r.json()["code"] == "vault_access_denied"
     assert "Welcome" not in r.text
-    assert httpx2.get(f"{auth_server.url}/api/vaults", headers={"Authorization": f"Bearer {bob}"}).json()["vaults"] == []
-    search = httpx2.get(f"{auth_server.url}/api/search", params={"q": "tidepool"}, headers={"Authorization": f"Bearer {bob}"}).json()
+    assert (
+        httpx2.get(f"{auth_server.url}/api/vaults", headers={"Authorization": f"Bearer {bob}"}).json()["vaults"] == []
+    )
+    search = httpx2.get(
+        f"{auth_server.url}/api/search", params={"q": "tidepool"}, headers={"Authorization": f"Bearer {bob}"}
+    ).json()
     assert search["total"] == 0
 
 
 def test_login_is_throttled(auth_server) -> None:
     codes = [
-        httpx2.post(f"{auth_server.url}/api/auth/login", json={"username": "alice", "password": "nope nope"}).status_code
+        httpx2.post(
+            f"{auth_server.url}/api/auth/login", json={"username": "alice", "password": "nope nope"}
+        ).status_code
         for _ in range(7)
     ]
     assert codes[:5] == [401] * 5 and codes[-1] == 429
@@ -230,7 +244,11 @@ def test_backlinks_and_graph_routes(open_server) -> None:
     missing = httpx2.get(f"{url}/api/backlinks/notes", params={"path": "Nope.md"})
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
     graph = httpx2.get(f"{url}/api/graph/notes", params={"path": "Home.md", "depth": 1}).json()
-    assert graph["center"] == "Home.md" and {n["id"] for n in graph["nodes"]} == {"Home.md", "Projects/Plan.md", "Ideas.md"}
+    assert graph["center"] == "Home.md" and {n["id"] for n in graph["nodes"]} == {
+        "Home.md",
+        "Projects/Plan.md",
+        "Ideas.md",
+    }
     whole = httpx2.get(f"{url}/api/graph/notes").json()
     assert whole["scope"] == "vault" and whole["total_nodes"] == 4
     bad = httpx2.get(f"{url}/api/graph/notes", params={"scope": "galaxy"})

@@ -13,7 +13,6 @@ from http.cookies import SimpleCookie
 
 import httpx2
 import pytest
-
 from support import PW, add_alice_and_bob
 
 NEW_PW = "a brand new passphrase"
@@ -150,5 +149,7 @@ def test_signout_all_on_the_command_line_and_by_an_admin_with_the_api_keys(serve
     assert fresh.status() == ALL_OK
     missing = httpx2.post(f"{server.url}/api/admin/users/nobody/signout-all", json={}, headers=admin)
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
-    forbidden = httpx2.post(f"{server.url}/api/admin/users/bob/signout-all", json={}, headers={"Authorization": f"Bearer {fresh.jwt}"})
+    forbidden = httpx2.post(
+        f"{server.url}/api/admin/users/bob/signout-all", json={}, headers={"Authorization": f"Bearer {fresh.jwt}"}
+    )
     assert forbidden.status_code == 403 and forbidden.json()["code"] == "forbidden"

@@ -106,7 +106,16 @@ def test_tool_arguments_merge_body_query_and_path() -> None:
         query=(Param("q"), Param("n", int | None), Param("lo", into="r.min"), Param("hi", into="r.max"),
                Param("a", into="other.after")),
     )  # fmt: skip
-    values = {"ctx": None, "vault": "v", "body": {"vault": "ignored", "k": 1}, "q": "", "n": None, "lo": 2, "hi": None, "a": None}
+    values = {
+        "ctx": None,
+        "vault": "v",
+        "body": {"vault": "ignored", "k": 1},
+        "q": "",
+        "n": None,
+        "lo": 2,
+        "hi": None,
+        "a": None,
+    }
     assert tool_arguments(row, values) == {"vault": "v", "k": 1, "q": "", "n": None, "r": {"min": 2}}
 
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx2
 import pytest
 from pwdlib.hashers.argon2 import Argon2Hasher
+from support import SMALL_VAULT, write_tree
 
 from obsigate.auth.users import UserStore
-from support import SMALL_VAULT, write_tree
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 EXTRA = {
@@ -24,7 +24,7 @@ OTHER = {"Private.md": "# Private\n\nThe budget of the other vault.\n"}
 @pytest.fixture
 def vaults(tmp_path: Path) -> dict[str, Path]:
     notes = write_tree(tmp_path / "notes", {**SMALL_VAULT, **EXTRA})
-    old = datetime(2020, 1, 15, tzinfo=timezone.utc).timestamp()
+    old = datetime(2020, 1, 15, tzinfo=UTC).timestamp()
     os.utime(notes / "Archive/Old budget.md", (old, old))
     return {"notes": notes, "other": write_tree(tmp_path / "other", OTHER)}
 
@@ -45,13 +45,22 @@ def test_get_maps_flat_parameters(live_server, vaults) -> None:
     assert set(paths(body)) == {"Projects/Plan.md", "Archive/Old budget.md", "Daily/2024-05-01.md"}
     assert body["sort"] == "relevance" and body["timed_out"] is False and body["index"]["complete"] is True
     assert all("<mark>" in h["snippet"].lower() for h in body["hits"])
-    assert paths(get(q="budget", include_paths=["Projects/**", "Daily/**"], sort="path")) == ["Daily/2024-05-01.md", "Projects/Plan.md"]
+    assert paths(get(q="budget", include_paths=["Projects/**", "Daily/**"], sort="path")) == [
+        "Daily/2024-05-01.md",
+        "Projects/Plan.md",
+    ]
     assert paths(get(q="budget", vault="notes", exclude_paths=["Projects/**", "Daily/**"])) == ["Archive/Old budget.md"]
-    assert paths(get(q="Budget", case_sensitive="true", vault="notes", sort="path")) == ["Archive/Old budget.md", "Projects/Plan.md"]
+    assert paths(get(q="Budget", case_sensitive="true", vault="notes", sort="path")) == [
+        "Archive/Old budget.md",
+        "Projects/Plan.md",
+    ]
     assert "Daily/2024-05-01.md" not in paths(get(q="budget", whole_word="true"))
     assert paths(get(q=r"^TODO:\s", regex="true")) == ["Daily/2024-05-01.md"]
     assert paths(get(modified_before="2021-01-01")) == ["Archive/Old budget.md"]
-    assert paths(get(q="budget", modified_after="2021-01-01", vault="notes", sort="path")) == ["Daily/2024-05-01.md", "Projects/Plan.md"]
+    assert paths(get(q="budget", modified_after="2021-01-01", vault="notes", sort="path")) == [
+        "Daily/2024-05-01.md",
+        "Projects/Plan.md",
+    ]
     assert paths(get(created_before="2021-01-01")) == ["Archive/Old budget.md"]
     assert get(q="budget", created_after="2999-01-01")["total"] == 0
     size = len(EXTRA["Daily/2024-05-01.md"])
@@ -61,7 +70,11 @@ def test_get_maps_flat_parameters(live_server, vaults) -> None:
     assert (page["total"], page["next_offset"], page["truncated"]) == (4, 1, True)
     assert paths(get(q="budget", limit=1, offset=3, sort="path")) == ["Projects/Plan.md"]
     secret = get(q="api_key")
-    assert paths(secret) == ["Projects/Secret.md"] and SECRET not in str(secret) and "[REDACTED:" in secret["hits"][0]["snippet"]
+    assert (
+        paths(secret) == ["Projects/Secret.md"]
+        and SECRET not in str(secret)
+        and "[REDACTED:" in secret["hits"][0]["snippet"]
+    )
 
 
 def test_post_takes_the_tool_arguments(live_server, vaults) -> None:

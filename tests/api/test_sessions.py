@@ -9,17 +9,19 @@ from http.cookies import SimpleCookie
 
 import httpx2
 import pytest
-
 from conftest import LiveServer
+from support import PW, add_alice_and_bob, free_port
+
 from obsigate.auth.tokens import TokenService
 from obsigate.config import load_settings
-from support import PW, add_alice_and_bob, free_port
 
 FOREIGN = "https://evil.example"
 
 
 def _session(server, username: str = "alice", password: str = PW, **headers: str) -> httpx2.Response:
-    return httpx2.post(f"{server.url}/api/auth/session", json={"username": username, "password": password}, headers=headers)
+    return httpx2.post(
+        f"{server.url}/api/auth/session", json={"username": username, "password": password}, headers=headers
+    )
 
 
 def _cookie_of(response: httpx2.Response) -> SimpleCookie:
@@ -134,7 +136,10 @@ def test_people_in_the_web_app_have_their_own_budget(live_server, small_vault) -
 def test_with_auth_off_the_pages_own_requests_get_the_web_budget(live_server, small_vault) -> None:
     server = live_server({"notes": small_vault}, auth_enabled=False, tool_rate_limit=5)
     with httpx2.Client(base_url=server.url) as http:
-        page = [http.get("/api/search", params={"q": "x"}, headers={"Sec-Fetch-Site": "same-origin"}).status_code for _ in range(10)]
+        page = [
+            http.get("/api/search", params={"q": "x"}, headers={"Sec-Fetch-Site": "same-origin"}).status_code
+            for _ in range(10)
+        ]
         script = [http.get("/api/search", params={"q": "x"}).status_code for _ in range(6)]
     assert page == [200] * 10 and script[-1] == 429
 
@@ -185,7 +190,9 @@ def test_a_same_origin_cookie_write_works(server, cookie, small_vault) -> None:
     r = httpx2.post(f"{server.url}/api/file/notes", json={"path": "Web.md", "content": "from the page"},
                     headers={"Origin": server.url, "Sec-Fetch-Site": "same-origin"}, cookies=cookie)  # fmt: skip
     assert r.status_code == 200 and (small_vault / "Web.md").read_text() == "from the page"
-    gone = httpx2.delete(f"{server.url}/api/file/notes", params={"path": "Web.md"}, headers={"Origin": server.url}, cookies=cookie)
+    gone = httpx2.delete(
+        f"{server.url}/api/file/notes", params={"path": "Web.md"}, headers={"Origin": server.url}, cookies=cookie
+    )
     assert gone.status_code == 200 and not (small_vault / "Web.md").exists()
 
 
@@ -203,7 +210,11 @@ def test_tokens_are_never_logged(server, caplog) -> None:
     httpx2.delete(f"{server.url}/api/auth/session", cookies={"obsigate_session": token})
     httpx2.get(f"{server.url}/api/auth/me", cookies={"obsigate_session": token})
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
-    mcp = httpx2.post(f"{server.url}/mcp", json=init, headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"})
+    mcp = httpx2.post(
+        f"{server.url}/mcp",
+        json=init,
+        headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"},
+    )
     assert mcp.status_code == 401  # signed out on every front; the refusal is logged, with its reason only
     # the server's records only: the test's own HTTP client logs the headers it receives at DEBUG
     server_logs = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore")))

@@ -8,7 +8,6 @@ import json
 
 import httpx2
 import pytest
-
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, Reply, provider_env
 from support import free_port
@@ -31,7 +30,9 @@ def gateway(live_server, small_vault, tmp_path, fake: FakeLLM, monkeypatch):
     (other / "Note.md").write_text("# Other\n")
     server = live_server({"notes": small_vault, "other": other})
     auth = server.app.state.auth
-    server.admin = {"Authorization": f"Bearer {auth.tokens.issue(auth.users.add_user('root', None, admin=True, vaults=None))}"}
+    server.admin = {
+        "Authorization": f"Bearer {auth.tokens.issue(auth.users.add_user('root', None, admin=True, vaults=None))}"
+    }
     server.user = {"Authorization": f"Bearer {auth.tokens.issue(auth.users.add_user('alice', None, vaults=['notes']))}"}
     return server
 
@@ -55,7 +56,12 @@ def test_the_test_call_is_one_tiny_request_with_the_current_settings(gateway, fa
     assert sent.json["model"] == "fake-model" and "tools" not in sent.json
     # a model named in the body is used instead of the default
     fake.add(o.plain("ok"))
-    assert api(gateway, "POST", "/api/ai/test", gateway.admin, {"provider": "custom", "model": "other-model"}).json()["model"] == "other-model"
+    assert (
+        api(gateway, "POST", "/api/ai/test", gateway.admin, {"provider": "custom", "model": "other-model"}).json()[
+            "model"
+        ]
+        == "other-model"
+    )
     assert fake.requests[-1].json["model"] == "other-model"
 
 
@@ -81,13 +87,20 @@ def test_an_unreachable_or_unconfigured_provider_is_a_failed_test_not_a_500(gate
     assert (r.status_code, r.json()["ok"], r.json()["code"]) == (200, False, "provider_unavailable"), r.text
     r = api(gateway, "POST", "/api/ai/test", gateway.admin, {"provider": "deepseek"})  # no key anywhere
     assert (r.json()["ok"], r.json()["code"]) == (False, "provider_not_configured")
-    for bad in ({"provider": "claude"}, {"provider": "custom", "model": "two words"}, {"provider": "custom", "x": 1}, {}):
+    for bad in (
+        {"provider": "claude"},
+        {"provider": "custom", "model": "two words"},
+        {"provider": "custom", "x": 1},
+        {},
+    ):
         r = api(gateway, "POST", "/api/ai/test", gateway.admin, bad)
         assert (r.status_code, r.json()["code"]) == (400, "invalid_argument"), (bad, r.text)
 
 
 def test_gemini_gets_a_capped_answer_too(gateway, fake: FakeLLM) -> None:
-    fake.add(Reply.json({"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}))
+    fake.add(
+        Reply.json({"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}]})
+    )
     r = api(gateway, "POST", "/api/ai/test", gateway.admin, {"provider": "gemini"})
     assert r.json()["ok"] is True, r.text
     assert fake.requests[-1].json["generationConfig"] == {"maxOutputTokens": 16}
@@ -103,7 +116,9 @@ def _agent_deletes(server, fake: FakeLLM, vault: str, path: str) -> tuple[list[s
     fake.add(o.stream_tool_calls([("d1", "delete_file", {"vault": vault, "path": path})]), o.stream_text(["Done."]))
     before = len(fake.requests)
     with httpx2.Client(timeout=60) as client:
-        r = client.post(f"{server.url}/api/ai/bookslm/agent", json={"message": "delete it", "vault": vault}, headers=server.admin)
+        r = client.post(
+            f"{server.url}/api/ai/bookslm/agent", json={"message": "delete it", "vault": vault}, headers=server.admin
+        )
     assert r.status_code == 200, r.text
     offered = [t["function"]["name"] for t in fake.requests[before].json.get("tools") or []]
     steps = [json.loads(line[5:]) for line in r.text.splitlines() if line.startswith("data:") and '"id":"d1"' in line]
@@ -128,7 +143,9 @@ def test_the_destructive_switch_is_effective_at_once_and_persisted(gateway, fake
     assert (small_vault / "Ideas.md").exists()
     vaults = {v["name"]: v for v in api(gateway, "GET", "/api/vaults", gateway.admin).json()["vaults"]}
     assert vaults["notes"]["destructive_tools"] is False and vaults["other"]["destructive_tools"] is True
-    assert json.loads((gateway.settings.data_dir / "config.json").read_text())["ai_destructive_tools"] == {"notes": False}
+    assert json.loads((gateway.settings.data_dir / "config.json").read_text())["ai_destructive_tools"] == {
+        "notes": False
+    }
     config = api(gateway, "GET", "/api/config", gateway.admin).json()
     assert config["ai_destructive_tools"] == {"notes": False} and config["vaults"][0]["destructive_tools"] is False
     # null: back to the declaration (on)
@@ -147,7 +164,11 @@ def test_a_hand_edit_of_config_json_applies_to_the_next_call(gateway) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [{"ai_destructive_tools": {"nope": False}}, {"ai_destructive_tools": {"notes": "no"}}, {"ai_destructive_tools": ["notes"]}],
+    [
+        {"ai_destructive_tools": {"nope": False}},
+        {"ai_destructive_tools": {"notes": "no"}},
+        {"ai_destructive_tools": ["notes"]},
+    ],
 )
 def test_a_bad_switch_is_refused(gateway, body) -> None:
     r = api(gateway, "POST", "/api/config", gateway.admin, body)
@@ -158,9 +179,16 @@ def test_a_bad_switch_is_refused(gateway, body) -> None:
 
 
 def test_create_a_user_grant_a_vault_create_and_revoke_a_key(gateway) -> None:
-    r = api(gateway, "POST", "/api/admin/users", gateway.admin, {"name": "bob", "password": PASSWORD, "vaults": ["other"]})
+    r = api(
+        gateway, "POST", "/api/admin/users", gateway.admin, {"name": "bob", "password": PASSWORD, "vaults": ["other"]}
+    )
     assert r.status_code == 201, r.text
-    assert {k: r.json()[k] for k in ("name", "admin", "vaults", "keys")} == {"name": "bob", "admin": False, "vaults": ["other"], "keys": []}
+    assert {k: r.json()[k] for k in ("name", "admin", "vaults", "keys")} == {
+        "name": "bob",
+        "admin": False,
+        "vaults": ["other"],
+        "keys": [],
+    }
     assert PASSWORD not in r.text
     login = httpx2.post(f"{gateway.url}/api/auth/login", json={"username": "bob", "password": PASSWORD})
     assert login.status_code == 200
@@ -238,14 +266,21 @@ def test_only_admins_reach_the_admin_routes(gateway) -> None:
         r = api(gateway, method, path, gateway.user, body)
         assert (r.status_code, r.json()["code"]) == (403, "forbidden"), (method, path, r.text)
         assert api(gateway, method, path, {}, body).status_code == 401
-    assert gateway.app.state.auth.users.get_user("eve") is None and not gateway.app.state.auth.users.get_user("alice").is_admin
+    assert (
+        gateway.app.state.auth.users.get_user("eve") is None
+        and not gateway.app.state.auth.users.get_user("alice").is_admin
+    )
 
 
 def test_cross_site_admin_writes_are_refused(gateway) -> None:
     evil = {**gateway.admin, "Origin": "https://evil.example"}
     r = api(gateway, "POST", "/api/admin/users", evil, {"name": "eve", "password": PASSWORD})
     assert (r.status_code, r.json()["code"]) == (403, "forbidden_origin")
-    r = httpx2.post(f"{gateway.url}/api/admin/users", content=b'{"name":"eve"}', headers={**gateway.admin, "Content-Type": "text/plain"})
+    r = httpx2.post(
+        f"{gateway.url}/api/admin/users",
+        content=b'{"name":"eve"}',
+        headers={**gateway.admin, "Content-Type": "text/plain"},
+    )
     assert r.json()["code"] == "unsupported_media_type"
     assert gateway.app.state.auth.users.get_user("eve") is None
 

@@ -23,10 +23,15 @@ def test_delete_trash_restore(server, small_vault: Path) -> None:
     trash = httpx2.get(f"{url}/trash/notes")
     assert trash.status_code == 200, trash.text
     body = trash.json()
-    assert [(e["kind"], e["path"], e["count"]) for e in body["entries"]] == [("file", "Ideas.md", 1), ("folder", "Projects", 2)]
+    assert [(e["kind"], e["path"], e["count"]) for e in body["entries"]] == [
+        ("file", "Ideas.md", 1),
+        ("folder", "Projects", 2),
+    ]
     assert [f["path"] for f in body["entries"][1]["files"]] == ["Projects/Plan.md", "Projects/Secret.md"]
     paged = httpx2.get(f"{url}/trash/notes", params={"limit": 1, "offset": 1}).json()
-    assert [e["path"] for e in paged["entries"]] == ["Projects"] and paged["total"] == 2 and paged["next_offset"] is None
+    assert (
+        [e["path"] for e in paged["entries"]] == ["Projects"] and paged["total"] == 2 and paged["next_offset"] is None
+    )
 
     restored = httpx2.post(f"{url}/trash/notes/restore", json={"path": "Projects"})
     assert restored.status_code == 200, restored.text

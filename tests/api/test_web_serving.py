@@ -4,15 +4,14 @@ CSP, ``/static`` with its cache rules, the JSON 404 of unknown API paths kept.""
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import httpx2
 import pytest
 from starlette.applications import Starlette
+from support import free_port, uvicorn_thread
 
 from obsigate.api.app import IMMUTABLE, WEB_CSP, WebStatic
-from support import free_port, uvicorn_thread
 
 #: The policy, with the per-response nonce that only the app's own <style> elements carry (CodeMirror).
 CSP = re.compile(
@@ -47,7 +46,11 @@ def test_unknown_api_paths_keep_the_json_404(server) -> None:
 
 def test_static_files(server) -> None:
     r = httpx2.get(f"{server.url}/static/app.js")
-    assert r.status_code == 200 and r.headers["cache-control"] == "no-cache" and r.headers["x-content-type-options"] == "nosniff"
+    assert (
+        r.status_code == 200
+        and r.headers["cache-control"] == "no-cache"
+        and r.headers["x-content-type-options"] == "nosniff"
+    )
     assert r.headers["content-type"].startswith(("text/javascript", "application/javascript"))
     assert httpx2.get(f"{server.url}/static/missing.js").status_code == 404
     assert httpx2.get(f"{server.url}/static/../index.html").status_code == 404  # no way out of the folder
@@ -64,7 +67,9 @@ def test_hashed_assets_are_cached_for_good_others_revalidated(tmp_path: Path) ->
     with uvicorn_thread(app, port):
         hashed = httpx2.get(f"http://127.0.0.1:{port}/static/chunks/main-3f9a1c.js")
         plain = httpx2.get(f"http://127.0.0.1:{port}/static/favicon.svg")
-        again = httpx2.get(f"http://127.0.0.1:{port}/static/favicon.svg", headers={"If-None-Match": plain.headers["etag"]})
+        again = httpx2.get(
+            f"http://127.0.0.1:{port}/static/favicon.svg", headers={"If-None-Match": plain.headers["etag"]}
+        )
     assert hashed.headers["cache-control"] == IMMUTABLE and hashed.headers["content-type"].startswith("text/javascript")
     assert plain.headers["cache-control"] == "no-cache" and again.status_code == 304
 

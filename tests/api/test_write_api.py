@@ -21,9 +21,13 @@ def test_create_edit_save_append_delete_restore(server, small_vault) -> None:
     r = httpx2.patch(f"{url}/file/notes", json={"path": "New/Idea.md", "find": "okapi", "replace": "$1 okapi"})
     assert r.status_code == 200 and (small_vault / "New/Idea.md").read_text() == "# Idea\n$1 okapi\n"
     read = httpx2.get(f"{url}/file/notes", params={"path": "New/Idea.md"}).json()
-    saved = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v2\n", "version": read["version"]})
+    saved = httpx2.post(
+        f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v2\n", "version": read["version"]}
+    )
     assert saved.status_code == 200 and (small_vault / "New/Idea.md").read_text() == "v2\n"
-    stale = httpx2.post(f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v3\n", "version": read["version"]})
+    stale = httpx2.post(
+        f"{url}/file/notes/save", json={"path": "New/Idea.md", "content": "v3\n", "version": read["version"]}
+    )
     assert stale.status_code == 409 and stale.json()["code"] == "conflict"
     assert (small_vault / "New/Idea.md").read_text() == "v2\n"
     httpx2.post(f"{url}/file/notes/append", json={"path": "New/Idea.md", "content": "tail"})
@@ -32,7 +36,9 @@ def test_create_edit_save_append_delete_restore(server, small_vault) -> None:
     assert not (small_vault / "New/Idea.md").exists()
     versions = httpx2.get(f"{url}/file/notes/backups", params={"path": "New/Idea.md"}).json()["versions"]
     assert versions[0]["version"] == gone["backups"][0]["version"]
-    diff = httpx2.get(f"{url}/file/notes/diff", params={"path": "New/Idea.md", "version": versions[-1]["version"]}).json()
+    diff = httpx2.get(
+        f"{url}/file/notes/diff", params={"path": "New/Idea.md", "version": versions[-1]["version"]}
+    ).json()
     assert "-# Idea" in diff["diff"]
     httpx2.post(f"{url}/file/notes/restore", json={"path": "New/Idea.md", "version": versions[0]["version"]})
     assert (small_vault / "New/Idea.md").read_text() == "v2\ntail"
@@ -46,7 +52,9 @@ def test_folders_move_rename_and_replace(server, small_vault) -> None:
     renamed = httpx2.patch(f"{url}/directory/notes", json={"path": "Projects", "new_name": "Work"}).json()
     assert renamed["details"]["links_updated"] == {"Home.md": 1}
     assert "[[Plan|the plan]] and [[Ideas]]" in (small_vault / "Home.md").read_text()  # shortest form that resolves
-    dry = httpx2.post(f"{url}/search/replace", json={"vault": "notes", "find": "tidepool", "replace": "rockpool", "dry_run": True}).json()
+    dry = httpx2.post(
+        f"{url}/search/replace", json={"vault": "notes", "find": "tidepool", "replace": "rockpool", "dry_run": True}
+    ).json()
     assert dry["details"]["total"] == 2 and "tidepool" in (small_vault / "Work/Plan.md").read_text()
     refused = httpx2.delete(f"{url}/directory/notes", params={"path": "Archive"})
     assert refused.status_code == 409 and refused.json()["code"] == "directory_not_empty"
@@ -65,7 +73,12 @@ def test_cross_site_writes_are_refused(server, small_vault, headers: dict, code:
     r = httpx2.post(f"{server.url}/api/file/notes", content=b'{"path": "x.md", "content": "x"}', headers=headers)
     assert r.json()["code"] == code and not (small_vault / "x.md").exists()
     same = {"Origin": server.url, "Content-Type": "application/json"}
-    assert httpx2.post(f"{server.url}/api/file/notes", content=b'{"path": "x.md", "content": "x"}', headers=same).status_code == 200
+    assert (
+        httpx2.post(
+            f"{server.url}/api/file/notes", content=b'{"path": "x.md", "content": "x"}', headers=same
+        ).status_code
+        == 200
+    )
 
 
 def test_oversized_bodies_are_refused(server) -> None:
@@ -92,7 +105,9 @@ def test_an_empty_find_is_a_bad_argument_and_a_dry_run_lists_no_changes(server, 
     url = f"{server.url}/api"
     r = httpx2.patch(f"{url}/file/notes", json={"path": "Home.md", "find": "", "replace": "y"})
     assert (r.status_code, r.json()["code"]) == (400, "invalid_argument")
-    dry = httpx2.post(f"{url}/search/replace", json={"vault": "notes", "find": "Plan", "replace": "Scheme", "dry_run": True})
+    dry = httpx2.post(
+        f"{url}/search/replace", json={"vault": "notes", "find": "Plan", "replace": "Scheme", "dry_run": True}
+    )
     body = dry.json()
     assert dry.status_code == 200 and body["details"]["total"] >= 1 and body["changes"] == [] and body["backups"] == []
     assert "Scheme" not in (small_vault / "Home.md").read_text()

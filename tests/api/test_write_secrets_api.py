@@ -109,9 +109,17 @@ def test_a_regex_cannot_probe_a_secret_through_the_match_count(server) -> None:
     (s, _) = server
 
     def count(guess: str) -> int:
-        r = httpx2.post(f"{s.url}/api/search/replace", json={
-            "vault": "notes", "find": f"it: (?={guess})", "replace": "it: ", "regex": True, "case_sensitive": True,
-            "dry_run": True})
+        r = httpx2.post(
+            f"{s.url}/api/search/replace",
+            json={
+                "vault": "notes",
+                "find": f"it: (?={guess})",
+                "replace": "it: ",
+                "regex": True,
+                "case_sensitive": True,
+                "dry_run": True,
+            },
+        )
         assert r.status_code in (200, 404), r.text
         return r.json().get("details", {}).get("total", 0) if r.status_code == 200 else 0
 
@@ -132,8 +140,10 @@ def test_an_edit_that_would_uncover_part_of_a_secret_is_refused(server, text: st
     r = httpx2.patch(f"{s.url}/api/file/notes", json={"path": "Part.md", "find": find, "replace": replace})
     assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
     assert (vault / "Part.md").read_text() == text
-    r = httpx2.post(f"{s.url}/api/search/replace", json={"vault": "notes", "find": find, "replace": replace,
-                                                        "include_paths": ["Part.md"]})
+    r = httpx2.post(
+        f"{s.url}/api/search/replace",
+        json={"vault": "notes", "find": find, "replace": replace, "include_paths": ["Part.md"]},
+    )
     assert r.status_code == 400 and r.json()["code"] == "secret_marker_altered", r.text
     assert (vault / "Part.md").read_text() == text
 
@@ -156,13 +166,21 @@ def test_secret_named_frontmatter_values_are_hidden_in_every_read(server) -> Non
         httpx2.get(f"{s.url}/api/file/notes/source", params={"path": "Deploy.md"}).text,
         httpx2.get(f"{s.url}/api/file/notes/raw", params={"path": "Deploy.md"}).text,
     ]
-    context = httpx2.post(f"{s.url}/api/ai/bookslm/context",
-                          json={"vault": "notes", "mode": "files", "files": ["Deploy.md"], "include_content": True})
+    context = httpx2.post(
+        f"{s.url}/api/ai/bookslm/context",
+        json={"vault": "notes", "mode": "files", "files": ["Deploy.md"], "include_content": True},
+    )
     assert context.status_code == 200 and "title: Deploy" in context.text, context.text  # what a model is sent
     for text in [*reads, context.text]:
         assert not any(h in text for h in HIDDEN), text
     src = httpx2.get(f"{s.url}/api/file/notes/source", params={"path": "Deploy.md"}).json()
-    saved = httpx2.post(f"{s.url}/api/file/notes/save", json={
-        "path": "Deploy.md", "content": src["content"].replace("# Deploy", "# Deploy now"), "version": src["version"]})
+    saved = httpx2.post(
+        f"{s.url}/api/file/notes/save",
+        json={
+            "path": "Deploy.md",
+            "content": src["content"].replace("# Deploy", "# Deploy now"),
+            "version": src["version"],
+        },
+    )
     assert saved.status_code == 200, saved.text
     assert (vault / "Deploy.md").read_text() == FRONT.replace("# Deploy", "# Deploy now")

@@ -203,7 +203,9 @@ def test_older_jwts_are_refused_after_a_bump_and_new_ones_work(
     assert auth.authenticate(key).auth_kind == "api_key"  # API keys are separate credentials
 
 
-def test_a_jwt_without_a_token_version_is_version_0(users: UserStore, tokens: TokenService, auth: BearerAuthenticator) -> None:
+def test_a_jwt_without_a_token_version_is_version_0(
+    users: UserStore, tokens: TokenService, auth: BearerAuthenticator
+) -> None:
     alice = users.add_user("alice", None)
     legacy, _ = tokens.mint("alice", uid=alice.id)  # issued before token versions existed
     assert auth.authenticate(legacy).name == "alice"

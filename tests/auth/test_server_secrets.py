@@ -9,11 +9,11 @@ import json
 import os
 
 import pytest
+from support import free_port
 
 from obsigate.auth.users import UserStore
 from obsigate.bootstrap import ConfigError, create_app
 from obsigate.config import load_settings
-from support import free_port
 
 
 def test_the_api_key_pepper_is_kept_in_memory_from_the_start(live_server, small_vault, tmp_path) -> None:

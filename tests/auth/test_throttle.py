@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute, RateLimitItemPerSecond
 
 from obsigate.auth import throttle as th

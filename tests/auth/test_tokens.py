@@ -13,8 +13,8 @@ import jwt
 import pytest
 
 from obsigate.auth.tokens import TokenService
-from obsigate.domain.storage.private_files import load_or_create_secret
 from obsigate.auth.users import User
+from obsigate.domain.storage.private_files import load_or_create_secret
 from obsigate.services.errors import BadRequest, Unauthenticated, Unavailable
 
 ALICE = User(id=1, name="alice", is_admin=False, vaults=frozenset({"notes"}), created_at="2026-11-30T10:00:00Z")

@@ -9,7 +9,7 @@ import sqlite3
 import stat
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -55,7 +55,7 @@ def test_add_get_list_delete(store: UserStore) -> None:
     assert (alice.name, alice.is_admin, alice.vaults) == ("alice", False, frozenset({"notes", "work"}))
     assert (bob.is_admin, bob.vaults) == (True, None)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", alice.created_at)
-    assert abs(datetime.fromisoformat(alice.created_at) - datetime.now(timezone.utc)) < timedelta(seconds=5)
+    assert abs(datetime.fromisoformat(alice.created_at) - datetime.now(UTC)) < timedelta(seconds=5)
     assert store.get_user("alice") == alice
     assert store.get_user("nobody") is None
     assert [u.name for u in store.list_users()] == ["alice", "bob"]
@@ -85,9 +85,7 @@ def test_names_are_case_insensitive_but_keep_their_spelling(store: UserStore) ->
     assert store.get_user("alice").name == "Alice"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(
-    "name", ["", "a b", "x" * 65, "../x", "a/b", "é", ".", "..", "al\x00ice", "alice\n", None, 42]
-)
+@pytest.mark.parametrize("name", ["", "a b", "x" * 65, "../x", "a/b", "é", ".", "..", "al\x00ice", "alice\n", None, 42])
 def test_bad_names(store: UserStore, name: object) -> None:
     with pytest.raises(BadRequest):
         store.add_user(name, PW)  # type: ignore[arg-type]
@@ -466,7 +464,7 @@ def test_revoked_key_rejected(store: UserStore) -> None:
 
 def test_expired_key_rejected(store: UserStore, db_path: Path) -> None:
     store.add_user("alice", None)
-    key_id, key = store.create_api_key("alice", expires_at=datetime.now(timezone.utc) + timedelta(hours=1))
+    key_id, key = store.create_api_key("alice", expires_at=datetime.now(UTC) + timedelta(hours=1))
     assert store.verify_api_key(key) is not None
     with sqlite3.connect(db_path) as db:  # move the expiry into the past
         db.execute("UPDATE api_keys SET expires_at = '2020-01-01T00:00:00Z' WHERE key_id = ?", (key_id,))
@@ -475,7 +473,7 @@ def test_expired_key_rejected(store: UserStore, db_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "expires_at",
-    [datetime(2030, 1, 1), datetime.now(timezone.utc) - timedelta(seconds=1), "2030-01-01T00:00:00Z"],
+    [datetime(2030, 1, 1), datetime.now(UTC) - timedelta(seconds=1), "2030-01-01T00:00:00Z"],
 )
 def test_bad_expiry(store: UserStore, expires_at: object) -> None:
     store.add_user("alice", None)
@@ -521,7 +519,7 @@ def test_last_used_at(store: UserStore) -> None:
     store.verify_api_key(key)
     used = store.get_api_key(key_id)["last_used_at"]  # type: ignore[index]
     assert used is not None
-    assert abs(datetime.fromisoformat(used) - datetime.now(timezone.utc)) < timedelta(seconds=5)
+    assert abs(datetime.fromisoformat(used) - datetime.now(UTC)) < timedelta(seconds=5)
     assert store.get_api_key("ak_ffffffffffffffff") is None
 
 
@@ -646,7 +644,10 @@ def test_a_database_of_the_previous_schema_gets_token_versions(db_path: Path) ->
             "PRAGMA user_version = 1;"
         )
     db.close()
-    with UserStore(db_path, password_hasher=cheap_hasher()) as store, UserStore(db_path, password_hasher=cheap_hasher()):
+    with (
+        UserStore(db_path, password_hasher=cheap_hasher()) as store,
+        UserStore(db_path, password_hasher=cheap_hasher()),
+    ):
         assert store.get_user("alice").token_version == 0  # two opens: the column is added once
         assert store.sign_out_everywhere("alice").token_version == 1
     with sqlite3.connect(db_path) as db:

@@ -20,8 +20,26 @@ from bench import harness
 @pytest.mark.slow  # ≈ 10 s: three Python processes and a server start
 def test_every_phase_runs_on_a_tiny_vault(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report.json"
-    argv = ["--notes", "60", "--reps", "2", "--writes", "2", "--calls", "5", "--inits", "2", "--clients", "2",
-            "--sustain", "0.3", "--dir", str(tmp_path), "--out", str(out)]
+    argv = [
+        "--notes",
+        "60",
+        "--reps",
+        "2",
+        "--writes",
+        "2",
+        "--calls",
+        "5",
+        "--inits",
+        "2",
+        "--clients",
+        "2",
+        "--sustain",
+        "0.3",
+        "--dir",
+        str(tmp_path),
+        "--out",
+        str(out),
+    ]
     assert harness.main(argv) == 0, capsys.readouterr().err
 
     r = json.loads(out.read_text())

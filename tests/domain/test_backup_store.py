@@ -115,7 +115,15 @@ def test_unknown_and_malformed_versions(store: BackupStore) -> None:
     with pytest.raises(BackupNotFoundError):
         store.read("notes", "A.md", "20261399T250000.000000Z-0000")  # the right form, not a real time
     arabic_digits = version.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
-    for bad in ("latest", "../../etc/passwd", version + "x", version + "\n", "", version.replace("Z", "z"), arabic_digits):
+    for bad in (
+        "latest",
+        "../../etc/passwd",
+        version + "x",
+        version + "\n",
+        "",
+        version.replace("Z", "z"),
+        arabic_digits,
+    ):
         with pytest.raises(BackupArgumentError) as err:
             store.read("notes", "A.md", bad)
         assert isinstance(err.value, ValueError) and err.value.hint == "call list_backups to see the versions of a file"

@@ -15,9 +15,45 @@ from obsigate.domain.index.vault_index import IndexBusyError, SearchPage, TagCou
 from obsigate.domain.markdown.note import parse_note
 
 HOSTILE = [
-    "don't", "C++", "status: done", "a-b", '"unclosed', "NEAR", "AND", "OR", "NOT", "*", "^", "(", ")", "",
-    "   ", "\t\n", "title:", "body:foo", "a AND", "+x -y", "~", "[1 TO 5]", "\\", '""', "x" * 5000, "{", "é*",
-    "a\x00b", "<mark>", "\u200b", "🎉", "'", "-", "NEAR(a b)", "foo^2", "/regex/", "a:b:c", "((((", "*kube*",
+    "don't",
+    "C++",
+    "status: done",
+    "a-b",
+    '"unclosed',
+    "NEAR",
+    "AND",
+    "OR",
+    "NOT",
+    "*",
+    "^",
+    "(",
+    ")",
+    "",
+    "   ",
+    "\t\n",
+    "title:",
+    "body:foo",
+    "a AND",
+    "+x -y",
+    "~",
+    "[1 TO 5]",
+    "\\",
+    '""',
+    "x" * 5000,
+    "{",
+    "é*",
+    "a\x00b",
+    "<mark>",
+    "\u200b",
+    "🎉",
+    "'",
+    "-",
+    "NEAR(a b)",
+    "foo^2",
+    "/regex/",
+    "a:b:c",
+    "((((",
+    "*kube*",
 ]
 
 
@@ -385,7 +421,10 @@ def test_note_texts_see_committed_and_pending_writes(ix: VaultIndex, mode: str) 
     settle(ix, mode)
     add(ix, "b.md", "beta edited\n")  # pending in the overlay while a commit may be running
     ix.delete("v", "c.md")
-    assert {p: (b, t) for p, b, t in ix.note_texts("v")} == {"a.md": ("alpha body\n", ("Greek",)), "b.md": ("beta edited\n", ())}
+    assert {p: (b, t) for p, b, t in ix.note_texts("v")} == {
+        "a.md": ("alpha body\n", ("Greek",)),
+        "b.md": ("beta edited\n", ()),
+    }
     assert [p for p, _, _ in ix.note_texts("v", ["a.md", "c.md", "zz.md"])] == ["a.md"]
     assert list(ix.note_texts("v", [])) == []
     ix.flush()

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from support import eventually
 
 import obsigate.domain.index.watcher as indexer_mod
@@ -42,7 +41,6 @@ def vault(tmp_path: Path) -> Vault:
     for rel, text in VAULT.items():
         write(root, rel, text)
     return Vault("v", root)
-
 
 
 @pytest.fixture
@@ -175,8 +173,6 @@ def test_big_refresh_parses_in_worker_processes(
 # ----------------------------------------------------------------------------------- real watcher
 
 
-
-
 @pytest.mark.anyio
 async def test_watcher_applies_external_changes(vault: Vault, index: VaultIndex) -> None:
     for i in range(200):  # enough notes for the initial build to take a moment
@@ -216,7 +212,7 @@ async def test_watcher_applies_external_changes(vault: Vault, index: VaultIndex)
         assert "bad.md" in files and "Home.md.swp" not in files and ".obsidian/workspace.md" not in files
     finally:
         await ix.stop()
-    assert ix._thread is None  # noqa: SLF001 - the watcher thread is gone
+    assert ix._thread is None
     write(vault.root, "late.md", "written after stop: quetzal\n")
     await anyio.sleep(0.5)
     assert hits(index, "quetzal") == []

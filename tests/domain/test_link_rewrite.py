@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from obsigate.domain.links.resolve import LinkResolver, link_name
 from obsigate.domain.links.rewrite import (
     LinkEdit,
     LinkRewriteError,
@@ -17,9 +18,8 @@ from obsigate.domain.links.rewrite import (
     affected_names,
     plan_link_updates,
 )
-from obsigate.domain.links.resolve import LinkResolver, link_name
-from obsigate.domain.markdown.note import parse_note
 from obsigate.domain.markdown.inline import link_spans, recording_inline_runs
+from obsigate.domain.markdown.note import parse_note
 from obsigate.domain.vault import Vault, is_note, iter_files
 
 FENCE = "```"
@@ -112,7 +112,10 @@ def test_relative_links_from_a_subfolder(before: str, after: str) -> None:
     [
         ('---\nup: "[[Note]]"\n---\nbody', '---\nup: "[[Home]]"\n---\nbody'),  # §13 case 17
         ("---\nup: '[[Note|Start]]'\n---\n", "---\nup: '[[Home|Start]]'\n---\n"),
-        ('---\nrelated:\n  - "[[Note#H]]"\n  - "[[Other]]"\n---\n', '---\nrelated:\n  - "[[Home#H]]"\n  - "[[Other]]"\n---\n'),
+        (
+            '---\nrelated:\n  - "[[Note#H]]"\n  - "[[Other]]"\n---\n',
+            '---\nrelated:\n  - "[[Home#H]]"\n  - "[[Other]]"\n---\n',
+        ),
         ('---\nrelated: ["[[Other]]", "[[Note]]"]\n---\n', '---\nrelated: ["[[Other]]", "[[Home]]"]\n---\n'),
         ('---\nnest:\n  deep:\n    up: "[[Note|Note]]"\n---\n', '---\nnest:\n  deep:\n    up: "[[Home|Home]]"\n---\n'),
         ('---\na: "[[Note]]"\nb: "[[Note]]"\n---\n', '---\na: "[[Home]]"\nb: "[[Home]]"\n---\n'),
@@ -184,11 +187,11 @@ def test_a_move_that_keeps_bare_names_unique_changes_nothing() -> None:
 
 
 def test_update_carries_new_path_and_every_edit() -> None:
-    notes = {"Note.md": "---\nup: \"[[Note]]\"\n---\n# Note\n[[Note|Note]] [[Other]]\n![x](Note.md)\n"}
+    notes = {"Note.md": '---\nup: "[[Note]]"\n---\n# Note\n[[Note|Note]] [[Other]]\n![x](Note.md)\n'}
     [update] = plan_link_updates(VAULT, RENAME, notes)
     assert update == NoteUpdate(
         "Home.md",
-        "---\nup: \"[[Home]]\"\n---\n# Note\n[[Home|Home]] [[Other]]\n![x](Home.md)\n",
+        '---\nup: "[[Home]]"\n---\n# Note\n[[Home|Home]] [[Other]]\n![x](Home.md)\n',
         (
             LinkEdit(2, "[[Note]]", "[[Home]]"),
             LinkEdit(5, "[[Note|Note]]", "[[Home|Home]]"),
@@ -296,7 +299,9 @@ def test_moving_into_a_subfolder_rewrites_the_moved_notes_relative_links() -> No
     files = ["Note.md", "pic.png", "y.md", "z/w.md"]
     notes = {"Note.md": "[x](./pic.png) [y](y.md) [w](z/w.md) [[y]] [[#Intro]] [[Note#Intro]] [u](../y.md)"}
     out = rewrite(files, {"Note.md": "deep/er/Note.md"}, notes)
-    assert out == {"deep/er/Note.md": "[x](../../pic.png) [y](y.md) [w](z/w.md) [[y]] [[#Intro]] [[Note#Intro]] [u](../../y.md)"}
+    assert out == {
+        "deep/er/Note.md": "[x](../../pic.png) [y](y.md) [w](z/w.md) [[y]] [[#Intro]] [[Note#Intro]] [u](../../y.md)"
+    }
 
 
 def test_case_18_a_bare_name_that_becomes_ambiguous_gets_its_path() -> None:
@@ -339,12 +344,20 @@ def test_affected_names() -> None:
 
 def test_link_spans_cover_the_markup() -> None:
     text = 'a [[X|y]] `[[no]]` [t](<a b.md> "t") ![i](p.png) [[Z\\|w]]'
-    got = [(text[s.start : s.end], text[s.inner[0] : s.inner[1]], s.dest and text[s.dest[0] : s.dest[1]]) for s in link_spans(text)]
-    assert got == [("[[X|y]]", "X|y", None), ('[t](<a b.md> "t")', "t", "a b.md"), ("![i](p.png)", "i", "p.png"), ("[[Z\\|w]]", "Z\\|w", None)]
+    got = [
+        (text[s.start : s.end], text[s.inner[0] : s.inner[1]], s.dest and text[s.dest[0] : s.dest[1]])
+        for s in link_spans(text)
+    ]
+    assert got == [
+        ("[[X|y]]", "X|y", None),
+        ('[t](<a b.md> "t")', "t", "a b.md"),
+        ("![i](p.png)", "i", "p.png"),
+        ("[[Z\\|w]]", "Z\\|w", None),
+    ]
 
 
 def test_recording_does_not_change_the_parse() -> None:
-    text = "---\nup: \"[[A]]\"\n---\n> [[B]] `[[C]]`\n\n| [[D\\|d]] |\n|---|\n\n[e](E.md)\n#tag"
+    text = '---\nup: "[[A]]"\n---\n> [[B]] `[[C]]`\n\n| [[D\\|d]] |\n|---|\n\n[e](E.md)\n#tag'
     with recording_inline_runs() as runs:
         recorded = parse_note(text)
     assert recorded == parse_note(text)

@@ -33,7 +33,6 @@ def vault(tmp_path: Path) -> Vault:
     return Vault("v", root)
 
 
-
 def build(index: VaultIndex, vault: Vault) -> Indexer:
     ix = Indexer(index, {vault.name: vault})
     ix.refresh_all()
@@ -72,7 +71,11 @@ def test_backlinks_every_link_form_with_context(index: VaultIndex, vault: Vault)
 def test_outgoing_links_resolve_now(index: VaultIndex, vault: Vault) -> None:
     build(index, vault)
     out = index.outgoing_links("v", "a/Other.md")
-    assert [(o.target, o.resolved) for o in out] == [("Hub", "a/Hub.md"), ("Hub.md", "a/Hub.md"), ("Missing note", None)]
+    assert [(o.target, o.resolved) for o in out] == [
+        ("Hub", "a/Hub.md"),
+        ("Hub.md", "a/Hub.md"),
+        ("Missing note", None),
+    ]
     hub = index.outgoing_links("v", "a/Hub.md")
     assert [(o.target, o.resolved) for o in hub] == [("Home", "Home.md"), ("", "a/Hub.md"), ("Hub", "a/Hub.md")]
 
@@ -117,8 +120,6 @@ def test_graph_survives_reopen(tmp_path: Path, vault: Vault) -> None:
         assert again.has_file("v", "pic.png") and not again.has_file("v", "nope.md")
     finally:
         again.close()
-
-
 
 
 @pytest.mark.anyio
@@ -201,7 +202,13 @@ def test_tasks_docs_markdown_links_match_stats(tmp_path: Path) -> None:
     ix = VaultIndex(tmp_path / "idx.sqlite3")
     try:
         Indexer(ix, {"t": Vault("t", TASKS)}).refresh_all()
-        md = [o for r in ix.file_records("t") if r.note for o in ix.outgoing_links("t", r.path) if o.ref.kind == "markdown"]
+        md = [
+            o
+            for r in ix.file_records("t")
+            if r.note
+            for o in ix.outgoing_links("t", r.path)
+            if o.ref.kind == "markdown"
+        ]
         # STATS.md: 129 internal markdown links, 128 resolved (mostly ../images/… relative paths)
         assert (len(md), sum(o.resolved is not None for o in md)) == (129, 128)
         images = [r.path for r in ix.file_records("t") if r.path.endswith(".png")]

@@ -27,11 +27,15 @@ VAULTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "vaults"
 FENCE = "```"
 
 
-def wl(target: str, subpath: str | None = None, display: str | None = None, *, embed: bool = False, line: int = 1) -> Link:
+def wl(
+    target: str, subpath: str | None = None, display: str | None = None, *, embed: bool = False, line: int = 1
+) -> Link:
     return Link(target, subpath, display, "wikilink", embed, line)
 
 
-def md(target: str, subpath: str | None = None, display: str | None = None, *, embed: bool = False, line: int = 1) -> Link:
+def md(
+    target: str, subpath: str | None = None, display: str | None = None, *, embed: bool = False, line: int = 1
+) -> Link:
     return Link(target, subpath, display, "markdown", embed, line)
 
 
@@ -207,7 +211,7 @@ def test_yaml_1_2_core_values(source: str, expected: dict) -> None:
 
 FAST_PATH_SAMPLES = [
     "a: 1",
-    "title: My note\ntags:\n  - project/alpha\n  - meeting\naliases: [Alpha, \"The A\"]\ncreated: 2024-01-05",
+    'title: My note\ntags:\n  - project/alpha\n  - meeting\naliases: [Alpha, "The A"]\ncreated: 2024-01-05',
     'categories:\n  - "[[Movies]]"\ncover: https://x.y/a@b._V1_.jpg\nrating: 7\nyear: 1982\nlast: 2023-09-14',
     "a: -1\nb: +2\nc: -.5\nd: 1e-3\ne: 0o8\nf: 0x\ng: -\nh: ~x\ni: 'a'#c",
     "empty:\nnull_list: ~\ntext: plain words with 'quotes' and \"doubles\"",
@@ -327,7 +331,7 @@ def test_repeated_frontmatter_link_values_get_their_own_lines() -> None:
         ("#a/b/c and #under_score-dash", ["a/b/c", "under_score-dash"]),
         ("#x—em #y…", ["x", "y"]),  # general punctuation ends a tag
         ("#1984 #123/456 #1990s #- #y1984", ["123/456", "1990s", "-", "y1984"]),
-        ("foo#bar (#x) \"#x\" .#x x—#x", []),
+        ('foo#bar (#x) "#x" .#x x—#x', []),
         ("https://example.com/page#anchor", []),
         ("\\#escaped #real", ["real"]),
         ("# Heading\n#Heading", ["Heading"]),
@@ -339,7 +343,7 @@ def test_repeated_frontmatter_link_values_get_their_own_lines() -> None:
         ("x _#uc_ y, snake_case_#wc and x _#ud", ["uc", "wc"]),  # readback: emphasis
         ("#qb_name_ x and x _#qa_name_ y", ["qb_name_", "qa_name"]),  # readback
         ("[#ta](u) [Discord #tf](https://x.y) [a #tg][ref]", ["ta", "tf", "tg"]),  # readback: link text
-        ("![a #te](x.png) [[N#H|see #ti]] [x](https://e.dev/#frag) [x](u \"t #tc\")", []),  # readback
+        ('![a #te](x.png) [[N#H|see #ti]] [x](https://e.dev/#frag) [x](u "t #tc")', []),  # readback
         ("[x](u)#tf x [a]#bb x []#yo x ]#bc", ["tf", "bb"]),  # readback
         ("|a|b|\n|-|-|\n|#cell|x|", ["cell"]),  # table cell start
         ("a|b|#no|c", []),  # not a table
@@ -407,7 +411,10 @@ def test_tags_skip_code_math_and_html(text: str, tags: list[str]) -> None:
         ("[[]] [[ ]] [[\n]]", []),
         ("[[a\nb]]", []),  # one line only
         ("\\[[not]] `[[code]]` [[yes]]", [wl("yes")]),
-        ("![[Note#Section]] ![[doc.pdf#page=3]]", [wl("Note", "#Section", embed=True), wl("doc.pdf", "#page=3", embed=True)]),
+        (
+            "![[Note#Section]] ![[doc.pdf#page=3]]",
+            [wl("Note", "#Section", embed=True), wl("doc.pdf", "#page=3", embed=True)],
+        ),
         ("[[a]][[b]]", [wl("a"), wl("b")]),
     ],
 )
@@ -434,9 +441,15 @@ def test_links_in_callouts_lists_and_tables_count() -> None:
         ("[t](#Heading)", [md("", "#Heading", "t")]),
         ("[t](Note.md \"Title\") [t](Note.md 'T') [t](Note.md (T))", [md("Note.md", None, "t")] * 3),
         ("[t](%E6%97%A5%E6%9C%AC.md)", [md("日本.md", None, "t")]),
-        ("[t](./sub/n.md) [t](../up.md) [t](/abs.md)", [md("./sub/n.md", None, "t"), md("../up.md", None, "t"), md("/abs.md", None, "t")]),
+        (
+            "[t](./sub/n.md) [t](../up.md) [t](/abs.md)",
+            [md("./sub/n.md", None, "t"), md("../up.md", None, "t"), md("/abs.md", None, "t")],
+        ),
         ("[t](a(1).md) [t](a\\_b.md)", [md("a(1).md", None, "t"), md("a_b.md", None, "t")]),
-        ("![alt](Attachments/a%20b.png) ![](pic.png)", [md("Attachments/a b.png", None, "alt", embed=True), md("pic.png", embed=True)]),
+        (
+            "![alt](Attachments/a%20b.png) ![](pic.png)",
+            [md("Attachments/a b.png", None, "alt", embed=True), md("pic.png", embed=True)],
+        ),
         ("[![img](a.png)](b.md)", [md("b.md", None, "![img](a.png)"), md("a.png", None, "img", embed=True)]),
         ("[**bold** text](n.md)", [md("n.md", None, "**bold** text")]),
     ],
@@ -588,7 +601,16 @@ PATHOLOGICAL = [
     "---\na: " + "[" * 5000 + "]" * 5000 + "\n---\n",
     "---\nlinks: [" + ", ".join(['"[[x]]"'] * 5000) + "]\n---\n",
 ]
-ALPHABET = list("#[]()!|\\`~$%<>-_*=:/ \t\n\r^{}'\"a1é🎉\u00a0\x00\x01&") + ["[[", "]]", "```", "$$", "<!--", "-->", "%%", "---\n"]
+ALPHABET = list("#[]()!|\\`~$%<>-_*=:/ \t\n\r^{}'\"a1é🎉\u00a0\x00\x01&") + [
+    "[[",
+    "]]",
+    "```",
+    "$$",
+    "<!--",
+    "-->",
+    "%%",
+    "---\n",
+]
 
 
 def test_never_raises_on_random_or_pathological_input(caplog: pytest.LogCaptureFixture) -> None:
@@ -610,18 +632,26 @@ def _vault_notes(name: str) -> list[Path]:
     root = VAULTS / name
     if not root.is_dir():
         pytest.skip(f"shared vault {name} not present")
-    return [p for p in sorted(root.rglob("*.md")) if not any(part.startswith(".") for part in p.relative_to(root).parts)]
+    return [
+        p for p in sorted(root.rglob("*.md")) if not any(part.startswith(".") for part in p.relative_to(root).parts)
+    ]
 
 
 @pytest.mark.parametrize(
     ("vault", "expected"),
     [
         # Matches shared/vaults/STATS.md exactly.
-        ("kepano-obsidian", {"notes": 103, "wikilinks": 75, "embeds": 61, "markdown": 0, "frontmatter": 134, "tags": 23}),
+        (
+            "kepano-obsidian",
+            {"notes": 103, "wikilinks": 75, "embeds": 61, "markdown": 0, "frontmatter": 134, "tags": 23},
+        ),
         # STATS.md says 1112 wikilinks / 11 tags. Wikilinks: STATS pairs backticks with a cruder rule (other
         # plausible rules give 1107–1136). Tags: the 10 extra are `<span class="related-pages">#tag</span>`,
         # a tag right after an inline HTML tag, which Obsidian indexes (readback `<br>#hm`).
-        ("obsidian-tasks-docs", {"notes": 118, "wikilinks": 1136, "embeds": 28, "markdown": 129, "frontmatter": 0, "tags": 21}),
+        (
+            "obsidian-tasks-docs",
+            {"notes": 118, "wikilinks": 1136, "embeds": 28, "markdown": 129, "frontmatter": 0, "tags": 21},
+        ),
     ],
 )
 def test_shared_vaults_parse_and_match_statistics(vault: str, expected: dict, caplog: pytest.LogCaptureFixture) -> None:

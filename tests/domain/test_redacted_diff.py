@@ -13,7 +13,7 @@ def test_diffs_never_carry_a_secret() -> None:
     old = f'# Keys\napi_key = "{SECRET}"\n'.encode()
     new = b"# Keys\nrotated\n"
     diff, truncated = redacted_diff(old, new, path="Keys.md", old_label="old", new_label="new")
-    assert SECRET not in diff and "-api_key = \"[REDACTED:openai-api-key]\"" in diff and not truncated
+    assert SECRET not in diff and '-api_key = "[REDACTED:openai-api-key]"' in diff and not truncated
     pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nabcdefghijklmnop\n-----END PRIVATE KEY-----\n"
     diff, _ = redacted_diff(b"", pem.encode(), path="k.md", old_label="a", new_label="b")
     assert "MIIEvQ" not in diff and "[REDACTED:private-key]" in diff

@@ -85,7 +85,12 @@ def test_properties_under_a_secret_key_are_redacted_whatever_their_form() -> Non
 
     props = {"password": "blockscalarpw1234\n", "secrets": ["listsecretvalue9876"], "title": "Plan", "n": 3}
     out = redact_properties(props)
-    assert out == {"password": "[REDACTED:secret-property]", "secrets": ["[REDACTED:secret-property]"], "title": "Plan", "n": 3}
+    assert out == {
+        "password": "[REDACTED:secret-property]",
+        "secrets": ["[REDACTED:secret-property]"],
+        "title": "Plan",
+        "n": 3,
+    }
 
 
 SK = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
@@ -95,7 +100,9 @@ def test_redact_note_keeps_links_around_secrets_and_line_numbers() -> None:
     from obsigate.domain.markdown.note import parse_note
     from obsigate.domain.redaction import redact_note
 
-    pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----"
+    pem = (
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----"
+    )
     text = f"---\ntoken: {SK}\n---\n{pem}\n[[{SK}]] and [{SK}](Self.md) and [[Self|{SK}]] #tok/{SK} #ok\n"
     note = redact_note(parse_note(text))
     assert SK not in repr(note)
@@ -122,7 +129,9 @@ def test_redact_note_keeps_links_around_secrets_and_line_numbers() -> None:
         ("title: Password reset\ntags: [auth]\n", [], ["title: Password reset"]),  # a secret word in a value
     ],
 )
-def test_values_under_secret_named_frontmatter_keys_are_redacted_in_raw_text(front: str, hidden: list[str], kept: list[str]) -> None:
+def test_values_under_secret_named_frontmatter_keys_are_redacted_in_raw_text(
+    front: str, hidden: list[str], kept: list[str]
+) -> None:
     text = f"---\n{front}---\n# Body\n"
     shown = redact_text(text)
     assert not any(h in shown for h in hidden), shown
@@ -147,8 +156,16 @@ AKIA = "AKIAQWERTYUIOPASDF234"[:20]
 
 @pytest.mark.parametrize(
     "text",
-    [f"![[{AKIA}.png]]", f"{AKIA}/note.md", f"Keys/{AKIA}.md", f"{AKIA}_old.txt", f"backup_{AKIA}.md",
-     f"({AKIA})", f"id={AKIA}.", AKIA],
+    [
+        f"![[{AKIA}.png]]",
+        f"{AKIA}/note.md",
+        f"Keys/{AKIA}.md",
+        f"{AKIA}_old.txt",
+        f"backup_{AKIA}.md",
+        f"({AKIA})",
+        f"id={AKIA}.",
+        AKIA,
+    ],
 )
 def test_an_aws_key_id_is_found_whatever_punctuation_ends_it(text: str) -> None:
     """Issue 16: a key id in a file or folder name (before ``.``, ``/`` or ``_``) is a key id too."""
@@ -191,7 +208,9 @@ def test_a_bare_aws_secret_key_on_its_own_line_is_redacted(text: str) -> None:
         "A1cdefghijklmnopqrstuvwxyzabcdefghijklm",  # 39 characters
         "A1cdefghijklmnopqrstuvwxyzabcdefghijklmno",  # 41
         # the last line of a base64 block (a certificate) is 40 characters by chance
-        "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n" + AWS_SECRET + "\n-----END CERTIFICATE-----",
+        "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n"
+        + AWS_SECRET
+        + "\n-----END CERTIFICATE-----",
     ],
 )
 def test_look_alikes_of_a_bare_aws_secret_are_kept(text: str) -> None:
@@ -208,8 +227,8 @@ def test_look_alikes_of_a_bare_aws_secret_are_kept(text: str) -> None:
         "api_key: [console](https://console.example.org/keys)",
         "password: ![[password-manager.png]]",
         'db_password: "[[Vault setup]]"',
-        "---\npassword_manager: \"[[1Password]]\"\nsecrets:\n  - \"[[Vault setup]]\"\n---\n",
-        "---\nauthor: Priya Raman\nauthors:\n  - \"[[Steph Ango]]\"\n---\n",  # `author` is not `auth`
+        '---\npassword_manager: "[[1Password]]"\nsecrets:\n  - "[[Vault setup]]"\n---\n',
+        '---\nauthor: Priya Raman\nauthors:\n  - "[[Steph Ango]]"\n---\n',  # `author` is not `auth`
     ],
 )
 def test_a_link_written_as_a_secret_named_value_is_kept(text: str) -> None:
@@ -236,15 +255,19 @@ def test_link_properties_under_a_secret_key_are_kept_in_parsed_frontmatter() -> 
 
     props = {"secrets": ["[[Vault setup]]", "hunter2hunter2"], "password": "[[x]]y", "author": "Jane Doe"}
     assert redact_properties(props) == {
-        "secrets": ["[[Vault setup]]", "[REDACTED:secret-property]"], "password": "[REDACTED:secret-property]",
+        "secrets": ["[[Vault setup]]", "[REDACTED:secret-property]"],
+        "password": "[REDACTED:secret-property]",
         "author": "Jane Doe",
     }
 
 
 @pytest.mark.parametrize(
     "text",
-    ["AbstractSingletonProxyFactoryBean2Config", "ProjectPlanReviewQuarterly2024FinalDraft",
-     "Projects/ClientWork2024/QuarterlyReview1"],
+    [
+        "AbstractSingletonProxyFactoryBean2Config",
+        "ProjectPlanReviewQuarterly2024FinalDraft",
+        "Projects/ClientWork2024/QuarterlyReview1",
+    ],
 )
 def test_a_40_character_name_alone_is_not_taken_for_an_aws_secret(text: str) -> None:
     """A class name in a code block, a note title or a folder path shown alone (every path of a result is

@@ -71,7 +71,9 @@ def test_a_secret_whose_name_made_it_one_cannot_lose_its_name() -> None:
     shown = redact_text(NOTE)
     err = refused(NOTE, shown.replace("db_password =", "db_note ="))
     assert err.rule == "secret-assignment"
-    assert restore_secrets(NOTE, shown.replace("db_password =", "DB_PASSWORD =")) == NOTE.replace("db_password =", "DB_PASSWORD =")
+    assert restore_secrets(NOTE, shown.replace("db_password =", "DB_PASSWORD =")) == NOTE.replace(
+        "db_password =", "DB_PASSWORD ="
+    )
 
 
 def test_a_secret_yaml_would_join_to_text_is_refused() -> None:
@@ -104,7 +106,9 @@ def test_markers_keep_their_secrets_through_edits_around_them() -> None:
         "# Keys", "# Keys\nintro line"
     )
     swapped = shown.replace(f"prod: {M}\nstaging: {M}", f"staging: {M}\nprod: {M}")  # a line moved whole
-    assert restore_secrets(NOTE, swapped) == NOTE.replace(f"prod: {SK1}\nstaging: {SK2}", f"staging: {SK2}\nprod: {SK1}")
+    assert restore_secrets(NOTE, swapped) == NOTE.replace(
+        f"prod: {SK1}\nstaging: {SK2}", f"staging: {SK2}\nprod: {SK1}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -145,7 +149,9 @@ def test_a_crlf_copy_aligns_with_its_lf_original() -> None:
 
 
 def test_a_long_note_with_scattered_edits_stays_fast() -> None:
-    lines = [f"key{i}: sk-proj-{i:040d}" if i % 40 == 0 else f"line {i} of the note, words {i * 7}" for i in range(40_000)]
+    lines = [
+        f"key{i}: sk-proj-{i:040d}" if i % 40 == 0 else f"line {i} of the note, words {i * 7}" for i in range(40_000)
+    ]
     original = "\n".join(lines) + "\n"
     edited = redact_text(original).split("\n")
     for i in range(3, len(edited), 9):
@@ -171,6 +177,12 @@ def test_a_bare_aws_secret_goes_back_under_its_marker() -> None:
 def test_a_bare_aws_secret_that_would_stop_being_alone_on_its_line_is_refused() -> None:
     """The rule needs the key alone on its line: text typed next to the marker would uncover it."""
     shown = redact_text(AWS_NOTE)
-    assert refused(AWS_NOTE, shown.replace("\n[REDACTED:aws-secret-key]", "\nkey: x [REDACTED:aws-secret-key]")).rule == "aws-secret-key"
+    assert (
+        refused(AWS_NOTE, shown.replace("\n[REDACTED:aws-secret-key]", "\nkey: x [REDACTED:aws-secret-key]")).rule
+        == "aws-secret-key"
+    )
     block = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo"  # it would read as a base64 block's end
-    assert refused(AWS_NOTE, shown.replace("\n\n[REDACTED:aws-secret-key]", f"\n{block}\n[REDACTED:aws-secret-key]")).line == 4
+    assert (
+        refused(AWS_NOTE, shown.replace("\n\n[REDACTED:aws-secret-key]", f"\n{block}\n[REDACTED:aws-secret-key]")).line
+        == 4
+    )

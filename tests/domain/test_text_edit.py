@@ -6,7 +6,9 @@ import pytest
 
 from obsigate.domain.markdown.edit import EditError, NoteText, append, heading_section, replace_exact, replace_section
 
-CRLF_BOM = "\ufeff---\r\ntitle: a: b\r\n---\r\n# Top\r\nintro\r\n\r\n## Plan ##\r\nold 1\r\nold 2\r\n\r\n## Next\r\nkeep\r\n"
+CRLF_BOM = (
+    "\ufeff---\r\ntitle: a: b\r\n---\r\n# Top\r\nintro\r\n\r\n## Plan ##\r\nold 1\r\nold 2\r\n\r\n## Next\r\nkeep\r\n"
+)
 
 
 def test_crlf_bom_round_trips_byte_exact() -> None:

@@ -52,9 +52,25 @@ def test_is_hidden(path: str, hidden: bool) -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        ".note.md.swp", "note.md.swo", "note.swx", "4913", "note.md~", ".#note.md", "#note.md#", "x.tmp", "X.TMP",
-        ".goutputstream-ABC123", "big.zip.crdownload", "video.mp4.part", "~$report.docx", ".~lock.sheet.ods#",
-        "Note.md.sb-1a2b3c4d-XyZ12a", "Note.md.sb-x", "a.md.kate-swp", "note.md___jb_tmp___", "sub/dir/x.tmp",
+        ".note.md.swp",
+        "note.md.swo",
+        "note.swx",
+        "4913",
+        "note.md~",
+        ".#note.md",
+        "#note.md#",
+        "x.tmp",
+        "X.TMP",
+        ".goutputstream-ABC123",
+        "big.zip.crdownload",
+        "video.mp4.part",
+        "~$report.docx",
+        ".~lock.sheet.ods#",
+        "Note.md.sb-1a2b3c4d-XyZ12a",
+        "Note.md.sb-x",
+        "a.md.kate-swp",
+        "note.md___jb_tmp___",
+        "sub/dir/x.tmp",
     ],
 )
 def test_editor_temp_names(name: str) -> None:
@@ -63,7 +79,17 @@ def test_editor_temp_names(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["note.md", "4913.md", "tmp.md", "partial results.md", "movie.swf", "~notes.md", "lock.md", "a#b.md", "plan.sb-draft.md"],
+    [
+        "note.md",
+        "4913.md",
+        "tmp.md",
+        "partial results.md",
+        "movie.swf",
+        "~notes.md",
+        "lock.md",
+        "a#b.md",
+        "plan.sb-draft.md",
+    ],
 )
 def test_not_editor_temp(name: str) -> None:
     assert not is_editor_temp(name)

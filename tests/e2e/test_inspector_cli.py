@@ -25,7 +25,6 @@ from typing import Any
 
 import httpx2
 import pytest
-
 from support import MCP_TOOLS, REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
 
 pytestmark = pytest.mark.e2e
@@ -47,7 +46,9 @@ def inspector_dir() -> Path:
         try:
             done = subprocess.run(
                 ["npm", "install", "--prefix", str(CACHE), "--no-audit", "--no-fund", INSPECTOR],
-                capture_output=True, text=True, timeout=600,
+                capture_output=True,
+                text=True,
+                timeout=600,
             )
         except subprocess.TimeoutExpired:
             pytest.skip(f"npm install {INSPECTOR} timed out")
@@ -60,7 +61,10 @@ def obsigate(*args: str, data_dir: Path, **kwargs: Any) -> subprocess.CompletedP
     """Run the ``obsigate`` CLI (``python -m obsigate``) and fail the test on a non-zero exit."""
     done = subprocess.run(
         [sys.executable, "-m", "obsigate", *args, "--data-dir", str(data_dir)],
-        capture_output=True, text=True, timeout=60, **kwargs,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        **kwargs,
     )
     assert done.returncode == 0, done.stderr
     return done
@@ -85,7 +89,8 @@ def serving(tmp_path: Path, vaults: dict[str, Path], grants: str) -> Iterator[Se
     vault_args = [arg for name, path in vaults.items() for arg in ("--vault", f"{name}={path}")]
     proc = subprocess.Popen(
         [sys.executable, "-m", "obsigate", "serve", "--data-dir", str(data), "--port", str(port), *vault_args],
-        stdout=log, stderr=subprocess.STDOUT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60
@@ -134,7 +139,11 @@ def inspect(inspector_dir: Path, tmp_path: Path, url: str, *args: str, token: st
     header = ["--header", f"Authorization: Bearer {token}"] if token else []
     done = subprocess.run(
         ["npx", "--yes", INSPECTOR, "--cli", url, *header, *args, "--format", "json"],
-        cwd=inspector_dir, env=env, capture_output=True, text=True, timeout=120,
+        cwd=inspector_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     try:
         out = json.loads(done.stdout) if done.stdout.strip() else None
@@ -156,34 +165,70 @@ def test_tools_list(inspector_dir: Path, served: Served, tmp_path: Path, era: li
 def test_propose_then_apply_a_new_note(inspector_dir: Path, served: Served, tmp_path: Path) -> None:
     args = '{"vault": "notes", "path": "Inbox/From inspector.md", "content": "# Hello\\n"}'
     code, out, err = inspect(
-        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "propose_create_file",
-        "--tool-args-json", args, token=served.token,
+        inspector_dir,
+        tmp_path,
+        served.url,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "propose_create_file",
+        "--tool-args-json",
+        args,
+        token=served.token,
     )
     assert code == 0, err
     proposal = out["result"]["structuredContent"]
     assert proposal["diffs"][0]["action"] == "create" and "+# Hello" in proposal["diffs"][0]["diff"]
     token = json.dumps({"confirmation_token": proposal["confirmation_token"]})
     code, out, err = inspect(
-        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "apply_create_file",
-        "--tool-args-json", token, token=served.token,
+        inspector_dir,
+        tmp_path,
+        served.url,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "apply_create_file",
+        "--tool-args-json",
+        token,
+        token=served.token,
     )
     assert code == 0, err
-    assert out["result"]["structuredContent"]["changes"] == [{"path": "Inbox/From inspector.md", "action": "create", "to": None}]
+    assert out["result"]["structuredContent"]["changes"] == [
+        {"path": "Inbox/From inspector.md", "action": "create", "to": None}
+    ]
 
 
 @pytest.mark.parametrize("era", [[], ["--protocol-era", "modern"]], ids=["2025-11-25", "2026-07-28"])
 def test_search_and_read(inspector_dir: Path, served: Served, tmp_path: Path, era: list[str]) -> None:
     code, out, err = inspect(
-        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "search_fulltext",
-        "--tool-args-json", '{"q": "budget"}', *era, token=served.token,
+        inspector_dir,
+        tmp_path,
+        served.url,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "search_fulltext",
+        "--tool-args-json",
+        '{"q": "budget"}',
+        *era,
+        token=served.token,
     )
     assert code == 0, err
     hits = out["result"]["structuredContent"]["hits"]
     assert hits[0]["path"] == "Projects/Plan.md" and hits[0]["vault"] == "notes"
 
     code, out, err = inspect(
-        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "read_file",
-        "--tool-args-json", '{"vault": "notes", "path": "Projects/Secret.md"}', *era, token=served.token,
+        inspector_dir,
+        tmp_path,
+        served.url,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "read_file",
+        "--tool-args-json",
+        '{"vault": "notes", "path": "Projects/Secret.md"}',
+        *era,
+        token=served.token,
     )
     assert code == 0, err
     note = out["result"]["structuredContent"]
@@ -193,8 +238,16 @@ def test_search_and_read(inspector_dir: Path, served: Served, tmp_path: Path, er
 
 def test_denied_vault_is_a_tool_error(inspector_dir: Path, served: Served, tmp_path: Path) -> None:
     code, out, err = inspect(
-        inspector_dir, tmp_path, served.url, "--method", "tools/call", "--tool-name", "read_file",
-        "--tool-args-json", '{"vault": "other", "path": "Private.md"}', token=served.token,
+        inspector_dir,
+        tmp_path,
+        served.url,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "read_file",
+        "--tool-args-json",
+        '{"vault": "other", "path": "Private.md"}',
+        token=served.token,
     )
     assert code == 5, err
     result = out["result"]
@@ -204,7 +257,13 @@ def test_denied_vault_is_a_tool_error(inspector_dir: Path, served: Served, tmp_p
 
 def test_resource_read(inspector_dir: Path, served: Served, tmp_path: Path) -> None:
     code, out, err = inspect(
-        inspector_dir, tmp_path, served.url, "--method", "resources/read", "--uri", "vault://notes/Ideas.md",
+        inspector_dir,
+        tmp_path,
+        served.url,
+        "--method",
+        "resources/read",
+        "--uri",
+        "vault://notes/Ideas.md",
         token=served.token,
     )
     assert code == 0, err
@@ -228,14 +287,30 @@ def test_tasks_docs_vault_end_to_end(inspector_dir: Path, tmp_path: Path) -> Non
         assert code == 0, err
         assert "search_fulltext" in {t["name"] for t in out["result"]["tools"]}
         code, out, err = inspect(
-            inspector_dir, tmp_path, srv.url, "--method", "tools/call", "--tool-name", "search_fulltext",
-            "--tool-args-json", '{"q": "recurring tasks", "vault": "tasks"}', token=srv.token,
+            inspector_dir,
+            tmp_path,
+            srv.url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "search_fulltext",
+            "--tool-args-json",
+            '{"q": "recurring tasks", "vault": "tasks"}',
+            token=srv.token,
         )
         assert code == 0, err
         assert out["result"]["structuredContent"]["hits"][0]["path"] == "Getting Started/Recurring Tasks.md"
         code, out, err = inspect(
-            inspector_dir, tmp_path, srv.url, "--method", "tools/call", "--tool-name", "read_file",
-            "--tool-args-json", '{"vault": "tasks", "path": "Getting Started/Recurring Tasks.md"}', token=srv.token,
+            inspector_dir,
+            tmp_path,
+            srv.url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "read_file",
+            "--tool-args-json",
+            '{"vault": "tasks", "path": "Getting Started/Recurring Tasks.md"}',
+            token=srv.token,
         )
         assert code == 0, err
         note = out["result"]["structuredContent"]

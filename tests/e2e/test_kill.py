@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -170,7 +169,9 @@ SEEN: list[tuple[str, str, bool]] = []
 
 
 @pytest.mark.parametrize(("change", "when", "n"), TRIALS, ids=[f"{c}-{w}-{n}" for c, w, n in TRIALS])
-def test_a_killed_change_is_whole_or_absent_after_restart(tmp_path: Path, expected, change: str, when: str, n: int) -> None:
+def test_a_killed_change_is_whole_or_absent_after_restart(
+    tmp_path: Path, expected, change: str, when: str, n: int
+) -> None:
     before, after = expected[change]
     vault, data = tmp_path / "v", tmp_path / "data"
     make_vault(vault)
@@ -206,8 +207,13 @@ def test_a_killed_change_is_whole_or_absent_after_restart(tmp_path: Path, expect
         tool, named = RECOVERY[change]
         assert len(printed) == len(unfinished), printed
         assert all(
-            f" INFO obsigate.startup: change recovery: vault 'v': rolled back {tool} (interrupted" in line and named in line
-            or line.endswith(f"vault 'v': {tool} was interrupted before its first step (the process stopped): nothing to put back")
+            (
+                f" INFO obsigate.startup: change recovery: vault 'v': rolled back {tool} (interrupted" in line
+                and named in line
+            )
+            or line.endswith(
+                f"vault 'v': {tool} was interrupted before its first step (the process stopped): nothing to put back"
+            )
             or line.endswith("was cut before its first record: nothing to put back")  # killed while it was written
             for line in printed
         ), printed

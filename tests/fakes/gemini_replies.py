@@ -34,7 +34,9 @@ def text_part(text: str, *, signature: str | None = None, thought: bool = False)
     return part
 
 
-def call_part(name: str, args: Any = None, *, signature: str | None = None, call_id: str | None = None) -> dict[str, Any]:
+def call_part(
+    name: str, args: Any = None, *, signature: str | None = None, call_id: str | None = None
+) -> dict[str, Any]:
     """A ``functionCall`` part (``args`` None: left out, as Gemini does for a call without arguments)."""
     call: dict[str, Any] = {"name": name}
     if args is not None:
@@ -81,7 +83,9 @@ def event(data: Any) -> bytes:
     return b"data: " + json.dumps(data).encode() + SEP
 
 
-def sse(*chunks: dict[str, Any] | bytes, delay_s: float = 0.0, close_early: bool = False, before_s: float = 0.0) -> Reply:
+def sse(
+    *chunks: dict[str, Any] | bytes, delay_s: float = 0.0, close_early: bool = False, before_s: float = 0.0
+) -> Reply:
     """A streamed reply of ``chunks`` (dicts become ``data:`` events, bytes are written as they are), one TCP
     write each after ``delay_s``; ``close_early`` cuts the connection after the last one."""
     body = [c if isinstance(c, bytes) else event(c) for c in chunks]
@@ -206,7 +210,9 @@ def generate_blocked(reason: str = "PROHIBITED_CONTENT") -> Reply:
 # --- errors (real shapes, §2.7) -------------------------------------------------------------------------
 
 
-def error_body(status: int, status_name: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def error_body(
+    status: int, status_name: str, message: str, details: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """``{"error": {"code", "message", "status"[, "details"]}}``."""
     err: dict[str, Any] = {"code": status, "message": message, "status": status_name}
     if details:

@@ -128,7 +128,7 @@ class FakeLLM:
                     fake.requests.append(recorded)
                 return recorded
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 recorded = self._record(b"")
                 if self.path.rstrip("/").endswith("/models"):
                     body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in fake.models]})
@@ -136,7 +136,7 @@ class FakeLLM:
                 else:
                     self._send(fake._next(), recorded)
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 recorded = self._record(self.rfile.read(length) if length else b"")
                 self._send(fake._next(), recorded)

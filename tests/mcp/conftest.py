@@ -16,10 +16,10 @@ import pytest
 from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from support import SMALL_VAULT, write_tree
 
 from obsigate.bootstrap import create_app
 from obsigate.config import load_settings
-from support import SMALL_VAULT, write_tree
 
 #: What ASGITransport requests look like: loopback Host with a port, as a local client sends.
 BASE = "http://127.0.0.1:8765"
@@ -69,9 +69,10 @@ class Gateway:
     @asynccontextmanager
     async def client(self, bearer: str | None, mode: str) -> AsyncIterator[Client]:
         """The official MCP client speaking ``mode`` to ``/mcp`` with ``bearer``."""
-        async with self.http(bearer) as http, Client(
-            streamable_http_client(MCP_URL, http_client=http), mode=mode
-        ) as client:
+        async with (
+            self.http(bearer) as http,
+            Client(streamable_http_client(MCP_URL, http_client=http), mode=mode) as client,
+        ):
             yield client
 
     async def wait_indexed(self, timeout: float = 30) -> None:

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from mcp_types import CallToolResult, EmbeddedResource, ImageContent, TextContent
-
 from support import SMALL_VAULT, write_tree
 
 pytestmark = pytest.mark.anyio
@@ -45,49 +44,59 @@ BLOB = random.Random(3).randbytes(60_000)
 @pytest.fixture
 def vaults(tmp_path: Path) -> dict[str, Path]:
     """The small vault plus a 250 KB PNG and a 60 KB binary of another type."""
-    return {"notes": write_tree(tmp_path / "vaults" / "notes", {**SMALL_VAULT, "Pics/big.png": PNG, "Pics/small.png": SMALL_PNG,
-                                                               "Pics/fake.png": BLOB[:1000], "data.bin": BLOB})}
+    return {
+        "notes": write_tree(
+            tmp_path / "vaults" / "notes",
+            {
+                **SMALL_VAULT,
+                "Pics/big.png": PNG,
+                "Pics/small.png": SMALL_PNG,
+                "Pics/fake.png": BLOB[:1000],
+                "data.bin": BLOB,
+            },
+        )
+    }
 
 
 async def test_large_png_is_read_in_chunks_as_image_content(open_gateway) -> None:
     png, blob = PNG, BLOB
     async with open_gateway.client(None, "auto") as client:
-            first = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/big.png"})
-            data = await structured(client, first)
-            assert data["encoding"] == "base64" and data["content"] == "" and data["mime_type"] == "image/png"
-            assert (data["size"], data["offset"], data["next_offset"], data["truncated"]) == (PNG_SIZE, 0, 200_000, True)
-            assert data["sha256"] == hashlib.sha256(png).hexdigest()
-            # a part of an image is not an image a model can decode: it comes as a resource blob
-            assert len(first.content) == 2 and isinstance(first.content[1], EmbeddedResource)
-            assert first.content[1].resource.mime_type == "image/png"
-            part1 = base64.b64decode(first.content[1].resource.blob)
-            assert part1 == png[:200_000]
-            assert first.content[1].resource.blob not in first.content[0].text  # the base64 is sent once
+        first = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/big.png"})
+        data = await structured(client, first)
+        assert data["encoding"] == "base64" and data["content"] == "" and data["mime_type"] == "image/png"
+        assert (data["size"], data["offset"], data["next_offset"], data["truncated"]) == (PNG_SIZE, 0, 200_000, True)
+        assert data["sha256"] == hashlib.sha256(png).hexdigest()
+        # a part of an image is not an image a model can decode: it comes as a resource blob
+        assert len(first.content) == 2 and isinstance(first.content[1], EmbeddedResource)
+        assert first.content[1].resource.mime_type == "image/png"
+        part1 = base64.b64decode(first.content[1].resource.blob)
+        assert part1 == png[:200_000]
+        assert first.content[1].resource.blob not in first.content[0].text  # the base64 is sent once
 
-            second = await client.call_tool(
+        second = await client.call_tool(
             "read_file_raw", {"vault": "notes", "path": "Pics/big.png", "offset": data["next_offset"]}
-            )
-            data2 = await structured(client, second)
-            assert (data2["offset"], data2["next_offset"], data2["truncated"]) == (200_000, None, False)
-            assert part1 + base64.b64decode(second.content[1].resource.blob) == png
-            end = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/big.png", "offset": PNG_SIZE})
-            assert len(end.content) == 1  # nothing left to send: no empty block
+        )
+        data2 = await structured(client, second)
+        assert (data2["offset"], data2["next_offset"], data2["truncated"]) == (200_000, None, False)
+        assert part1 + base64.b64decode(second.content[1].resource.blob) == png
+        end = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/big.png", "offset": PNG_SIZE})
+        assert len(end.content) == 1  # nothing left to send: no empty block
 
-            whole = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/small.png"})
-            assert isinstance(whole.content[1], ImageContent) and base64.b64decode(whole.content[1].data) == SMALL_PNG
-            fake = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/fake.png"})
-            assert isinstance(fake.content[1], EmbeddedResource)  # named .png, but not an image
+        whole = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/small.png"})
+        assert isinstance(whole.content[1], ImageContent) and base64.b64decode(whole.content[1].data) == SMALL_PNG
+        fake = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/fake.png"})
+        assert isinstance(fake.content[1], EmbeddedResource)  # named .png, but not an image
 
-            other = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin"})
-            meta = await structured(client, other)
-            assert meta["mime_type"] == "application/octet-stream" and meta["next_offset"] is None
-            block = other.content[1]
-            assert isinstance(block, EmbeddedResource)
-            assert block.resource.uri == "vault://notes/data.bin"
-            assert base64.b64decode(block.resource.blob) == blob
+        other = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin"})
+        meta = await structured(client, other)
+        assert meta["mime_type"] == "application/octet-stream" and meta["next_offset"] is None
+        block = other.content[1]
+        assert isinstance(block, EmbeddedResource)
+        assert block.resource.uri == "vault://notes/data.bin"
+        assert base64.b64decode(block.resource.blob) == blob
 
-            past = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin", "offset": 60_001})
-            assert past.is_error is True
+        past = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin", "offset": 60_001})
+        assert past.is_error is True
 
 
 async def test_a_binary_resource_is_served_up_to_one_read(open_gateway) -> None:

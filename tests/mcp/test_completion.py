@@ -12,7 +12,17 @@ PATHS = ["Projects/Plan.md", "Plans/Old.md", "Home.md", "Archive/Projects/Plan B
 @pytest.mark.parametrize(
     ("typed", "ranked"),
     [
-        ("", ["Home.md", "Plan.md", "Plans/Old.md", "Projects/Plan.md", "Projects/Secret.md", "Archive/Projects/Plan B.md"]),
+        (
+            "",
+            [
+                "Home.md",
+                "Plan.md",
+                "Plans/Old.md",
+                "Projects/Plan.md",
+                "Projects/Secret.md",
+                "Archive/Projects/Plan B.md",
+            ],
+        ),
         # starts with the value (shallow first) → last part starts with it → forgiving matches
         ("plan", ["Plan.md", "Plans/Old.md", "Projects/Plan.md", "Archive/Projects/Plan B.md"]),
         ("PROJECTS/", ["Projects/Plan.md", "Projects/Secret.md", "Archive/Projects/Plan B.md"]),

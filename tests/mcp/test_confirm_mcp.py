@@ -20,15 +20,15 @@ from jsonschema import Draft202012Validator
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, ElicitResult, TextContent
+from support import free_port, uvicorn_thread
 
 from obsigate.mcp.server import CONFIRM_INPUT_KEY, ERROR_META_KEY
-from obsigate.services.errors import Conflict
 from obsigate.services.changes import Change
+from obsigate.services.errors import Conflict
 from obsigate.tools.api import REGISTRY
 from obsigate.tools.confirmations import ConfirmationService
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
-from support import free_port, uvicorn_thread
 
 pytestmark = pytest.mark.anyio
 
@@ -85,7 +85,11 @@ def plan_write(ctx: ToolContext, args: WriteArgs) -> Change:
 
 def plan_delete(ctx: ToolContext, args: DeleteArgs) -> Change:
     _, target = _file(ctx, args.vault, args.path)
-    return Change(summary=f"delete {args.path}", changes=[{"path": args.path, "action": "delete", "diff": ""}], reads={args.path: _sha(target)})
+    return Change(
+        summary=f"delete {args.path}",
+        changes=[{"path": args.path, "action": "delete", "diff": ""}],
+        reads={args.path: _sha(target)},
+    )
 
 
 def with_write_tools() -> ToolRegistry:
@@ -151,13 +155,16 @@ def answering(action: str, seen: list[Any]) -> Callable[..., Any]:
 
 
 @asynccontextmanager
-async def eliciting_client(url: str, bearer: str, mode: str, callback: Callable[..., Any], app: Any = None) -> AsyncIterator[Client]:
+async def eliciting_client(
+    url: str, bearer: str, mode: str, callback: Callable[..., Any], app: Any = None
+) -> AsyncIterator[Client]:
     """An ``mcp.Client`` declaring elicitation; in process (``app``) or over a real socket."""
     transport = httpx2.ASGITransport(app=app) if app is not None else None
     kwargs: dict[str, Any] = {"transport": transport} if transport is not None else {}
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {bearer}"}, **kwargs) as http, Client(
-        streamable_http_client(url, http_client=http), mode=mode, elicitation_callback=callback
-    ) as client:
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {bearer}"}, **kwargs) as http,
+        Client(streamable_http_client(url, http_client=http), mode=mode, elicitation_callback=callback) as client,
+    ):
         yield client
 
 
@@ -171,7 +178,9 @@ async def test_tools_list_offers_the_pair_not_the_raw_tool(gw, era: str) -> None
     async with gw.client(gw.tokens["alice"], era) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert "write_note" not in tools and "delete_note" not in tools
-    assert {"read_file", "propose_write_note", "apply_write_note", "propose_delete_note", "apply_delete_note"} <= set(tools)
+    assert {"read_file", "propose_write_note", "apply_write_note", "propose_delete_note", "apply_delete_note"} <= set(
+        tools
+    )
     names = list(tools)
     assert names.index("propose_write_note") + 1 == names.index("apply_write_note")
     propose, apply = tools["propose_write_note"], tools["apply_write_note"]
@@ -187,21 +196,30 @@ async def test_tools_list_offers_the_pair_not_the_raw_tool(gw, era: str) -> None
 async def test_propose_then_apply_then_replay(gw, vaults: dict[str, Path], era: str) -> None:
     note = vaults["notes"] / "New.md"
     async with gw.client(gw.tokens["alice"], era) as client:
-        proposed = await structured(client, "propose_write_note", await client.call_tool("propose_write_note", PROPOSAL))
+        proposed = await structured(
+            client, "propose_write_note", await client.call_tool("propose_write_note", PROPOSAL)
+        )
         assert not note.exists()
         assert proposed["status"] == "proposed" and proposed["summary"] == "create New.md"
         assert proposed["diffs"] == [{"path": "New.md", "action": "create", "diff": "+# New\n\nhello\n", "to": None}]
         token = proposed["confirmation_token"]
         assert token.count(".") == 2 and proposed["expires_in"] == 300
         applied = await client.call_tool("apply_write_note", {"confirmation_token": token})
-        assert await structured(client, "apply_write_note", applied) == {"path": "New.md", "bytes": 13, "truncated": False, "notice": None}
+        assert await structured(client, "apply_write_note", applied) == {
+            "path": "New.md",
+            "bytes": 13,
+            "truncated": False,
+            "notice": None,
+        }
         assert note.read_text() == PROPOSAL["content"]
         note.write_text("changed by hand\n")
         assert error_code(await client.call_tool("apply_write_note", {"confirmation_token": token})) == "token_reused"
     assert note.read_text() == "changed by hand\n"
     records = [r for r in gw.runtime.audit.tail(10) if r["tool"].endswith("write_note")]
     assert [(r["tool"], r["result"], r["mode"]) for r in records[-3:]] == [
-        ("propose_write_note", "ok", "mcp"), ("apply_write_note", "ok", "mcp"), ("apply_write_note", "token_reused", "mcp"),
+        ("propose_write_note", "ok", "mcp"),
+        ("apply_write_note", "ok", "mcp"),
+        ("apply_write_note", "token_reused", "mcp"),
     ]
     assert records[-2]["vault"] == "notes" and records[-2]["paths"] == ["New.md"]
     assert token not in gw.runtime.audit.path.read_text()
@@ -253,9 +271,18 @@ async def test_expired_and_tampered_tokens_are_invalid(gw, vaults: dict[str, Pat
         token = (await client.call_tool("propose_write_note", PROPOSAL)).structured_content["confirmation_token"]
         head, body, sig = token.split(".")
         tampered = f"{head}.{body[:-2]}{'A' if body[-2] != 'A' else 'B'}{body[-1]}.{sig}"
-        assert error_code(await client.call_tool("apply_write_note", {"confirmation_token": tampered})) == "invalid_confirmation"
-        assert error_code(await client.call_tool("apply_write_note", {"confirmation_token": gw.tokens["alice"]})) == "invalid_confirmation"
-        assert error_code(await client.call_tool("apply_delete_note", {"confirmation_token": token})) == "invalid_confirmation"
+        assert (
+            error_code(await client.call_tool("apply_write_note", {"confirmation_token": tampered}))
+            == "invalid_confirmation"
+        )
+        assert (
+            error_code(await client.call_tool("apply_write_note", {"confirmation_token": gw.tokens["alice"]}))
+            == "invalid_confirmation"
+        )
+        assert (
+            error_code(await client.call_tool("apply_delete_note", {"confirmation_token": token}))
+            == "invalid_confirmation"
+        )
         assert error_code(await client.call_tool("apply_write_note", {"confirmation_token": 3})) == "invalid_argument"
         assert not (vaults["notes"] / "New.md").exists()
         assert (await client.call_tool("apply_write_note", {"confirmation_token": token})).is_error is False
@@ -266,7 +293,10 @@ async def test_the_destructive_switch_at_both_steps(gw, vaults: dict[str, Path],
     async with gw.client(gw.tokens["alice"], era) as client:
         token = (await client.call_tool("propose_delete_note", args)).structured_content["confirmation_token"]
         gw.runtime.workspace.destructive = {"notes": False}
-        assert error_code(await client.call_tool("apply_delete_note", {"confirmation_token": token})) == "destructive_tools_disabled"
+        assert (
+            error_code(await client.call_tool("apply_delete_note", {"confirmation_token": token}))
+            == "destructive_tools_disabled"
+        )
         assert error_code(await client.call_tool("propose_delete_note", args)) == "destructive_tools_disabled"
         assert (await client.call_tool("propose_write_note", PROPOSAL)).is_error is False
     assert (vaults["notes"] / "Ideas.md").exists()
@@ -282,19 +312,27 @@ async def test_a_used_token_stays_used_after_a_restart(make_app, run_app, vaults
     app = make_app(vaults)
     async with run_app(app):
         bearer = prepare(app)
-        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), headers={"Authorization": f"Bearer {bearer}"}) as http, Client(
-            streamable_http_client(MCP_URL, http_client=http), mode="auto"
-        ) as client:
+        async with (
+            httpx2.AsyncClient(
+                transport=httpx2.ASGITransport(app=app), headers={"Authorization": f"Bearer {bearer}"}
+            ) as http,
+            Client(streamable_http_client(MCP_URL, http_client=http), mode="auto") as client,
+        ):
             token = (await client.call_tool("propose_write_note", PROPOSAL)).structured_content["confirmation_token"]
             assert (await client.call_tool("apply_write_note", {"confirmation_token": token})).is_error is False
     (vaults["notes"] / "New.md").unlink()
     app = make_app(vaults)  # same data dir: a restarted server
     async with run_app(app):
         bearer = prepare(app)
-        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), headers={"Authorization": f"Bearer {bearer}"}) as http, Client(
-            streamable_http_client(MCP_URL, http_client=http), mode="legacy"
-        ) as client:
-            assert error_code(await client.call_tool("apply_write_note", {"confirmation_token": token})) == "token_reused"
+        async with (
+            httpx2.AsyncClient(
+                transport=httpx2.ASGITransport(app=app), headers={"Authorization": f"Bearer {bearer}"}
+            ) as http,
+            Client(streamable_http_client(MCP_URL, http_client=http), mode="legacy") as client,
+        ):
+            assert (
+                error_code(await client.call_tool("apply_write_note", {"confirmation_token": token})) == "token_reused"
+            )
     assert not (vaults["notes"] / "New.md").exists()
 
 
@@ -319,7 +357,11 @@ async def test_inline_confirmation_2026(gw, vaults: dict[str, Path]) -> None:
 
     seen.clear()
     async with eliciting_client(MCP_URL, gw.tokens["alice"], "auto", answering("decline", seen), app=gw.app) as client:
-        out = await structured(client, "propose_write_note", await client.call_tool("propose_delete_note", {"vault": "notes", "path": "New.md"}))
+        out = await structured(
+            client,
+            "propose_write_note",
+            await client.call_tool("propose_delete_note", {"vault": "notes", "path": "New.md"}),
+        )
     assert out["status"] == "declined" and out["confirmation_token"] is None and out["summary"] == "delete New.md"
     assert note.exists() and len(seen) == 1
     assert gw.runtime.audit.tail(1)[0]["tool"] == "decline_delete_note"
@@ -343,7 +385,9 @@ async def test_inline_confirmation_state_is_sealed(gw, vaults: dict[str, Path]) 
         assert "eyJ" not in state and "hello" not in state and "New.md" not in state
         tampered = state[:-4] + ("AAAA" if not state.endswith("AAAA") else "BBBB")
         with pytest.raises(MCPError) as info:
-            await client.session.call_tool("propose_write_note", PROPOSAL, input_responses=accept, request_state=tampered)
+            await client.session.call_tool(
+                "propose_write_note", PROPOSAL, input_responses=accept, request_state=tampered
+            )
         assert "requestState" in str(info.value)
         with pytest.raises(MCPError):  # the state is bound to the arguments it was minted for
             await client.session.call_tool(
@@ -354,7 +398,9 @@ async def test_inline_confirmation_state_is_sealed(gw, vaults: dict[str, Path]) 
             await client.session.call_tool("propose_write_note", PROPOSAL, input_responses=accept, request_state=state)
     assert not (vaults["notes"] / "New.md").exists()
     async with eliciting_client(MCP_URL, gw.tokens["alice"], "auto", answering("accept", seen), app=gw.app) as client:
-        done = await client.session.call_tool("propose_write_note", PROPOSAL, input_responses=accept, request_state=state)
+        done = await client.session.call_tool(
+            "propose_write_note", PROPOSAL, input_responses=accept, request_state=state
+        )
         assert done.structured_content["status"] == "applied"
     assert (vaults["notes"] / "New.md").read_text() == PROPOSAL["content"]
 
@@ -387,7 +433,9 @@ async def test_inline_confirmation_2025_over_a_real_socket(live, vaults: dict[st
     async with eliciting_client(url, bearer, "legacy", answering("cancel", seen)) as client:
         out = (await client.call_tool("propose_write_note", {**PROPOSAL, "content": "later\n"})).structured_content
         assert out["status"] == "proposed" and out["confirmation_token"]
-        assert (await client.call_tool("apply_write_note", {"confirmation_token": out["confirmation_token"]})).is_error is False
+        assert (
+            await client.call_tool("apply_write_note", {"confirmation_token": out["confirmation_token"]})
+        ).is_error is False
     assert note.read_text() == "later\n"
     tools = [r["tool"] for r in app.state.runtime.audit.tail(3)]
     assert tools == ["decline_write_note", "propose_write_note", "apply_write_note"]

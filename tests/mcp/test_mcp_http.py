@@ -18,10 +18,10 @@ from jsonschema import Draft202012Validator
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
+from support import MCP_TOOLS, free_port, uvicorn_thread, write_tree
 
 from obsigate.auth.tokens import TokenService
 from obsigate.mcp.server import ERROR_META_KEY
-from support import MCP_TOOLS, free_port, uvicorn_thread, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -318,6 +318,7 @@ async def test_public_url_and_extra_hosts_and_origins(make_app, run_app, vaults:
     user = app.state.auth.users.add_user("alice", None, vaults=["notes"])
     auth = {**ACCEPT, "Authorization": f"Bearer {app.state.auth.tokens.issue(user)}"}
     async with run_app(app):
+
         async def post(host: str, origin: str | None = None) -> httpx2.Response:
             headers = {**auth, "Host": host, **({"Origin": origin} if origin else {})}
             async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http:
@@ -488,9 +489,10 @@ def live_gateway(make_app, vaults: dict[str, Path]) -> Iterator[tuple[str, str]]
 async def test_real_socket_both_eras(live_gateway: tuple[str, str]) -> None:
     url, token = live_gateway
     for era in ("legacy", "auto"):
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http, Client(
-            streamable_http_client(url, http_client=http), mode=era
-        ) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+            Client(streamable_http_client(url, http_client=http), mode=era) as client,
+        ):
             assert client.protocol_version == ("2025-11-25" if era == "legacy" else "2026-07-28")
             assert {t.name for t in (await client.list_tools()).tools} == MCP_TOOLS
             with anyio.fail_after(30):

@@ -15,9 +15,9 @@ import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import INVALID_PARAMS, PromptReference, ResourceTemplateReference, TextContent
+from support import free_port, uvicorn_thread, write_tree
 
 from obsigate.mcp import completion
-from support import free_port, uvicorn_thread, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -222,7 +222,9 @@ async def test_vault_completion_with_every_vault(open_gateway, era: str) -> None
     async with open_gateway.client(None, era) as client:
         every = await complete(client, prompt("find-related"), "vault", "")
         by_prefix = await complete(client, prompt("find-related"), "vault", "OT")
-        template = await complete(client, ResourceTemplateReference(type="ref/resource", uri=FILE_TEMPLATE), "name", "n")
+        template = await complete(
+            client, ResourceTemplateReference(type="ref/resource", uri=FILE_TEMPLATE), "name", "n"
+        )
     assert every.values == ["notes", "other"] and by_prefix.values == ["other"] and template.values == ["notes"]
 
 
@@ -331,9 +333,10 @@ def live_gateway(make_app, vaults: dict[str, Path]) -> Iterator[tuple[str, str]]
 async def test_real_socket_both_eras(live_gateway: tuple[str, str]) -> None:
     url, token = live_gateway
     for era in ("legacy", "auto"):
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http, Client(
-            streamable_http_client(url, http_client=http), mode=era
-        ) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+            Client(streamable_http_client(url, http_client=http), mode=era) as client,
+        ):
             assert [p.name for p in (await client.list_prompts()).prompts] == PROMPT_NAMES
             got = await client.get_prompt("summarize-directory", {"vault": "notes", "path": "Projects"})
             assert '"path": "Projects"' in text_of(got)
@@ -346,8 +349,8 @@ async def test_real_socket_both_eras(live_gateway: tuple[str, str]) -> None:
 
 
 def test_lone_surrogates_in_prompt_arguments_are_invalid() -> None:
-    from obsigate.tools.prompts import PROMPTS, check_arguments
     from obsigate.services.errors import BadRequest
+    from obsigate.tools.prompts import PROMPTS, check_arguments
 
     spec = PROMPTS["find-related"]
     with pytest.raises(BadRequest):

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_types import PromptReference, ResourceTemplateReference
+from support import SMALL_VAULT, write_tree
 
 from obsigate.tools.confirmations import sha256_json
 from obsigate.tools.resources import FILE_TEMPLATE
-from support import SMALL_VAULT, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -84,8 +84,11 @@ async def test_reads_and_tokens_hold_no_plain_hash_of_a_secret(gateway, vaults) 
         token = claims(proposal["confirmation_token"])
         assert "Weak-pw1" not in json.dumps([note, source, proposal])
         guesses = {
-            plain, sha256_json({"Router.md": plain}), sha256_json({"Router.md": note["version"]}),
-            sha256_json({k: v for k, v in args.items()}), sha256_json(args),
+            plain,
+            sha256_json({"Router.md": plain}),
+            sha256_json({"Router.md": note["version"]}),
+            sha256_json({k: v for k, v in args.items()}),
+            sha256_json(args),
         }
         shown = json.dumps([note, source, proposal, backups, token])
         assert not any(g in shown for g in guesses)

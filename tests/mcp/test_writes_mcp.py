@@ -29,7 +29,9 @@ async def error(client: Client, name: str, args: dict[str, Any]) -> str:
 async def test_rename_propose_review_apply_keeps_links(gateway, vaults, era: str) -> None:
     root = vaults["notes"]
     async with gateway.client(gateway.tokens["alice"], era) as client:
-        proposal = await call(client, "propose_rename_file", {"vault": "notes", "path": "Ideas.md", "new_name": "Thoughts"})
+        proposal = await call(
+            client, "propose_rename_file", {"vault": "notes", "path": "Ideas.md", "new_name": "Thoughts"}
+        )
         assert proposal["status"] == "proposed" and "Ideas.md → Thoughts.md" in proposal["summary"]
         home = next(d for d in proposal["diffs"] if d["path"] == "Home.md")
         assert "-Welcome. See [[Projects/Plan|the plan]] and [[Ideas]]." in home["diff"] and "+" in home["diff"]
@@ -37,7 +39,10 @@ async def test_rename_propose_review_apply_keeps_links(gateway, vaults, era: str
         done = await call(client, "apply_rename_file", {"confirmation_token": proposal["confirmation_token"]})
         assert done["details"]["links_updated"] == {"Home.md": 1}
         assert "[[Thoughts]]" in (root / "Home.md").read_text() and not (root / "Ideas.md").exists()
-        assert await error(client, "apply_rename_file", {"confirmation_token": proposal["confirmation_token"]}) == "token_reused"
+        assert (
+            await error(client, "apply_rename_file", {"confirmation_token": proposal["confirmation_token"]})
+            == "token_reused"
+        )
         back = await call(client, "get_backlinks", {"vault": "notes", "path": "Thoughts.md"})
         assert [b["path"] for b in back["backlinks"]] == ["Home.md"]
     records = [r for r in gateway.runtime.audit.tail(20) if r["tool"].endswith("rename_file")]
@@ -52,7 +57,9 @@ async def test_an_external_edit_between_propose_and_apply_is_a_conflict(gateway,
         args = {"vault": "notes", "path": "Ideas.md", "content": "# Ideas\nmine\n"}
         proposal = await call(client, "propose_edit_file", args)
         note.write_text("# Ideas\nrewritten by the user meanwhile\n")
-        assert await error(client, "apply_edit_file", {"confirmation_token": proposal["confirmation_token"]}) == "conflict"
+        assert (
+            await error(client, "apply_edit_file", {"confirmation_token": proposal["confirmation_token"]}) == "conflict"
+        )
     assert note.read_text() == "# Ideas\nrewritten by the user meanwhile\n"
 
 
@@ -60,7 +67,9 @@ async def test_an_append_re_bases_on_what_was_written_meanwhile(gateway, vaults)
     """An append commutes with other writes (issue 9): it lands after the external edit instead of failing."""
     note = vaults["notes"] / "Ideas.md"
     async with gateway.client(gateway.tokens["alice"], "2026-07-28") as client:
-        proposal = await call(client, "propose_append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "- more\n"})
+        proposal = await call(
+            client, "propose_append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "- more\n"}
+        )
         note.write_text("# Ideas\nrewritten by the user meanwhile\n")
         applied = await call(client, "apply_append_to_file", {"confirmation_token": proposal["confirmation_token"]})
         assert applied["changes"] == [{"path": "Ideas.md", "action": "modify", "to": None}]
@@ -86,7 +95,11 @@ async def test_delete_then_restore_from_the_backup(gateway, vaults) -> None:
         assert not (root / "Projects/Plan.md").exists()
         versions = (await call(client, "list_backups", {"vault": "notes", "path": "Projects/Plan.md"}))["versions"]
         assert versions[0]["version"] == deleted["backups"][0]["version"] and versions[0]["deleted"] is True
-        p = await call(client, "propose_restore_backup", {"vault": "notes", "path": "Projects/Plan.md", "version": versions[0]["version"]})
+        p = await call(
+            client,
+            "propose_restore_backup",
+            {"vault": "notes", "path": "Projects/Plan.md", "version": versions[0]["version"]},
+        )
         await call(client, "apply_restore_backup", {"confirmation_token": p["confirmation_token"]})
     assert (root / "Projects/Plan.md").read_bytes() == original
 
@@ -107,6 +120,8 @@ async def test_a_deleted_folder_is_found_again_without_knowing_its_paths(gateway
         deleted = {f["path"]: f for f in listing["files"] if f["deleted"]}
         assert set(deleted) == {"Projects/Plan.md", "Projects/Secret.md"} and listing["path"] is None
         plan = deleted["Projects/Plan.md"]
-        p = await call(client, "propose_restore_backup", {"vault": "notes", "path": "Projects/Plan.md", "version": plan["latest"]})
+        p = await call(
+            client, "propose_restore_backup", {"vault": "notes", "path": "Projects/Plan.md", "version": plan["latest"]}
+        )
         await call(client, "apply_restore_backup", {"confirmation_token": p["confirmation_token"]})
     assert "tidepool buoy" in (root / "Projects/Plan.md").read_text()

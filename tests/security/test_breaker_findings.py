@@ -9,13 +9,13 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from support import write_tree
 
 from obsigate.domain.redaction import redact_text
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, iter_files
 from obsigate.services.errors import BadRequest
 from obsigate.services.paths import check_new_name
-from support import write_tree
 
 
 @pytest.fixture

@@ -27,11 +27,10 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, provider_env
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from support import alice_token, write_tree
 
 PHASE_S = float(os.environ.get("OBSIGATE_RACE_SECONDS", "5"))
@@ -219,9 +218,10 @@ def test_no_byte_leaves_the_vault_and_nothing_outside_changes(arena: dict[str, A
     # phase 3: MCP through the official SDK client over the socket: reads, raw reads, propose + apply
     async def mcp() -> None:
         stop = time.monotonic() + PHASE_S
-        async with httpx2.AsyncClient(headers=auth, timeout=30) as http, Client(
-            streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy"
-        ) as client:
+        async with (
+            httpx2.AsyncClient(headers=auth, timeout=30) as http,
+            Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client,
+        ):
 
             async def call(name: str, args: dict[str, Any]) -> dict[str, Any] | None:
                 result = await client.call_tool(name, args)

@@ -81,7 +81,9 @@ def _outside_state(base: Path) -> dict[str, bytes]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(entries=layout, paths=st.lists(rel_path, min_size=1, max_size=6), data=st.binary(max_size=32))
-def test_no_path_escapes_whatever_the_layout(entries: list[tuple[list[str], str]], paths: list[str], data: bytes) -> None:
+def test_no_path_escapes_whatever_the_layout(
+    entries: list[tuple[list[str], str]], paths: list[str], data: bytes
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         root = _build(base, entries)

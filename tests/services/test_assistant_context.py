@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import SMALL_VAULT, write_tree
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
@@ -17,14 +18,15 @@ from obsigate.services import assistant_context as ac
 from obsigate.services.assistant_context import ContextCache, collect_context
 from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault
 from obsigate.services.workspace import Limits, Workspace
-from support import SMALL_VAULT, write_tree
 
 TEXT_FILES = ["Home.md", "Ideas.md", "Projects/Plan.md", "Projects/Secret.md"]
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
-    root = write_tree(tmp_path / "vault", {**SMALL_VAULT, "Projects/Sub/Deep.md": "# Deep\n", "Projects/.hidden.md": "x"})
+    root = write_tree(
+        tmp_path / "vault", {**SMALL_VAULT, "Projects/Sub/Deep.md": "# Deep\n", "Projects/.hidden.md": "x"}
+    )
     vaults = {"notes": Vault("notes", root.resolve())}
     index = VaultIndex(tmp_path / "index.sqlite3")
     Indexer(index, vaults).refresh_all()
@@ -42,7 +44,11 @@ def with_limits(ws: Workspace, **caps: int) -> Workspace:
 
 def test_directory_mode_reads_the_text_files_of_the_folder_and_draws_its_tree(ws: Workspace) -> None:
     c = collect_context(ws, vault(ws), mode="directory", cache=ContextCache())
-    assert [f.path for f in c.files] == TEXT_FILES[:2] + ["Projects/Plan.md", "Projects/Secret.md", "Projects/Sub/Deep.md"]
+    assert [f.path for f in c.files] == TEXT_FILES[:2] + [
+        "Projects/Plan.md",
+        "Projects/Secret.md",
+        "Projects/Sub/Deep.md",
+    ]
     assert [(s.path, s.reason) for s in c.skipped] == [("Attachments/pic.png", "not_text")]
     assert c.tree == (
         "notes/\n  Attachments/\n    pic.png\n  Home.md\n  Ideas.md\n  Projects/\n    Plan.md\n    Secret.md\n"
@@ -90,7 +96,9 @@ def test_mentions_merge_into_any_mode_once_each_named_files_first(ws: Workspace)
     assert [f.path for f in c.files] == ["Ideas.md", "Projects/Sub/Deep.md", "Projects/Plan.md", "Projects/Secret.md"]
     g = collect_context(ws, vault(ws), mode="general", extra_files=["Home.md"], cache=ContextCache())
     assert [f.path for f in g.files] == ["Home.md"] and g.tree is not None
-    f = collect_context(ws, vault(ws), mode="files", files=["Home.md"], extra_files=["./Home.md", "Ideas.md"], cache=ContextCache())
+    f = collect_context(
+        ws, vault(ws), mode="files", files=["Home.md"], extra_files=["./Home.md", "Ideas.md"], cache=ContextCache()
+    )
     assert [x.path for x in f.files] == ["Home.md", "Ideas.md"]
 
 
@@ -156,7 +164,9 @@ def test_a_file_over_the_per_file_cap_is_cut_with_a_marker(ws: Workspace) -> Non
 def test_the_total_cap_cuts_the_file_that_reaches_it_and_skips_the_rest(ws: Workspace) -> None:
     home = len((vault(ws).root / "Home.md").read_text())
     capped = with_limits(ws, context_max_total_chars=home + 10)
-    c = collect_context(capped, vault(ws), mode="files", files=["Home.md", "Ideas.md", "Projects/Plan.md"], cache=ContextCache())
+    c = collect_context(
+        capped, vault(ws), mode="files", files=["Home.md", "Ideas.md", "Projects/Plan.md"], cache=ContextCache()
+    )
     assert [(f.path, f.chars, f.truncated) for f in c.files] == [("Home.md", home, False), ("Ideas.md", 10, True)]
     assert [(s.path, s.reason) for s in c.skipped] == [("Projects/Plan.md", "total_chars")]
     assert c.total_chars == home + 10 and c.truncated

@@ -100,7 +100,9 @@ def test_store_failures_keep_their_codes_statuses_and_messages(tmp_path: Path) -
     with pytest.raises(BadRequest) as malformed:
         read_backup(store, "notes", "A.md", "latest")
     assert malformed.value.code == "invalid_argument" and malformed.value.http_status == 400
-    assert malformed.value.message == "version 'latest' is not a backup version id (like '20261130T120501.123456Z-3f2a')"
+    assert (
+        malformed.value.message == "version 'latest' is not a backup version id (like '20261130T120501.123456Z-3f2a')"
+    )
     assert malformed.value.hint == "call list_backups to see the versions of a file"
     with pytest.raises(BadRequest, match="vault name is missing"):
         save_backup(store, "", "A.md", b"a", reason="edit_file")

@@ -89,7 +89,10 @@ def test_two_parallel_creates_one_wins(ws: Workspace) -> None:
 
 
 def test_ten_parallel_appends_all_land(ws: Workspace) -> None:
-    threads = [threading.Thread(target=apply, args=(ws, "append_to_file"), kwargs={"path": "log.md", "content": f"line {i}\n"}) for i in range(10)]
+    threads = [
+        threading.Thread(target=apply, args=(ws, "append_to_file"), kwargs={"path": "log.md", "content": f"line {i}\n"})
+        for i in range(10)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -100,12 +103,18 @@ def test_ten_parallel_appends_all_land(ws: Workspace) -> None:
 
 def test_edit_forms_keep_the_rest_byte_for_byte(ws: Workspace) -> None:
     apply(ws, "edit_file", path="Home.md", find="See [[Plan]]", replace="Read [[Plan]]")
-    assert read(ws, "Home.md") == b"---\ntitle: Home: the start\n---\n# Home\nRead [[Plan]] and [the plan](Projects/Plan.md).\n"
+    assert (
+        read(ws, "Home.md")
+        == b"---\ntitle: Home: the start\n---\n# Home\nRead [[Plan]] and [the plan](Projects/Plan.md).\n"
+    )
     apply(ws, "edit_file", path="Projects/Plan.md", heading="## Budget", content="large\n")
     assert read(ws, "Projects/Plan.md") == b"# Plan\n## Budget\nlarge\n\n## Risks\nnone\n"
     out = apply(ws, "edit_file", path="Daily/2024-05-01.md", find="10", replace="$1 \\1 $&")
     assert read(ws, "Daily/2024-05-01.md") == b"cost: $1 \\1 $& USD\n" and len(out["backups"]) == 1
-    assert code_of(ws, "edit_file", path="Daily/2024-05-01.md", find="U", replace="u", expected_count=2) == "count_mismatch"
+    assert (
+        code_of(ws, "edit_file", path="Daily/2024-05-01.md", find="U", replace="u", expected_count=2)
+        == "count_mismatch"
+    )
     assert code_of(ws, "edit_file", path="Nope.md", content="x") == "not_found"
     assert code_of(ws, "edit_file", path="pic.png", content="x") == "not_text"
 
@@ -152,7 +161,10 @@ def test_rename_rewrites_every_inbound_link(ws: Workspace) -> None:
     home = read(ws, "Home.md").decode()
     assert "[[Roadmap]]" in home and "(Projects/Roadmap.md)" in home
     assert "[[Roadmap#Budget|budget]]" in read(ws, "Projects/C++ (draft) v1.2.md").decode()
-    assert out["details"]["links_total"] == 3 and set(out["details"]["links_updated"]) == {"Home.md", "Projects/C++ (draft) v1.2.md"}
+    assert out["details"]["links_total"] == 3 and set(out["details"]["links_updated"]) == {
+        "Home.md",
+        "Projects/C++ (draft) v1.2.md",
+    }
     sources = {b.path for b in ws.index.backlinks("v", "Projects/Roadmap.md")[0]}
     assert sources == {"Home.md", "Projects/C++ (draft) v1.2.md"}
 
@@ -172,7 +184,15 @@ def test_replace_in_files_literal_dry_run_and_counts(ws: Workspace) -> None:
     dry = apply(ws, "replace_in_files", find="plan", replace="$0", dry_run=True)
     assert dry["details"]["files"] == {"Home.md": 3, "Projects/C++ (draft) v1.2.md": 1, "Projects/Plan.md": 1}
     assert read(ws, "Home.md") == NOTES["Home.md"].encode()
-    out = apply(ws, "replace_in_files", find="Plan", replace="$0", case_sensitive=True, whole_word=True, include_paths=["Home.md"])
+    out = apply(
+        ws,
+        "replace_in_files",
+        find="Plan",
+        replace="$0",
+        case_sensitive=True,
+        whole_word=True,
+        include_paths=["Home.md"],
+    )
     assert out["details"]["total"] == 2 and b"[[$0]] and [the plan](Projects/$0.md)" in read(ws, "Home.md")
 
 
@@ -216,7 +236,8 @@ def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: 
         def link_map() -> dict[tuple[str, int, str], str | None]:
             return {
                 (r.path, i, o.target): o.resolved
-                for r in index.file_records("t") if r.note
+                for r in index.file_records("t")
+                if r.note
                 for i, o in enumerate(index.outgoing_links("t", r.path))
             }
 
@@ -226,7 +247,11 @@ def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: 
         unresolved_before = sum(v is None for v in link_map().values())
         t = ws.get_vault("t", None)
         out = m.apply(ws, m.plan_rename_file, t, path=target, new_name="Renamed (C++ draft) v1.2").model_dump()
-        new = target.rsplit("/", 1)[0] + "/Renamed (C++ draft) v1.2.md" if "/" in target else "Renamed (C++ draft) v1.2.md"
+        new = (
+            target.rsplit("/", 1)[0] + "/Renamed (C++ draft) v1.2.md"
+            if "/" in target
+            else "Renamed (C++ draft) v1.2.md"
+        )
         assert out["details"]["links_total"] >= 20
         assert {b.path for b in index.backlinks("t", new, limit=1000)[0]} == before_sources
         m.apply(ws, m.plan_rename_directory, t, path="images", new_name="pictures")
@@ -237,7 +262,9 @@ def test_renaming_in_a_copy_of_tasks_docs_leaves_every_link_resolving(tmp_path: 
         index.close()
 
 
-SECRET_NOTE = 'intro\napi_key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"\npassword: Hunter2Secret!x\n## Keys\nold\n'
+SECRET_NOTE = (
+    'intro\napi_key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"\npassword: Hunter2Secret!x\n## Keys\nold\n'
+)
 
 
 def test_an_edit_of_the_redacted_text_never_writes_markers_over_secrets(ws: Workspace) -> None:
@@ -263,11 +290,22 @@ def test_a_section_edit_puts_back_the_section_secrets_only_where_they_stay_hidde
     note = SECRET_NOTE + f"first: sk-proj-{'A' * 40}\nsecond: {sk2}\n"
     (ws.vaults["v"].root / "keys.md").write_text(note)
     section = redact_text(note).split("## Keys\n", 1)[1]  # what the agent read of the section
-    apply(ws, "edit_file", path="keys.md", heading="Keys", content=section.replace("first: [REDACTED:openai-api-key]\n", ""))
+    apply(
+        ws,
+        "edit_file",
+        path="keys.md",
+        heading="Keys",
+        content=section.replace("first: [REDACTED:openai-api-key]\n", ""),
+    )
     assert read(ws, "keys.md").decode() == note.replace(f"first: sk-proj-{'A' * 40}\n", "")
-    for bad in ("second: Zz[REDACTED:openai-api-key]\n", "second: [REDACTED:openai-api-key]\nthird: [REDACTED:openai-api-key]\n"):
+    for bad in (
+        "second: Zz[REDACTED:openai-api-key]\n",
+        "second: [REDACTED:openai-api-key]\nthird: [REDACTED:openai-api-key]\n",
+    ):
         with pytest.raises(ServiceError) as info:
-            m.apply(ws, m.plan_edit_file, ws.get_vault("v", None), path="keys.md", heading="Keys", content="old\n" + bad)
+            m.apply(
+                ws, m.plan_edit_file, ws.get_vault("v", None), path="keys.md", heading="Keys", content="old\n" + bad
+            )
         assert info.value.code == "secret_marker_altered" and info.value.details["rule"] == "openai-api-key"
         assert sk2 not in info.value.message
     assert read(ws, "keys.md").decode() == note.replace(f"first: sk-proj-{'A' * 40}\n", "")
@@ -276,7 +314,9 @@ def test_a_section_edit_puts_back_the_section_secrets_only_where_they_stay_hidde
 def test_secrets_cannot_be_found_by_guessing(ws: Workspace) -> None:
     (ws.vaults["v"].root / "keys.md").write_text(SECRET_NOTE)
     assert code_of(ws, "edit_file", path="keys.md", find="Hunter2", replace="x") == "not_found"
-    out = apply(ws, "replace_in_files", find=r"password: H", replace="x", regex=True, include_paths=["keys.md"], dry_run=True)
+    out = apply(
+        ws, "replace_in_files", find=r"password: H", replace="x", regex=True, include_paths=["keys.md"], dry_run=True
+    )
     assert out["details"]["total"] == 0
     out = apply(ws, "replace_in_files", find="sk-proj", replace="x", include_paths=["keys.md"])
     assert out["details"]["total"] == 0 and read(ws, "keys.md").decode() == SECRET_NOTE
@@ -292,7 +332,7 @@ def test_names_and_paths_that_cannot_work_are_refused_cleanly(ws: Workspace) -> 
 
 def test_a_heading_section_ends_at_the_next_heading_of_the_same_or_a_higher_level(ws: Workspace) -> None:
     """Issue 9 item 4: what edit_file's ``heading`` schema says (same *or higher*) is what it does."""
-    from obsigate.tools.catalog_write import EditFileArgs
+    from obsigate.tools.catalog.write import EditFileArgs
 
     assert "same or higher level" in (EditFileArgs.model_fields["heading"].description or "")
     (ws.vaults["v"].root / "levels.md").write_text("## A\na\n### Deeper\nd\n## B\nb\n")

@@ -98,7 +98,13 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
 def test_newest_first_with_iso_times_and_ages(ws: Workspace) -> None:
     out = list_recent(ws, ["notes"], now=NOW)
     assert [f["path"] for f in out["files"]] == list(AGES)
-    assert [f["age"] for f in out["files"]] == ["5 minutes ago", "3 hours ago", "yesterday", "4 days ago", "2 months ago"]
+    assert [f["age"] for f in out["files"]] == [
+        "5 minutes ago",
+        "3 hours ago",
+        "yesterday",
+        "4 days ago",
+        "2 months ago",
+    ]
     first = out["files"][0]
     assert first == {
         "vault": "notes",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import anyio
@@ -20,7 +20,7 @@ from obsigate.services import search_advanced as adv
 from obsigate.services import search_args
 from obsigate.services.errors import BadRequest
 from obsigate.services.workspace import Workspace
-from obsigate.tools.api import ToolContext, ServiceError, ToolRuntime, call_tool
+from obsigate.tools.api import ServiceError, ToolContext, ToolRuntime, call_tool
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 NOTES = {
@@ -35,7 +35,7 @@ NOTES = {
     "Attachments/pic.png": b"\x89PNG\r\n\x1a\n" + b"\x00" * 32,
 }
 OTHER = {"Private.md": "# Private\n\nThe budget of the other vault.\n"}
-OLD = datetime(2020, 1, 15, tzinfo=timezone.utc).timestamp()
+OLD = datetime(2020, 1, 15, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,15 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     last modified 2020-01-15, the other notes of ``notes`` one minute apart (Plan newest)."""
     tmp_path = tmp_path_factory.mktemp("search_advanced")
     notes = write_tree(tmp_path / "notes", NOTES)
-    order = ["Home.md", "Daily/2024-05-01.md", "Secret.md", "Cafe.md", "Huge.md", "Projects/Budget 2024.md", "Projects/Plan.md"]
+    order = [
+        "Home.md",
+        "Daily/2024-05-01.md",
+        "Secret.md",
+        "Cafe.md",
+        "Huge.md",
+        "Projects/Budget 2024.md",
+        "Projects/Plan.md",
+    ]
     base = time.time() - 3600
     for i, rel in enumerate(order):
         os.utime(notes / rel, (base + 60 * i, base + 60 * i))
@@ -86,7 +94,11 @@ def test_literal_is_case_insensitive_and_counts_matches(ws: Workspace) -> None:
     }  # fmt: skip
     assert out["total"] == 5 and out["sort"] == "relevance" and out["timed_out"] is False and out["warning"] is None
     plan = next(h for h in out["hits"] if h["path"] == "Projects/Plan.md")
-    assert plan["title"] == "Plan" and plan["tags"] == ["project/sensors"] and plan["size"] == len(NOTES["Projects/Plan.md"])
+    assert (
+        plan["title"] == "Plan"
+        and plan["tags"] == ["project/sensors"]
+        and plan["size"] == len(NOTES["Projects/Plan.md"])
+    )
     assert "The <mark>budget</mark> for the tidepool" in plan["snippet"]
     assert plan["modified"].endswith("+00:00") and plan["created"] <= plan["modified"]
 
@@ -118,7 +130,10 @@ def test_literal_matches_inside_words_unless_whole_word(ws: Workspace) -> None:
     assert search(ws, q="udget", regex=True, vault="notes")["total"] == 5
     assert search(ws, q="udget", whole_word=True, vault="notes")["total"] == 0
     assert paths(search(ws, q="budget", whole_word=True, vault="notes", sort="path")) == [
-        "Archive/Old plan.md", "Projects/Budget 2024.md", "Projects/Plan.md", "Secret.md"
+        "Archive/Old plan.md",
+        "Projects/Budget 2024.md",
+        "Projects/Plan.md",
+        "Secret.md",
     ]  # not "budgeteer"
 
 
@@ -171,11 +186,15 @@ def test_hostile_regex_ends_in_bounded_time(tmp_path: Path) -> None:
 
 def test_include_and_exclude_paths(ws: Workspace) -> None:
     assert paths(search(ws, q="budget", include_paths=["Projects/**"], sort="path")) == [
-        "Projects/Budget 2024.md", "Projects/Plan.md"
+        "Projects/Budget 2024.md",
+        "Projects/Plan.md",
     ]
     assert paths(search(ws, q="budget", include_paths=["projects/p*"])) == ["Projects/Plan.md"]  # case-insensitive
     assert paths(search(ws, q="budget", include_paths=["*.md"], vault="notes")) == ["Secret.md"]  # * stays in a folder
-    assert paths(search(ws, q="budget", include_paths=["**/*plan*"], sort="path")) == ["Archive/Old plan.md", "Projects/Plan.md"]
+    assert paths(search(ws, q="budget", include_paths=["**/*plan*"], sort="path")) == [
+        "Archive/Old plan.md",
+        "Projects/Plan.md",
+    ]
     out = search(ws, q="budget", exclude_paths=["Archive/**", "Daily/**"], vault="notes")
     assert sorted(paths(out)) == ["Projects/Budget 2024.md", "Projects/Plan.md", "Secret.md"]
     assert search(ws, q="budget", include_paths=["Nowhere/**"])["total"] == 0
@@ -197,7 +216,9 @@ def test_modified_range(ws: Workspace) -> None:
     exact = {"after": "2020-01-15T00:00:00Z", "before": "2020-01-15T00:00:01+00:00"}
     assert paths(search(ws, modified=exact)) == ["Archive/Old plan.md"]  # after is inclusive
     assert search(ws, modified={"before": "2020-01-15"})["total"] == 0  # before is exclusive
-    assert paths(search(ws, modified={"after": "2020-01-14T18:00:00-05:00", "before": "2020-01-16"})) == ["Archive/Old plan.md"]
+    assert paths(search(ws, modified={"after": "2020-01-14T18:00:00-05:00", "before": "2020-01-16"})) == [
+        "Archive/Old plan.md"
+    ]
 
 
 def test_created_range(ws: Workspace) -> None:
@@ -330,9 +351,22 @@ def test_the_tool(ws: Workspace, tmp_path: Path) -> None:
     def call(principal: Principal, args: dict) -> dict:
         return anyio.run(call_tool, ToolContext(principal, runtime, mode="mcp"), "search_advanced", args)
 
-    out = call(ANONYMOUS, {"q": "budget", "include_paths": ["Projects/**"], "modified": {"after": "2021-01-01"}, "size": {"min": 1}})
+    out = call(
+        ANONYMOUS,
+        {"q": "budget", "include_paths": ["Projects/**"], "modified": {"after": "2021-01-01"}, "size": {"min": 1}},
+    )
     assert sorted(paths(out)) == ["Projects/Budget 2024.md", "Projects/Plan.md"]
-    assert set(out["hits"][0]) == {"vault", "path", "title", "snippet", "matches", "size", "modified", "created", "tags"}
+    assert set(out["hits"][0]) == {
+        "vault",
+        "path",
+        "title",
+        "snippet",
+        "matches",
+        "size",
+        "modified",
+        "created",
+        "tags",
+    }
     alice = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
     assert {h["vault"] for h in call(alice, {"q": "budget"})["hits"]} == {"notes"}
     for principal, args, code in [

@@ -23,6 +23,8 @@ def runtime(small_vault: Path, tmp_path: Path) -> Iterator[ToolRuntime]:
     index = VaultIndex(tmp_path / "index.sqlite3")
     indexer = Indexer(index, vaults)
     indexer.refresh_all()
-    rt = ToolRuntime(workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log"))
+    rt = ToolRuntime(
+        workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log")
+    )
     yield rt
     index.close()

@@ -11,13 +11,13 @@ from typing import Any
 
 import anyio
 import pytest
+from support import CountingWorkspace
 
 from obsigate.agent.prompts import format_context, system_prompt
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import ServiceError, ToolContext, collect_context
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
-from support import CountingWorkspace
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
 

@@ -10,7 +10,7 @@ import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.domain.storage.backups import BackupStore
-from obsigate.tools.api import REGISTRY, Scope, ToolContext, ServiceError, call_tool
+from obsigate.tools.api import REGISTRY, Scope, ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
@@ -34,7 +34,10 @@ def fails(rt: ToolRuntime, name: str, args: dict, principal: Principal = ANONYMO
 
 
 def test_both_tools_are_read_only_and_offered_everywhere() -> None:
-    for name, params in (("list_backups", ["vault", "path", "limit", "offset"]), ("diff_backup", ["vault", "path", "version", "compare_with"])):
+    for name, params in (
+        ("list_backups", ["vault", "path", "limit", "offset"]),
+        ("diff_backup", ["vault", "path", "version", "compare_with"]),
+    ):
         spec = REGISTRY.get(name)
         assert spec is not None and list(spec.input_schema["properties"]) == params
         assert spec.risk == "read" and spec.scopes == {Scope.IN_APP, Scope.MCP}
@@ -69,7 +72,9 @@ def test_list_then_diff_then_find_a_deleted_note(rt: ToolRuntime) -> None:
 def test_secrets_never_leave_through_a_diff(rt: ToolRuntime) -> None:
     store = rt.workspace.backups
     assert store is not None
-    version = store.save("notes", "Projects/Secret.md", f"# Credentials\n\npassword: {SECRET}\n".encode(), reason="edit_file")
+    version = store.save(
+        "notes", "Projects/Secret.md", f"# Credentials\n\npassword: {SECRET}\n".encode(), reason="edit_file"
+    )
     out = run(rt, "diff_backup", {"vault": "notes", "path": "Projects/Secret.md", "version": version})
     assert SECRET not in str(out) and "[REDACTED:" in out["diff"]
 
@@ -107,7 +112,9 @@ def test_a_long_diff_fits_the_result_budget(rt: ToolRuntime) -> None:
     version = store.save("notes", "Long.md", "".join(f"LINE {i}\n" for i in range(40_000)).encode(), reason="edit_file")
     out = run(rt, "diff_backup", {"vault": "notes", "path": "Long.md", "version": version})
     assert out["truncated"] is True and out["diff"].endswith("compare narrower versions or read the backup\n")
-    assert "budget" not in out["notice"]  # cut by the service on a line boundary, not by the budget (issue 9: truncated has a notice)
+    assert (
+        "budget" not in out["notice"]
+    )  # cut by the service on a line boundary, not by the budget (issue 9: truncated has a notice)
 
 
 def test_every_backed_up_path_is_paged(rt: ToolRuntime) -> None:
@@ -119,7 +126,13 @@ def test_every_backed_up_path_is_paged(rt: ToolRuntime) -> None:
     for p in sorted(paths):
         store.save("notes", p, b"# gone\n", reason="delete_file", deleted=True)
     first = run(rt, "list_backups", {"vault": "notes"})
-    assert (len(first["files"]), first["total"], first["offset"], first["truncated"], first["next_offset"]) == (200, 230, 0, True, 200)
+    assert (len(first["files"]), first["total"], first["offset"], first["truncated"], first["next_offset"]) == (
+        200,
+        230,
+        0,
+        True,
+        200,
+    )
     seen, offset = [], 0
     while offset is not None:
         page = run(rt, "list_backups", {"vault": "notes", "limit": 64, "offset": offset})

@@ -44,7 +44,11 @@ def test_root_listing_is_a_bounded_overview(big: ToolRuntime) -> None:
     assert len(out["entries"]) == 200 and out["total"] == 10_001 and out["truncated"] and out["next_offset"] == 200
     assert out["summary"] == {"dirs": 1, "files": 10_000, "notes": 10_000}
     assert {k: v for k, v in out["entries"][0].items() if v is not None} == {
-        "name": "deep", "path": "deep", "type": "dir", "files": 31, "notes": 30
+        "name": "deep",
+        "path": "deep",
+        "type": "dir",
+        "files": 31,
+        "notes": 30,
     }
     assert len(json.dumps(out)) < big.workspace.limits.budget_chars
     last = run(big, "list_directory", {"vault": "big", "offset": 10_000})

@@ -35,7 +35,14 @@ def test_huge_string_is_cut_with_a_mark() -> None:
 
 def test_a_page_that_ends_before_the_total_says_so() -> None:
     """Issue 9 item 3: ``truncated`` is never true with ``notice: null``."""
-    page = {"entries": list(range(200)), "total": 812, "offset": 0, "next_offset": 200, "truncated": True, "notice": None}
+    page = {
+        "entries": list(range(200)),
+        "total": 812,
+        "offset": 0,
+        "next_offset": 200,
+        "truncated": True,
+        "notice": None,
+    }
     out = fit_to_budget(page, 100_000)
     assert out["notice"] == "showing 1-200 of 812; call again with offset=200 for more"
     last = {"entries": [1, 2], "total": 812, "offset": 810, "next_offset": None, "truncated": False, "notice": None}

@@ -24,8 +24,8 @@ import pytest
 from obsigate.auth.principal import Principal
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import User
-from obsigate.services.errors import Conflict
 from obsigate.services.changes import Change
+from obsigate.services.errors import Conflict, ServiceError
 from obsigate.tools.confirmations import (
     CONFIRM_DB_FILE,
     CONFIRM_KEY_FILE,
@@ -35,7 +35,6 @@ from obsigate.tools.confirmations import (
 )
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools
-from obsigate.services.errors import ServiceError
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import (
     ConfirmArgs,
@@ -116,7 +115,11 @@ def plan_write(ctx: ToolContext, args: WriteArgs) -> Change:
 
 def plan_delete(ctx: ToolContext, args: DeleteArgs) -> Change:
     _, target = _target(ctx, args.vault, args.path)
-    return Change(summary=f"delete {args.path}", changes=[{"path": args.path, "action": "delete", "diff": ""}], reads={args.path: _sha(target)})
+    return Change(
+        summary=f"delete {args.path}",
+        changes=[{"path": args.path, "action": "delete", "diff": ""}],
+        reads={args.path: _sha(target)},
+    )
 
 
 def make_registry() -> ToolRegistry:
@@ -199,10 +202,19 @@ def _b64(data: dict[str, Any]) -> str:
 def test_a_planner_derives_a_propose_apply_pair() -> None:
     registry = make_registry()
     assert [s.name for s in registry] == [
-        "write_note", "propose_write_note", "apply_write_note", "delete_note", "propose_delete_note", "apply_delete_note",
+        "write_note",
+        "propose_write_note",
+        "apply_write_note",
+        "delete_note",
+        "propose_delete_note",
+        "apply_delete_note",
     ]
     assert [s.name for s in registry.declared()] == ["write_note", "delete_note"]
-    write, propose_spec, apply_spec = registry.get("write_note"), registry.get("propose_write_note"), registry.get("apply_write_note")
+    write, propose_spec, apply_spec = (
+        registry.get("write_note"),
+        registry.get("propose_write_note"),
+        registry.get("apply_write_note"),
+    )
     assert isinstance(propose_spec, ToolSpec) and isinstance(apply_spec, ToolSpec) and isinstance(write, ToolSpec)
     assert (propose_spec.kind, apply_spec.kind) == (ToolKind.PROPOSE, ToolKind.APPLY)
     assert propose_spec.origin is write and apply_spec.origin is write
@@ -211,12 +223,29 @@ def test_a_planner_derives_a_propose_apply_pair() -> None:
     assert apply_spec.input_schema["required"] == ["confirmation_token"]
     assert apply_spec.output_schema == write.output_schema
     out = propose_spec.output_schema["properties"]
-    assert {"status", "summary", "diffs", "details", "confirmation_token", "expires_at", "expires_in", "result"} <= set(out)
+    assert {"status", "summary", "diffs", "details", "confirmation_token", "expires_at", "expires_in", "result"} <= set(
+        out
+    )
     assert out["confirmation_token"]["x-obsigate-secret"] is True
     assert "apply_write_note" in propose_spec.description and "changes NOTHING" in propose_spec.description
-    assert write.annotations == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
-    assert propose_spec.annotations == {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
-    assert apply_spec.annotations == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
+    assert write.annotations == {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": False,
+    }
+    assert propose_spec.annotations == {
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": False,
+    }
+    assert apply_spec.annotations == {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": False,
+    }
     assert registry.get("apply_delete_note").annotations["destructiveHint"] is True  # type: ignore[union-attr]
     assert registry.get("delete_note").annotations["destructiveHint"] is True  # type: ignore[union-attr]
     assert registry.get("propose_delete_note").annotations["destructiveHint"] is False  # type: ignore[union-attr]
@@ -294,7 +323,12 @@ def test_propose_changes_nothing_then_apply_writes(rt: ToolRuntime, small_vault:
 
     done = apply(ctx, token)
     assert done == {
-        "path": "Ideas.md", "bytes": 19, "backup_id": "bk-1", "given": ["content", "path", "vault"], "truncated": False, "notice": None,
+        "path": "Ideas.md",
+        "bytes": 19,
+        "backup_id": "bk-1",
+        "given": ["content", "path", "vault"],
+        "truncated": False,
+        "notice": None,
     }  # a default the caller did not set stays unset on apply (tools may read model_fields_set)
     assert (small_vault / "Ideas.md").read_text() == args["content"]
 
@@ -340,7 +374,9 @@ def test_a_token_survives_a_restart_until_used(rt: ToolRuntime, small_vault: Pat
 
 def test_expired_tokens_are_invalid(rt: ToolRuntime, small_vault: Path, data_dir: Path) -> None:
     # issued an hour ago: PyJWT's own exp check against the wall clock refuses it
-    past = dataclasses.replace(rt, confirmations=ConfirmationService.in_data_dir(data_dir, clock=lambda: time.time() - 3600))
+    past = dataclasses.replace(
+        rt, confirmations=ConfirmationService.in_data_dir(data_dir, clock=lambda: time.time() - 3600)
+    )
     token = propose(ToolContext(ALICE, past, mode="mcp"))["confirmation_token"]
     err = apply_error(ToolContext(ALICE, rt, mode="mcp"), token)
     assert err.code == "invalid_confirmation" and err.details == {"reason": "expired"}
@@ -348,7 +384,9 @@ def test_expired_tokens_are_invalid(rt: ToolRuntime, small_vault: Path, data_dir
 
     # a clock that moves on past the TTL: the service's own exp check
     now = [time.time()]
-    moving = dataclasses.replace(rt, confirmations=ConfirmationService.in_data_dir(data_dir, ttl_s=60, clock=lambda: now[0]))
+    moving = dataclasses.replace(
+        rt, confirmations=ConfirmationService.in_data_dir(data_dir, ttl_s=60, clock=lambda: now[0])
+    )
     ctx = ToolContext(ALICE, moving, mode="mcp")
     token = propose(ctx)["confirmation_token"]
     now[0] += 61
@@ -365,7 +403,9 @@ def test_a_one_second_ttl_expires(rt: ToolRuntime, small_vault: Path, data_dir: 
     assert not (small_vault / "New.md").exists()
 
 
-def test_tampered_and_foreign_tokens_are_invalid(rt: ToolRuntime, small_vault: Path, data_dir: Path, tmp_path: Path) -> None:
+def test_tampered_and_foreign_tokens_are_invalid(
+    rt: ToolRuntime, small_vault: Path, data_dir: Path, tmp_path: Path
+) -> None:
     ctx = ToolContext(ALICE, rt, mode="mcp")
     token = propose(ctx)["confirmation_token"]
     header_b64, payload_b64, sig = token.split(".")
@@ -378,14 +418,27 @@ def test_tampered_and_foreign_tokens_are_invalid(rt: ToolRuntime, small_vault: P
     cases = {
         "flipped signature": flipped_sig,
         "edited payload": forged_payload,
-        "re-signed with another key": jwt.encode(claims, other_key, algorithm="HS256", headers={"typ": "mcp_confirmation"}),
+        "re-signed with another key": jwt.encode(
+            claims, other_key, algorithm="HS256", headers={"typ": "mcp_confirmation"}
+        ),
         "alg none": f"{_b64({'alg': 'none', 'typ': 'mcp_confirmation'})}.{payload_b64}.",
         "HS512": jwt.encode(claims, key + key, algorithm="HS512", headers={"typ": "mcp_confirmation"}),
         "header typ JWT": jwt.encode(claims, key, algorithm="HS256", headers={"typ": "JWT"}),
-        "claim typ access": jwt.encode({**claims, "typ": "access"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}),
-        "wrong audience": jwt.encode({**claims, "aud": "obsigate-api"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}),
-        "no exp": jwt.encode({k: v for k, v in claims.items() if k != "exp"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}),
-        "no args hash": jwt.encode({k: v for k, v in claims.items() if k != "args_sha256"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}),
+        "claim typ access": jwt.encode(
+            {**claims, "typ": "access"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}
+        ),
+        "wrong audience": jwt.encode(
+            {**claims, "aud": "obsigate-api"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}
+        ),
+        "no exp": jwt.encode(
+            {k: v for k, v in claims.items() if k != "exp"}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}
+        ),
+        "no args hash": jwt.encode(
+            {k: v for k, v in claims.items() if k != "args_sha256"},
+            key,
+            algorithm="HS256",
+            headers={"typ": "mcp_confirmation"},
+        ),
         "garbage": "not-a-token",
         "three dots": "a.b.c",
         "too long": "x" * 8192,
@@ -396,10 +449,14 @@ def test_tampered_and_foreign_tokens_are_invalid(rt: ToolRuntime, small_vault: P
         assert bad not in err.message and bad not in json.dumps(err.details), what
 
     # an ObsiGate access token (its own key, typ at+jwt) is never a confirmation
-    access = TokenService(tmp_path / "jwt_secret").issue(User(id=1, name="alice", is_admin=False, vaults=frozenset({"notes"}), created_at="2026-01-01T00:00:00Z"))
+    access = TokenService(tmp_path / "jwt_secret").issue(
+        User(id=1, name="alice", is_admin=False, vaults=frozenset({"notes"}), created_at="2026-01-01T00:00:00Z")
+    )
     assert apply_error(ctx, access).code == "invalid_confirmation"
     # signed with the right key but bound to other arguments: the stored proposal does not match it
-    rebound = jwt.encode({**claims, "args_sha256": "0" * 64}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"})
+    rebound = jwt.encode(
+        {**claims, "args_sha256": "0" * 64}, key, algorithm="HS256", headers={"typ": "mcp_confirmation"}
+    )
     assert apply_error(ctx, rebound).details == {"reason": "args_mismatch"}
     assert not (small_vault / "New.md").exists()
 
@@ -467,9 +524,9 @@ def test_the_destructive_switch_is_checked_at_both_steps(rt: ToolRuntime, small_
         rt.workspace.destructive = {"notes": False}
         assert error_of(ctx, "apply_delete_note", {"confirmation_token": token}).code == "destructive_tools_disabled"
         assert (small_vault / "Ideas.md").exists()
-        assert error_of(ToolContext(ALICE, rt, mode="in_app", confirmed=True), "delete_note", {"vault": "notes", "path": "Ideas.md"}).code == (
-            "destructive_tools_disabled"
-        )
+        assert error_of(
+            ToolContext(ALICE, rt, mode="in_app", confirmed=True), "delete_note", {"vault": "notes", "path": "Ideas.md"}
+        ).code == ("destructive_tools_disabled")
     finally:
         rt.workspace.destructive = {}
 
@@ -477,7 +534,7 @@ def test_the_destructive_switch_is_checked_at_both_steps(rt: ToolRuntime, small_
 def test_the_token_survives_redaction_and_a_tiny_budget(rt: ToolRuntime, small_vault: Path) -> None:
     rt.workspace.limits = dataclasses.replace(rt.workspace.limits, budget_chars=2_000)
     ctx = ToolContext(ALICE, rt, mode="mcp")
-    content = f"api_key = \"{FAKE_SECRET}\"\n" + "a long line of words\n" * 2_000
+    content = f'api_key = "{FAKE_SECRET}"\n' + "a long line of words\n" * 2_000
     out = propose(ctx, "Big.md", content)
     assert out["truncated"] is True and FAKE_SECRET not in json.dumps(out)
     assert len(json.dumps(out)) < 2_000 + 200
@@ -503,7 +560,9 @@ def test_both_steps_are_rate_limited(rt: ToolRuntime) -> None:
 
 def test_no_confirmation_service_is_unavailable(runtime: ToolRuntime) -> None:
     rt = dataclasses.replace(runtime, registry=make_registry())
-    err = error_of(ToolContext(ALICE, rt, mode="mcp"), "propose_write_note", {"vault": "notes", "path": "a.md", "content": ""})
+    err = error_of(
+        ToolContext(ALICE, rt, mode="mcp"), "propose_write_note", {"vault": "notes", "path": "a.md", "content": ""}
+    )
     assert err.code == "unavailable"
 
 
@@ -515,9 +574,12 @@ def test_key_and_store_are_private_files(data_dir: Path) -> None:
     key_file, db_file = data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 and stat.S_IMODE(db_file.stat().st_mode) == 0o600
     assert len(bytes.fromhex(key_file.read_text().strip())) == 32
-    assert ConfirmationService.in_data_dir(data_dir).decode(
-        service.issue(user="u", tool="t", vault="v", args={}, reads={}).token
-    )["sub"] == "u"  # same key after a restart
+    assert (
+        ConfirmationService.in_data_dir(data_dir).decode(
+            service.issue(user="u", tool="t", vault="v", args={}, reads={}).token
+        )["sub"]
+        == "u"
+    )  # same key after a restart
 
 
 def test_expired_rows_are_purged(data_dir: Path) -> None:

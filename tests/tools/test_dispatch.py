@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.tools.api import REGISTRY, Scope, ToolContext, ServiceError, call_tool, visible_tools
+from obsigate.tools.api import REGISTRY, Scope, ServiceError, ToolContext, call_tool, visible_tools
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
@@ -136,7 +136,7 @@ def test_visible_tools_for_a_user_without_vaults(runtime: ToolRuntime) -> None:
 
 
 def test_paging_a_long_note_loses_nothing(runtime: ToolRuntime, small_vault) -> None:
-    body = "".join(f"line {i} é \"quoted\" and more words\n" for i in range(6_000))
+    body = "".join(f'line {i} é "quoted" and more words\n' for i in range(6_000))
     (small_vault / "Long.md").write_text("# Long\n" + body)
     runtime.workspace.limits = type(runtime.workspace.limits)(max_read_bytes=200_000, budget_chars=40_000)
     ctx, parts, offset = ToolContext(ANONYMOUS, runtime), [], 0
@@ -165,7 +165,9 @@ def test_a_fifo_is_refused_without_blocking(runtime: ToolRuntime, small_vault) -
 
     os.mkfifo(small_vault / "pipe.md")
     for name in ("read_file", "read_file_raw"):
-        assert error_of(ToolContext(ANONYMOUS, runtime), name, {"vault": "notes", "path": "pipe.md"}).code == "not_a_file"
+        assert (
+            error_of(ToolContext(ANONYMOUS, runtime), name, {"vault": "notes", "path": "pipe.md"}).code == "not_a_file"
+        )
 
 
 def test_symlink_loop_non_utf8_and_nfd_names(runtime: ToolRuntime, small_vault) -> None:
@@ -232,4 +234,7 @@ def test_read_file_raw_binaries_are_exact_and_paged(runtime: ToolRuntime, small_
         offset = page["next_offset"]
     assert starts == [0, 200_000] and got == data
     assert page["sha256"] == hashlib.sha256(data).hexdigest()
-    assert error_of(ctx, "read_file_raw", {"vault": "notes", "path": "big.png", "offset": len(data) + 1}).code == "invalid_argument"
+    assert (
+        error_of(ctx, "read_file_raw", {"vault": "notes", "path": "big.png", "offset": len(data) + 1}).code
+        == "invalid_argument"
+    )

@@ -14,7 +14,7 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
-from obsigate.tools.api import ToolContext, ServiceError, call_tool
+from obsigate.tools.api import ServiceError, ToolContext, call_tool
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.context import ToolRuntime
 
@@ -23,7 +23,7 @@ GARDEN = {
     "Beds.md": "# Beds\nRaised beds need [[Compost#Mix|compost]]. #soil\nSee also [[Tomatoes]].\n",
     "Worms.md": "Worms eat scraps; good compost needs them. Also [[Ghost page]].\n",
     "Tomatoes.md": "Tomatoes love humus and Compost. Not a mention: compostable.\n",
-    "Journal/2024.md": "Started a [[compost]] heap. api_key = \"sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\" [[Compost]]\n",
+    "Journal/2024.md": 'Started a [[compost]] heap. api_key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH" [[Compost]]\n',
     "Orphan.md": "nobody links here\n",
     "img/bed.png": b"\x89PNG\r\n\x1a\n",
     "Gallery.md": "![[bed.png]]\n",
@@ -37,7 +37,9 @@ def garden(tmp_path: Path) -> Iterator[ToolRuntime]:
     index = VaultIndex(tmp_path / "index.sqlite3")
     indexer = Indexer(index, vaults)
     indexer.refresh_all()
-    yield ToolRuntime(workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log"))
+    yield ToolRuntime(
+        workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log")
+    )
     index.close()
 
 
@@ -64,7 +66,9 @@ def test_backlinks_with_context_and_paging(garden: ToolRuntime) -> None:
     assert "sk-proj" not in str(journal) and "[REDACTED" in journal["links"][0]["context"]
     page = run(garden, "get_backlinks", {"vault": "garden", "path": "Compost.md", "limit": 1})
     assert [b["path"] for b in page["backlinks"]] == ["Beds.md"] and page["next_offset"] == 1 and page["truncated"]
-    assert run(garden, "get_backlinks", {"vault": "garden", "path": "img/bed.png"})["backlinks"][0]["path"] == "Gallery.md"
+    assert (
+        run(garden, "get_backlinks", {"vault": "garden", "path": "img/bed.png"})["backlinks"][0]["path"] == "Gallery.md"
+    )
     assert run(garden, "get_backlinks", {"vault": "garden", "path": "Orphan.md"})["total"] == 0
 
 
@@ -82,7 +86,10 @@ def test_read_file_reports_where_links_resolve(garden: ToolRuntime) -> None:
     out = run(garden, "read_file", {"vault": "garden", "path": "Worms.md"})
     assert [(lk["target"], lk["resolved"]) for lk in out["links"]] == [("Ghost page", None)]
     beds = run(garden, "read_file", {"vault": "garden", "path": "Beds.md"})
-    assert [(lk["target"], lk["resolved"]) for lk in beds["links"]] == [("Compost", "Compost.md"), ("Tomatoes", "Tomatoes.md")]
+    assert [(lk["target"], lk["resolved"]) for lk in beds["links"]] == [
+        ("Compost", "Compost.md"),
+        ("Tomatoes", "Tomatoes.md"),
+    ]
     assert beds["headings"] == [{"level": 1, "text": "Beds", "line": 1}]
 
 
@@ -93,7 +100,10 @@ def test_local_graph_depth_and_unresolved_nodes(garden: ToolRuntime) -> None:
     assert set(nodes) == {"Worms.md", "Compost.md", "Ghost page"}
     assert nodes["Ghost page"]["type"] == "unresolved" and nodes["Compost.md"]["depth"] == 1
     assert nodes["Ghost page"]["depth"] == 1
-    assert {(e["source"], e["target"]) for e in one["edges"]} == {("Compost.md", "Worms.md"), ("Worms.md", "Ghost page")}
+    assert {(e["source"], e["target"]) for e in one["edges"]} == {
+        ("Compost.md", "Worms.md"),
+        ("Worms.md", "Ghost page"),
+    }
     two = run(garden, "get_graph", {"vault": "garden", "path": "Worms.md", "depth": 2})
     assert {n["id"] for n in two["nodes"]} >= {"Beds.md", "Journal/2024.md"}
     assert "Tomatoes.md" not in {n["id"] for n in two["nodes"]}  # three hops away

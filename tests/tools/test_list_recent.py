@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.tools.api import REGISTRY, ToolContext, ServiceError, call_tool
+from obsigate.tools.api import REGISTRY, ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")

@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
+from support import CountingWorkspace
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.storage.backups import BackupStore
@@ -25,7 +26,6 @@ from obsigate.tools.context import ToolRuntime
 from obsigate.tools.operations import download_file
 from obsigate.tools.prompts import get_prompt
 from obsigate.tools.resources import read_resource
-from support import CountingWorkspace
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
 
@@ -164,7 +164,7 @@ def test_services_and_tool_functions_never_check_grants() -> None:
 
     root = Path(obsigate.__file__).parent
     checks = re.compile(r"\.(get_vault|scope|accessible)\(|allowed_vaults|\ballowed\s*[:,)]")
-    for path in sorted([*root.glob("services/*.py"), *root.glob("tools/catalog_*.py")]):
+    for path in sorted([*root.glob("services/*.py"), *root.glob("tools/catalog/*.py")]):
         if path.name == "workspace.py":  # where the permission functions live
             continue
         found = [m.group(0) for m in checks.finditer(path.read_text(encoding="utf-8"))]

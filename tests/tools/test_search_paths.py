@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS, Principal
-from obsigate.tools.api import ToolContext, ServiceError, call_tool
+from obsigate.tools.api import ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
 
 
@@ -17,7 +17,12 @@ def run(ctx: ToolContext, args: dict) -> dict:
 def test_finds_by_title_folder_and_scattered_letters(runtime: ToolRuntime) -> None:
     ctx = ToolContext(ANONYMOUS, runtime, mode="mcp")
     out = run(ctx, {"q": "plan"})
-    assert out["hits"][0] == {"vault": "notes", "path": "Projects/Plan.md", "title": "Plan", "score": out["hits"][0]["score"]}
+    assert out["hits"][0] == {
+        "vault": "notes",
+        "path": "Projects/Plan.md",
+        "title": "Plan",
+        "score": out["hits"][0]["score"],
+    }
     assert [h["path"] for h in run(ctx, {"q": "proj secr"})["hits"]] == ["Projects/Secret.md"]
     assert run(ctx, {"q": "attpic"})["hits"][0]["path"] == "Attachments/pic.png"
     assert run(ctx, {"q": "zebra"})["total"] == 0

@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from obsigate.auth.principal import ANONYMOUS
-from obsigate.tools.api import ToolContext, ServiceError, call_tool
+from obsigate.tools.api import ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
 
 

@@ -115,7 +115,9 @@ def test_nothing_is_restored_over_a_file(rt: ToolRuntime) -> None:
     assert (root(rt) / "Projects" / "Plan.md").read_text() == "# a new plan\n"
     assert fails(rt, "restore_trash", {"vault": "notes", "path": "Never.md"}).code == "not_found"
     run(rt, "restore_trash", {"vault": "notes", "path": "Projects"})  # what the trash holds under it: Secret.md
-    assert (root(rt) / "Projects" / "Secret.md").exists() and (root(rt) / "Projects" / "Plan.md").read_text() == "# a new plan\n"
+    assert (root(rt) / "Projects" / "Secret.md").exists() and (
+        root(rt) / "Projects" / "Plan.md"
+    ).read_text() == "# a new plan\n"
 
 
 def test_a_file_where_the_folder_was_is_refused_with_a_code(rt: ToolRuntime) -> None:

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, provider_env
 
 
 @pytest.fixture
-def app_server(live_server: Any, web_vault: Path, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> Any:
+def app_server(
+    live_server: Any, web_vault: Path, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> Any:
     """Auth off, the default provider ``custom`` pointed at the fake."""
     for k, v in provider_env(fake).items():
         if v is None:
@@ -31,13 +32,17 @@ def _open_panel(page: Any, url: str) -> None:
     page.wait_for_selector(".assistant textarea")
 
 
-def test_steps_one_card_with_two_diffs_approve_all_then_the_tree_shows_the_new_note(page: Any, app_server: Any, fake: FakeLLM, web_vault: Path) -> None:
+def test_steps_one_card_with_two_diffs_approve_all_then_the_tree_shows_the_new_note(
+    page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
+) -> None:
     fake.add(
         o.stream_tool_calls([("r1", "read_file", {"vault": "notes", "path": "Ideas.md"})], text="Reading."),
-        o.stream_tool_calls([
-            ("c1", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n\nA float.\n"}),
-            ("c2", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
-        ]),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("c1", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n\nA float.\n"}),
+                ("c2", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
+            ]
+        ),  # fmt: skip
         o.stream_text(["Done: ", "[[Buoy]] is new."]),
     )
     _open_panel(page, app_server.url)
@@ -93,7 +98,9 @@ def _provider_messages(fake: FakeLLM) -> list[dict[str, Any]]:
     return [r for r in fake.requests if r.method == "POST"][-1].json["messages"]
 
 
-def test_a_conversation_is_listed_resumed_after_a_reload_continued_and_deleted(page: Any, app_server: Any, fake: FakeLLM) -> None:
+def test_a_conversation_is_listed_resumed_after_a_reload_continued_and_deleted(
+    page: Any, app_server: Any, fake: FakeLLM
+) -> None:
     fake.add(o.stream_text(["Tidepools ", "are small."]), o.stream_text(["Rock pools ", "too."]))
     _open_panel(page, app_server.url)
     _chat(page, "What is a tidepool?")
@@ -115,7 +122,11 @@ def test_a_conversation_is_listed_resumed_after_a_reload_continued_and_deleted(p
     _chat(page, "And a rock pool?")
     page.wait_for_selector(".msg.assistant >> text=Rock pools too.")
     sent = [(m["role"], m["content"]) for m in _provider_messages(fake) if m["role"] != "system"]
-    assert sent == [("user", "What is a tidepool?"), ("assistant", "Tidepools are small."), ("user", "And a rock pool?")]
+    assert sent == [
+        ("user", "What is a tidepool?"),
+        ("assistant", "Tidepools are small."),
+        ("user", "And a rock pool?"),
+    ]
 
     page.click("#as-history")
     page.wait_for_selector(".conv-open >> text=4 messages")  # the same conversation, continued
@@ -168,7 +179,11 @@ def test_at_mentions_become_chips_and_the_provider_gets_those_notes(page: Any, a
     with page.expect_request("**/api/ai/bookslm/chat") as request:
         page.click(".assistant-input button[type=submit]")
     body = request.value.post_data_json
-    assert (body["mode"], body["files"], body["extra_directories"]) == ("files", ["Projects/Plan.md", "Home.md"], ["Attachments"])
+    assert (body["mode"], body["files"], body["extra_directories"]) == (
+        "files",
+        ["Projects/Plan.md", "Home.md"],
+        ["Attachments"],
+    )
     page.wait_for_selector(".msg.assistant >> text=Both read.")
     system = _provider_messages(fake)[0]["content"]
     assert "The budget for the tidepool buoy is small." in system and "Welcome. See" in system
@@ -176,7 +191,9 @@ def test_at_mentions_become_chips_and_the_provider_gets_those_notes(page: Any, a
     assert page.watch.problems() == []
 
 
-def test_the_open_panel_follows_a_language_switch_and_keeps_its_conversation(page: Any, app_server: Any, fake: FakeLLM) -> None:
+def test_the_open_panel_follows_a_language_switch_and_keeps_its_conversation(
+    page: Any, app_server: Any, fake: FakeLLM
+) -> None:
     fake.add(o.stream_text(["Tidepools ", "are small."]))
     _open_panel(page, app_server.url)
     page.fill(".assistant textarea", "What are tidepools?")

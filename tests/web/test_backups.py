@@ -55,7 +55,9 @@ def test_delete_then_trash_then_restore(page: Any, web_server: Any, alice: dict[
     assert page.watch.problems() == []
 
 
-def test_history_shows_versions_and_the_diff_then_restores_an_older_one(page: Any, open_server: Any, web_vault: Path) -> None:
+def test_history_shows_versions_and_the_diff_then_restores_an_older_one(
+    page: Any, open_server: Any, web_vault: Path
+) -> None:
     note = web_vault / "Ideas.md"
     page.goto(f"{open_server.url}/#/v/notes/Ideas.md", wait_until="networkidle")
     for old, new in (("- [ ] sketch the buoy", "- [x] sketch the buoy"), ("tidepool sensor", "rockpool sensor")):
@@ -111,7 +113,10 @@ def test_a_deleted_folder_comes_back_whole(page: Any, open_server: Any, web_vaul
     assert "folder of 2 files" in folder.inner_text()
     page.click('.trash-folder[data-path="Projects"] summary')
     files = page.locator('.trash-folder[data-path="Projects"] .trash-file')
-    assert [files.nth(i).get_attribute("data-path") for i in range(files.count())] == ["Projects/Plan.md", "Projects/Secret.md"]
+    assert [files.nth(i).get_attribute("data-path") for i in range(files.count())] == [
+        "Projects/Plan.md",
+        "Projects/Secret.md",
+    ]
 
     page.click('.trash-folder[data-path="Projects"] button.primary')
     page.wait_for_selector("dialog.confirm >> text=and its 2 files will be put back")

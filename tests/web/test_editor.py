@@ -61,7 +61,9 @@ def test_take_theirs_and_a_draft_survives_a_reload(page: Any, open_server: Any, 
     assert page.watch.problems() == []
 
 
-def test_drafts_are_per_user_and_go_at_sign_out(page: Any, web_server: Any, alice: dict[str, str], web_vault: Path) -> None:
+def test_drafts_are_per_user_and_go_at_sign_out(
+    page: Any, web_server: Any, alice: dict[str, str], web_vault: Path
+) -> None:
     page.goto(f"{web_server.url}/#/v/notes/Ideas.md")
     page.watch.expect("401")  # the page asks who is there before signing in
     page.fill("#login-user", alice["username"])

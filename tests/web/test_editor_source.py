@@ -45,7 +45,9 @@ def test_a_note_that_is_not_utf8_is_not_opened_in_the_editor(page: Any, open_ser
     assert page.query_selector(".editor-box") is None and note.read_bytes() == before
 
 
-def test_a_draft_over_a_version_changed_since_opens_the_conflict_dialog(page: Any, open_server: Any, web_vault: Path) -> None:
+def test_a_draft_over_a_version_changed_since_opens_the_conflict_dialog(
+    page: Any, open_server: Any, web_vault: Path
+) -> None:
     note = web_vault / "Ideas.md"
     page.goto(f"{open_server.url}/#/v/notes/Ideas.md", wait_until="networkidle")
     page.click("#edit-note")

@@ -99,7 +99,10 @@ def test_the_graph_follows_the_theme_and_the_language(page: Any, graph_server: A
     _settled(page)
     page.select_option("#lang-select", "fr")
     page.wait_for_selector("#graph-title >> text=Graphe de notes")
-    assert page.text_content("#graph-scope-local") == "Local" and page.text_content("#graph-scope-vault") == "Tout le vault"
+    assert (
+        page.text_content("#graph-scope-local") == "Local"
+        and page.text_content("#graph-scope-vault") == "Tout le vault"
+    )
     assert page.watch.problems() == []
 
 

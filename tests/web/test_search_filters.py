@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-
 from support import write_tree
 
-OLD = datetime(2020, 1, 1, tzinfo=timezone.utc).timestamp()
+OLD = datetime(2020, 1, 1, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture

@@ -4,9 +4,7 @@ session as a page sees it, and cross-site writes refused."""
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
-
 
 CSP = re.compile(
     r"default-src 'self'; script-src 'self'; style-src 'self' 'nonce-[A-Za-z0-9_-]{24}'; img-src 'self' data: blob:; "
@@ -32,7 +30,9 @@ def call(page, method: str, url: str, body: object = None) -> dict:
 def test_the_page_loads_with_the_strict_csp_and_no_console_errors(page, open_server) -> None:
     response = page.goto(f"{open_server.url}/", wait_until="networkidle")
     assert response.status == 200 and CSP.fullmatch(response.headers["content-security-policy"])
-    assert response.headers["x-content-type-options"] == "nosniff" and response.headers["referrer-policy"] == "same-origin"
+    assert (
+        response.headers["x-content-type-options"] == "nosniff" and response.headers["referrer-policy"] == "same-origin"
+    )
     deep = page.goto(f"{open_server.url}/v/notes/Projects/Plan.md", wait_until="networkidle")
     assert deep.status == 200 and CSP.fullmatch(deep.headers["content-security-policy"])  # a reload of an app route
     problems = page.watch.problems()
@@ -70,7 +70,9 @@ def test_a_cross_site_write_with_the_cookie_is_refused(page, web_server, web_vau
         headers={"Origin": "https://evil.example"},
     )  # fmt: skip
     assert forged.status == 403 and forged.json()["code"] == "forbidden_origin"
-    deleted = page.context.request.delete(f"{web_server.url}/api/file/notes?path=Home.md", headers={"Origin": "https://evil.example"})
+    deleted = page.context.request.delete(
+        f"{web_server.url}/api/file/notes?path=Home.md", headers={"Origin": "https://evil.example"}
+    )
     assert deleted.status == 403 and (web_vault / "Home.md").exists()
     # A real page on another site (localhost is another site than 127.0.0.1) posting a "simple" request,
     # the kind that needs no CORS preflight: SameSite=Strict keeps the cookie home, so it is not signed in.
@@ -91,6 +93,8 @@ def test_a_cross_site_write_with_the_cookie_is_refused(page, web_server, web_vau
 def test_the_watch_stops_and_reports_requests_off_loopback(page, open_server) -> None:
     page.goto(f"{open_server.url}/api/health")
     page.watch.expect("net::ERR_FAILED")
-    failed = page.evaluate("async () => { try { await fetch('https://cdn.example.org/x.js'); return false; } catch (e) { return true; } }")
+    failed = page.evaluate(
+        "async () => { try { await fetch('https://cdn.example.org/x.js'); return false; } catch (e) { return true; } }"
+    )
     assert failed and page.watch.foreign_requests == ["https://cdn.example.org/x.js"]
     page.watch.foreign_requests.clear()  # seen and stopped: this test is about the guard itself

@@ -10,7 +10,6 @@ from typing import Any
 
 import httpx2
 import pytest
-
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, provider_env
 
@@ -49,7 +48,9 @@ def _bearer(server: Any, user: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {auth.tokens.issue(auth.users.get_user(user))}"}
 
 
-def test_an_admin_sets_a_provider_tests_it_and_makes_it_the_default(page: Any, admin_server: Any, fake: FakeLLM) -> None:
+def test_an_admin_sets_a_provider_tests_it_and_makes_it_the_default(
+    page: Any, admin_server: Any, fake: FakeLLM
+) -> None:
     _sign_in(page, admin_server.url, "root", "ai")
     page.wait_for_selector("#cfg-ai #provider-openai")
     assert page.locator(".settings-tab").all_inner_texts() == ["Preferences", "AI", "Vaults", "Users & API keys"]

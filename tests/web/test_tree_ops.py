@@ -163,8 +163,12 @@ def test_bad_names_are_refused_in_the_dialog_and_nothing_is_written(page: Any, s
     _menu(page, "Ideas.md", "rename")
     field = page.get_by_label("New name")
     error = page.locator("dialog.confirm .dialog-error")
-    refusals = [("", "Type a name."), ("a/b", "cannot contain “/”"), ("..", "are not names"),
-                ("Home", "“Home” already exists")]  # the last one is the server's (409 exists)
+    refusals = [
+        ("", "Type a name."),
+        ("a/b", "cannot contain “/”"),
+        ("..", "are not names"),
+        ("Home", "“Home” already exists"),
+    ]  # the last one is the server's (409 exists)
     for name, says in refusals:
         field.fill(name)
         if name == "Home":

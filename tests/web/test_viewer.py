@@ -59,6 +59,7 @@ def _pwned(page: Any) -> Any:
 
 # ---- files written by hand ----------------------------------------------------------------------------
 
+
 def _zip(path: Path, parts: dict[str, str]) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, text in parts.items():
@@ -99,7 +100,11 @@ def write_xlsx(path: Path, sheets: dict[str, list[list[str | int]]]) -> None:
     esc = lambda s: s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731
 
     def cell(ref: str, v: str | int) -> str:
-        return f'<c r="{ref}"><v>{v}</v></c>' if isinstance(v, int) else f'<c r="{ref}" t="inlineStr"><is><t>{esc(v)}</t></is></c>'
+        return (
+            f'<c r="{ref}"><v>{v}</v></c>'
+            if isinstance(v, int)
+            else f'<c r="{ref}" t="inlineStr"><is><t>{esc(v)}</t></is></c>'
+        )
 
     parts = {
         "[Content_Types].xml": f'<Types xmlns="{PKG}/content-types">'
@@ -156,6 +161,7 @@ def write_wav(path: Path, seconds: float = 1.0, rate: int = 8000) -> None:
 
 # ---- math and diagrams ------------------------------------------------------------------------------------
 
+
 def test_inline_and_display_math_are_drawn_and_stay_inert(page: Any, open_server: Any, web_vault: Path) -> None:
     (web_vault / "Maths.md").write_text(NOTE_WITH_MATH)
     _open(page, open_server, "Maths.md")
@@ -176,7 +182,9 @@ def test_inline_and_display_math_are_drawn_and_stay_inert(page: Any, open_server
     assert any("KaTeX_Main" in f for f in loaded)  # the bundled fonts, from /static (font-src 'self')
 
 
-def test_mermaid_is_an_image_with_its_labels_and_a_broken_one_says_why(page: Any, open_server: Any, web_vault: Path) -> None:
+def test_mermaid_is_an_image_with_its_labels_and_a_broken_one_says_why(
+    page: Any, open_server: Any, web_vault: Path
+) -> None:
     (web_vault / "Diagrams.md").write_text(NOTE_WITH_DIAGRAMS)
     # Mermaid sanitises label HTML with DOMPurify inside its frame; Chromium reports the onerror="" attribute it
     # parses there as refused by the frame's policy (script-src 'self'). Refused: window.pwned stays unset.
@@ -214,6 +222,7 @@ def test_the_first_load_stays_small(page: Any, open_server: Any) -> None:
 
 
 # ---- files that are not notes -----------------------------------------------------------------------------
+
 
 def _download_link(page: Any, path: str) -> None:
     link = page.locator("#download-file")
@@ -264,7 +273,9 @@ def test_docx_preview_and_a_hostile_one_stays_inert(page: Any, open_server: Any,
     assert body.query_selector("h1").inner_text() == "Survey report"  # Word's heading style, kept
     assert "Hello from Word" in body.inner_text() and hostile in body.inner_text()  # shown as text
     assert body.query_selector("script, img, [onerror]") is None
-    assert not [a.get_attribute("href") for a in body.query_selector_all("a") if "javascript" in (a.get_attribute("href") or "")]
+    assert not [
+        a.get_attribute("href") for a in body.query_selector_all("a") if "javascript" in (a.get_attribute("href") or "")
+    ]
     page.click(".docx-body a")  # a link DOMPurify emptied does nothing
     assert _pwned(page) is None
     _download_link(page, "report.docx")
@@ -305,8 +316,10 @@ def test_audio_plays_from_the_raw_file_and_video_is_set_up(page: Any, open_serve
     raw = f"/api/file/notes/raw?path={quote('Attachments/tide.wav', safe='')}"
     assert audio.get_attribute("src") == raw and audio.get_attribute("controls") == ""
     page.wait_for_function("() => document.querySelector('audio.file-audio').duration > 1.9")  # it decoded
-    ranged = page.evaluate(f"fetch({raw!r}, {{headers: {{Range: 'bytes=44-99'}}}}).then(async (r) => [r.status, "
-                           "r.headers.get('Content-Range'), (await r.arrayBuffer()).byteLength])")
+    ranged = page.evaluate(
+        f"fetch({raw!r}, {{headers: {{Range: 'bytes=44-99'}}}}).then(async (r) => [r.status, "
+        "r.headers.get('Content-Range'), (await r.arrayBuffer()).byteLength])"
+    )
     assert ranged[0] == 206 and ranged[1].startswith("bytes 44-99/") and ranged[2] == 56  # seeking works
     _download_link(page, "Attachments/tide.wav")
     (web_vault / "Attachments" / "clip.webm").write_bytes(b"")  # no encoder here: the element is what is tested

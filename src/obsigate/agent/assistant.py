@@ -128,7 +128,8 @@ class Assistant:
     def _check_free(self, cid: str) -> None:
         if cid in self._busy:
             raise Conflict(
-                "this conversation is answering another request", hint="wait for it to finish, or stop it, then send again"
+                "this conversation is answering another request",
+                hint="wait for it to finish, or stop it, then send again",
             )
 
     @contextmanager
@@ -169,7 +170,9 @@ class Assistant:
                 self.store.append(principal.name, cid, *messages)
             self.store.finish(run.id)
 
-    async def _stopped(self, principal: Principal, cid: str, language: str, loop: RunLoop | None, run: Run | None) -> None:
+    async def _stopped(
+        self, principal: Principal, cid: str, language: str, loop: RunLoop | None, run: Run | None
+    ) -> None:
         """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker."""
         with anyio.CancelScope(shield=True):
             tail: list[dict[str, Any]] = []
@@ -394,4 +397,3 @@ class _Closed:
 
     async def aclose(self) -> None:  # pragma: no cover
         return None
-

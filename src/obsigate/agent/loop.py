@@ -159,7 +159,9 @@ def _repaired(value: Any) -> Any:
     return value
 
 
-async def ask_model(provider: Provider, request: ChatRequest, on_delta: Callable[[str], Awaitable[None]] | None) -> Turn:
+async def ask_model(
+    provider: Provider, request: ChatRequest, on_delta: Callable[[str], Awaitable[None]] | None
+) -> Turn:
     """``provider.chat(request)`` with its text made safe: surrogates repaired (:func:`repair_text`; a high
     surrogate at the end of a streamed piece waits for the next piece), and tool-call ids made unique within
     the turn (a repeated id gets a ``-N`` suffix and the message is then rebuilt from its neutral fields, not
@@ -350,9 +352,13 @@ class RunLoop:
                 await flush()
                 code = "unknown_tool" if risk is None else "invalid_argument"
                 message = (
-                    f"no tool named {entry['name']!r} is offered; use one of the listed tools" if risk is None else entry["error"]
+                    f"no tool named {entry['name']!r} is offered; use one of the listed tools"
+                    if risk is None
+                    else entry["error"]
                 )
-                await self._finish_entry(entry, json.dumps({"error": {"code": code, "message": message}}), "error", message[:300])
+                await self._finish_entry(
+                    entry, json.dumps({"error": {"code": code, "message": message}}), "error", message[:300]
+                )
                 continue
             if run.pending and (risk is Risk.READ or touched & self._paths_of(entry)):
                 entry["state"] = "deferred"  # not reached: runs after the confirmation (BUG-050)
@@ -375,7 +381,9 @@ class RunLoop:
                 continue
             entry["state"] = "pending"
             touched |= {d.get("path") for d in proposal.get("diffs") or []} | self._paths_of(entry)
-            run.pending.append({"id": entry["id"], "tool": entry["name"], "label": entry["label"], "proposal": proposal})
+            run.pending.append(
+                {"id": entry["id"], "tool": entry["name"], "label": entry["label"], "proposal": proposal}
+            )
             await self._tool_event(entry, "pending_confirmation", str(proposal.get("summary") or "")[:300])
         await flush()
 
@@ -415,7 +423,9 @@ class RunLoop:
                 await self._apply(run, entry, proposal)
             else:
                 await settle(self.ctx, proposal, Answer.DECLINE)
-                content = json.dumps({"status": "rejected", "message": "the person rejected this change; nothing was changed"})
+                content = json.dumps(
+                    {"status": "rejected", "message": "the person rejected this change; nothing was changed"}
+                )
                 await self._finish_entry(entry, content, "error", "rejected")
         run.pending = []
         deferred = [e for e in run.turn if e["state"] == "deferred"]
@@ -426,7 +436,9 @@ class RunLoop:
             await self._run_entries(run, deferred)
         else:
             for entry in deferred:
-                content = json.dumps({"status": "not_run", "message": "not run: the person rejected this turn's changes"})
+                content = json.dumps(
+                    {"status": "not_run", "message": "not run: the person rejected this turn's changes"}
+                )
                 await self._finish_entry(entry, content, "error", "not run")
 
     async def close(self, run: Run, reason: str) -> list[dict[str, Any]]:
@@ -439,7 +451,10 @@ class RunLoop:
                 pass  # an expired token is as good as declined
         for entry in run.turn:
             if entry["state"] != "done":
-                entry["state"], entry["content"] = "done", json.dumps({"status": "not_run", "message": f"not run: {reason}"})
+                entry["state"], entry["content"] = (
+                    "done",
+                    json.dumps({"status": "not_run", "message": f"not run: {reason}"}),
+                )
         run.pending = []
         return self.tool_messages(run)
 

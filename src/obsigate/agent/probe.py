@@ -25,7 +25,11 @@ _PROMPT = "Reply with the single word: ok"
 
 
 async def probe(
-    settings: AISettings, provider: str, model: str | None = None, *, make: Callable[[ProviderConfig], Provider] = make_provider
+    settings: AISettings,
+    provider: str,
+    model: str | None = None,
+    *,
+    make: Callable[[ProviderConfig], Provider] = make_provider,
 ) -> dict[str, Any]:
     """Call ``provider`` (a known name) once with its current settings, or with ``model`` instead of its default.
 
@@ -49,7 +53,9 @@ async def probe(
     try:
         config = settings.resolve(provider, model)
         chosen = config.model
-        config = replace(config, max_retries=0, timeout_s=min(config.timeout_s, PROBE_TIMEOUT_S), turn_timeout_s=PROBE_TIMEOUT_S)
+        config = replace(
+            config, max_retries=0, timeout_s=min(config.timeout_s, PROBE_TIMEOUT_S), turn_timeout_s=PROBE_TIMEOUT_S
+        )
         client = make(config)
         try:
             turn = await client.chat(ChatRequest(

@@ -25,9 +25,9 @@ environment taken at start.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import logging
-import ipaddress
 import os
 import re
 import secrets
@@ -333,12 +333,18 @@ def _bool_map(value: Any) -> dict[str, bool]:
 def _check_switches(value: Any) -> dict[str, bool | None]:
     """``{vault: bool or None}`` with valid vault names, else BadRequest (``invalid_argument``)."""
     if not isinstance(value, Mapping):
-        raise BadRequest(f"{DESTRUCTIVE_KEY} must be an object {{vault: true, false or null}}", details={"field": DESTRUCTIVE_KEY})
+        raise BadRequest(
+            f"{DESTRUCTIVE_KEY} must be an object {{vault: true, false or null}}", details={"field": DESTRUCTIVE_KEY}
+        )
     for name, on in value.items():
         if not isinstance(name, str) or not _VAULT_NAME.fullmatch(name) or set(name) == {"."}:
-            raise BadRequest(f"{DESTRUCTIVE_KEY}: {str(name)[:64]!r} is not a vault name", details={"field": DESTRUCTIVE_KEY})
+            raise BadRequest(
+                f"{DESTRUCTIVE_KEY}: {str(name)[:64]!r} is not a vault name", details={"field": DESTRUCTIVE_KEY}
+            )
         if on is not None and not isinstance(on, bool):
-            raise BadRequest(f"{DESTRUCTIVE_KEY}.{name} must be true, false or null", details={"field": f"{DESTRUCTIVE_KEY}.{name}"})
+            raise BadRequest(
+                f"{DESTRUCTIVE_KEY}.{name} must be true, false or null", details={"field": f"{DESTRUCTIVE_KEY}.{name}"}
+            )
     return dict(value)
 
 
@@ -346,7 +352,11 @@ def _str_map(value: Any) -> dict[str, str]:
     """The ``{provider: text}`` entries of a hand-editable ``config.json`` mapping; anything else is ignored."""
     if not isinstance(value, dict):
         return {}
-    return {normalise_name(k): v.strip() for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v.strip()}
+    return {
+        normalise_name(k): v.strip()
+        for k, v in value.items()
+        if isinstance(k, str) and isinstance(v, str) and v.strip()
+    }
 
 
 class AISettings:
@@ -422,7 +432,9 @@ class AISettings:
             return env, "env"
         return None, None
 
-    def _problem(self, spec: ProviderSpec, config: dict[str, Any], keys: dict[str, Any], *, model_given: bool = False) -> str | None:
+    def _problem(
+        self, spec: ProviderSpec, config: dict[str, Any], keys: dict[str, Any], *, model_given: bool = False
+    ) -> str | None:
         """Why ``spec`` cannot be called as configured (no secret in the sentence), or ``None``;
         ``model_given``: the request names the model, so a missing default model does not matter."""
         base_url, url_source = self._base_url(spec, config)
@@ -588,8 +600,16 @@ class AISettings:
         """
         provider = _UNSET
         if ai_default_provider is not _UNSET:
-            provider = None if ai_default_provider is None else known_provider(ai_default_provider, field="ai_default_provider")
-        models = self._changes(ai_default_models, "ai_default_models", validate_model) if ai_default_models is not None else {}
+            provider = (
+                None
+                if ai_default_provider is None
+                else known_provider(ai_default_provider, field="ai_default_provider")
+            )
+        models = (
+            self._changes(ai_default_models, "ai_default_models", validate_model)
+            if ai_default_models is not None
+            else {}
+        )
         urls = self._changes(ai_base_urls, "ai_base_urls", validate_base_url) if ai_base_urls is not None else {}
         new_keys = self._changes(keys, "api_keys", validate_key) if keys is not None else {}
         switches = _check_switches(ai_destructive_tools) if ai_destructive_tools is not None else {}
@@ -598,7 +618,11 @@ class AISettings:
             return self.status()
 
     def _write(
-        self, provider: Any, models: dict[str, str | None], urls: dict[str, str | None], keys: dict[str, str | None],
+        self,
+        provider: Any,
+        models: dict[str, str | None],
+        urls: dict[str, str | None],
+        keys: dict[str, str | None],
         switches: dict[str, bool | None] | None = None,
     ) -> None:
         """Merge validated changes into the files; the caller holds both locks. ``provider``: ``_UNSET`` (no

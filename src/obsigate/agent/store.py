@@ -123,7 +123,9 @@ class AgentStore:
 
     # --- conversations ----------------------------------------------------------------------------
 
-    def create_conversation(self, user: str, *, title: str, mode: str, vault: str | None, provider: str, model: str) -> str:
+    def create_conversation(
+        self, user: str, *, title: str, mode: str, vault: str | None, provider: str, model: str
+    ) -> str:
         """A new empty conversation of ``user``; returns its id (uuid4 hex)."""
         cid, now = uuid.uuid4().hex, self._clock()
         title = " ".join(title.split())[:TITLE_CHARS] or "…"
@@ -149,7 +151,9 @@ class AgentStore:
             rows = db.execute("SELECT message FROM messages WHERE conversation_id = ? ORDER BY seq", (cid,)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def append(self, user: str, cid: str, *messages: dict[str, Any], provider: str | None = None, model: str | None = None) -> None:
+    def append(
+        self, user: str, cid: str, *messages: dict[str, Any], provider: str | None = None, model: str | None = None
+    ) -> None:
         """Append ``messages`` (JSON-safe dicts) to ``user``'s conversation ``cid`` in one transaction; note the
         ``provider``/``model`` now in use.
 
@@ -160,7 +164,9 @@ class AgentStore:
             db.execute("BEGIN IMMEDIATE")
             try:
                 self._owned(db, user, cid)
-                (last,) = db.execute("SELECT COALESCE(MAX(seq), -1) FROM messages WHERE conversation_id = ?", (cid,)).fetchone()
+                (last,) = db.execute(
+                    "SELECT COALESCE(MAX(seq), -1) FROM messages WHERE conversation_id = ?", (cid,)
+                ).fetchone()
                 db.executemany(
                     "INSERT INTO messages VALUES (?, ?, ?)",
                     [(cid, last + 1 + i, json.dumps(m, ensure_ascii=False)) for i, m in enumerate(messages)],
@@ -214,7 +220,8 @@ class AgentStore:
             try:
                 self._owned(db, user, cid)
                 paused = db.execute(
-                    "SELECT id, conversation_id, expires, data FROM runs WHERE conversation_id = ? AND state = 'paused'", (cid,)
+                    "SELECT id, conversation_id, expires, data FROM runs WHERE conversation_id = ? AND state = 'paused'",
+                    (cid,),
                 ).fetchall()
                 db.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM runs WHERE conversation_id = ?", (cid,))
@@ -249,7 +256,9 @@ class AgentStore:
         now = self._clock()
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT state, expires, conversation_id, data FROM runs WHERE id = ? AND user = ?", (run_id, user)).fetchone()
+            row = db.execute(
+                "SELECT state, expires, conversation_id, data FROM runs WHERE id = ? AND user = ?", (run_id, user)
+            ).fetchone()
             if row is None:
                 db.execute("ROLLBACK")
                 raise NotFound("no such agent run", hint="start a new request")
@@ -277,7 +286,10 @@ class AgentStore:
                 "SELECT id, conversation_id, expires, data FROM runs WHERE user = ? AND conversation_id = ? AND state = 'paused'",
                 (user, cid),
             ).fetchall()
-            db.execute("UPDATE runs SET state = 'closed' WHERE user = ? AND conversation_id = ? AND state = 'paused'", (user, cid))
+            db.execute(
+                "UPDATE runs SET state = 'closed' WHERE user = ? AND conversation_id = ? AND state = 'paused'",
+                (user, cid),
+            )
             db.execute("COMMIT")
         return [PausedRun(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 

@@ -7,12 +7,12 @@ the index is still incomplete) and the MCP session manager, and stops both on sh
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 import base64
 import hashlib
 import importlib.util
 import re
 import secrets
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -28,17 +28,24 @@ from obsigate import __version__
 from obsigate.agent.assistant import Assistant
 from obsigate.agent.settings import AISettings
 from obsigate.api import (
-    routes, routes_admin, routes_ai, routes_ai_config, routes_assistant_context, routes_auth, routes_files, routes_graph,
+    routes,
+    routes_admin,
+    routes_ai,
+    routes_ai_config,
+    routes_assistant_context,
+    routes_auth,
+    routes_files,
+    routes_graph,
     routes_write,
 )
 from obsigate.api.body_limit import BodyLimit
 from obsigate.api.client_address import parse_networks
+from obsigate.api.hosts import HostGuard
+from obsigate.api.render import InternalErrors, install_error_handlers
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.throttle import LoginThrottle
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
-from obsigate.api.render import InternalErrors, install_error_handlers
-from obsigate.api.hosts import HostGuard
 from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
 from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
@@ -125,8 +132,17 @@ def build_app(
 
     _serve_web_app(app)
     _serve_api_docs(app)
-    for module in (routes_auth, routes, routes_files, routes_graph, routes_write, routes_ai_config, routes_admin,
-                   routes_assistant_context, routes_ai):  # routes: every plain tool route, one table
+    for module in (
+        routes_auth,
+        routes,
+        routes_files,
+        routes_graph,
+        routes_write,
+        routes_ai_config,
+        routes_admin,
+        routes_assistant_context,
+        routes_ai,
+    ):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
     holder["mcp"] = mount_mcp(

@@ -57,7 +57,9 @@ def check_same_site(request: Request) -> None:
                 code="forbidden_origin",
                 hint="write from this server's own page, or list the origin in OBSIGATE_ALLOWED_ORIGINS",
             )
-    if request.method in ("POST", "PUT", "PATCH") and not request.headers.get("content-type", "").startswith("application/json"):
+    if request.method in ("POST", "PUT", "PATCH") and not request.headers.get("content-type", "").startswith(
+        "application/json"
+    ):
         raise BadRequest("send the body as JSON (Content-Type: application/json)", code="unsupported_media_type")
 
 
@@ -120,7 +122,9 @@ async def get_principal(request: Request) -> Principal:
             return principal
     scheme, _, credentials = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not credentials.strip():
-        raise Unauthenticated("authentication required: send 'Authorization: Bearer <token>'", hint="POST /api/auth/login")
+        raise Unauthenticated(
+            "authentication required: send 'Authorization: Bearer <token>'", hint="POST /api/auth/login"
+        )
     return await run_in_threadpool(state.auth.authenticator.authenticate, credentials.strip())
 
 

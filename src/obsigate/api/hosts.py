@@ -76,7 +76,9 @@ class HostGuard:
                         "hint": "add it with OBSIGATE_ALLOWED_HOSTS or --public-url",
                     }
                 ).encode()
-                await send({"type": "http.response.start", "status": 421, "headers": [(b"content-type", b"application/json")]})
+                await send(
+                    {"type": "http.response.start", "status": 421, "headers": [(b"content-type", b"application/json")]}
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)

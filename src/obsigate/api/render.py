@@ -16,7 +16,13 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_tool
 
 #: Codes of the HTTP refusals Starlette raises itself (unknown route, wrong method...); any other status: http_error.
-_STATUS_CODES = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_STATUS_CODES = {
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
 
 
 async def run_tool(ctx: ToolContext, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -45,7 +51,9 @@ def install_error_handlers(app: FastAPI) -> None:
             {"field": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")} for e in exc.errors()
         ]
         summary = "; ".join(f"{p['field']}: {p['problem']}" for p in problems[:5])
-        return _error(400, {"code": "invalid_argument", "message": f"invalid request: {summary}", "details": {"errors": problems}})
+        return _error(
+            400, {"code": "invalid_argument", "message": f"invalid request: {summary}", "details": {"errors": problems}}
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

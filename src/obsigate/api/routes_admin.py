@@ -21,7 +21,7 @@ only admin out; another admin, or ``obsigate user`` on the server, can.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request, Response
@@ -39,7 +39,7 @@ router = APIRouter(prefix="/api/admin", tags=["admin"])
 _UserName = Annotated[str, Path(min_length=1, max_length=64, description="A user name.")]
 _KeyId = Annotated[str, Path(min_length=1, max_length=64, description="An API key's id (ak_...).")]
 _Vault = Annotated[str, Field(min_length=1, max_length=64)]
-_Vaults = Annotated[list[_Vault], Field(max_length=1000, description="Vault names, or [\"*\"] for every vault.")]
+_Vaults = Annotated[list[_Vault], Field(max_length=1000, description='Vault names, or ["*"] for every vault.')]
 Writes = [Depends(check_same_site)]
 
 
@@ -108,7 +108,11 @@ def _grants(ctx: Ctx, vaults: list[str]) -> list[str] | None:
     declared = {v["name"] for v in vault_switches(ctx)}
     unknown = sorted(set(vaults) - declared)
     if unknown:
-        raise BadRequest(f"no vault named {unknown[0]!r} on this server", details={"field": "vaults"}, hint="GET /api/admin/users lists them")
+        raise BadRequest(
+            f"no vault named {unknown[0]!r} on this server",
+            details={"field": "vaults"},
+            hint="GET /api/admin/users lists them",
+        )
     return sorted(set(vaults))
 
 
@@ -139,7 +143,11 @@ async def list_users(request: Request, principal: Admin, ctx: Ctx) -> dict[str, 
     def read() -> list[dict[str, Any]]:
         return [_user_json(store, u) for u in store.list_users()]
 
-    return {"users": await run_in_threadpool(read), "vaults": [v["name"] for v in vault_switches(ctx)], "me": principal.name}
+    return {
+        "users": await run_in_threadpool(read),
+        "vaults": [v["name"] for v in vault_switches(ctx)],
+        "me": principal.name,
+    }
 
 
 @router.post("/users", status_code=201, summary="Create a user (admin)", dependencies=Writes)
@@ -160,8 +168,12 @@ async def create_user(request: Request, _: Admin, ctx: Ctx, body: NewUser) -> di
     return await run_in_threadpool(create)
 
 
-@router.patch("/users/{name}", summary="Change a user's admin flag, vault grants or password (admin)", dependencies=Writes)
-async def change_user(request: Request, principal: Admin, ctx: Ctx, name: _UserName, body: UserChange) -> dict[str, Any]:
+@router.patch(
+    "/users/{name}", summary="Change a user's admin flag, vault grants or password (admin)", dependencies=Writes
+)
+async def change_user(
+    request: Request, principal: Admin, ctx: Ctx, name: _UserName, body: UserChange
+) -> dict[str, Any]:
     """The user after the change. Vault grants and the admin flag apply to their very next request. A new
     ``password`` also signs the user out everywhere: every JWT and web session issued to them before is refused
     from their next request (yours too, if you change your own: sign in again); their API keys are kept.
@@ -190,7 +202,9 @@ async def change_user(request: Request, principal: Admin, ctx: Ctx, name: _UserN
     return await run_in_threadpool(change)
 
 
-@router.delete("/users/{name}", status_code=204, summary="Delete a user and their API keys (admin)", dependencies=Writes)
+@router.delete(
+    "/users/{name}", status_code=204, summary="Delete a user and their API keys (admin)", dependencies=Writes
+)
 async def delete_user(request: Request, principal: Admin, name: _UserName) -> Response:
     """Their sessions and keys stop working at once.
 
@@ -237,7 +251,12 @@ async def list_keys(request: Request, _: Admin, name: _UserName) -> dict[str, An
     return {"keys": await run_in_threadpool(lambda: store.list_api_keys(_require(store, name).name))}
 
 
-@router.post("/users/{name}/keys", status_code=201, summary="Create an API key; the key is shown in this answer only (admin)", dependencies=Writes)
+@router.post(
+    "/users/{name}/keys",
+    status_code=201,
+    summary="Create an API key; the key is shown in this answer only (admin)",
+    dependencies=Writes,
+)
 async def create_key(request: Request, _: Admin, name: _UserName, body: NewKey) -> dict[str, Any]:
     """``{key, key_id, user, label, created_at, expires_at, last_used_at, revoked_at}``: ``key`` (``og_...``) is
     never shown again (the server keeps only a keyed hash of it).
@@ -247,7 +266,7 @@ async def create_key(request: Request, _: Admin, name: _UserName, body: NewKey) 
         BadRequest (``invalid_argument``): a label with control characters.
     """
     store = _users(request)
-    expires = datetime.now(timezone.utc) + timedelta(days=body.expires_days) if body.expires_days else None
+    expires = datetime.now(UTC) + timedelta(days=body.expires_days) if body.expires_days else None
 
     def create() -> dict[str, Any]:
         key_id, key = store.create_api_key(_require(store, name).name, label=body.label, expires_at=expires)
@@ -256,7 +275,9 @@ async def create_key(request: Request, _: Admin, name: _UserName, body: NewKey) 
     return await run_in_threadpool(create)
 
 
-@router.delete("/users/{name}/keys/{key_id}", status_code=204, summary="Revoke an API key at once (admin)", dependencies=Writes)
+@router.delete(
+    "/users/{name}/keys/{key_id}", status_code=204, summary="Revoke an API key at once (admin)", dependencies=Writes
+)
 async def revoke_key(request: Request, _: Admin, name: _UserName, key_id: _KeyId) -> Response:
     """Idempotent: revoking a revoked key changes nothing.
 

@@ -107,7 +107,7 @@ def event_stream(run: Callable[[Emit], Awaitable[None]]) -> EventSourceResponse:
                 if "retry_after" in exc.details:
                     error["retry_after"] = exc.details["retry_after"]
                 await emit("error", error)
-            except Exception:  # noqa: BLE001 — the stream's one containment point
+            except Exception:
                 log.exception("assistant request failed")
                 await emit("error", {"code": "internal_error", "message": "the assistant failed unexpectedly"})
 
@@ -127,7 +127,9 @@ Raw = Annotated[Any, Body(description="See docs/assistant.md")]
 SAME_SITE = [Depends(check_same_site)]
 
 
-@router.post("/bookslm/chat", summary="Chat about the notes: the answer streamed token by token (SSE)", dependencies=SAME_SITE)
+@router.post(
+    "/bookslm/chat", summary="Chat about the notes: the answer streamed token by token (SSE)", dependencies=SAME_SITE
+)
 async def chat(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
     assistant = _assistant(request)
     prepared = await assistant.prepare(principal, _ask(request, _parse(AskBody, body)), agent=False)
@@ -135,7 +137,9 @@ async def chat(request: Request, principal: CurrentPrincipal, body: Raw) -> Even
 
 
 @router.post(
-    "/bookslm/agent", summary="Agent run with vault tools; writes pause for one confirmation (SSE)", dependencies=SAME_SITE
+    "/bookslm/agent",
+    summary="Agent run with vault tools; writes pause for one confirmation (SSE)",
+    dependencies=SAME_SITE,
 )
 async def agent(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
     assistant = _assistant(request)

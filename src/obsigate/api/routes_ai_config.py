@@ -168,7 +168,11 @@ async def post_config(request: Request, _: Admin, ctx: Ctx, body: ConfigUpdate) 
     changes: dict[str, Any] = {}
     if "ai_default_provider" in given:
         changes["ai_default_provider"] = body.ai_default_provider
-    for field, target in (("ai_default_models", "ai_default_models"), ("ai_base_urls", "ai_base_urls"), ("api_keys", "keys")):
+    for field, target in (
+        ("ai_default_models", "ai_default_models"),
+        ("ai_base_urls", "ai_base_urls"),
+        ("api_keys", "keys"),
+    ):
         value = getattr(body, field)
         if value is not None:
             changes[target] = value
@@ -177,7 +181,8 @@ async def post_config(request: Request, _: Admin, ctx: Ctx, body: ConfigUpdate) 
         unknown = sorted(set(body.ai_destructive_tools) - declared)
         if unknown:
             raise BadRequest(
-                f"ai_destructive_tools: no vault named {unknown[0]!r} on this server", details={"field": "ai_destructive_tools"}
+                f"ai_destructive_tools: no vault named {unknown[0]!r} on this server",
+                details={"field": "ai_destructive_tools"},
             )
         changes["ai_destructive_tools"] = body.ai_destructive_tools
     return await run_in_threadpool(lambda: settings.update(**changes))

@@ -68,13 +68,22 @@ async def login(request: Request, body: LoginRequest) -> LoginResponse:
 
 
 def _me(principal: Principal) -> dict[str, Any]:
-    return {"name": principal.name, "is_admin": principal.is_admin, "vaults": None if principal.vaults is None else sorted(principal.vaults)}
+    return {
+        "name": principal.name,
+        "is_admin": principal.is_admin,
+        "vaults": None if principal.vaults is None else sorted(principal.vaults),
+    }
 
 
 def _cookie_flags(request: Request) -> dict[str, Any]:
     # Secure only over https: a plain-http loopback server must still be usable (browsers drop Secure cookies
     # set over http, except on localhost). Same flags to set and to clear: a browser matches on name+path.
-    return {"path": "/", "httponly": True, "samesite": "strict", "secure": request.app.state.settings.base_url.startswith("https://")}
+    return {
+        "path": "/",
+        "httponly": True,
+        "samesite": "strict",
+        "secure": request.app.state.settings.base_url.startswith("https://"),
+    }
 
 
 @router.post(

@@ -59,7 +59,10 @@ async def get_file_raw(
     headers = {"X-Content-Type-Options": "nosniff", "Accept-Ranges": "bytes"}
     if mime == "application/pdf":
         name = path.rsplit("/", 1)[-1]
-        headers |= {"Content-Security-Policy": PDF_POLICY, "Content-Disposition": f"inline; filename*=UTF-8''{quote(name)}"}
+        headers |= {
+            "Content-Security-Policy": PDF_POLICY,
+            "Content-Disposition": f"inline; filename*=UTF-8''{quote(name)}",
+        }
     else:
         headers["Content-Security-Policy"] = SANDBOXED
     span = _byte_range(request.headers.get("range"), len(data))

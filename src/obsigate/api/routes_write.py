@@ -57,4 +57,6 @@ async def save_file(ctx: Write, vault: str, body: JsonBody) -> dict[str, Any]:
     path = body.get("path")
     if not isinstance(path, str):
         raise BadRequest("path (the vault-relative path of the note) is required")
-    return await run_tool(dataclasses.replace(ctx, expected_reads={path: version}), "edit_file", {**body, "vault": vault})
+    return await run_tool(
+        dataclasses.replace(ctx, expected_reads={path: version}), "edit_file", {**body, "vault": vault}
+    )

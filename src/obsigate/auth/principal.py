@@ -118,7 +118,7 @@ class BearerAuthenticator:
         if user is None or user.name != claims["sub"] or claims.get("uid") != user.id:
             raise Unauthenticated(_BAD, details={"reason": "unknown_user"})
         version = claims.get(TOKEN_VERSION_CLAIM, 0)
-        if type(version) is not int or version != user.token_version:  # noqa: E721 — True is not 1 here
+        if type(version) is not int or version != user.token_version:
             raise Unauthenticated(
                 "this session was signed out (password changed or signed out everywhere); sign in again",
                 details={"reason": "revoked"},

@@ -49,10 +49,10 @@ from obsigate.services.errors import RateLimited
 __all__ = [
     "KNOWN_PAIRS_MAX",
     "KNOWN_PAIR_TTL_S",
-    "LoginThrottle",
     "PER_ADDRESS",
     "PER_NAME",
     "PER_PAIR",
+    "LoginThrottle",
 ]
 
 #: Attempts for one user name from one client address: 5 a minute, and 20 an hour (the delay grows).

@@ -193,9 +193,14 @@ class TokenService:
 
     def _reload(self) -> bytes:
         """Read (or create) the key file into memory; the caller holds ``_key_lock``."""
-        key, identity = load_or_create_secret_with_identity(self._secret_path, self._secret_bytes, min_bytes=MIN_SECRET_BYTES)
+        key, identity = load_or_create_secret_with_identity(
+            self._secret_path, self._secret_bytes, min_bytes=MIN_SECRET_BYTES
+        )
         if self._key is not None and key != self._key:
-            log.warning("the key in %s changed on disk; tokens signed with the previous key are refused from now on", self._secret_path)
+            log.warning(
+                "the key in %s changed on disk; tokens signed with the previous key are refused from now on",
+                self._secret_path,
+            )
         self._key, self._key_identity, self._broken = key, identity, None
         return key
 

@@ -31,7 +31,7 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -104,11 +104,11 @@ class User:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _iso(dt: datetime) -> str:
-    return dt.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return dt.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _b62(n: int, width: int) -> str:
@@ -226,9 +226,7 @@ class UserStore:
         self._pepper: bytes | None = None
         self._lock = threading.RLock()
         ensure_private_file(self.db_path)  # 0600 before SQLite creates it with the umask's mode
-        self._db = sqlite3.connect(
-            self.db_path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
-        )
+        self._db = sqlite3.connect(self.db_path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA secure_delete = ON")  # overwrite deleted hashes on disk
@@ -430,14 +428,14 @@ class UserStore:
                 )
             missing = sorted(removed - current)
             if missing:
-                raise BadRequest(f"user {name!r} has no grant on {', '.join(missing)}", hint="list users to see the grants")
+                raise BadRequest(
+                    f"user {name!r} has no grant on {', '.join(missing)}", hint="list users to see the grants"
+                )
             return current - removed
 
         return self._update_vaults(name, revoke)
 
-    def _update_vaults(
-        self, name: str, change: Callable[[frozenset[str] | None], frozenset[str] | None]
-    ) -> User:
+    def _update_vaults(self, name: str, change: Callable[[frozenset[str] | None], frozenset[str] | None]) -> User:
         """Read, change and write one user's grants in one write transaction (no lost update with another
         process such as a running server)."""
         with self._lock:
@@ -509,9 +507,7 @@ class UserStore:
 
     # -- API keys ------------------------------------------------------------------------------
 
-    def create_api_key(
-        self, name: str, *, label: str = "", expires_at: datetime | None = None
-    ) -> tuple[str, str]:
+    def create_api_key(self, name: str, *, label: str = "", expires_at: datetime | None = None) -> tuple[str, str]:
         """Create an API key for user ``name``; return ``(key_id, key)``. Show ``key`` once.
 
         ``expires_at`` must be timezone-aware and in the future (stored to the second, rounded
@@ -519,8 +515,10 @@ class UserStore:
 
         Raises: NotFound (no such user), BadRequest (label, expires_at).
         """
-        if not isinstance(label, str) or len(label) > MAX_LABEL_CHARS or any(
-            unicodedata.category(c) == "Cc" for c in label
+        if (
+            not isinstance(label, str)
+            or len(label) > MAX_LABEL_CHARS
+            or any(unicodedata.category(c) == "Cc" for c in label)
         ):
             raise BadRequest(f"label must be text of at most {MAX_LABEL_CHARS} characters")
         expires = None

@@ -91,7 +91,15 @@ def _anchors(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, b
 
 
 def _gap(
-    a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, bhi: int, depth: int, out: list[Opcode], budget: list[int]
+    a: Sequence[str],
+    b: Sequence[str],
+    alo: int,
+    ahi: int,
+    blo: int,
+    bhi: int,
+    depth: int,
+    out: list[Opcode],
+    budget: list[int],
 ) -> None:
     head, tail = _common_ends(a, b, alo, ahi, blo, bhi)
     if head:
@@ -103,7 +111,15 @@ def _gap(
 
 
 def _middle(
-    a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, bhi: int, depth: int, out: list[Opcode], budget: list[int]
+    a: Sequence[str],
+    b: Sequence[str],
+    alo: int,
+    ahi: int,
+    blo: int,
+    bhi: int,
+    depth: int,
+    out: list[Opcode],
+    budget: list[int],
 ) -> None:
     if alo == ahi and blo == bhi:
         return
@@ -277,10 +293,16 @@ def redacted_diff(
         out.append(line)
         used += cost
     if not out:
-        return f"{path}: {old_label} and {new_label} differ only in line endings, byte-order mark or final line break", False
+        return (
+            f"{path}: {old_label} and {new_label} differ only in line endings, byte-order mark or final line break",
+            False,
+        )
     text = "\n".join(out) + "\n"
     if truncated:
-        return text + f"… diff truncated at {max_chars} characters; compare narrower versions or read the backup\n", True
+        return (
+            text + f"… diff truncated at {max_chars} characters; compare narrower versions or read the backup\n",
+            True,
+        )
     return text, False
 
 

@@ -23,19 +23,44 @@ _PLACEHOLDER_STARTS = ("your-", "your_", "your ", "my-", "my_")
 # (rule id, literal(s) one of which every match contains — a cheap prefilter, pattern, secret group)
 _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
     # PEM and PGP private keys; a paste that lost its END line is redacted up to the end of its base64 run
-    ("private-key", "-----BEGIN", re.compile(
-        r"-----BEGIN[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,10000}?-----END[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-        r"|(?:[ \t]*\r?\n[A-Za-z0-9+/=:-]{1,120}){0,200})"), 0),
-    ("authorization-header", "uthorization", re.compile(r"(?i)authorization\s{0,3}:\s{0,3}(?:basic|bearer|token)\s+([A-Za-z0-9+/=._~-]{8,2000})"), 1),
+    (
+        "private-key",
+        "-----BEGIN",
+        re.compile(
+            r"-----BEGIN[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,10000}?-----END[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+            r"|(?:[ \t]*\r?\n[A-Za-z0-9+/=:-]{1,120}){0,200})"
+        ),
+        0,
+    ),
+    (
+        "authorization-header",
+        "uthorization",
+        re.compile(r"(?i)authorization\s{0,3}:\s{0,3}(?:basic|bearer|token)\s+([A-Za-z0-9+/=._~-]{8,2000})"),
+        1,
+    ),
     ("anthropic-api-key", "sk-ant-", re.compile(r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,120}"), 0),
-    ("openai-api-key", ("sk-proj-", "sk-svcacct-", "sk-admin-"), re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}"), 0),
+    (
+        "openai-api-key",
+        ("sk-proj-", "sk-svcacct-", "sk-admin-"),
+        re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}"),
+        0,
+    ),
     ("openai-api-key", "T3BlbkFJ", re.compile(r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b"), 0),
-    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b"), 0),
+    (
+        "github-token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b"),
+        0,
+    ),
     ("github-token", "github_pat_", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,100}\b"), 0),
     # a key id ends a word wherever a letter or digit does not follow: in `AKIA….png`, `AKIA…/note.md` and
     # `AKIA…_old.txt` (file and folder names) as in prose; `\b` would see `_` as part of the word
-    ("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA"), re.compile(
-        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])"), 0),
+    (
+        "aws-access-key",
+        ("AKIA", "ASIA", "ABIA", "ACCA"),
+        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])"),
+        0,
+    ),
     ("google-api-key", "AIza", re.compile(r"\bAIza[A-Za-z0-9_-]{35}\b"), 0),
     ("slack-token", "xox", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,100}"), 0),
     ("slack-webhook", "hooks.slack.com", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,100}"), 0),
@@ -73,8 +98,12 @@ def _bare_aws_secret_spans(text: str) -> list[tuple[int, int, str]]:
     for m in _BARE_AWS_SECRET.finditer(text):
         key = m.group(2)
         if (
-            any(c.isupper() for c in key) and any(c.islower() for c in key) and any(c.isdigit() for c in key)
-            and not set(key) <= _HEX and "example" not in key.lower() and _class_changes(key) >= _MIN_CLASS_CHANGES
+            any(c.isupper() for c in key)
+            and any(c.islower() for c in key)
+            and any(c.isdigit() for c in key)
+            and not set(key) <= _HEX
+            and "example" not in key.lower()
+            and _class_changes(key) >= _MIN_CLASS_CHANGES
         ):
             line_start, line_end = m.start(), m.end()
             before = text.rfind("\n", 0, max(0, line_start - 1)) + 1
@@ -97,7 +126,9 @@ _SECRET_WORDS = (
 # `auth` names a credential (`auth_token`, `Auth:`, `authorization`), `author` a person: `author: Jane` is no secret
 _NOT_SECRET_AFTER = {"auth": re.compile(r"or(?!i[sz])", re.IGNORECASE)}
 _SECRET_WORD = re.compile(
-    "|".join(re.escape(w) + (f"(?!{_NOT_SECRET_AFTER[w].pattern})" if w in _NOT_SECRET_AFTER else "") for w in _SECRET_WORDS),
+    "|".join(
+        re.escape(w) + (f"(?!{_NOT_SECRET_AFTER[w].pattern})" if w in _NOT_SECRET_AFTER else "") for w in _SECRET_WORDS
+    ),
     re.IGNORECASE,
 )
 
@@ -119,6 +150,8 @@ def _secret_word_ends(text: str) -> list[int]:
                 ends.append(end)
             pos = low.find(word, pos + 1)
     return ends
+
+
 # name rest, optional markdown emphasis (`**Password:** x`), `:`/`=`, then a quoted value (spaces allowed) or a bare one
 _ASSIGNMENT_TAIL = re.compile(
     r"[A-Za-z0-9_.-]{0,20}[*_]{0,2}[ \t]{0,10}[:=][*_]{0,2}[ \t]{0,10}"
@@ -200,7 +233,9 @@ def _frontmatter_spans(text: str) -> list[tuple[int, int, str]]:
         if key:
             while stack and stack[-1][0] >= indent:
                 stack.pop()
-            name = key.group(2) if key.group(2) is not None else key.group(3) if key.group(3) is not None else key.group(4)
+            name = (
+                key.group(2) if key.group(2) is not None else key.group(3) if key.group(3) is not None else key.group(4)
+            )
             secret = bool(_secret_word_ends(name)) or bool(stack and stack[-1][1])
             value = key.group(5)
             if value is None or not value.strip():
@@ -291,6 +326,7 @@ def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:
     """
     if text is not None and not secret_spans(text):
         return dataclasses.replace(parsed, frontmatter=redact_properties(parsed.frontmatter))
+
     def red(value: str | None) -> str | None:
         return redact_text(value) if value else value
 
@@ -319,7 +355,9 @@ def redact_properties(value: Any, *, under_secret: bool = False) -> Any:
     quoted values); other strings go through :func:`redact_text`."""
     if isinstance(value, dict):  # a key can be a secret too (`sk-…: 1`): shown redacted like any text
         return {
-            redact_text(k) if isinstance(k, str) else k: redact_properties(v, under_secret=under_secret or _secret_key(k))
+            redact_text(k) if isinstance(k, str) else k: redact_properties(
+                v, under_secret=under_secret or _secret_key(k)
+            )
             for k, v in value.items()
         }
     if isinstance(value, list):

@@ -98,7 +98,9 @@ def _opcodes(a: list[str], b: list[str], backward: bool, max_cells: int) -> list
     if not backward:
         return line_opcodes(a, b, max_cells=max_cells)
     n, m = len(a), len(b)
-    return [(t, n - i2, n - i1, m - j2, m - j1) for t, i1, i2, j1, j2 in line_opcodes(a[::-1], b[::-1], max_cells=max_cells)]
+    return [
+        (t, n - i2, n - i1, m - j2, m - j1) for t, i1, i2, j1, j2 in line_opcodes(a[::-1], b[::-1], max_cells=max_cells)
+    ]
 
 
 def _align(red: str, edited: str, *, backward: bool = False) -> dict[int, int]:
@@ -149,7 +151,9 @@ def _align(red: str, edited: str, *, backward: bool = False) -> dict[int, int]:
         if all(at in found for at in b.marks_in(j1, j2)):
             continue
         ta = [(m.group(), m.start()) for m in _TOKEN.finditer(red, a.starts[i1], max(a.starts[i1], a.starts[i2] - 1))]
-        tb = [(m.group(), m.start()) for m in _TOKEN.finditer(edited, b.starts[j1], max(b.starts[j1], b.starts[j2] - 1))]
+        tb = [
+            (m.group(), m.start()) for m in _TOKEN.finditer(edited, b.starts[j1], max(b.starts[j1], b.starts[j2] - 1))
+        ]
         cap = min(budget, MAX_TOKEN_CELLS)
         budget -= min(len(ta) * len(tb), cap)
         for tag, x1, x2, y1, _ in _opcodes([t for t, _ in ta], [t for t, _ in tb], backward, cap):
@@ -231,14 +235,16 @@ def restore_secrets(original: str, edited: str) -> str:
             raise SecretMarkerError(
                 f"the [REDACTED:{rule}] marker on line {line} is not where a secret was: it was typed, copied "
                 "or moved into changed text, so which secret it stands for cannot be told; nothing was written",
-                rule=rule, line=line,
+                rule=rule,
+                line=line,
             )
         hit = secret_at.get(at)
         if hit != secret_at.get(other):
             raise SecretMarkerError(
                 f"the [REDACTED:{rule}] marker on line {line} could stand for more than one secret (lines that "
                 "read the same in the redacted note, with different secrets); nothing was written",
-                rule=rule, line=line,
+                rule=rule,
+                line=line,
             )
         if hit is None:
             continue  # the original's own literal marker text: left as written
@@ -264,7 +270,8 @@ def _check_hidden(restored: str, edited: str, placed: list[tuple[int, int, str, 
         return SecretMarkerError(
             f"the [REDACTED:{rule}] marker on line {line} was changed or joined to other text, so its secret "
             "would no longer be redacted where it lands; nothing was written",
-            rule=rule, line=line,
+            rule=rule,
+            line=line,
         )
 
     def check_covered(text: str, shift: int) -> None:  # each secret inside one span of its own rule
@@ -296,7 +303,6 @@ def _check_hidden(restored: str, edited: str, placed: list[tuple[int, int, str, 
     for _, _, rule, secret, line in placed:
         if after.count(secret) > before.count(secret):
             raise refuse(rule, line)
-
 
 
 def redacted_view(original: str) -> tuple[str, list[tuple[int, int]]]:

@@ -29,10 +29,10 @@ from obsigate.domain.text import nfc
 
 __all__ = [
     "FileEntry",
-    "created_ns",
-    "folders_of",
     "Vault",
+    "created_ns",
     "decode_note",
+    "folders_of",
     "is_editor_temp",
     "is_hidden",
     "is_note",
@@ -44,7 +44,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +197,9 @@ def is_servable_name(name: str) -> bool:
     )
 
 
-_WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))})
+_WINDOWS_DEVICES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+)
 
 
 def is_portable_name(name: str) -> bool:
@@ -235,7 +236,11 @@ def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
             if not stat.S_ISREG(st.st_mode) or is_editor_temp(name):
                 continue
             if st.st_nlink > 1:
-                log.info("vault %s: %s is hard-linked; such files are never read (another name may be outside)", vault.name, disk_rel)
+                log.info(
+                    "vault %s: %s is hard-linked; such files are never read (another name may be outside)",
+                    vault.name,
+                    disk_rel,
+                )
                 continue
             try:
                 disk_rel.encode("utf-8")

@@ -39,7 +39,7 @@ from obsigate.mcp.prompts import no_cursor
 from obsigate.tools.api import ServiceError, ToolContext
 from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 
-__all__ = ["FILE_TEMPLATE", "VAULT_TEMPLATE", "RESOURCE_NOT_FOUND_LEGACY", "ResourceHandlers"]
+__all__ = ["FILE_TEMPLATE", "RESOURCE_NOT_FOUND_LEGACY", "VAULT_TEMPLATE", "ResourceHandlers"]
 
 #: Resource-not-found code of MCP ≤ 2025-11-25 (``server/resources`` §Error Handling); retired in 2026-07-28.
 RESOURCE_NOT_FOUND_LEGACY = -32002

@@ -29,8 +29,8 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp_types import (
     INVALID_PARAMS,
     INVALID_REQUEST,
-    CallToolRequestParams,
     BlobResourceContents,
+    CallToolRequestParams,
     CallToolResult,
     ElicitRequest,
     ElicitRequestFormParams,
@@ -53,7 +53,15 @@ from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers, no_cursor
 from obsigate.mcp.resources import ResourceHandlers
 from obsigate.tools.api import (
-    Scope, ServiceError, ToolContext, ToolRuntime, ToolSpec, call_tool, internal_error, settle, visible_tools,
+    Scope,
+    ServiceError,
+    ToolContext,
+    ToolRuntime,
+    ToolSpec,
+    call_tool,
+    internal_error,
+    settle,
+    visible_tools,
 )  # fmt: skip
 from obsigate.tools.registry import ToolKind
 
@@ -139,7 +147,9 @@ def success_result(data: dict[str, Any], spec: ToolSpec | None = None) -> CallTo
             blocks.append(ImageContent(type="image", data=blob, mime_type=mime))
         else:  # a part of a file, or bytes that are not the image their name says: hosts pass images to models
             uri = f"vault://{quote(str(data.get('vault', '')), safe='')}/{quote(str(data.get('path', '')), safe='/')}"
-            blocks.append(EmbeddedResource(type="resource", resource=BlobResourceContents(uri=uri, mime_type=mime, blob=blob)))
+            blocks.append(
+                EmbeddedResource(type="resource", resource=BlobResourceContents(uri=uri, mime_type=mime, blob=blob))
+            )
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text), *blocks], structured_content=data)
 
@@ -161,7 +171,11 @@ def _is_image(blob: str) -> bool:
 def confirmation_message(data: dict[str, Any]) -> str:
     """The text a human reads in the inline confirmation of a proposal: vault, summary and the (redacted)
     diffs, cut at about 6000 characters."""
-    lines = [f"Apply this change to vault {data.get('vault')!r}? ({data.get('tool')})", "", str(data.get("summary", ""))]
+    lines = [
+        f"Apply this change to vault {data.get('vault')!r}? ({data.get('tool')})",
+        "",
+        str(data.get("summary", "")),
+    ]
     budget = _MESSAGE_DIFF_CHARS
     for entry in data.get("diffs") or []:
         head = f"{entry.get('action', '?')} {entry.get('path', '')}" + (f" -> {entry['to']}" if entry.get("to") else "")
@@ -248,7 +262,9 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
         tctx = context_of(ctx)
         return ListToolsResult(tools=[mcp_tool(spec) for spec in visible_tools(tctx)])
 
-    async def run_tool(tctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> dict[str, Any] | CallToolResult:
+    async def run_tool(
+        tctx: ToolContext, name: str, arguments: dict[str, Any] | None
+    ) -> dict[str, Any] | CallToolResult:
         """``call_tool``, with a failure already rendered as a result (or raised as ``-32602``)."""
         try:
             return await call_tool(tctx, name, arguments)
@@ -339,5 +355,7 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
     # Seals the requestState of our inline confirmations (2026-07-28): AES-GCM under a per-process key, bound to
     # the caller, the method, the tool and its arguments, and valid as long as a confirmation token.
     ttl = float(runtime.confirmations.ttl_s if runtime.confirmations is not None else 300)
-    server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(ttl=ttl), default_audience=SERVER_NAME))
+    server.middleware.append(
+        RequestStateBoundary(RequestStateSecurity.ephemeral(ttl=ttl), default_audience=SERVER_NAME)
+    )
     return server

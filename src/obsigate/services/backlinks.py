@@ -82,7 +82,12 @@ def get_backlinks(
         }
         for b in page
     ]
-    out: dict[str, Any] = {"vault": vault.name, "path": rel, "backlinks": items, **page_fields(total, offset, len(items))}
+    out: dict[str, Any] = {
+        "vault": vault.name,
+        "path": rel,
+        "backlinks": items,
+        **page_fields(total, offset, len(items)),
+    }
     if unlinked:
         out["unlinked"] = unlinked_mentions(ws, vault, rel, limit=limit)
     out["index"] = ws.index_state()
@@ -123,7 +128,14 @@ def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> l
             for m in pattern.finditer(_LINK_SPAN.sub(lambda s: " " * len(s.group()), line)):
                 mentions.append({"line": parsed.body_line + i, "context": clip_around(line, m.group())})
         if mentions:
-            out.append({"path": source, "title": note_title(source), "count": len(mentions), "mentions": mentions[:LINKS_PER_NOTE]})
+            out.append(
+                {
+                    "path": source,
+                    "title": note_title(source),
+                    "count": len(mentions),
+                    "mentions": mentions[:LINKS_PER_NOTE],
+                }
+            )
             if len(out) >= limit:
                 break
     return out

@@ -13,13 +13,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from obsigate.domain.diff import MAX_DIFF_CHARS, MAX_DIFF_INPUT_BYTES
+from obsigate.domain.storage import vault_fs
 from obsigate.domain.storage.backups import (
     BackupArgumentError,
     BackupError,
     BackupNotFoundError,
     BackupStore,
 )
-from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
@@ -58,7 +58,9 @@ def store_errors() -> Iterator[None]:
         raise _service_error(exc) from None
 
 
-def save_backup(store: BackupStore, vault: str, path: str, data: bytes, *, reason: str, deleted: bool | None = None) -> str:
+def save_backup(
+    store: BackupStore, vault: str, path: str, data: bytes, *, reason: str, deleted: bool | None = None
+) -> str:
     """:meth:`BackupStore.save <obsigate.domain.storage.backups.BackupStore.save>` of ``path`` (normalised
     first) with service errors; returns the new version id.
 
@@ -85,7 +87,9 @@ def read_backup(store: BackupStore, vault: str, path: str, version: str) -> byte
 
 def _store(ws: Workspace) -> BackupStore:
     if ws.backups is None:
-        raise Unavailable("backups are not enabled on this server", hint="the server was started without a backup store")
+        raise Unavailable(
+            "backups are not enabled on this server", hint="the server was started without a backup store"
+        )
     return ws.backups
 
 
@@ -103,9 +107,7 @@ def _current_bytes(safe: SafePath) -> bytes | None:
 MAX_LIMIT = 1000
 
 
-def list_backups(
-    ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0
-) -> dict[str, Any]:
+def list_backups(ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0) -> dict[str, Any]:
     """The saved versions of one file of ``vault`` (already permitted by the tool layer), newest first; without
     ``path``, every path of the vault that has backups, most recent first (how a deleted note or folder is
     found again). The file need not exist any more: a deleted note keeps its backups under its old path.
@@ -129,7 +131,13 @@ def list_backups(
         with store_errors():
             files = _store(ws).files(vault.name)
         page = files[offset : offset + limit]
-        return {"vault": vault.name, "path": None, "versions": [], "files": page, **page_fields(len(files), offset, len(page))}
+        return {
+            "vault": vault.name,
+            "path": None,
+            "versions": [],
+            "files": page,
+            **page_fields(len(files), offset, len(page)),
+        }
     safe = resolve_safe_path(vault, path)
     with store_errors():
         versions = _store(ws).versions(vault.name, safe.rel)
@@ -137,7 +145,13 @@ def list_backups(
         {k: v for k, v in entry.items() if k != "sha256"} | {"file_version": ws.versions.of_sha256(entry["sha256"])}
         for entry in versions[offset : offset + limit]
     ]
-    return {"vault": vault.name, "path": safe.rel, "versions": page, "files": None, **page_fields(len(versions), offset, len(page))}
+    return {
+        "vault": vault.name,
+        "path": safe.rel,
+        "versions": page,
+        "files": None,
+        **page_fields(len(versions), offset, len(page)),
+    }
 
 
 def diff_backup(

@@ -39,6 +39,7 @@ from obsigate.domain.redaction import redact_text
 #: Where unexpected failures are logged (``obsigate serve`` prints the ``obsigate`` loggers on stderr).
 log = logging.getLogger("obsigate.errors")
 
+
 class Channel(StrEnum):
     """How MCP carries a code. ``result``: a ``tools/call`` result with ``isError: true`` (and JSON-RPC
     ``-32602`` with ``data.code`` from resources, prompts and completion, which have no ``isError``);

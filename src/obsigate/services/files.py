@@ -11,7 +11,7 @@ import base64
 import json
 import mimetypes
 from dataclasses import asdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.domain.versions import served_sha256
-from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge
+from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import SafePath, fs_errors, resolve_safe_path
 from obsigate.services.workspace import Workspace
 
@@ -60,7 +60,9 @@ def _load(vault: Vault, path: str, *, max_bytes: int | None = None) -> tuple[Saf
         with fs_errors(safe.rel):
             data, st = vault_fs.read_file(vault.root, safe.rel, max_bytes=max_bytes)
     except IsADirectoryError:
-        raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders") from None
+        raise BadRequest(
+            f"{safe.rel!r} is a folder", code="is_a_directory", hint="use list_directory for folders"
+        ) from None
     except OSError:  # absent (or below a file), or unreadable
         raise NotFound(
             f"file {safe.rel!r} does not exist in vault {vault.name!r}",
@@ -160,7 +162,7 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
         "content": chunk,
         **meta,
         "size": len(data),
-        "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=timezone.utc).isoformat(timespec="seconds"),
+        "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).isoformat(timespec="seconds"),
         "sha256": served_sha256(redact_text(text)),  # of the file as served, never of its secrets
         "version": ws.versions.of(data),
         "offset": start,
@@ -187,7 +189,13 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
     """
     safe, data, _ = _load(vault, path)
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
-    common = {"vault": vault.name, "path": safe.rel, "mime_type": mime, "size": len(data), "version": ws.versions.of(data)}
+    common = {
+        "vault": vault.name,
+        "path": safe.rel,
+        "mime_type": mime,
+        "size": len(data),
+        "version": ws.versions.of(data),
+    }
     text = _decode_text(safe.rel, data)
     shown = None if text is None else redact_text(text)
     common["sha256"] = served_sha256(data if shown is None else shown)  # of what is served, never of the secrets
@@ -197,9 +205,23 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
         end = min(len(data), offset + ws.limits.max_read_bytes)
         next_offset = end if end < len(data) else None
         chunk = base64.b64encode(data[offset:end]).decode("ascii")
-        return {**common, "encoding": "base64", "content": chunk, "offset": offset, "next_offset": next_offset, "truncated": next_offset is not None}
+        return {
+            **common,
+            "encoding": "base64",
+            "content": chunk,
+            "offset": offset,
+            "next_offset": next_offset,
+            "truncated": next_offset is not None,
+        }
     chunk, start, next_offset, _ = _window(shown, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
-    return {**common, "encoding": "utf-8", "content": chunk, "offset": start, "next_offset": next_offset, "truncated": next_offset is not None}
+    return {
+        **common,
+        "encoding": "utf-8",
+        "content": chunk,
+        "offset": start,
+        "next_offset": next_offset,
+        "truncated": next_offset is not None,
+    }
 
 
 def read_file_bytes(ws: Workspace, vault: Vault, path: str) -> tuple[str, bytes, str]:
@@ -216,4 +238,3 @@ def read_file_bytes(ws: Workspace, vault: Vault, path: str) -> tuple[str, bytes,
     mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
     text = _decode_text(safe.rel, data)
     return (safe.rel, data, mime) if text is None else (safe.rel, redact_text(text).encode("utf-8"), mime)
-

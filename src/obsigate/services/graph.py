@@ -119,7 +119,9 @@ def get_graph(
             node["depth"] = depth_of[i]
         nodes.append(node)
     out_edges = [
-        {"source": s, "target": t, "count": n} for (s, t), n in sorted(kept_edges.items()) if s in chosen and t in chosen
+        {"source": s, "target": t, "count": n}
+        for (s, t), n in sorted(kept_edges.items())
+        if s in chosen and t in chosen
     ]
     total_edges = len(kept_edges)
     cap = limit * EDGES_PER_NODE
@@ -221,4 +223,11 @@ def _build_export(ws: Workspace, name: str, tag: str, version: str) -> dict[str,
         s, t = index.get(source), missing.get(target) if dest is None else index.get(dest)
         if s is not None and t is not None:
             edges += (s, t)
-    return {"vault": name, "version": version, "tag": tag or None, "notes": notes, "unresolved": unresolved, "edges": edges}
+    return {
+        "vault": name,
+        "version": version,
+        "tag": tag or None,
+        "notes": notes,
+        "unresolved": unresolved,
+        "edges": edges,
+    }

@@ -1,7 +1,7 @@
 """Every change to a vault: the single source for the write tools and the REST write routes (issue 4).
 
 Each mutation is one planner, ``plan_<tool>(ws, vault, **args) -> Plan``, that reads what it needs and
-changes nothing; the write tool names its planner (``tools/catalog_write.py``). :func:`propose` runs a
+changes nothing; the write tool names its planner (``tools/catalog/write.py``). :func:`propose` runs a
 planner and returns its :class:`~obsigate.services.changes.Change`; :func:`apply` runs it again under the
 vault's lock and performs it. ``expected`` is the ``Change.reads`` of an earlier proposal: when given, every
 file the plan read must still hash the same, or :class:`Conflict` is raised and nothing is written (the
@@ -21,14 +21,14 @@ from typing import Any
 
 from obsigate.domain.diff import redacted_diff
 from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan_link_updates
+from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.secret_markers import SecretMarkerError, redacted_view, restore_secrets
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.text import nfc
-from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.vault import Vault, is_note, walk
-from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from obsigate.services.backups import read_backup, trashed_files
 from obsigate.services.changes import Change, FileChange
+from obsigate.services.errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
 from obsigate.services.mutation_exec import MakeDir, Move, Remove, Step, Write, execute, vault_lock
 from obsigate.services.paths import check_new_name, fs_errors, kind_of, normalize_rel
 from obsigate.services.search_args import compile_globs, compile_query
@@ -134,6 +134,7 @@ def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to
 
 # --------------------------------------------------------------------------------------- entry points
 
+
 def propose(ws: Workspace, planner: Planner, vault: Vault, **args: Any) -> Change:
     """What ``planner`` (a ``plan_<tool>`` of this module) would do with ``args`` in ``vault`` (already
     permitted by the tool layer; services never see grants); changes nothing. Returns the planned
@@ -220,7 +221,8 @@ def plan_create_directory(ws: Workspace, vault: Vault, *, path: str) -> Plan:
 def _secret_refused(exc: SecretMarkerError, path: str | None = None) -> BadRequest:
     """The ``secret_marker_altered`` error for a write that would move or reveal a redacted secret."""
     return BadRequest(
-        f"{path}: {exc}" if path else str(exc), code="secret_marker_altered",
+        f"{path}: {exc}" if path else str(exc),
+        code="secret_marker_altered",
         details={"rule": exc.rule, "line": exc.line, **({"path": path} if path else {})},
         hint="leave each [REDACTED:…] marker as you read it, where it was, with a space or a sign around it; "
         "delete a marker to delete its secret, or type a new value in its place; leave the text next to a "
@@ -291,10 +293,16 @@ def plan_append_to_file(ws: Workspace, vault: Vault, *, path: str, content: str)
     before = _read(vault, rel)
     if before is None:
         data = content.encode("utf-8")
-        prop = _proposal(f"create {rel} with the text ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""})
+        prop = _proposal(
+            f"create {rel} with the text ({len(data)} bytes)", [_change(rel, "create", None, data)], {rel: ""}
+        )
         return Plan(prop, [Write(rel, data, exclusive=True)], "append_to_file")
     after = append(_text_of(rel, before), content).encode()
-    prop = _proposal(f"append {len(after) - len(before)} bytes to {rel}", [_change(rel, "modify", before, after)], {rel: _sha(before)})
+    prop = _proposal(
+        f"append {len(after) - len(before)} bytes to {rel}",
+        [_change(rel, "modify", before, after)],
+        {rel: _sha(before)},
+    )
     return Plan(prop, [Write(rel, after)], "append_to_file")
 
 
@@ -333,8 +341,11 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
     files = [f for f in trashed if (f["path"] == rel) == (kind == "file")]
     if not files:
         if _exists(vault, rel):
-            raise Conflict(f"{rel!r} exists; the trash restores nothing over it", code="exists",
-                           hint="to bring back an older content, restore a version from its history (restore_backup)")
+            raise Conflict(
+                f"{rel!r} exists; the trash restores nothing over it",
+                code="exists",
+                hint="to bring back an older content, restore a version from its history (restore_backup)",
+            )
         raise NotFound(f"the trash holds no deleted {kind} at {rel!r}", hint="list_trash shows what can be restored")
     one = kind == "file"
     restored = {f["path"] for f in files}
@@ -354,7 +365,11 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
         steps.append(Write(f["path"], data, exclusive=True))
         reads[f["path"]] = _sha(None)
     n = len(files)
-    summary = f"restore {rel} from the trash" if one else f"restore folder {rel} from the trash: {n} file{'s' if n != 1 else ''}"
+    summary = (
+        f"restore {rel} from the trash"
+        if one
+        else f"restore folder {rel} from the trash: {n} file{'s' if n != 1 else ''}"
+    )
     return Plan(_proposal(summary, changes, reads, {"files": n}), steps, "restore_trash")
 
 
@@ -485,7 +500,11 @@ def plan_delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: 
     rel = normalize_rel(path)
     found = kind_of(vault, rel)
     if found != "dir":
-        raise (BadRequest(f"{rel!r} is a file", code="not_a_directory") if found else NotFound(f"folder {rel!r} does not exist"))
+        raise (
+            BadRequest(f"{rel!r} is a file", code="not_a_directory")
+            if found
+            else NotFound(f"folder {rel!r} does not exist")
+        )
     files = [e.path for e, _ in walk(vault, rel)]
     with fs_errors(rel):
         below = list(vault_fs.walk(vault.root, rel, strict=True))
@@ -493,13 +512,21 @@ def plan_delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: 
     unseen = [p for p, st in below if p.rsplit("/", 1)[-1].startswith(".") or stat.S_ISLNK(st.st_mode)]
     if unseen:
         raise Conflict(
-            f"folder {rel!r} holds hidden entries or symlinks ({unseen[0][len(rel) + 1:]}...); remove them first",
+            f"folder {rel!r} holds hidden entries or symlinks ({unseen[0][len(rel) + 1 :]}...); remove them first",
             code="hidden_entries",
         )
     if below and not recursive:
-        raise Conflict(f"folder {rel!r} is not empty", code="directory_not_empty", hint="set recursive to delete what it holds")
-    summary = f"delete folder {rel} and its {len(files)} files (kept in the backups)" if files else f"delete empty folder {rel}"
-    diffs = [FileChange(path=rel, action="rmdir", diff="")] + [FileChange(path=p, action="delete", diff="") for p in files[:200]]
+        raise Conflict(
+            f"folder {rel!r} is not empty", code="directory_not_empty", hint="set recursive to delete what it holds"
+        )
+    summary = (
+        f"delete folder {rel} and its {len(files)} files (kept in the backups)"
+        if files
+        else f"delete empty folder {rel}"
+    )
+    diffs = [FileChange(path=rel, action="rmdir", diff="")] + [
+        FileChange(path=p, action="delete", diff="") for p in files[:200]
+    ]
     prop = _proposal(summary, diffs, {rel: _tree_hash(vault, rel)}, {"files": len(files)})
     return Plan(prop, [Remove(rel)], "delete_directory")
 
@@ -572,6 +599,12 @@ def plan_replace_in_files(
         diffs.append(_change(rec.path, "modify", data, after))
         steps.append(Write(rec.path, after))
     total = sum(counts.values())
-    summary = f"replace {total} match{'es' if total != 1 else ''} in {len(counts)} note{'s' if len(counts) != 1 else ''}"
+    summary = (
+        f"replace {total} match{'es' if total != 1 else ''} in {len(counts)} note{'s' if len(counts) != 1 else ''}"
+    )
     details = {"files": counts, "total": total, "dry_run": dry_run}
-    return Plan(_proposal(summary + (" (dry run)" if dry_run else ""), diffs, reads, details), [] if dry_run else steps, "replace_in_files")
+    return Plan(
+        _proposal(summary + (" (dry run)" if dry_run else ""), diffs, reads, details),
+        [] if dry_run else steps,
+        "replace_in_files",
+    )

@@ -64,9 +64,7 @@ def normalize_rel(raw: object, *, allow_root: bool = False) -> str:
         if seg == "..":
             raise PathOutsideVault(f"path {raw!r} climbs out of the vault with '..'")
         if seg.startswith("."):
-            raise PathOutsideVault(
-                f"path {raw!r} names a hidden entry; hidden files and folders are never served"
-            )
+            raise PathOutsideVault(f"path {raw!r} names a hidden entry; hidden files and folders are never served")
         if not is_servable_name(seg):
             raise BadRequest(f"path segment {seg!r} has leading/trailing spaces or a trailing dot")
         if len(seg.encode("utf-8")) > MAX_SEGMENT_BYTES:
@@ -98,8 +96,9 @@ def check_new_name(vault: Vault, rel: str) -> None:
     for i, seg in enumerate(segs):
         if not is_portable_name(seg) and not vault_fs.exists(vault.root, "/".join(segs[: i + 1])):
             raise BadRequest(
-                f"the new name {seg!r} uses a character Windows reserves (: * ? \" < > |) or a device name (CON, NUL...)",
-                code="invalid_name", hint="pick a name without those characters",
+                f'the new name {seg!r} uses a character Windows reserves (: * ? " < > |) or a device name (CON, NUL...)',
+                code="invalid_name",
+                hint="pick a name without those characters",
             )
 
 
@@ -126,7 +125,8 @@ def fs_errors(rel: str) -> Iterator[None]:
     except vault_fs.TooDeep as exc:
         raise BadRequest(
             f"{exc.filename!r} is deeper than {vault_fs.MAX_DEPTH} folders: what it holds cannot be backed up, so "
-            f"{rel!r} is not changed", hint="move the deep folders up first",
+            f"{rel!r} is not changed",
+            hint="move the deep folders up first",
         ) from None
 
 

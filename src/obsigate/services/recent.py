@@ -6,8 +6,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from obsigate.services.errors import BadRequest
 from obsigate.domain.vault import note_title
+from obsigate.services.errors import BadRequest
 from obsigate.services.workspace import Workspace, iso_utc, page_fields
 
 MODES = ("modified", "created")
@@ -118,7 +118,12 @@ def list_recent(
                 "age": humanize_age(clock - stamp / 1e9),
             }
         )
-    out: dict[str, Any] = {"mode": mode, "files": files, **page_fields(total, offset, len(files)), "index": ws.index_state()}
+    out: dict[str, Any] = {
+        "mode": mode,
+        "files": files,
+        **page_fields(total, offset, len(files)),
+        "index": ws.index_state(),
+    }
     if not out["index"]["complete"]:
         out["warning"] = "the index is still being built; recent files may be missing"
     return out

@@ -111,4 +111,3 @@ def suggest_tags(
     ranked.sort()
     chunk = [{"tag": tag, "count": -neg} for _, neg, tag in ranked[offset : offset + limit]]
     return {"query": q, "tags": chunk, **page_fields(len(ranked), offset, len(chunk))}
-

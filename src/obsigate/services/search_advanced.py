@@ -24,8 +24,8 @@ from typing import Any
 import regex as rx
 from wcmatch import glob as wcglob
 
-from obsigate.domain.index.vault_index import FileRecord
 from obsigate.domain.index.sqlite_store import tag_key
+from obsigate.domain.index.vault_index import FileRecord
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
@@ -211,7 +211,9 @@ def _scan(
             continue
         if matches:
             r = records[path]
-            scan.found.append(_Found(vault, path, r.size, r.mtime_ns, r.created_ns, matches, snippet(body, spans), tags))
+            scan.found.append(
+                _Found(vault, path, r.size, r.mtime_ns, r.created_ns, matches, snippet(body, spans), tags)
+            )
 
 
 def _hit(ws: Workspace, f: _Found) -> dict[str, Any]:

@@ -8,7 +8,7 @@ glob count, length and brace expansion; pattern length and the expansion of coun
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import regex as rx
@@ -38,8 +38,8 @@ def _instant(value: object, name: str) -> int:
             f"{name} must be an ISO 8601 date or date-time, e.g. 2024-05-01 or 2024-05-01T09:30:00Z; got {value!r}"
         ) from None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    delta = parsed - datetime(1970, 1, 1, tzinfo=timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
+    delta = parsed - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
 
 

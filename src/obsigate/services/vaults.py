@@ -49,9 +49,13 @@ def browse_directory(
     safe = resolve_safe_path(vault, path or "", allow_root=True)
     found = kind_of(vault, safe.rel)
     if found is None:
-        raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}", hint="call list_directory on the parent")
+        raise NotFound(
+            f"folder {safe.rel!r} does not exist in vault {vault.name!r}", hint="call list_directory on the parent"
+        )
     if found != "dir":
-        raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory", hint="use read_file for files")
+        raise BadRequest(
+            f"{safe.rel!r} is a file, not a folder", code="not_a_directory", hint="use read_file for files"
+        )
     dirs: list[dict[str, Any]] = []
     files: list[tuple[str, str]] = []  # stat-ed only for the page served: a 10k-file root stays cheap
     with fs_errors(safe.rel):
@@ -144,6 +148,11 @@ def _page(head: dict[str, Any], key: str, items: list[Any], limit: int, offset: 
     total = len(items)
     chunk = items[offset : offset + limit]
     end = offset + len(chunk)
-    return {**head, key: chunk, "total": total, "offset": offset, "truncated": end < total, "next_offset": end if end < total else None}
-
-
+    return {
+        **head,
+        key: chunk,
+        "total": total,
+        "offset": offset,
+        "truncated": end < total,
+        "next_offset": end if end < total else None,
+    }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from obsigate.domain.index.vault_index import VaultIndex
@@ -34,7 +34,7 @@ class Limits:
 
 def iso_utc(ns: int) -> str:
     """``ns`` nanoseconds since the epoch as ISO 8601 UTC, truncated to the second: ``2026-11-30T08:15:00+00:00``."""
-    return datetime.fromtimestamp(ns // 10**9, tz=timezone.utc).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(ns // 10**9, tz=UTC).isoformat(timespec="seconds")
 
 
 def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
@@ -54,7 +54,12 @@ def check_page(limit: int, offset: int, *, max_limit: int | None = None, max_off
         BadRequest: either is out of range; the message states both ranges, e.g. ``limit must be 1..100 and
         offset >= 0``.
     """
-    if limit < 1 or offset < 0 or (max_limit is not None and limit > max_limit) or (max_offset is not None and offset > max_offset):
+    if (
+        limit < 1
+        or offset < 0
+        or (max_limit is not None and limit > max_limit)
+        or (max_offset is not None and offset > max_offset)
+    ):
         limits = ">= 1" if max_limit is None else f"1..{max_limit}"
         offsets = ">= 0" if max_offset is None else f"0..{max_offset}"
         raise BadRequest(f"limit must be {limits} and offset {offsets}")

@@ -11,16 +11,6 @@ prompt (the confirmation token is a credential)."""
 
 from __future__ import annotations
 
-# Import order is the catalog's order in tools/list: discovery first, then reading, searching, writing.
-from obsigate.tools import (  # noqa: F401, I001 — importing registers the tools
-    catalog_vaults,
-    catalog_files,
-    catalog_links,
-    catalog_search,
-    catalog_recent,
-    catalog_backups,
-    catalog_write,
-)
 from obsigate.services.errors import (
     BadRequest,
     Conflict,
@@ -34,10 +24,11 @@ from obsigate.services.errors import (
     error_body,
     internal_error,
 )
+from obsigate.tools import catalog
 from obsigate.tools.assistant_context import collect_context
+from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
-from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
 
@@ -47,3 +38,5 @@ __all__ = [
     "collect_context", "error_body", "fit_to_budget", "internal_error", "offered_tools", "settle", "strip_secret_fields",
     "visible_tools",
 ]  # fmt: skip
+
+catalog.load()  # registers every tool, in tools/list order

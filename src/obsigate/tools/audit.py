@@ -12,7 +12,7 @@ import json
 import os
 import threading
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +81,7 @@ class AuditLog:
 
     def record(self, event: AuditEvent) -> None:
         """Append ``event`` with a UTC ``ts``. I/O errors are swallowed: auditing must not break a read."""
-        line = {"ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), **asdict(event)}
+        line = {"ts": datetime.now(UTC).isoformat(timespec="milliseconds"), **asdict(event)}
         # backslashreplace: a lone surrogate in a refused argument must not cost the record
         data = (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode("utf-8", "backslashreplace")
         with self._lock:

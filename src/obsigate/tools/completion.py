@@ -164,7 +164,9 @@ async def complete(
         kinds, vault_arg = _arguments_of(ref_type, ref_name)
         kind = kinds.get(argument)
         if kind is None:
-            raise BadRequest(f"{ref_type} has no argument {argument!r}", hint="see prompts/list or resources/templates/list")
+            raise BadRequest(
+                f"{ref_type} has no argument {argument!r}", hint="see prompts/list or resources/templates/list"
+            )
         context = context or {}
         if has_lone_surrogate(value) or has_lone_surrogate(context):
             return []  # not text any file or vault name can hold

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -50,30 +50,30 @@ import anyio
 from pydantic import BaseModel
 
 from obsigate.auth.tokens import TokenService
-from obsigate.domain.storage.private_files import ensure_private_file
 from obsigate.domain.redaction import redact_payload
+from obsigate.domain.storage.private_files import ensure_private_file
 from obsigate.services.changes import Change
 from obsigate.services.errors import BadRequest, Conflict, Forbidden, ServiceError, Unauthenticated, Unavailable
+from obsigate.tools.audit import summarize_args
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.context import ToolContext
-from obsigate.tools.audit import summarize_args
 from obsigate.tools.door import Call, door, invoke
 from obsigate.tools.pipeline import backup_ids, finish, parse, permit
 from obsigate.tools.registry import APPLY_PREFIX, SECRET_RESULT_FIELDS, ToolSpec
 
 __all__ = [
     "AUDIENCE",
-    "Answer",
-    "apply",
-    "propose",
-    "settle",
     "CONFIRM_DB_FILE",
     "CONFIRM_KEY_FILE",
     "TOKEN_TYPE",
+    "Answer",
     "ConfirmationService",
     "Issued",
     "Redeemed",
+    "apply",
     "canonical_json",
+    "propose",
+    "settle",
     "sha256_json",
     "strip_secret_fields",
 ]
@@ -127,7 +127,8 @@ def strip_secret_fields(data: Mapping[str, Any]) -> dict[str, Any]:
 def _invalid(reason: str, tool: str | None = None) -> ServiceError:
     hint = f"call propose_{tool} again for a fresh token" if tool else "call the propose_ tool again for a fresh token"
     return BadRequest(
-        code="invalid_confirmation", message="the confirmation token is invalid or expired",
+        code="invalid_confirmation",
+        message="the confirmation token is invalid or expired",
         hint=hint,
         details={"reason": reason},
     )
@@ -145,7 +146,7 @@ class Issued:
     @property
     def expires_at_iso(self) -> str:
         """``expires_at`` as ISO 8601 UTC (``2026-11-30T08:15:00+00:00``)."""
-        return datetime.fromtimestamp(self.expires_at, tz=timezone.utc).isoformat(timespec="seconds")
+        return datetime.fromtimestamp(self.expires_at, tz=UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +195,9 @@ class ConfirmationService:
             db.executescript(_SCHEMA)
 
     @classmethod
-    def in_data_dir(cls, data_dir: Path, *, ttl_s: int = 300, clock: Callable[[], float] = time.time) -> ConfirmationService:
+    def in_data_dir(
+        cls, data_dir: Path, *, ttl_s: int = 300, clock: Callable[[], float] = time.time
+    ) -> ConfirmationService:
         """The service over ``<data_dir>/confirm.key`` and ``<data_dir>/confirmations.sqlite3``."""
         return cls(data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=ttl_s, clock=clock)
 
@@ -328,7 +331,8 @@ class ConfirmationService:
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK")
                 raise Conflict(
-                    code="token_reused", message="this confirmation token was already used",
+                    code="token_reused",
+                    message="this confirmation token was already used",
                     hint=f"each token works once: call propose_{tool} again",
                 ) from None
             row = db.execute(
@@ -367,7 +371,10 @@ class ConfirmationService:
             return None
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT OR IGNORE INTO used(jti, used_at, exp) VALUES (?, ?, ?)", (claims["jti"], self._now(), claims["exp"]))
+            db.execute(
+                "INSERT OR IGNORE INTO used(jti, used_at, exp) VALUES (?, ?, ?)",
+                (claims["jti"], self._now(), claims["exp"]),
+            )
             db.execute("DELETE FROM proposals WHERE jti = ?", (claims["jti"],))
             db.execute("COMMIT")
         return claims["jti"]
@@ -502,7 +509,9 @@ async def settle(ctx: ToolContext, proposal: Mapping[str, Any], answer: Answer |
                     vault = proposal.get("vault")
                     call.vault = vault if isinstance(vault, str) else None
                     call.paths = [d["path"] for d in proposal.get("diffs") or [] if isinstance(d, dict) and "path" in d]
-                    call.proposal = await anyio.to_thread.run_sync(lambda: service.revoke(token, user=ctx.principal.name))
+                    call.proposal = await anyio.to_thread.run_sync(
+                        lambda: service.revoke(token, user=ctx.principal.name)
+                    )
             except ServiceError:
                 pass  # the token is not returned either way
         return {**closed, "status": "declined"}

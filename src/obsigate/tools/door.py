@@ -22,8 +22,8 @@ from typing import Any
 import anyio
 
 from obsigate.domain.redaction import redact_payload, redact_text
-from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.storage import vault_fs
+from obsigate.domain.text import has_lone_surrogate
 from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault, ServiceError, internal_error
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.context import ToolContext
@@ -103,10 +103,12 @@ async def door(
         raise gone from None
     except vault_fs.OutsideVault as exc:  # a symlink met by a path no service translated: still a refusal
         result_code = "path_outside_vault"
-        refusal = PathOutsideVault(f"{exc.filename!r} goes through a symlink; symlinks inside a vault are never followed")
+        refusal = PathOutsideVault(
+            f"{exc.filename!r} goes through a symlink; symlinks inside a vault are never followed"
+        )
         _redact_error(refusal)
         raise refusal from None
-    except Exception as exc:  # noqa: BLE001 — the one place unexpected errors are contained
+    except Exception as exc:
         result_code = "internal_error"
         error = internal_error(exc, name, f"{ctx.mode} call by {ctx.principal.name}")
         call.error_id = error.error_id

@@ -45,4 +45,7 @@ def vault_switches(ctx: ToolContext) -> list[dict[str, Any]]:
     if not ctx.principal.is_admin:
         raise Forbidden("only an admin may see the vaults' settings", code="forbidden")
     ws = ctx.workspace
-    return [{"name": n, "read_only": v.read_only, "destructive_tools": ws.destructive.get(n, True)} for n, v in ws.vaults.items()]
+    return [
+        {"name": n, "read_only": v.read_only, "destructive_tools": ws.destructive.get(n, True)}
+        for n, v in ws.vaults.items()
+    ]

@@ -105,9 +105,7 @@ def names_redacted_path(parsed: BaseModel, expected: Mapping[str, str] | None = 
     return any(isinstance(value, str) and MARK in value for value in given)
 
 
-def locate_paths(
-    ctx: ToolContext, vault: Vault | None, parsed: BaseModel
-) -> tuple[BaseModel, dict[str, str] | None]:
+def locate_paths(ctx: ToolContext, vault: Vault | None, parsed: BaseModel) -> tuple[BaseModel, dict[str, str] | None]:
     """``(parsed, ctx.expected_reads)`` with each path of :data:`PATH_ARGS` and of the expected reads that a
     reader sent back as it was shown it (a name holding a secret reads ``[REDACTED:<rule>]``) replaced by the
     path in ``vault`` it stands for (``services.redacted_paths.locate``); unchanged without a vault. Reads the

@@ -32,7 +32,16 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import visible_tools
 from obsigate.tools.door import door
 
-__all__ = ["PROMPTS", "Has", "PromptArg", "PromptSpec", "check_arguments", "get_prompt", "list_prompts", "resolve_targets"]
+__all__ = [
+    "PROMPTS",
+    "Has",
+    "PromptArg",
+    "PromptSpec",
+    "check_arguments",
+    "get_prompt",
+    "list_prompts",
+    "resolve_targets",
+]
 
 MAX_TOPIC_CHARS = 500
 MAX_PATH_CHARS = 1024
@@ -133,7 +142,7 @@ def _render_generate_note(a: dict[str, str], has: Has) -> str:
         [
             (
                 f"Find what the vault already says: `search_fulltext` with a few key words of the topic and "
-                f"\"vault\": {json.dumps(vault)}; read the best hits with `read_file`.",
+                f'"vault": {json.dumps(vault)}; read the best hits with `read_file`.',
                 ("search_fulltext", "read_file"),
             ),
             (
@@ -191,7 +200,7 @@ def _render_find_related(a: dict[str, str], has: Has) -> str:
         items.append((f"See its neighbourhood two links away (notes sharing links with it): {call}.", ()))
     items += [
         (
-            f"For each of its tags, find other notes with it: `search_fulltext` with \"vault\": "
+            f'For each of its tags, find other notes with it: `search_fulltext` with "vault": '
             f"{json.dumps(vault)}, the tag as `tag` and one or two key words of the note as `q`.",
             ("search_fulltext",),
         ),
@@ -335,7 +344,9 @@ async def get_prompt(
     raw = dict(raw or {})
     # the topic is the user's words: the audit keeps only its length
     kept = {key: f"<{len(v)} chars>" if key == "topic" and isinstance(v, str) else v for key, v in raw.items()}
-    async with door(ctx, "prompts/get", raw, action="mcp_prompt_get", audit_args=summarize_args({"name": name, **kept})):
+    async with door(
+        ctx, "prompts/get", raw, action="mcp_prompt_get", audit_args=summarize_args({"name": name, **kept})
+    ):
         spec = prompts.get(name)
         if spec is None:
             raise NotFound(f"no prompt named {name!r}", code="unknown_prompt", hint="see prompts/list")

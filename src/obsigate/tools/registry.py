@@ -239,9 +239,13 @@ class ToolRegistry:
                 model, or a derived spec passed in directly (register its tool instead).
         """
         if spec.kind is not ToolKind.TOOL:
-            raise ValueError(f"{spec.name!r} is derived from {spec.origin.name if spec.origin else '?'!r}; register that tool")
+            raise ValueError(
+                f"{spec.name!r} is derived from {spec.origin.name if spec.origin else '?'!r}; register that tool"
+            )
         if getattr(spec.result_model, "UNBOUNDED", False) and spec.scopes:
-            raise ValueError(f"tool {spec.name!r}: an unbounded result is only for tools offered to no model (scopes=())")
+            raise ValueError(
+                f"tool {spec.name!r}: an unbounded result is only for tools offered to no model (scopes=())"
+            )
         specs = [spec]
         if spec.planner is not None:
             if spec.risk is Risk.READ:
@@ -257,6 +261,10 @@ class ToolRegistry:
         for s in specs:
             self._tools[s.name] = s
         return spec
+
+    def order_by(self, rank: Callable[[ToolSpec], int]) -> None:
+        """Reorder the tools by ``rank`` (ascending), keeping registration order between equal ranks."""
+        self._tools = dict(sorted(self._tools.items(), key=lambda item: rank(item[1])))
 
     def get(self, name: str) -> ToolSpec | None:
         return self._tools.get(name)

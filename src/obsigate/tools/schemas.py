@@ -241,7 +241,10 @@ def _merge_nullable(node: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(kind, str) or kind == "null":
         return node
     rest = {k: v for k, v in other.items() if k != "type"}
-    if any(k not in _TYPE_SCOPED and k not in _ANNOTATIONS and k not in ("enum", "const") and not k.startswith("x-") for k in rest):
+    if any(
+        k not in _TYPE_SCOPED and k not in _ANNOTATIONS and k not in ("enum", "const") and not k.startswith("x-")
+        for k in rest
+    ):
         return node
     outer = {k: v for k, v in node.items() if k != "anyOf"}
     if any(k in outer and outer[k] != v and k not in _ANNOTATIONS for k, v in rest.items()):

@@ -27,13 +27,13 @@ from obsigate.tools.api import ServiceError
 
 __all__ = [
     "DIALECTS",
+    "TURN_TIMEOUT_S",
     "ChatRequest",
     "Message",
     "OnDelta",
     "Provider",
     "ProviderConfig",
     "ProviderError",
-    "TURN_TIMEOUT_S",
     "ToolCall",
     "ToolDef",
     "ToolsRejected",

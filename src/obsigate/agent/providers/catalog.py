@@ -72,7 +72,12 @@ PROVIDERS: dict[str, ProviderSpec] = {
         ProviderSpec("openrouter", "openai", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini", True, "OpenRouter"),
         ProviderSpec("ollama", "openai", "http://127.0.0.1:11434/v1", "llama3.1", False, "Ollama (local)"),
         ProviderSpec(
-            "gemini", "gemini", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash", True, "Google Gemini"
+            "gemini",
+            "gemini",
+            "https://generativelanguage.googleapis.com/v1beta",
+            "gemini-2.5-flash",
+            True,
+            "Google Gemini",
         ),
         ProviderSpec("custom", "openai", None, None, False, "Custom OpenAI-compatible server"),
     )

@@ -39,9 +39,9 @@ from obsigate.agent.providers.base import (
     Turn,
     Usage,
 )
-from obsigate.agent.providers.sse import SSEDecoder
 from obsigate.agent.providers.http import classify, open_response
 from obsigate.agent.providers.schemas import gemini_schema
+from obsigate.agent.providers.sse import SSEDecoder
 
 __all__ = ["SKIP_SIGNATURE", "GeminiProvider", "request_body"]
 
@@ -181,7 +181,9 @@ def _contents(config: ProviderConfig, messages: list[Message]) -> list[dict[str,
             part = {"text": str(msg.get("content") or "")}
             last = contents[-1] if contents else None
             if last is not None and last["role"] == "user" and all("text" in p for p in last["parts"]):
-                last["parts"].append(part)  # a question left unanswered (its turn failed): Gemini wants turns to alternate
+                last["parts"].append(
+                    part
+                )  # a question left unanswered (its turn failed): Gemini wants turns to alternate
             else:
                 contents.append({"role": "user", "parts": [part]})
             i += 1

@@ -166,7 +166,7 @@ def retry_delay(attempt: int, retry_after: str | None, cap_s: float) -> float:
                 parsed = None
             if parsed is not None:
                 if parsed.tzinfo is None:  # "-0000" parses naive; HTTP dates are always GMT
-                    parsed = parsed.replace(tzinfo=datetime.timezone.utc)
+                    parsed = parsed.replace(tzinfo=datetime.UTC)
                 delay = parsed.timestamp() - time.time()
     return max(0.0, min(delay, cap_s))
 
@@ -241,8 +241,10 @@ async def open_response(
             with anyio.CancelScope(shield=True):  # closed even when the caller is cancelled meanwhile
                 await response.aclose()
         status = response.status_code
-        if (status in _RETRIED or status >= 500) and attempt < config.max_retries and not (
-            tools_sent and _TOOLS_REJECTED.search(error_message(text))
+        if (
+            (status in _RETRIED or status >= 500)
+            and attempt < config.max_retries
+            and not (tools_sent and _TOOLS_REJECTED.search(error_message(text)))
         ):
             await anyio.sleep(retry_delay(attempt, response.headers.get("retry-after"), config.retry_cap_s))
             attempt += 1

@@ -30,8 +30,8 @@ from pathlib import Path
 import tantivy
 
 from obsigate.domain.index.fulltext import FT_SCHEMA_VERSION, NoteDoc, doc_key, open_index, open_writer
-from obsigate.domain.index.sqlite_store import MetaStore, Stmt
 from obsigate.domain.index.overlay import OVERLAY_COMMIT_AT, Key, Overlay, Pending
+from obsigate.domain.index.sqlite_store import MetaStore, Stmt
 
 __all__ = ["Change", "Committer", "Op"]
 

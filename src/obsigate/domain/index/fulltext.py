@@ -94,9 +94,7 @@ def doc_key(vault: str, path: str) -> str:
 # --------------------------------------------------------------------------------------- opening
 
 
-def open_index(
-    path: Path, sch: tantivy.Schema, an: tantivy.TextAnalyzer, *, reuse: bool
-) -> tuple[tantivy.Index, bool]:
+def open_index(path: Path, sch: tantivy.Schema, an: tantivy.TextAnalyzer, *, reuse: bool) -> tuple[tantivy.Index, bool]:
     """Open the index folder, or recreate it empty; returns ``(index, recreated)``.
 
     It is recreated when ``reuse`` is false (format changed), or the folder is missing, corrupt or

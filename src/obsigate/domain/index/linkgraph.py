@@ -187,7 +187,12 @@ class LinkGraph:
         total = self._total(conn, where, args)
         if not total or limit <= 0 or offset >= total:
             return [], total
-        page = [r[0] for r in conn.execute(f"SELECT DISTINCT path {where} ORDER BY path LIMIT ? OFFSET ?", (*args, limit, offset))]
+        page = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT DISTINCT path {where} ORDER BY path LIMIT ? OFFSET ?", (*args, limit, offset)
+            )
+        ]
         marks = ",".join("?" * len(page))
         rows = conn.execute(
             f"SELECT path, {_REF_COLUMNS} {where} AND path IN ({marks}) ORDER BY path, seq", (*args, *page)
@@ -236,10 +241,14 @@ class LinkGraph:
 
     def outgoing(self, vault: str, path: str) -> list[OutLink]:
         """The links of note ``path`` in document order, each with what it resolves to."""
-        rows = self._store.rconn().execute(
-            f"SELECT target, resolved, {_REF_COLUMNS} FROM links WHERE vault = ? AND path = ? ORDER BY seq",
-            (vault, path),
-        ).fetchall()
+        rows = (
+            self._store.rconn()
+            .execute(
+                f"SELECT target, resolved, {_REF_COLUMNS} FROM links WHERE vault = ? AND path = ? ORDER BY seq",
+                (vault, path),
+            )
+            .fetchall()
+        )
         return [OutLink(t, r, _ref(rest)) for t, r, *rest in rows]
 
     def edges(self, vault: str) -> list[tuple[str, str | None, str, int]]:

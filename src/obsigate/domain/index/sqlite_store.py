@@ -134,8 +134,7 @@ def put_file(
     vault: str, path: str, size: int, mtime_ns: int, *, note: bool, ntok: int = 0, created_ns: int = 0
 ) -> Stmt:
     sql = (
-        "INSERT OR REPLACE INTO files(vault, path, size, mtime_ns, kind, ntok, created_ns) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT OR REPLACE INTO files(vault, path, size, mtime_ns, kind, ntok, created_ns) VALUES (?, ?, ?, ?, ?, ?, ?)"
     )
     return sql, (vault, path, size, mtime_ns, 1 if note else 0, ntok, created_ns or mtime_ns), False
 
@@ -149,7 +148,21 @@ def put_links(
 ) -> Stmt:
     """Rows of a note's links; ``contexts[i]`` is the (clipped) line of ``links[i]``, ``resolved[i]`` its file."""
     rows = [
-        (vault, path, i, lk.target, lk.subpath, lk.display, lk.kind, lk.embed, lk.line, lk.key, link_name(lk.target), ctx, dest)
+        (
+            vault,
+            path,
+            i,
+            lk.target,
+            lk.subpath,
+            lk.display,
+            lk.kind,
+            lk.embed,
+            lk.line,
+            lk.key,
+            link_name(lk.target),
+            ctx,
+            dest,
+        )
         for i, (lk, ctx, dest) in enumerate(zip(links, contexts, resolved, strict=True))
     ]
     return "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows, True

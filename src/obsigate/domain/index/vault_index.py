@@ -44,10 +44,10 @@ from obsigate.domain.index import fulltext, overlay, snippets
 from obsigate.domain.index import sqlite_store as index_store
 from obsigate.domain.index.committer import Change, Committer, Op
 from obsigate.domain.index.fulltext import IndexBusyError
-from obsigate.domain.vault import note_title
-from obsigate.domain.index.sqlite_store import MetaStore
 from obsigate.domain.index.linkgraph import Backlink, LinkGraph, OutLink
+from obsigate.domain.index.sqlite_store import MetaStore
 from obsigate.domain.links.resolve import link_contexts
+from obsigate.domain.vault import note_title
 
 if TYPE_CHECKING:
     from obsigate.domain.markdown.note import ParsedNote

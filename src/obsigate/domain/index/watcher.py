@@ -562,4 +562,3 @@ class Indexer:
                 self.refresh_path(vault, path)
             except Exception:
                 log.exception("vault %s: refreshing %s failed", vault, path)
-

@@ -28,11 +28,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from obsigate.domain.markdown.frontmatter import iter_string_values, split_frontmatter
 from obsigate.domain.links.resolve import LinkResolver, lookup_names
-from obsigate.domain.markdown.note import ParsedNote, parse_note
+from obsigate.domain.markdown.frontmatter import iter_string_values, split_frontmatter
 from obsigate.domain.markdown.inline import InlineRun, link_spans, recording_inline_runs
 from obsigate.domain.markdown.link_syntax import FRONTMATTER, Link, wikilink
+from obsigate.domain.markdown.note import ParsedNote, parse_note
 
 __all__ = ["LinkEdit", "LinkRewriteError", "NoteUpdate", "affected_names", "plan_link_updates"]
 
@@ -461,9 +461,7 @@ class _Planner:
             LinkEdit(
                 locator.line_of(site.start),
                 text[site.start : site.end],
-                _splice(
-                    text[site.start : site.end], site.start, [e for e in applied if site.start <= e[0] < site.end]
-                ),
+                _splice(text[site.start : site.end], site.start, [e for e in applied if site.start <= e[0] < site.end]),
             )
             for site in sorted(rewritten, key=lambda s: s.start)
         )

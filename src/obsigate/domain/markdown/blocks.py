@@ -110,9 +110,7 @@ def _heading(
         scan_inline(s, lineno, False, links, tags)
 
 
-def scan_blocks(
-    lines: list[str], first_line: int, headings: list[Heading], links: list[Link], tags: list[str]
-) -> None:
+def scan_blocks(lines: list[str], first_line: int, headings: list[Heading], links: list[Link], tags: list[str]) -> None:
     """Walk body `lines` (first one is file line `first_line`), filling headings, links and tags."""
     para: list[str] = []
     para_line = 0

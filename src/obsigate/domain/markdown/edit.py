@@ -107,7 +107,8 @@ def replace_exact(
         raise EditError("not_found", "the text to replace does not occur in the note (it must match exactly)")
     if expected_count is not None and len(starts) != expected_count:
         raise EditError(
-            "count_mismatch", f"the text occurs {len(starts)} times, not {expected_count}: give more context or the count"
+            "count_mismatch",
+            f"the text occurs {len(starts)} times, not {expected_count}: give more context or the count",
         )
     out, last = [], 0
     for start in starts:

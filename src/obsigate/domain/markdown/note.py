@@ -22,8 +22,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from obsigate.domain.markdown.frontmatter import iter_string_values, load_frontmatter, split_frontmatter
 from obsigate.domain.markdown.blocks import Heading, scan_blocks
+from obsigate.domain.markdown.frontmatter import iter_string_values, load_frontmatter, split_frontmatter
 from obsigate.domain.markdown.link_syntax import (
     FRONTMATTER,
     MARKDOWN,  # noqa: F401  (a link kind, importable from here as before)

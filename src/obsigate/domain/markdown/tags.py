@@ -28,9 +28,7 @@ MASK_OPAQUE = "\x00"
 MASK_BOUNDARY = "\x01"
 
 # §9: a tag body is one or more characters outside this class. \ufeff is whitespace in JS but not in Python.
-_EXCLUDED = (
-    r"\s\ufeff\u2000-\u206f\u2e00-\u2e7f'!\"#$%&()*+,.:;<=>?@^`{|}~\[\]\\" + MASK_OPAQUE + MASK_BOUNDARY
-)
+_EXCLUDED = r"\s\ufeff\u2000-\u206f\u2e00-\u2e7f'!\"#$%&()*+,.:;<=>?@^`{|}~\[\]\\" + MASK_OPAQUE + MASK_BOUNDARY
 _TAG = re.compile(f"#([^{_EXCLUDED}]+)")
 _UNDERSCORES = re.compile(r"_+")
 _INLINE_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")

@@ -20,7 +20,15 @@ import stat
 import time
 from pathlib import Path
 
-__all__ = ["TEMP_SUFFIX", "atomic_write", "atomic_write_at", "fsync_dir", "fsync_fd", "is_atomic_temp", "remove_stale_temps"]
+__all__ = [
+    "TEMP_SUFFIX",
+    "atomic_write",
+    "atomic_write_at",
+    "fsync_dir",
+    "fsync_fd",
+    "is_atomic_temp",
+    "remove_stale_temps",
+]
 
 TEMP_SUFFIX = ".obsigate.tmp"
 _NAME_BYTES = 100  # of the target's name kept in the temp name (a name may be 255 bytes; the temp must fit too)
@@ -205,7 +213,11 @@ def remove_stale_temps(folder: str | os.PathLike[str] | int, *, older_than_s: fl
         return 0
     for entry in entries:
         try:
-            if is_atomic_temp(entry.name) and entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+            if (
+                is_atomic_temp(entry.name)
+                and entry.is_file(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_mtime < cutoff
+            ):
                 os.unlink(entry.name if dir_fd is not None else entry.path, dir_fd=dir_fd)
                 removed += 1
         except OSError:

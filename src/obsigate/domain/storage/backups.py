@@ -42,7 +42,7 @@ import secrets
 import stat
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -149,7 +149,9 @@ def _version_us(version: str) -> int:
     if m is None:
         raise ValueError(f"not a version id: {version!r}")
     day, clock = m.group(1), m.group(2)
-    moment = datetime(int(day[:4]), int(day[4:6]), int(day[6:]), int(clock[:2]), int(clock[2:4]), int(clock[4:]), tzinfo=timezone.utc)
+    moment = datetime(
+        int(day[:4]), int(day[4:6]), int(day[6:]), int(clock[:2]), int(clock[2:4]), int(clock[4:]), tzinfo=UTC
+    )
     return calendar.timegm(moment.utctimetuple()) * 1_000_000 + int(m.group(3))
 
 
@@ -238,7 +240,7 @@ class BackupStore:
             us = max(time.time_ns() // 1000, self._last_us + 1, newest + 1)
             self._last_us = us
         secs, micros = divmod(us, 1_000_000)
-        stamp = datetime.fromtimestamp(secs, tz=timezone.utc).strftime("%Y%m%dT%H%M%S")
+        stamp = datetime.fromtimestamp(secs, tz=UTC).strftime("%Y%m%dT%H%M%S")
         return f"{stamp}.{micros:06d}Z-{secrets.token_hex(2)}"
 
     # -- writing ---------------------------------------------------------------------------------
@@ -282,14 +284,19 @@ class BackupStore:
                 "version": version,
                 "path": rel,
                 "vault": vault,
-                "created": datetime.fromtimestamp(_version_us(version) // 1_000_000, tz=timezone.utc).isoformat(),
+                "created": datetime.fromtimestamp(_version_us(version) // 1_000_000, tz=UTC).isoformat(),
                 "size": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(),
                 "reason": str(reason),
                 "deleted": str(reason).startswith("delete") if deleted is None else bool(deleted),
             }
             try:
-                atomic_write(fdir / f"{version}.json", json.dumps(meta, ensure_ascii=False).encode("utf-8"), exclusive=True, mode=0o600)
+                atomic_write(
+                    fdir / f"{version}.json",
+                    json.dumps(meta, ensure_ascii=False).encode("utf-8"),
+                    exclusive=True,
+                    mode=0o600,
+                )
             except BaseException:
                 try:
                     os.unlink(fdir / f"{version}.bin")
@@ -317,7 +324,9 @@ class BackupStore:
         fdir = self._folder(vault, rel, create=False)
         if fdir is None:
             return 0
-        stems = sorted({n.rsplit(".", 1)[0] for n in os.listdir(fdir) if is_version_id(n.rsplit(".", 1)[0])}, reverse=True)
+        stems = sorted(
+            {n.rsplit(".", 1)[0] for n in os.listdir(fdir) if is_version_id(n.rsplit(".", 1)[0])}, reverse=True
+        )
         removed = 0
         for stem in stems[keep:]:
             for suffix in (".json", ".bin"):  # sidecar first: the version disappears before its bytes
@@ -399,9 +408,7 @@ class BackupStore:
         for entry in os.scandir(vdir):
             if not entry.is_dir(follow_symlinks=False):
                 continue
-            stems = sorted(
-                (n.rpartition(".")[0] for n in os.listdir(entry.path) if n.endswith(".json")), reverse=True
-            )
+            stems = sorted((n.rpartition(".")[0] for n in os.listdir(entry.path) if n.endswith(".json")), reverse=True)
             stems = [v for v in stems if is_version_id(v)]
             if not stems:
                 continue
@@ -438,7 +445,8 @@ class BackupStore:
         meta = self._meta(fdir, version, rel) if fdir is not None else None
         if meta is None:
             raise BackupNotFoundError(
-                f"no backup {version!r} of {rel!r} in vault {vault!r}", hint="call list_backups to see the versions of this file"
+                f"no backup {version!r} of {rel!r} in vault {vault!r}",
+                hint="call list_backups to see the versions of this file",
             )
         return meta
 
@@ -456,7 +464,9 @@ class BackupStore:
         try:
             data = self._read_file(fdir / f"{version}.bin")
         except FileNotFoundError:
-            raise BackupNotFoundError(f"backup {version!r} of {meta['path']!r} was removed", hint="call list_backups") from None
+            raise BackupNotFoundError(
+                f"backup {version!r} of {meta['path']!r} was removed", hint="call list_backups"
+            ) from None
         except OSError as exc:
             raise BackupDamagedError(f"backup {version!r} cannot be read: {exc.strerror or exc}") from None
         if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
@@ -493,4 +503,6 @@ class BackupStore:
         else:
             new = current
             new_label = f"{rel} (current)" if current is not None else f"{rel} (absent now)"
-        return redacted_diff(old, new, path=rel, old_label=f"{rel} @ {version}", new_label=new_label, max_chars=max_chars)
+        return redacted_diff(
+            old, new, path=rel, old_label=f"{rel} @ {version}", new_label=new_label, max_chars=max_chars
+        )

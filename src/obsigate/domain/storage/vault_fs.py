@@ -35,8 +35,8 @@ __all__ = [
     "FileTooLarge",
     "Kind",
     "NotRegular",
-    "TooDeep",
     "OutsideVault",
+    "TooDeep",
     "exists",
     "folder",
     "kind",
@@ -495,4 +495,3 @@ def _walk_fd(
                 yield from _walk_fd(sub, rel, depth + 1, descend, strict)
             finally:
                 os.close(sub)
-

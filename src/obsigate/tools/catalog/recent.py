@@ -11,6 +11,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FromIndex, Limit, Offset, Page, VaultFilter
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 5
+
 
 class ListRecentArgs(ToolArgs):
     vault: str | None = VaultFilter(max_length=64)

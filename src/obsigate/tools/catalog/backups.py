@@ -10,6 +10,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import Limit, Offset, Page, Path, Vault
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 6
+
 VersionField = Field(description="From list_backups.", min_length=1, max_length=64)
 
 
@@ -42,7 +45,9 @@ class ListBackupsResult(ToolOutput, Page):
     vault: str
     path: str | None
     versions: list[BackupVersion] = Field(description="The file's versions, newest first (with path).")
-    files: list[BackedUpFile] | None = Field(default=None, description="Without path: every backed-up path, most recent first.")
+    files: list[BackedUpFile] | None = Field(
+        default=None, description="Without path: every backed-up path, most recent first."
+    )
 
 
 @tool("list_backups", title="List a file's backups")

@@ -9,6 +9,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import Limit, Offset, Page, Path, Vault
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 1
+
 
 class ListVaultsArgs(ToolArgs):
     pass

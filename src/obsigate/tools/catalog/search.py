@@ -15,6 +15,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FromIndex, Glob, Globs, IndexState, Limit, Offset, Page, Tag, VaultFilter
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 4
+
 
 class SearchFulltextArgs(ToolArgs):
     q: str = Field(description="Words to find, all of them (no query syntax).", max_length=500)
@@ -66,7 +69,8 @@ class SearchAdvancedArgs(ToolArgs):
     limit: int = Limit(20, le=100)
     offset: int = Offset(le=MAX_SEARCH_OFFSET)
     sort: Literal["relevance", "path", "modified", "created", "size"] | None = Field(
-        default=None, description="Default: relevance for literal q, else path; modified, created, size: newest/largest first."
+        default=None,
+        description="Default: relevance for literal q, else path; modified, created, size: newest/largest first.",
     )
     case_sensitive: bool = False
     whole_word: bool = False
@@ -82,7 +86,9 @@ class AdvancedHit(BaseModel):
     vault: str
     path: str
     title: str
-    snippet: str = Field(description="About 200 characters around the first match, matches in <mark>…</mark>; without q, the note's start.")
+    snippet: str = Field(
+        description="About 200 characters around the first match, matches in <mark>…</mark>; without q, the note's start."
+    )
     matches: int = Field(description="Matches in the note (counted up to 1000).")
     size: int = Field(description="Bytes.")
     modified: str = Field(description="ISO 8601, UTC.")

@@ -13,6 +13,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import IndexState, Limit, Offset, Page, Path, Tag, Vault
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 3
+
 
 class GetBacklinksArgs(ToolArgs):
     vault: str = Vault()
@@ -63,9 +66,7 @@ class GetBacklinksResult(ToolOutput, Page):
 def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResult:
     """List the notes linking to a note or attachment, with the linking lines; unlinked adds plain-text
     mentions."""
-    return GetBacklinksResult(
-        **backlinks_svc.get_backlinks(ctx.workspace, ctx.permitted_vault, **args.service_args())
-    )
+    return GetBacklinksResult(**backlinks_svc.get_backlinks(ctx.workspace, ctx.permitted_vault, **args.service_args()))
 
 
 class GetGraphArgs(ToolArgs):

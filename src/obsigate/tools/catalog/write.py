@@ -23,6 +23,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, Scope, ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FolderPath, Glob, Globs, Path, Vault
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 7
+
 ContentField = Field(description="Text to write, exactly as given.", max_length=5_000_000)
 
 
@@ -63,7 +66,12 @@ def _versioned(planner: svc.Planner) -> svc.Planner:
 
 
 def _pair(
-    op: str, planner: svc.Planner, risk: Risk, title: str, doc: str, args_model: type[ToolArgs],
+    op: str,
+    planner: svc.Planner,
+    risk: Risk,
+    title: str,
+    doc: str,
+    args_model: type[ToolArgs],
     scopes: tuple[Scope, ...] = (Scope.IN_APP, Scope.MCP),
 ) -> None:
     """Register tool ``op`` over its service ``planner``: the spec's planner proposes with it, the tool
@@ -110,7 +118,8 @@ class EditFileArgs(PathArgs):
     replace: str | None = Field(default=None, max_length=1_000_000, description="Literal replacement for find.")
     expected_count: int | None = Field(default=1, ge=1, description="Occurrences find must have (null: any).")
     heading: str | None = Field(
-        default=None, max_length=500,
+        default=None,
+        max_length=500,
         description="Replace its section (to the next heading of the same or higher level).",
     )
 
@@ -121,7 +130,8 @@ class RestoreArgs(PathArgs):
 
 class RestoreTrashArgs(PathArgs):
     kind: Literal["file", "folder"] | None = Field(
-        default=None, description="The list_trash entry's kind at path: 'file', or 'folder' (every file below "
+        default=None,
+        description="The list_trash entry's kind at path: 'file', or 'folder' (every file below "
         "it). Default: the file if the trash holds one at path, else the folder.",
     )
 
@@ -165,27 +175,103 @@ class DeleteDirectoryArgs(FolderArgs):
 
 
 _LINKS = "links to it are updated."
-_pair("create_file", svc.plan_create_file, Risk.WRITE, "Create a note",
-      "Create a new file (never overwrites; missing folders are created).", ContentArgs)
-_pair("create_directory", svc.plan_create_directory, Risk.WRITE, "Create a folder",
-      "Create a folder (and missing parent folders).", FolderArgs)
-_pair("edit_file", svc.plan_edit_file, Risk.WRITE, "Edit a note",
-      "Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays "
-      "byte for byte.", EditFileArgs)
-_pair("append_to_file", svc.plan_append_to_file, Risk.WRITE, "Append to a note",
-      "Append text to a file on a new line (creates the file if missing).", ContentArgs)
-_pair("restore_backup", svc.plan_restore_backup, Risk.WRITE, "Restore a backup",
-      "Put back a backed-up version of a file (backing up the current one).", RestoreArgs)
+_pair(
+    "create_file",
+    svc.plan_create_file,
+    Risk.WRITE,
+    "Create a note",
+    "Create a new file (never overwrites; missing folders are created).",
+    ContentArgs,
+)
+_pair(
+    "create_directory",
+    svc.plan_create_directory,
+    Risk.WRITE,
+    "Create a folder",
+    "Create a folder (and missing parent folders).",
+    FolderArgs,
+)
+_pair(
+    "edit_file",
+    svc.plan_edit_file,
+    Risk.WRITE,
+    "Edit a note",
+    "Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays "
+    "byte for byte.",
+    EditFileArgs,
+)
+_pair(
+    "append_to_file",
+    svc.plan_append_to_file,
+    Risk.WRITE,
+    "Append to a note",
+    "Append text to a file on a new line (creates the file if missing).",
+    ContentArgs,
+)
+_pair(
+    "restore_backup",
+    svc.plan_restore_backup,
+    Risk.WRITE,
+    "Restore a backup",
+    "Put back a backed-up version of a file (backing up the current one).",
+    RestoreArgs,
+)
 # The trash's restore is the web app's (a person restoring what they deleted); models restore with restore_backup.
-_pair("restore_trash", svc.plan_restore_trash, Risk.WRITE, "Restore from the trash",
-      "Bring back a deleted file, or every deleted file of a deleted folder, from its newest backup (never "
-      "overwrites: exists).", RestoreTrashArgs, scopes=())
-_pair("rename_file", svc.plan_rename_file, Risk.DANGEROUS, "Rename a file", "Rename a file in its folder; " + _LINKS, RenameArgs)
-_pair("rename_directory", svc.plan_rename_directory, Risk.DANGEROUS, "Rename a folder", "Rename a folder; " + _LINKS, RenameFolderArgs)
-_pair("move_path", svc.plan_move_path, Risk.DANGEROUS, "Move a file or folder", "Move a file or folder into another folder; " + _LINKS, MoveArgs)
-_pair("replace_in_files", svc.plan_replace_in_files, Risk.DANGEROUS, "Replace in notes",
-      "Replace text in every matching note (literal or regex; path globs). dry_run only counts.", ReplaceArgs)
-_pair("delete_file", svc.plan_delete_file, Risk.DANGEROUS, "Delete a file",
-      "Delete a file (restore_backup can bring it back).", PathArgs)
-_pair("delete_directory", svc.plan_delete_directory, Risk.DANGEROUS, "Delete a folder",
-      "Delete a folder (recursive if not empty); its files are backed up first.", DeleteDirectoryArgs)
+_pair(
+    "restore_trash",
+    svc.plan_restore_trash,
+    Risk.WRITE,
+    "Restore from the trash",
+    "Bring back a deleted file, or every deleted file of a deleted folder, from its newest backup (never "
+    "overwrites: exists).",
+    RestoreTrashArgs,
+    scopes=(),
+)
+_pair(
+    "rename_file",
+    svc.plan_rename_file,
+    Risk.DANGEROUS,
+    "Rename a file",
+    "Rename a file in its folder; " + _LINKS,
+    RenameArgs,
+)
+_pair(
+    "rename_directory",
+    svc.plan_rename_directory,
+    Risk.DANGEROUS,
+    "Rename a folder",
+    "Rename a folder; " + _LINKS,
+    RenameFolderArgs,
+)
+_pair(
+    "move_path",
+    svc.plan_move_path,
+    Risk.DANGEROUS,
+    "Move a file or folder",
+    "Move a file or folder into another folder; " + _LINKS,
+    MoveArgs,
+)
+_pair(
+    "replace_in_files",
+    svc.plan_replace_in_files,
+    Risk.DANGEROUS,
+    "Replace in notes",
+    "Replace text in every matching note (literal or regex; path globs). dry_run only counts.",
+    ReplaceArgs,
+)
+_pair(
+    "delete_file",
+    svc.plan_delete_file,
+    Risk.DANGEROUS,
+    "Delete a file",
+    "Delete a file (restore_backup can bring it back).",
+    PathArgs,
+)
+_pair(
+    "delete_directory",
+    svc.plan_delete_directory,
+    Risk.DANGEROUS,
+    "Delete a folder",
+    "Delete a folder (recursive if not empty); its files are backed up first.",
+    DeleteDirectoryArgs,
+)

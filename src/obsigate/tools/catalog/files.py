@@ -11,6 +11,9 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import Path, Vault
 
+#: Position of this family in tools/list (tools/catalog/__init__.py).
+ORDER = 2
+
 
 class ReadFileArgs(ToolArgs):
     vault: str = Vault()
