@@ -179,7 +179,7 @@ def test_refused_data_dir_leaves_the_vault_untouched(tmp_path: Path) -> None:
 
 
 def _grants_of(name: str, data: Path) -> str:
-    line = next(l for l in run("user", "list", data=data).stdout.splitlines() if l.startswith(name + "\t"))
+    line = next(row for row in run("user", "list", data=data).stdout.splitlines() if row.startswith(name + "\t"))
     return line.rsplit("vaults=", 1)[1]
 
 

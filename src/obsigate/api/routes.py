@@ -195,7 +195,7 @@ def _endpoint(row: Route) -> Any:
         params.append(inspect.Parameter("vault", keyword, annotation=str))
     for p in row.query:
         default = inspect.Parameter.empty if p.default is REQUIRED else p.default
-        annotation = Annotated[p.type, Query(description=p.description)]
+        annotation = Annotated[p.type, Query(description=p.description)]  # type: ignore[name-defined]  # a run-time type
         params.append(inspect.Parameter(p.name, keyword, default=default, annotation=annotation))
     if row.body is not None:
         body = Annotated[dict[str, Any], Body(description=row.body)]
