@@ -91,19 +91,25 @@ def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
 
 
 def test_serve_refuses_no_auth_on_a_public_bind(tmp_path: Path) -> None:
-    port = str(free_port())  # never the default 8000: a `make run` beside the tests holds it
-    r = run(
-        "serve",
-        "--vault",
-        f"demo={DEMO_VAULT}",
-        "--no-auth",
-        "--host",
-        "0.0.0.0",
-        "--port",
-        port,
-        data=tmp_path / "data",
-    )
-    assert r.returncode == 2 and "--force-no-auth" in r.stderr
+    """Refused before the port is looked at: the answer is the same whether the port is free or not."""
+    import socket
+
+    with socket.socket() as busy:  # never the default 8000: a `make run` beside the tests holds it
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        for port in (free_port(), busy.getsockname()[1]):
+            r = run(
+                "serve",
+                "--vault",
+                f"demo={DEMO_VAULT}",
+                "--no-auth",
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(port),
+                data=tmp_path / "data",
+            )
+            assert r.returncode == 2 and "--force-no-auth" in r.stderr and "cannot listen" not in r.stderr, r.stderr
 
 
 def test_settings_precedence_flag_over_env_over_config(tmp_path: Path) -> None:
