@@ -1,21 +1,14 @@
-"""Every REST route that only runs one tool, built from the tools' own declarations (``@tool(..., rest=Rest(...))``).
+"""Every REST route that only runs one tool, built from the tool's own declaration (``@tool(..., rest=Rest(...))``).
 
-:func:`rows` turns each declared :class:`~obsigate.tools.registry.Rest` into a :class:`Route`: ``{vault}`` in the
-path is the ``vault`` argument; a GET or DELETE route takes the tool's other arguments as query parameters made
-from its argument model (type, bounds, description; a nested group such as search_advanced's ``created`` becomes
-flat ``created_after``/``created_before`` parameters), a POST or PATCH route takes a JSON object of them (the
-path's ``vault`` wins over the body's). Parameters the client did not send (``None``) are left out, so the tool
-applies its own defaults. Every route answers with the tool's result as JSON and every failure with the JSON
-error shape (``api/render.py``). A write tool's route runs as the caller's own confirmed action after the
-cross-site checks (``routes_write.confirmed_context``); its OpenAPI tag is the declaration's, or the catalogue
-module's name.
-
-The routes that do more than run one tool are written by hand, each short:
-``GET /api/health`` (``app.py``), ``/api/auth/login`` and ``/api/auth/me`` (``routes_auth.py``),
-``GET /api/file/{vault}/raw`` (the bytes, ``routes_files.py``), ``GET /api/graph/{vault}/export`` (the
-whole graph with an ETag, ``routes_graph.py``), ``POST /api/file/{vault}/save``
-(the editor's version check, ``routes_write.py``) and ``POST /api/ai/bookslm/context`` (the assistant's
-context, ``routes_assistant_context.py``).
+:func:`rows` makes each declared :class:`~obsigate.tools.registry.Rest` a :class:`Route`: ``{vault}`` in the path is
+the ``vault`` argument; a GET or DELETE route takes the other arguments as query parameters made from the argument
+model (type, bounds, description; a nested group such as search_advanced's ``created`` becomes flat
+``created_after``/``created_before``), a POST or PATCH route as a JSON object (the path's ``vault`` wins). A
+parameter the client did not send (``None``) is left out, so the tool applies its own default. Every route answers
+the tool's result as JSON, every failure with the JSON error shape (``api/render.py``); a write tool's route runs as
+the caller's own confirmed action after the cross-site checks (``routes_write.confirmed_context``). The OpenAPI tag
+is the declaration's, else the catalogue module's name. Routes that do more than run one tool are written by hand
+(``routes_files.py``, ``routes_graph.py``, ``routes_write.py``...; ``tests/api/test_route_table.py`` lists them).
 """
 
 from __future__ import annotations
@@ -23,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from fastapi import APIRouter, Body, Depends, Query
 from pydantic import BaseModel
@@ -40,9 +33,8 @@ _BOUNDS = ("gt", "ge", "lt", "le", "min_length", "max_length")  # what a field's
 
 @dataclass(frozen=True)
 class Param:
-    """One query parameter: ``name``, its type, its default (:data:`REQUIRED`: none), ``description``,
-    ``bounds`` (``Query`` keywords: ``ge``, ``max_length``...) and ``into``, the ``"group.key"`` it goes to when
-    the tool takes it nested rather than under ``name``."""
+    """One query parameter: ``name``, type, default (:data:`REQUIRED`: none), ``description``, ``into`` (the
+    ``"group.key"`` of a nested argument) and ``bounds`` (``Query`` keywords: ``ge``, ``max_length``...)."""
 
     name: str
     type: Any = str
@@ -75,38 +67,32 @@ class Route:
         return "{vault}" in self.path
 
 
-def _param(name: str, info: FieldInfo, default: Any, description: str | None, into: str | None = None) -> Param:
-    """The query parameter of one argument field: its type (optional ones may be left out: ``| None``), its
-    bounds from the field's constraints."""
-    bounds = {key: getattr(m, key) for m in info.metadata for key in _BOUNDS if getattr(m, key, None) is not None}
-    kind = info.annotation if default is REQUIRED or default is not None else info.annotation | None
-    return Param(name, kind, default, description, into, bounds)
-
-
-def query_params(spec: ToolSpec, rest_defaults: dict[str, Any], *, skip_vault: bool) -> tuple[Param, ...]:
-    """The query parameters of ``spec``'s arguments, in the argument model's order: required where the tool
-    requires them (unless the route gives a default), else ``None`` (left out); a nested model's fields as
-    ``<group>_<key>`` parameters (described by the field, else by the group)."""
+def query_params(spec: ToolSpec, defaults: dict[str, Any], *, skip_vault: bool) -> tuple[Param, ...]:
+    """The query parameters of ``spec``'s arguments, in the model's order, typed and bounded as its fields:
+    required where the tool requires them (unless the route gives a default), else ``None`` (left out); a nested
+    model's fields as ``<group>_<key>`` parameters (described by the field, else by the group)."""
     params = []
     for name, info in spec.args_model.model_fields.items():
-        if name == "vault" and skip_vault:
-            continue
-        group = _nested_model(info.annotation)
+        group = _group(info.annotation)
         if group is not None:
-            for key, sub in group.model_fields.items():
-                params.append(_param(f"{name}_{key}", sub, None, sub.description or info.description, f"{name}.{key}"))
-            continue
-        default = rest_defaults.get(name, REQUIRED if info.is_required() else None)
-        params.append(_param(name, info, default, info.description))
+            params += [_param(f"{name}_{k}", f, None, f.description or info.description, f"{name}.{k}")
+                       for k, f in group.model_fields.items()]  # fmt: skip
+        elif not (name == "vault" and skip_vault):
+            default = defaults.get(name, REQUIRED if info.is_required() else None)
+            params.append(_param(name, info, default, info.description))
     return tuple(params)
 
 
-def _nested_model(annotation: Any) -> type[BaseModel] | None:
-    """The model of an argument that is a group of arguments (``TimeRange | None``), else ``None``."""
-    for kind in getattr(annotation, "__args__", (annotation,)):
-        if isinstance(kind, type) and issubclass(kind, BaseModel):
-            return kind
-    return None
+def _group(annotation: Any) -> type[BaseModel] | None:
+    """The model of an argument that groups others (``TimeRange | None``), else ``None``."""
+    kinds = get_args(annotation) or (annotation,)
+    return next((t for t in kinds if isinstance(t, type) and issubclass(t, BaseModel)), None)
+
+
+def _param(name: str, info: FieldInfo, default: Any, description: str | None, into: str | None = None) -> Param:
+    bounds = {key: getattr(m, key) for m in info.metadata for key in _BOUNDS if getattr(m, key, None) is not None}
+    kind = info.annotation if default is not None else info.annotation | None  # optional: may be left out
+    return Param(name, kind, default, description, into, bounds)
 
 
 def rows(specs: Iterable[ToolSpec]) -> dict[str, tuple[Route, ...]]:
