@@ -138,7 +138,7 @@ class Rest:
     summary: str
     name: str | None = None
     tag: str | None = None
-    defaults: Mapping[str, Any] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     @property
     def takes_query(self) -> bool:
