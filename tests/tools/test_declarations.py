@@ -39,11 +39,6 @@ def test_step_labels_fill_the_declared_placeholders() -> None:
     assert step_label("no_such_tool", {}, "fr") == "no_such_tool"
 
 
-def test_the_rebased_writes_are_declared() -> None:
-    assert {s.name for s in DECLARED if s.rebased} == {"create_file", "create_directory", "append_to_file"}
-    assert all(s.planner is not None for s in DECLARED if s.rebased)
-
-
 def test_tools_are_real_functions_with_their_own_docstring() -> None:
     for spec in DECLARED:
         assert spec.func.__name__ == spec.name and spec.func.__name__ != "run", spec.name
