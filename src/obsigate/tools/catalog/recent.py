@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from obsigate.services import recent as svc
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, ToolOutput, tool
+from obsigate.tools.registry import Rest, ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FromIndex, Limit, Offset, Page, VaultFilter
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -40,7 +40,12 @@ class ListRecentResult(ToolOutput, Page, FromIndex):
     files: list[RecentFile]
 
 
-@tool("list_recent", title="Recent files")
+@tool(
+    "list_recent",
+    title="Recent files",
+    label=("Fichiers récents consultés", "Recent files listed"),
+    rest=Rest("GET", "/recent", summary="Recently modified or created files", name="recent", tag="vaults"),
+)
 def list_recent(ctx: ToolContext, args: ListRecentArgs) -> ListRecentResult:
     """List recently modified (or created) files, newest first, with a readable age ('yesterday')."""
     return ListRecentResult(**svc.list_recent(ctx.workspace, ctx.scope, **args.service_args()))

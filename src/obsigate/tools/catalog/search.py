@@ -12,7 +12,7 @@ from obsigate.services import search_advanced as adv_svc
 from obsigate.services import search_args
 from obsigate.services.search import MAX_SEARCH_OFFSET
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, ToolOutput, tool
+from obsigate.tools.registry import Rest, ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FromIndex, Glob, Globs, IndexState, Limit, Offset, Page, Tag, VaultFilter
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -41,7 +41,12 @@ class SearchFulltextResult(ToolOutput, Page, FromIndex):
     hits: list[SearchHitInfo]
 
 
-@tool("search_fulltext", title="Search notes")
+@tool(
+    "search_fulltext",
+    title="Search notes",
+    label=("Recherche dans le vault : {q}", "Vault searched: {q}"),
+    rest=Rest("GET", "/search", summary="Full-text search (BM25, title boosted)", name="search", defaults={"q": ""}),
+)
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
     """Find notes containing all the words, best first, with snippets. For exact text, regex or filters:
     search_advanced."""
@@ -103,7 +108,20 @@ class SearchAdvancedResult(ToolOutput, Page, FromIndex):
     timed_out: bool = Field(description="The time budget ran out: hits and total are partial (see warning).")
 
 
-@tool("search_advanced", title="Search notes exactly (filters, regex)")
+@tool(
+    "search_advanced",
+    title="Search notes exactly (filters, regex)",
+    label=("Recherche dans le vault : {q}", "Vault searched: {q}"),
+    rest=(
+        Rest("GET", "/search/advanced", summary="Exact or regex search with path, tag, date and size filters"),
+        Rest(
+            "POST",
+            "/search/advanced",
+            summary="Advanced search with the tool's arguments as a JSON body",
+            name="search_advanced_post",
+        ),
+    ),
+)
 def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvancedResult:
     """Find notes by exact text or regex, filtered by path globs, tag, dates and size; gives match counts and
     snippets. Stops after 2 s (timed_out): then narrow it."""
@@ -126,7 +144,12 @@ class ListTagsResult(ToolOutput, Page):
     index: IndexState
 
 
-@tool("list_tags", title="List tags")
+@tool(
+    "list_tags",
+    title="List tags",
+    label=("Tags consultés", "Tags listed"),
+    rest=Rest("GET", "/tags", summary="Tags with note counts", name="tags"),
+)
 def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
     """List the tags with their note counts, most used first (nested tags count for their parents)."""
     return ListTagsResult(**svc.list_tags(ctx.workspace, ctx.scope, **args.service_args()))
@@ -151,7 +174,18 @@ class SearchPathsResult(ToolOutput, Page):
     hits: list[PathHit]
 
 
-@tool("search_paths", title="Find files by path")
+@tool(
+    "search_paths",
+    title="Find files by path",
+    label=("Chemins recherchés : {q}", "Paths searched: {q}"),
+    rest=Rest(
+        "GET",
+        "/tree-search",
+        summary="Find files by a fuzzy match on their path and title",
+        name="tree_search",
+        defaults={"q": ""},
+    ),
+)
 def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     """Find files by path or title, forgivingly ('plan budget' finds 'Projects/Budget Plan.md'). To search
     inside notes use search_fulltext."""
@@ -170,7 +204,12 @@ class SuggestTagsResult(ToolOutput, Page):
     tags: list[TagInfo]
 
 
-@tool("suggest_tags", title="Suggest tags")
+@tool(
+    "suggest_tags",
+    title="Suggest tags",
+    label=("Tags suggérés pour {q}", "Tags suggested for {q}"),
+    rest=Rest("GET", "/tags/suggest", summary="Existing tags matching a prefix or a few letters, with note counts"),
+)
 def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
     """Suggest existing tags matching a prefix or a few letters, with note counts."""
     return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, vaults=ctx.scope, **args.service_args()))
