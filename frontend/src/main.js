@@ -7,8 +7,8 @@ import "./styles/settings.css";
 import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
-import { api, ApiError, setUnauthenticatedHandler } from "./api.js";
-import { el, clear, icon, debounce, $ } from "./dom.js";
+import * as api from "./api/index.js";
+import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
 import { parseRoute, go, searchHref, noteHref, tagsHref, viewHref, adoptPathRoute, LAZY_VIEWS } from "./router.js";
 import { showTags } from "./tags.js";
@@ -131,7 +131,7 @@ function buildShell() {
     const drafts = draftCount();
     if (drafts && !(await confirmDialog({ title: t("editor.unsaved"), message: t("signout.drafts", { n: drafts }), ok: t("top.signOut") }))) return;
     dropAllDrafts();
-    try { await api("/api/auth/session", { method: "DELETE", auth401: false, quiet: true }); } catch { /* already out */ }
+    try { await api.signOut({ auth401: false, quiet: true }); } catch { /* already out */ }
     state.user = null;
     sessionEnded(false);
   });
@@ -327,7 +327,7 @@ async function sessionEnded(expired) {
 }
 
 async function loadVaults() {
-  const data = await api("/api/vaults");
+  const data = await api.vaults();
   state.vaults = data.vaults || [];
   const saved = store.get("obsigate.vault");
   if (!state.vault) state.vault = state.vaults.some((v) => v.name === saved) ? saved : state.vaults[0]?.name || null;
@@ -337,9 +337,9 @@ async function loadVaults() {
 async function boot() {
   adoptPathRoute();
   if (parseRoute().view === "note") loadMarkdown().catch(() => {}); // in parallel with the API calls below
-  setUnauthenticatedHandler(() => sessionEnded(true));
+  api.setUnauthenticatedHandler(() => sessionEnded(true));
   try {
-    state.health = await api("/api/health");
+    state.health = await api.health();
   } catch {
     clear(document.getElementById("app"), el("p.boot-error", { role: "alert" }, t("error.network")));
     return;
@@ -347,7 +347,7 @@ async function boot() {
   buildShell();
   if (state.health.auth) {
     try {
-      state.user = await api("/api/auth/me", { auth401: false, quiet: true });
+      state.user = await api.me({ auth401: false, quiet: true });
     } catch (e) {
       if (e.status === 401) { await sessionEnded(false); return; }
       showError(e);
@@ -368,6 +368,6 @@ document.addEventListener("keydown", (e) => {
   }
 });
 // API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
-window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof ApiError)) showError(e.reason); });
+window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof api.ApiError)) showError(e.reason); });
 
 boot();

@@ -4,7 +4,7 @@
 // confirmation. diff2html escapes the diff's text; its HTML still goes through DOMPurify, like every note.
 import DOMPurify from "dompurify";
 import { html as diffHtml } from "diff2html";
-import { api } from "../api.js";
+import * as api from "../api/index.js";
 import { el, clear, icon } from "../dom.js";
 import { t } from "../i18n.js";
 import { noteHref } from "../router.js";
@@ -14,7 +14,6 @@ import { formatSize, formatTime, reasonLabel, writable } from "./common.js";
 
 const PAGE = 50;
 const LAYOUT_KEY = "obsigate.diffLayout";
-const enc = encodeURIComponent;
 
 function savedLayout() {
   try { return localStorage.getItem(LAYOUT_KEY) === "side" ? "side" : "unified"; } catch { return "unified"; }
@@ -118,7 +117,7 @@ export async function show(main, route, app) {
   }
 
   async function loadPage() {
-    const data = await api(`/api/file/${enc(vault)}/backups`, { params: { path, limit: PAGE, offset: next }, signal });
+    const data = await api.backups(vault, { path, limit: PAGE, offset: next }, { signal });
     versions = versions.concat(data.versions);
     next = data.next_offset;
     more.hidden = next == null;
@@ -138,7 +137,7 @@ export async function show(main, route, app) {
     clear(diffPane, el("p.muted", t("app.loading")));
     let data;
     try {
-      data = await api(`/api/file/${enc(vault)}/diff`, { params: { path, version: from, compare_with: to || null }, signal });
+      data = await api.backupDiff(vault, { path, version: from, compare_with: to || null }, { signal });
     } catch (e) {
       if (seq === diffSeq && e.name !== "AbortError") clear(diffPane, el("p.muted", e.message));
       return;
@@ -178,10 +177,10 @@ export async function show(main, route, app) {
     if (!ok || signal.aborted) return;
     restoreBtn.disabled = true;
     try {
-      await api(`/api/file/${enc(vault)}/restore`, { method: "POST", body: { path, version } });
+      await api.restoreBackup(vault, { path, version });
     } catch {
       restoreBtn.disabled = false;
-      return; // the error is shown by api()
+      return; // the error is shown by the API client
     }
     restoreBtn.disabled = false;
     toast(t("backups.restored", { path, date: when }), { kind: "info" });
