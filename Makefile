@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= ./data
 NOTES  ?= 10000
 
-.PHONY: run test engine bench bench-door bench-ai bench-ui docs clean web web-check
+.PHONY: run test engine bench bench-door bench-ai bench-ui docs clean web web-check web-lint web-test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,15 @@ bench-ui: $(STAMP) $(CHROMIUM)
 web-check: web
 	git diff --exit-code -- src/obsigate/web/static
 	test -z "$$(git status --porcelain -- src/obsigate/web/static)"
+
+# ESLint on the web app's sources (frontend/eslint.config.js: the recommended rules, no function over 150 lines).
+web-lint:
+	cd frontend && { test -d node_modules || npm ci; } && node_modules/.bin/eslint src
+
+# The web app's pure modules (router, drafts, csv, i18n, the API client's wire format, the assistant's state)
+# under node:test, all in one Node process (under 1 s): tests/web/js.
+web-test:
+	node --import ./tests/web/js/setup.mjs tests/web/js/all.mjs
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

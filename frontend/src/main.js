@@ -1,16 +1,14 @@
 // ObsiGate web app: the shell (top bar, tree, note, side panel), sign-in, routing, theme and language.
 import "./styles/app.css";
 import "./styles/tree.css";
-import "./styles/graph.css";
-import "./styles/backups.css";
-import "./styles/settings.css";
+import { VIEWS, isView } from "./views.js"; // here: the screens' style sheets keep their place in app.css
 import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
-import { parseRoute, go, searchHref, noteHref, tagsHref, viewHref, adoptPathRoute, LAZY_VIEWS } from "./router.js";
+import { parseRoute, go, searchHref, noteHref, tagsHref, viewHref, adoptPathRoute } from "./router.js";
 import { showTags } from "./tags.js";
 import { FileTree } from "./tree.js";
 import { NoteView, loadMarkdown } from "./note.js";
@@ -26,14 +24,6 @@ const THEME_ICON = { system: "monitor", light: "sun", dark: "moon" };
 const store = {
   get(k) { try { return localStorage.getItem(k); } catch { return null; } },
   set(k, v) { try { localStorage.setItem(k, v); } catch { /* storage off */ } },
-};
-
-// The views whose code loads on first use; each module exports show(main, route, app) (see appContext()).
-const VIEWS = {
-  graph: () => import("./graph/view.js"),
-  history: () => import("./backups/history.js"),
-  trash: () => import("./backups/trash.js"),
-  settings: () => import("./settings/view.js"),
 };
 
 const state = { viewSeq: 0, health: null, user: null, vaults: [], vault: null, shell: null, signingIn: null };
@@ -274,10 +264,10 @@ async function route() {
   state.shell.tagsLink.href = tagsHref(state.vault);
   state.shell.graphLink.href = viewHref("graph", { v: state.vault });
   state.shell.trashLink.href = viewHref("trash", { v: state.vault });
-  if (LAZY_VIEWS.includes(r.view)) {
+  if (isView(r.view)) {
     note.leave();
     tree.reveal(r.path || null);
-    const mod = await VIEWS[r.view]();
+    const mod = await VIEWS[r.view].load();
     if (seq !== state.viewSeq) return;
     const leave = await mod.show(state.shell.main, { ...r, vault: r.vault || state.vault }, appContext());
     if (typeof leave === "function") { if (seq === state.viewSeq) state.leaveView = leave; else leave(); }
