@@ -53,6 +53,34 @@ function alignSides(box) {
   return () => watch.disconnect();
 }
 
+/** The history page's elements, put in `main`. */
+function historyDom(main, vault, path, layout, canWrite) {
+  const list = el("ol.version-list", { id: "version-list", "aria-label": t("backups.versions") });
+  const more = el("button.button.version-more", { type: "button", hidden: true }, t("backups.more"));
+  const status = el("p.backups-status", { role: "status" }, t("app.loading"));
+  const compareSel = el("select.compare-select", { id: "compare-with", "aria-label": t("backups.compareWith") });
+  const layoutBtns = ["unified", "side"].map((name) => el("button.seg-btn", {
+    type: "button", id: `layout-${name}`, "aria-pressed": String(layout === name),
+  }, t(name === "side" ? "backups.sideBySide" : "backups.unified")));
+  const restoreBtn = el("button.button.primary", { type: "button", id: "restore-version", hidden: !canWrite }, icon("history"), t("backups.restore"));
+  const diffTitle = el("h2.diff-title", { id: "diff-title", "aria-live": "polite" }); // announced, not the whole diff
+  const diffPane = el("div.diff-pane", { id: "diff", role: "region", "aria-labelledby": "diff-title" });
+  const toolbar = el("div.diff-toolbar",
+    el("label.compare-label", el("span", t("backups.compareWith")), compareSel),
+    el("div.seg", { role: "group", "aria-label": t("backups.layout") }, layoutBtns),
+    el("div.spacer"), restoreBtn);
+  const detail = el("section.version-detail", { hidden: true }, toolbar, diffTitle, diffPane);
+
+  const name = path.split("/").pop();
+  clear(main, el("section.backups-view.history-view", { "aria-labelledby": "history-title" },
+    el("nav.breadcrumb", { "aria-label": t("note.breadcrumb") },
+      el("a", { href: noteHref(vault, path), id: "back-to-note" }, icon("note"), `${vault} / ${path}`)),
+    el("div.note-head", el("h1.note-title", { id: "history-title", tabindex: "-1" }, t("backups.historyOf", { name }))),
+    status,
+    el("div.history-layout", el("div.version-column", list, more), detail)));
+  return { list, more, status, compareSel, layoutBtns, restoreBtn, diffTitle, diffPane, detail };
+}
+
 export async function show(main, route, app) {
   const vault = route.vault;
   const path = route.path;
@@ -72,29 +100,8 @@ export async function show(main, route, app) {
   let diffSeq = 0;
   let unalign = () => {}; // stops aligning the rows of the side-by-side diff shown
 
-  const list = el("ol.version-list", { id: "version-list", "aria-label": t("backups.versions") });
-  const more = el("button.button.version-more", { type: "button", hidden: true }, t("backups.more"));
-  const status = el("p.backups-status", { role: "status" }, t("app.loading"));
-  const compareSel = el("select.compare-select", { id: "compare-with", "aria-label": t("backups.compareWith") });
-  const layoutBtns = ["unified", "side"].map((name) => el("button.seg-btn", {
-    type: "button", id: `layout-${name}`, "aria-pressed": String(layout === name),
-  }, t(name === "side" ? "backups.sideBySide" : "backups.unified")));
-  const restoreBtn = el("button.button.primary", { type: "button", id: "restore-version", hidden: !canWrite }, icon("history"), t("backups.restore"));
-  const diffTitle = el("h2.diff-title", { id: "diff-title", "aria-live": "polite" }); // announced, not the whole diff
-  const diffPane = el("div.diff-pane", { id: "diff", role: "region", "aria-labelledby": "diff-title" });
-  const toolbar = el("div.diff-toolbar",
-    el("label.compare-label", el("span", t("backups.compareWith")), compareSel),
-    el("div.seg", { role: "group", "aria-label": t("backups.layout") }, layoutBtns),
-    el("div.spacer"), restoreBtn);
-  const detail = el("section.version-detail", { hidden: true }, toolbar, diffTitle, diffPane);
+  const { list, more, status, compareSel, layoutBtns, restoreBtn, diffTitle, diffPane, detail } = historyDom(main, vault, path, layout, canWrite);
   const name = path.split("/").pop();
-
-  clear(main, el("section.backups-view.history-view", { "aria-labelledby": "history-title" },
-    el("nav.breadcrumb", { "aria-label": t("note.breadcrumb") },
-      el("a", { href: noteHref(vault, path), id: "back-to-note" }, icon("note"), `${vault} / ${path}`)),
-    el("div.note-head", el("h1.note-title", { id: "history-title", tabindex: "-1" }, t("backups.historyOf", { name }))),
-    status,
-    el("div.history-layout", el("div.version-column", list, more), detail)));
 
   const label = (id) => formatTime(versions.find((v) => v.version === id)?.created) || id;
 
