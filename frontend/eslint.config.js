@@ -20,7 +20,7 @@ export default [
     languageOptions: { globals: { ...globals.worker } }, // bundled as a classic script of its own
   },
   {
-    files: ["*.js", "*.mjs", "../tests/web/js/**/*.mjs"],
+    files: ["*.js", "*.mjs"],
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node } },
   },
 ];

@@ -38,7 +38,8 @@ document.documentElement.lang = getLang();
 /** Labelled control: data-i18n-label sets aria-label and title (re-applied when the language changes). */
 const L = (key) => ({ "data-i18n-label": key, "aria-label": t(key), title: t(key) });
 
-function buildShell() {
+/** The shell's elements (top bar, tree pane, main pane, side panes), not yet wired. */
+function shellDom() {
   const vaultSelect = el("select.vault-select", { id: "vault-select", ...L("top.vault") });
   const searchInput = el("input.search-input", {
     id: "search", type: "search", role: "searchbox", autocomplete: "off", spellcheck: "false", enterkeyhint: "search",
@@ -82,6 +83,11 @@ function buildShell() {
   const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
   skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
   const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, assistantPane, scrim));
+  return { vaultSelect, searchInput, themeBtn, langSelect, signOut, treeBtn, sideBtn, assistantBtn, treeRoot, main, outline, backlinks, tagsLink, graphLink, trashLink, treeActions, assistantPane, scrim, shell };
+}
+
+function buildShell() {
+  const { vaultSelect, searchInput, themeBtn, langSelect, signOut, treeBtn, sideBtn, assistantBtn, treeRoot, main, outline, backlinks, tagsLink, graphLink, trashLink, treeActions, assistantPane, scrim, shell } = shellDom();
   document.getElementById("app").replaceChildren(shell);
 
   const wide = (px) => window.matchMedia(`(min-width: ${px}px)`).matches;

@@ -53,6 +53,22 @@ function alignSides(box) {
   return () => watch.disconnect();
 }
 
+/** The version list's rows (`selected`: the version id shown; `select(id)` on a click). */
+function versionItems(versions, selected, select) {
+  return versions.map((v) => el("li", el("button.version-item", {
+    type: "button", "aria-pressed": String(v.version === selected), "data-version": v.version,
+    onclick: () => select(v.version),
+  },
+  el("span.version-time", formatTime(v.created)),
+  el("span.version-meta.muted", [reasonLabel(v.reason), v.size == null ? null : formatSize(v.size)].filter(Boolean).join(" · ")),
+  v.deleted ? el("span.badge", t("backups.deletedBadge")) : null)));
+}
+
+/** "3 versions" (or none, or one). */
+function countText(n) {
+  return !n ? t("backups.none") : n === 1 ? t("backups.versionCountOne") : t("backups.versionCount", { n });
+}
+
 /** The history page's elements, put in `main`. */
 function historyDom(main, vault, path, layout, canWrite) {
   const list = el("ol.version-list", { id: "version-list", "aria-label": t("backups.versions") });
@@ -113,24 +129,13 @@ export async function show(main, route, app) {
     compare = compareSel.value;
   }
 
-  function drawList() {
-    clear(list, versions.map((v) => el("li", el("button.version-item", {
-      type: "button", "aria-pressed": String(v.version === selected), "data-version": v.version,
-      onclick: () => select(v.version),
-    },
-    el("span.version-time", formatTime(v.created)),
-    el("span.version-meta.muted", [reasonLabel(v.reason), v.size == null ? null : formatSize(v.size)].filter(Boolean).join(" · ")),
-    v.deleted ? el("span.badge", t("backups.deletedBadge")) : null))));
-  }
-
   async function loadPage() {
     const data = await api.backups(vault, { path, limit: PAGE, offset: next }, { signal });
     versions = versions.concat(data.versions);
     next = data.next_offset;
     more.hidden = next == null;
-    const n = data.total;
-    status.textContent = !n ? t("backups.none") : n === 1 ? t("backups.versionCountOne") : t("backups.versionCount", { n });
-    drawList();
+    status.textContent = countText(data.total);
+    clear(list, versionItems(versions, selected, select));
     return data;
   }
 

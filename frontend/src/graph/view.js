@@ -324,6 +324,11 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     requestAnimationFrame(() => requestAnimationFrame(linkUp));
     return;
   }
+  runLayout(graph, model, { view, state, here, xy, fresh: known < n * 0.9, big, linkUp, say });
+}
+
+/** The ForceAtlas2 layout in its worker: positions applied once a frame, edges and the cache once it settles. */
+function runLayout(graph, model, { view, state, here, xy, fresh, big, linkUp, say }) {
   view.dataset.layout = "running";
   const worker = new Worker(WORKER_URL);
   state.worker = worker;
@@ -356,8 +361,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     });
   };
   worker.onerror = () => { linkUp(); view.dataset.layout = "done"; say(""); };
-  // From a remembered layout only the new notes need a place: a short settle, not a whole layout.
-  const fresh = known < n * 0.9;
+  // fresh: from a remembered layout only the new notes need a place (a short settle, not a whole layout)
   worker.postMessage({
     type: "start", xy, edges: model.edges,
     maxIterations: fresh ? (big ? 1500 : 800) : 60, maxMs: big ? 30000 : 8000,
