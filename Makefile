@@ -85,13 +85,6 @@ check: $(STAMP)
 # The front end's checks: its lint, its unit tests (node --test) and the committed bundle being up to date.
 check-web: web-lint web-test web-check
 
-# Placeholders until the front-end branch defines them.
-web-lint:
-	@echo "web-lint: defined by the front-end branch"
-
-web-test:
-	@echo "web-test: defined by the front-end branch"
-
 # Every issue-3 performance target (docs/benchmarks.md). NOTES=100000, or NOTES="10000 100000" for both.
 bench: $(STAMP)
 	$(BIN)/python -m bench.harness $(foreach n,$(NOTES),--notes $(n))
@@ -108,6 +101,15 @@ bench-ui: $(STAMP) $(CHROMIUM)
 web-check: web
 	git diff --exit-code -- src/obsigate/web/static
 	test -z "$$(git status --porcelain -- src/obsigate/web/static)"
+
+# ESLint on the web app's sources (frontend/eslint.config.js: the recommended rules, no function over 150 lines).
+web-lint:
+	cd frontend && { test -d node_modules || npm ci; } && node_modules/.bin/eslint src
+
+# The web app's pure modules (router, drafts, csv, i18n, the API client's wire format, the assistant's state)
+# under node:test, all in one Node process (under 1 s): tests/web/js.
+web-test:
+	node --import ./tests/web/js/setup.mjs tests/web/js/all.mjs
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -1,15 +1,10 @@
 // FR/EN from one catalog per language; the browser's language by default, the choice kept in localStorage.
 import en from "./i18n/en.json";
 import fr from "./i18n/fr.json";
-// One file per feature beside the shell's catalog (i18n/<feature>.<lang>.json), so features do not share one file.
+// One file per feature beside the shell's catalog (i18n/<feature>.<lang>.json), so features do not share one file;
+// the lazily loaded screens' catalogs come with their entry in views.js.
 import treeEn from "./i18n/tree.en.json";
 import treeFr from "./i18n/tree.fr.json";
-import graphEn from "./i18n/graph.en.json";
-import graphFr from "./i18n/graph.fr.json";
-import backupsEn from "./i18n/backups.en.json";
-import backupsFr from "./i18n/backups.fr.json";
-import settingsEn from "./i18n/settings.en.json";
-import settingsFr from "./i18n/settings.fr.json";
 import viewerEn from "./i18n/viewer.en.json";
 import viewerFr from "./i18n/viewer.fr.json";
 import searchEn from "./i18n/search.en.json";
@@ -17,10 +12,13 @@ import searchFr from "./i18n/search.fr.json";
 import assistantEn from "./i18n/assistant.en.json";
 import assistantFr from "./i18n/assistant.fr.json";
 
+import { VIEWS } from "./views.js";
+
 const CATALOGS = {
-  en: { ...en, ...treeEn, ...graphEn, ...backupsEn, ...settingsEn, ...viewerEn, ...searchEn, ...assistantEn },
-  fr: { ...fr, ...treeFr, ...graphFr, ...backupsFr, ...settingsFr, ...viewerFr, ...searchFr, ...assistantFr },
+  en: { ...en, ...treeEn, ...viewerEn, ...searchEn, ...assistantEn },
+  fr: { ...fr, ...treeFr, ...viewerFr, ...searchFr, ...assistantFr },
 };
+for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";
 let lang = pick();
@@ -30,7 +28,8 @@ function pick() {
   let saved = null;
   try { saved = localStorage.getItem(KEY); } catch { /* storage off */ }
   if (saved && CATALOGS[saved]) return saved;
-  for (const l of navigator.languages || [navigator.language || "en"]) {
+  const nav = globalThis.navigator; // none outside a browser (node --test)
+  for (const l of nav?.languages || [nav?.language || "en"]) {
     const base = String(l).slice(0, 2).toLowerCase();
     if (CATALOGS[base]) return base;
   }

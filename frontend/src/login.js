@@ -1,5 +1,5 @@
 // Sign-in form: POST /api/auth/session sets an HttpOnly SameSite=Strict cookie; nothing is stored here.
-import { api } from "./api.js";
+import * as api from "./api/index.js";
 import { el } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
 
@@ -37,9 +37,7 @@ export function signIn(root, { expired = false } = {}) {
       submit.textContent = t("login.busy");
       msg.hidden = true;
       try {
-        const data = await api("/api/auth/session", {
-          method: "POST", body: { username: user.value, password: pass.value }, quiet: true, auth401: false,
-        });
+        const data = await api.signIn({ username: user.value, password: pass.value }, { quiet: true, auth401: false });
         root.hidden = true;
         root.replaceChildren();
         stop();

@@ -1,16 +1,14 @@
 // ObsiGate web app: the shell (top bar, tree, note, side panel), sign-in, routing, theme and language.
 import "./styles/app.css";
 import "./styles/tree.css";
-import "./styles/graph.css";
-import "./styles/backups.css";
-import "./styles/settings.css";
+import { VIEWS, isView } from "./views.js"; // here: the screens' style sheets keep their place in app.css
 import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
-import { api, ApiError, setUnauthenticatedHandler } from "./api.js";
-import { el, clear, icon, debounce, $ } from "./dom.js";
+import * as api from "./api/index.js";
+import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
-import { parseRoute, go, searchHref, noteHref, tagsHref, viewHref, adoptPathRoute, LAZY_VIEWS } from "./router.js";
+import { parseRoute, go, searchHref, noteHref, tagsHref, viewHref, adoptPathRoute } from "./router.js";
 import { showTags } from "./tags.js";
 import { FileTree } from "./tree.js";
 import { NoteView, loadMarkdown } from "./note.js";
@@ -28,14 +26,6 @@ const store = {
   set(k, v) { try { localStorage.setItem(k, v); } catch { /* storage off */ } },
 };
 
-// The views whose code loads on first use; each module exports show(main, route, app) (see appContext()).
-const VIEWS = {
-  graph: () => import("./graph/view.js"),
-  history: () => import("./backups/history.js"),
-  trash: () => import("./backups/trash.js"),
-  settings: () => import("./settings/view.js"),
-};
-
 const state = { viewSeq: 0, health: null, user: null, vaults: [], vault: null, shell: null, signingIn: null };
 
 // ---- theme -------------------------------------------------------------------------------------
@@ -48,7 +38,8 @@ document.documentElement.lang = getLang();
 /** Labelled control: data-i18n-label sets aria-label and title (re-applied when the language changes). */
 const L = (key) => ({ "data-i18n-label": key, "aria-label": t(key), title: t(key) });
 
-function buildShell() {
+/** The shell's elements (top bar, tree pane, main pane, side panes), not yet wired. */
+function shellDom() {
   const vaultSelect = el("select.vault-select", { id: "vault-select", ...L("top.vault") });
   const searchInput = el("input.search-input", {
     id: "search", type: "search", role: "searchbox", autocomplete: "off", spellcheck: "false", enterkeyhint: "search",
@@ -92,6 +83,11 @@ function buildShell() {
   const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
   skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
   const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, assistantPane, scrim));
+  return { vaultSelect, searchInput, themeBtn, langSelect, signOut, treeBtn, sideBtn, assistantBtn, treeRoot, main, outline, backlinks, tagsLink, graphLink, trashLink, treeActions, assistantPane, scrim, shell };
+}
+
+function buildShell() {
+  const { vaultSelect, searchInput, themeBtn, langSelect, signOut, treeBtn, sideBtn, assistantBtn, treeRoot, main, outline, backlinks, tagsLink, graphLink, trashLink, treeActions, assistantPane, scrim, shell } = shellDom();
   document.getElementById("app").replaceChildren(shell);
 
   const wide = (px) => window.matchMedia(`(min-width: ${px}px)`).matches;
@@ -131,7 +127,7 @@ function buildShell() {
     const drafts = draftCount();
     if (drafts && !(await confirmDialog({ title: t("editor.unsaved"), message: t("signout.drafts", { n: drafts }), ok: t("top.signOut") }))) return;
     dropAllDrafts();
-    try { await api("/api/auth/session", { method: "DELETE", auth401: false, quiet: true }); } catch { /* already out */ }
+    try { await api.signOut({ auth401: false, quiet: true }); } catch { /* already out */ }
     state.user = null;
     sessionEnded(false);
   });
@@ -274,10 +270,10 @@ async function route() {
   state.shell.tagsLink.href = tagsHref(state.vault);
   state.shell.graphLink.href = viewHref("graph", { v: state.vault });
   state.shell.trashLink.href = viewHref("trash", { v: state.vault });
-  if (LAZY_VIEWS.includes(r.view)) {
+  if (isView(r.view)) {
     note.leave();
     tree.reveal(r.path || null);
-    const mod = await VIEWS[r.view]();
+    const mod = await VIEWS[r.view].load();
     if (seq !== state.viewSeq) return;
     const leave = await mod.show(state.shell.main, { ...r, vault: r.vault || state.vault }, appContext());
     if (typeof leave === "function") { if (seq === state.viewSeq) state.leaveView = leave; else leave(); }
@@ -327,7 +323,7 @@ async function sessionEnded(expired) {
 }
 
 async function loadVaults() {
-  const data = await api("/api/vaults");
+  const data = await api.vaults();
   state.vaults = data.vaults || [];
   const saved = store.get("obsigate.vault");
   if (!state.vault) state.vault = state.vaults.some((v) => v.name === saved) ? saved : state.vaults[0]?.name || null;
@@ -337,9 +333,9 @@ async function loadVaults() {
 async function boot() {
   adoptPathRoute();
   if (parseRoute().view === "note") loadMarkdown().catch(() => {}); // in parallel with the API calls below
-  setUnauthenticatedHandler(() => sessionEnded(true));
+  api.setUnauthenticatedHandler(() => sessionEnded(true));
   try {
-    state.health = await api("/api/health");
+    state.health = await api.health();
   } catch {
     clear(document.getElementById("app"), el("p.boot-error", { role: "alert" }, t("error.network")));
     return;
@@ -347,7 +343,7 @@ async function boot() {
   buildShell();
   if (state.health.auth) {
     try {
-      state.user = await api("/api/auth/me", { auth401: false, quiet: true });
+      state.user = await api.me({ auth401: false, quiet: true });
     } catch (e) {
       if (e.status === 401) { await sessionEnded(false); return; }
       showError(e);
@@ -368,6 +364,6 @@ document.addEventListener("keydown", (e) => {
   }
 });
 // API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
-window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof ApiError)) showError(e.reason); });
+window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof api.ApiError)) showError(e.reason); });
 
 boot();

@@ -51,7 +51,7 @@ function tagRule(state, silent) {
   const src = state.src;
   const pos = state.pos;
   if (src.charCodeAt(pos) !== 0x23) return false;
-  if (pos > 0 && !/[\s(\[{,;:]/.test(src[pos - 1])) return false;
+  if (pos > 0 && !/[\s([{,;:]/.test(src[pos - 1])) return false;
   const m = TAG.exec(src.slice(pos));
   if (!m || /^[\d/_-]+$/.test(m[1])) return false; // "#123" is not a tag
   const tag = m[1].replace(/[/-]+$/, "");

@@ -1,5 +1,5 @@
 // The note view: properties panel, rendered markdown (sanitised), embeds, outline and backlinks.
-import { api, ApiError, rawUrl } from "./api.js";
+import * as api from "./api/index.js";
 import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, viewHref, go } from "./router.js";
@@ -35,7 +35,7 @@ function env(vault, path, links) {
   const resolve = linkResolver(links);
   return {
     vault, path, t, resolve,
-    rawUrl: (p) => rawUrl(vault, p),
+    rawUrl: (p) => api.rawUrl(vault, p),
     noteUrl: (p, heading) => noteHref(vault, p, heading),
     tagUrl: (tag) => searchHref(`#${tag}`, vault),
   };
@@ -108,7 +108,7 @@ export class NoteView {
   }
 
   async showFile(vault, path, seq) {
-    const url = rawUrl(vault, path);
+    const url = api.rawUrl(vault, path);
     const name = path.split("/").pop();
     let preview = el("p.muted", t("note.binary"));
     let office = null;
@@ -135,14 +135,14 @@ export class NoteView {
       el("p", el("a.button", { href: url, download: name, id: "download-file" }, icon("download"), t("note.download")))));
     clear(this.outline, el("p.muted", t("side.noHeadings")));
     this.loadBacklinks(vault, path, this.seq);
-    if (office) this.fillOffice(office, url, /\.docx$/i.test(path) ? "docx" : "xlsx", seq);
+    if (office) this.fillOffice(office, vault, path, /\.docx$/i.test(path) ? "docx" : "xlsx", seq);
   }
 
   /** A .docx or .xlsx previewed in the page (its renderer loaded now), unless it is too big to be worth it. */
-  async fillOffice(box, url, kind, seq) {
+  async fillOffice(box, vault, path, kind, seq) {
     let content;
     try {
-      const [buffer, mod] = await Promise.all([fetchRaw(url, MAX_OFFICE_BYTES), import("./viewer/office.js")]);
+      const [buffer, mod] = await Promise.all([api.rawBytes(vault, path, MAX_OFFICE_BYTES, { quiet: true, auth401: false }), import("./viewer/office.js")]);
       if (seq !== this.seq) return;
       content = buffer
         ? await (kind === "docx" ? mod.docxPreview(buffer) : mod.xlsxPreview(buffer))
@@ -285,7 +285,7 @@ export class NoteView {
     clear(this.backlinks, el("p.muted", t("app.loading")));
     let data;
     try {
-      data = await api(`/api/backlinks/${encodeURIComponent(vault)}`, { params: { path, limit: 50 } });
+      data = await api.backlinks(vault, { path, limit: 50 });
     } catch {
       if (seq === this.seq) clear(this.backlinks);
       return;
@@ -306,7 +306,7 @@ export class NoteView {
       if (!mentions.open || mentions.dataset.loaded) return;
       mentions.dataset.loaded = "1";
       try {
-        const found = (await api(`/api/backlinks/${encodeURIComponent(vault)}`, { params: { path, limit: 50, unlinked: true } })).unlinked || [];
+        const found = (await api.backlinks(vault, { path, limit: 50, unlinked: true })).unlinked || [];
         summary.textContent = t("side.unlinked", { n: found.length });
         mentions.replaceChildren(summary, found.length
           ? el("ul.backlink-list", found.map((m) => entry(m.path, m.title, (m.mentions || []).map((x) => x.context))))
@@ -354,8 +354,8 @@ export class NoteView {
     if (!ok) return;
     const title = path.split("/").pop().replace(/\.md$/i, "");
     try {
-      await api(`/api/file/${encodeURIComponent(vault)}`, { method: "POST", body: { path, content: `# ${title}\n` } });
-    } catch { return; } // shown by api()
+      await api.createFile(vault, { path, content: `# ${title}\n` });
+    } catch { return; } // shown by the API client
     this.created(vault, path);
     go(noteHref(vault, path));
   }
@@ -414,28 +414,14 @@ function decorate(root) {
   if (root.querySelector("pre.mermaid-source")) import("./viewer/mermaid.js").then((m) => m.renderMermaid(root)).catch(() => {});
 }
 
-/** A raw file's bytes, or null when it is over `max` bytes (the download stops as soon as that is known). */
-async function fetchRaw(url, max) {
-  const ctrl = new AbortController();
-  const res = await fetch(url, { credentials: "same-origin", signal: ctrl.signal });
-  if (!res.ok) {
-    const body = await res.json().catch(() => null);
-    throw new ApiError(res.status, body);
-  }
-  if (Number(res.headers.get("Content-Length") || 0) > max) { ctrl.abort(); return null; }
-  const buffer = await res.arrayBuffer();
-  return buffer.byteLength > max ? null : buffer;
-}
-
 /** read_file, every chunk of a long note (offsets in UTF-8 bytes) joined, up to 16 MB of text. */
 async function readWhole(vault, path, { quiet = false } = {}) {
-  const url = `/api/file/${encodeURIComponent(vault)}`;
-  const first = await api(url, { params: { path }, quiet });
+  const first = await api.readFile(vault, { path }, { quiet });
   const parts = [first.content];
   let next = first.next_offset;
   let size = first.content.length;
   while (next != null && size < 16e6) {
-    const more = await api(url, { params: { path, offset: next }, quiet });
+    const more = await api.readFile(vault, { path, offset: next }, { quiet });
     parts.push(more.content);
     size += more.content.length;
     next = more.next_offset;

@@ -8,6 +8,8 @@
 //   #/history?v={vault}&p={path}      a file's backups (list, diff, restore)
 //   #/trash?v={vault}                 deleted files and folders, with restore
 //   #/settings?tab={name}             settings (everyone's preferences; the admin tabs: ai, users)
+import { isView } from "./views.js";
+
 const enc = (p) => p.split("/").map(encodeURIComponent).join("/");
 
 export function noteHref(vault, path, heading, find) {
@@ -29,9 +31,6 @@ export function searchHref(q, vault, filters) {
 
 export const tagsHref = (vault) => `#/tags${vault ? `?v=${encodeURIComponent(vault)}` : ""}`;
 
-/** The views loaded on demand (main.js maps each to its module). */
-export const LAZY_VIEWS = ["graph", "history", "trash", "settings"];
-
 /** viewHref("graph", {v: vault, p: path, d: 2}) -> "#/graph?v=…&p=…&d=2" (empty values left out). */
 export function viewHref(view, params = {}) {
   const p = new URLSearchParams();
@@ -47,7 +46,7 @@ export function parseRoute(hash = location.hash) {
   const parts = pathPart.split("/").filter(Boolean).map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
   if (parts[0] === "search") return { view: "search", q: params.get("q") || "", vault: params.get("v"), params };
   if (parts[0] === "tags") return { view: "tags", vault: params.get("v") };
-  if (LAZY_VIEWS.includes(parts[0])) return { view: parts[0], vault: params.get("v"), path: params.get("p"), params };
+  if (isView(parts[0])) return { view: parts[0], vault: params.get("v"), path: params.get("p"), params };
   if (parts[0] === "v" && parts[1]) {
     return { view: "note", vault: parts[1], path: parts.slice(2).join("/") || null, heading: params.get("h"), find: params.get("f") };
   }

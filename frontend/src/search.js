@@ -4,7 +4,7 @@
 // filters live in the route (#/search?q=…&v=…&tag=…&re=1…) so reload and back/forward keep them.
 // Snippets are plain text with <mark>…</mark> around matches: split on the markers and build text nodes +
 // <mark> elements (never parsed as HTML).
-import { api } from "./api.js";
+import * as api from "./api/index.js";
 import { showError } from "./toast.js";
 import { el, icon, debounce } from "./dom.js";
 import { t, getLang, formatDate } from "./i18n.js";
@@ -71,7 +71,7 @@ function exact(q, f) {
   return !q.trim() || [...SWITCHES, ...DATES, "inc", "exc", "sort"].some((k) => f[k]);
 }
 
-function exactUrl(q, vault, f, offset) {
+function exactParams(q, vault, f, offset) {
   const p = new URLSearchParams({ q, limit: String(PAGE), offset: String(offset) });
   const set = (k, v) => { if (v) p.append(k, v); };
   set("vault", vault);
@@ -86,7 +86,7 @@ function exactUrl(q, vault, f, offset) {
   set("modified_before", f.mb);
   set("created_after", f.ca);
   set("created_before", f.cb);
-  return `/api/search/advanced?${p}`;
+  return p;
 }
 
 export class SearchView {
@@ -187,7 +187,7 @@ export class SearchView {
     if (this.tagsFor === vault) return;
     this.tagsFor = vault;
     const list = this.view.root.querySelector("#sf-tags");
-    api("/api/tags", { params: { vault, limit: 500 }, quiet: true })
+    api.tags({ vault, limit: 500 }, { quiet: true })
       .then((data) => list.replaceChildren(...data.tags.map(({ tag, count }) => el("option", { value: tag, label: `#${tag} (${count})` }))))
       .catch(() => { this.tagsFor = null; }); // suggestions only: the field still works without them
   }
@@ -202,8 +202,8 @@ export class SearchView {
       // quiet: a bad regex, glob or date (400) is the person's typo, said once under the form, never a toast
       // per keystroke; anything else (rate limit, network) is also the app's usual toast
       data = isExact
-        ? await api(exactUrl(q, vault, f, offset), { signal: ctrl.signal, quiet: true })
-        : await api("/api/search", { params: { q, vault, tag: tagOf(f), limit: PAGE, offset }, signal: ctrl.signal, quiet: true });
+        ? await api.searchAdvanced(exactParams(q, vault, f, offset), { signal: ctrl.signal, quiet: true })
+        : await api.search({ q, vault, tag: tagOf(f), limit: PAGE, offset }, { signal: ctrl.signal, quiet: true });
     } catch (e) {
       if (e.name === "AbortError" || ctrl !== this.ctrl) return;
       if (e.status !== 400) showError(e);

@@ -1,5 +1,5 @@
 // Quick switcher (Ctrl/Cmd+O): fuzzy over paths and titles (GET /api/tree-search, the search_paths tool).
-import { api } from "./api.js";
+import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t } from "./i18n.js";
 import { noteHref, go } from "./router.js";
@@ -52,7 +52,7 @@ export class QuickSwitcher {
     const ctrl = (this.ctrl = new AbortController());
     let data;
     try {
-      data = await api("/api/tree-search", { params: { q, vault: this.getVault(), limit: 20 }, signal: ctrl.signal });
+      data = await api.treeSearch({ q, vault: this.getVault(), limit: 20 }, { signal: ctrl.signal });
     } catch { return; }
     if (ctrl !== this.ctrl) return;
     this.hits = data.hits;

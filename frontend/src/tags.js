@@ -1,5 +1,5 @@
 // Tags page (GET /api/tags): every tag of the vault with its note count; a tag opens its search.
-import { api } from "./api.js";
+import * as api from "./api/index.js";
 import { el, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { searchHref } from "./router.js";
@@ -11,9 +11,9 @@ export async function showTags(main, vault) {
   clear(main, el("section.search-view", { "aria-labelledby": "tags-title" },
     el("h1.note-title", { id: "tags-title", tabindex: "-1" }, t("tags.title")), status, list));
   let offset = 0;
-  let total = 0;
+  let total;
   do {
-    const data = await api("/api/tags", { params: { vault, limit: 500, offset } });
+    const data = await api.tags({ vault, limit: 500, offset });
     total = data.total;
     for (const { tag, count } of data.tags) {
       list.append(el("li", el("a.tag", { href: searchHref(`#${tag}`, vault), "aria-label": `#${tag} (${t("tree.count", { n: count })})` },

@@ -4,7 +4,7 @@
 // write (the tool layer's create_file, create_directory, rename_file, rename_directory, move_path,
 // delete_file, delete_directory). Rename and move say how many links the server rewrote; the open note
 // follows its file to its new path. Nothing is offered in a read-only vault.
-import { api } from "./api.js";
+import * as api from "./api/index.js";
 import { el, clear, icon } from "./dom.js";
 import { t } from "./i18n.js";
 import { noteHref, viewHref, parseRoute, go } from "./router.js";
@@ -13,7 +13,6 @@ import { draftsOf, moveDrafts, dropDraftsOf } from "./drafts.js";
 import { toast } from "./toast.js";
 
 const DRAG_TYPE = "application/x-obsigate-path";
-const enc = encodeURIComponent;
 const parentOf = (p) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "");
 const baseName = (p) => p.slice(p.lastIndexOf("/") + 1);
 const isNote = (p) => /\.md$/i.test(p);
@@ -180,7 +179,7 @@ export class TreeOps {
         const name = text.trim();
         const path = (dir ? `${dir}/` : "") + (isNote(name) ? name : `${name}.md`);
         try {
-          await api(`/api/file/${enc(vault)}`, { method: "POST", body: { path, content: `# ${name.replace(/\.md$/i, "")}\n` }, quiet: true });
+          await api.createFile(vault, { path, content: `# ${name.replace(/\.md$/i, "")}\n` }, { quiet: true });
         } catch (err) { return refusal(err, name); }
         return path;
       },
@@ -199,7 +198,7 @@ export class TreeOps {
         if (bad) return { error: bad };
         const path = (dir ? `${dir}/` : "") + text.trim();
         try {
-          await api(`/api/directory/${enc(vault)}`, { method: "POST", body: { path }, quiet: true });
+          await api.createDirectory(vault, path, { quiet: true });
         } catch (err) { return refusal(err, text.trim()); }
         return path;
       },
@@ -224,9 +223,7 @@ export class TreeOps {
         if (bad) return { error: bad };
         if (text.trim() === shown) return { error: t("tree.errSame") };
         try {
-          return await api(dir ? `/api/directory/${enc(vault)}` : `/api/file/${enc(vault)}/rename`, {
-            method: dir ? "PATCH" : "POST", body: { path, new_name: text.trim() }, quiet: true,
-          });
+          return await (dir ? api.renameDirectory : api.renameFile)(vault, { path, new_name: text.trim() }, { quiet: true });
         } catch (err) { return refusal(err, text.trim()); }
       },
     });
@@ -240,7 +237,7 @@ export class TreeOps {
     const name = baseName(path);
     const run = async (to) => {
       try {
-        return await api(`/api/move/${enc(vault)}`, { method: "POST", body: { source_path: path, destination_dir: to }, quiet: true });
+        return await api.move(vault, { source_path: path, destination_dir: to }, { quiet: true });
       } catch (err) { return refusal(err, name); }
     };
     let result;
@@ -283,7 +280,7 @@ export class TreeOps {
       message = n ? t("tree.deleteFolderAsk", { path, n }) : t("tree.deleteEmptyAsk", { path });
     } else {
       message = t("tree.deleteFileAsk", { path });
-      const linked = await api(`/api/backlinks/${enc(vault)}`, { params: { path, limit: 1 }, quiet: true }).catch(() => null);
+      const linked = await api.backlinks(vault, { path, limit: 1 }, { quiet: true }).catch(() => null);
       if (linked?.total) message += ` ${t("tree.deleteLinked", { n: linked.total })}`;
     }
     const drafts = draftsOf(vault, path);
@@ -292,7 +289,7 @@ export class TreeOps {
       title: dir ? t("tree.deleteFolder", { name }) : t("tree.deleteFile", { name }), message, ok: t("tree.delete"), danger: true,
       submit: async () => {
         try {
-          await api(`/api/${dir ? "directory" : "file"}/${enc(vault)}`, { method: "DELETE", params: dir ? { path, recursive: true } : { path }, quiet: true });
+          await (dir ? api.deleteDirectory : api.deleteFile)(vault, path, { quiet: true });
         } catch (err) { return refusal(err, name); }
         return true;
       },
@@ -371,7 +368,7 @@ export class TreeOps {
     const dirs = new Set([""]);
     let offset = 0;
     for (let i = 0; i < 20 && offset != null; i++) {
-      const page = await api(`/api/vault/${enc(vault)}/files`, { params: { limit: 5000, offset } });
+      const page = await api.vaultFiles(vault, { limit: 5000, offset });
       for (const f of page.files) for (let p = parentOf(f.path); p && !dirs.has(p); p = parentOf(p)) dirs.add(p);
       offset = page.next_offset;
     }

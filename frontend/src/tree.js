@@ -1,7 +1,7 @@
 // The vault's file tree: lazy folders (GET /api/browse/{vault}?path=), note counts, the open file
 // highlighted and revealed, WAI-ARIA tree keyboard navigation (arrows, Home/End, Enter). The writes
 // (new note or folder, rename, move, delete; context menu, drag and drop) are tree-ops.js.
-import { api } from "./api.js";
+import * as api from "./api/index.js";
 import { el, clear, icon, $$ } from "./dom.js";
 import { t } from "./i18n.js";
 import { noteHref, go } from "./router.js";
@@ -70,7 +70,7 @@ export class FileTree {
     const vault = this.vault;
     let data;
     try {
-      data = await api(`/api/browse/${encodeURIComponent(vault)}`, { params: { path, limit: PAGE, offset } });
+      data = await api.browse(vault, { path, limit: PAGE, offset });
     } catch (e) {
       this.loaded.delete(path);
       throw e;

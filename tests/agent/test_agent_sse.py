@@ -493,3 +493,30 @@ def test_chat_drops_tool_calls_and_one_conversation_answers_one_request(assistan
     slow.join()
     assert busy.status == 409 and busy.body["code"] == "conflict"
     assert results[0].one("done")["stopped"] == "completed"
+
+
+def test_tool_events_carry_the_tools_registered_risk(assistant: Any) -> None:
+    """The web app decides "the vault changed" from each step's risk (it keeps no list of write tools)."""
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls(
+            [
+                ("r", "read_file", {"vault": "notes", "path": "Ideas.md"}),
+                ("u", "no_such_tool", {}),
+                ("w", "create_file", {"vault": "notes", "path": "Risk.md", "content": "x"}),
+                ("d", "delete_file", {"vault": "notes", "path": "Home.md"}),
+            ]
+        ),
+        o.stream_text(["ok"]),
+        o.stream_text(["ok"]),
+    )
+    first = a.agent(ASK)
+    risks = {(t["id"], t["status"]): t["risk"] for t in first.tools()}
+    assert risks[("r", "running")] == risks[("r", "ok")] == "read"
+    assert risks[("u", "error")] is None
+    assert risks[("w", "pending_confirmation")] == "write"
+    second = a.agent({"run_id": first.one("confirmation")["run_id"], "confirm_all": True})
+    applied = [t for t in second.tools() if t["id"] == "w"]
+    assert applied and all(t["risk"] == "write" for t in applied) and applied[-1]["status"] == "ok"
+    assert all(t["risk"] == "dangerous" for t in first.tools() + second.tools() if t["id"] == "d")
+    assert any(t["id"] == "d" for t in first.tools() + second.tools())

@@ -4,7 +4,7 @@
 // confirmation. diff2html escapes the diff's text; its HTML still goes through DOMPurify, like every note.
 import DOMPurify from "dompurify";
 import { html as diffHtml } from "diff2html";
-import { api } from "../api.js";
+import * as api from "../api/index.js";
 import { el, clear, icon } from "../dom.js";
 import { t } from "../i18n.js";
 import { noteHref } from "../router.js";
@@ -14,7 +14,6 @@ import { formatSize, formatTime, reasonLabel, writable } from "./common.js";
 
 const PAGE = 50;
 const LAYOUT_KEY = "obsigate.diffLayout";
-const enc = encodeURIComponent;
 
 function savedLayout() {
   try { return localStorage.getItem(LAYOUT_KEY) === "side" ? "side" : "unified"; } catch { return "unified"; }
@@ -54,6 +53,50 @@ function alignSides(box) {
   return () => watch.disconnect();
 }
 
+/** The version list's rows (`selected`: the version id shown; `select(id)` on a click). */
+function versionItems(versions, selected, select) {
+  return versions.map((v) => el("li", el("button.version-item", {
+    type: "button", "aria-pressed": String(v.version === selected), "data-version": v.version,
+    onclick: () => select(v.version),
+  },
+  el("span.version-time", formatTime(v.created)),
+  el("span.version-meta.muted", [reasonLabel(v.reason), v.size == null ? null : formatSize(v.size)].filter(Boolean).join(" · ")),
+  v.deleted ? el("span.badge", t("backups.deletedBadge")) : null)));
+}
+
+/** "3 versions" (or none, or one). */
+function countText(n) {
+  return !n ? t("backups.none") : n === 1 ? t("backups.versionCountOne") : t("backups.versionCount", { n });
+}
+
+/** The history page's elements, put in `main`. */
+function historyDom(main, vault, path, layout, canWrite) {
+  const list = el("ol.version-list", { id: "version-list", "aria-label": t("backups.versions") });
+  const more = el("button.button.version-more", { type: "button", hidden: true }, t("backups.more"));
+  const status = el("p.backups-status", { role: "status" }, t("app.loading"));
+  const compareSel = el("select.compare-select", { id: "compare-with", "aria-label": t("backups.compareWith") });
+  const layoutBtns = ["unified", "side"].map((name) => el("button.seg-btn", {
+    type: "button", id: `layout-${name}`, "aria-pressed": String(layout === name),
+  }, t(name === "side" ? "backups.sideBySide" : "backups.unified")));
+  const restoreBtn = el("button.button.primary", { type: "button", id: "restore-version", hidden: !canWrite }, icon("history"), t("backups.restore"));
+  const diffTitle = el("h2.diff-title", { id: "diff-title", "aria-live": "polite" }); // announced, not the whole diff
+  const diffPane = el("div.diff-pane", { id: "diff", role: "region", "aria-labelledby": "diff-title" });
+  const toolbar = el("div.diff-toolbar",
+    el("label.compare-label", el("span", t("backups.compareWith")), compareSel),
+    el("div.seg", { role: "group", "aria-label": t("backups.layout") }, layoutBtns),
+    el("div.spacer"), restoreBtn);
+  const detail = el("section.version-detail", { hidden: true }, toolbar, diffTitle, diffPane);
+
+  const name = path.split("/").pop();
+  clear(main, el("section.backups-view.history-view", { "aria-labelledby": "history-title" },
+    el("nav.breadcrumb", { "aria-label": t("note.breadcrumb") },
+      el("a", { href: noteHref(vault, path), id: "back-to-note" }, icon("note"), `${vault} / ${path}`)),
+    el("div.note-head", el("h1.note-title", { id: "history-title", tabindex: "-1" }, t("backups.historyOf", { name }))),
+    status,
+    el("div.history-layout", el("div.version-column", list, more), detail)));
+  return { list, more, status, compareSel, layoutBtns, restoreBtn, diffTitle, diffPane, detail };
+}
+
 export async function show(main, route, app) {
   const vault = route.vault;
   const path = route.path;
@@ -73,29 +116,8 @@ export async function show(main, route, app) {
   let diffSeq = 0;
   let unalign = () => {}; // stops aligning the rows of the side-by-side diff shown
 
-  const list = el("ol.version-list", { id: "version-list", "aria-label": t("backups.versions") });
-  const more = el("button.button.version-more", { type: "button", hidden: true }, t("backups.more"));
-  const status = el("p.backups-status", { role: "status" }, t("app.loading"));
-  const compareSel = el("select.compare-select", { id: "compare-with", "aria-label": t("backups.compareWith") });
-  const layoutBtns = ["unified", "side"].map((name) => el("button.seg-btn", {
-    type: "button", id: `layout-${name}`, "aria-pressed": String(layout === name),
-  }, t(name === "side" ? "backups.sideBySide" : "backups.unified")));
-  const restoreBtn = el("button.button.primary", { type: "button", id: "restore-version", hidden: !canWrite }, icon("history"), t("backups.restore"));
-  const diffTitle = el("h2.diff-title", { id: "diff-title", "aria-live": "polite" }); // announced, not the whole diff
-  const diffPane = el("div.diff-pane", { id: "diff", role: "region", "aria-labelledby": "diff-title" });
-  const toolbar = el("div.diff-toolbar",
-    el("label.compare-label", el("span", t("backups.compareWith")), compareSel),
-    el("div.seg", { role: "group", "aria-label": t("backups.layout") }, layoutBtns),
-    el("div.spacer"), restoreBtn);
-  const detail = el("section.version-detail", { hidden: true }, toolbar, diffTitle, diffPane);
+  const { list, more, status, compareSel, layoutBtns, restoreBtn, diffTitle, diffPane, detail } = historyDom(main, vault, path, layout, canWrite);
   const name = path.split("/").pop();
-
-  clear(main, el("section.backups-view.history-view", { "aria-labelledby": "history-title" },
-    el("nav.breadcrumb", { "aria-label": t("note.breadcrumb") },
-      el("a", { href: noteHref(vault, path), id: "back-to-note" }, icon("note"), `${vault} / ${path}`)),
-    el("div.note-head", el("h1.note-title", { id: "history-title", tabindex: "-1" }, t("backups.historyOf", { name }))),
-    status,
-    el("div.history-layout", el("div.version-column", list, more), detail)));
 
   const label = (id) => formatTime(versions.find((v) => v.version === id)?.created) || id;
 
@@ -107,24 +129,13 @@ export async function show(main, route, app) {
     compare = compareSel.value;
   }
 
-  function drawList() {
-    clear(list, versions.map((v) => el("li", el("button.version-item", {
-      type: "button", "aria-pressed": String(v.version === selected), "data-version": v.version,
-      onclick: () => select(v.version),
-    },
-    el("span.version-time", formatTime(v.created)),
-    el("span.version-meta.muted", [reasonLabel(v.reason), v.size == null ? null : formatSize(v.size)].filter(Boolean).join(" · ")),
-    v.deleted ? el("span.badge", t("backups.deletedBadge")) : null))));
-  }
-
   async function loadPage() {
-    const data = await api(`/api/file/${enc(vault)}/backups`, { params: { path, limit: PAGE, offset: next }, signal });
+    const data = await api.backups(vault, { path, limit: PAGE, offset: next }, { signal });
     versions = versions.concat(data.versions);
     next = data.next_offset;
     more.hidden = next == null;
-    const n = data.total;
-    status.textContent = !n ? t("backups.none") : n === 1 ? t("backups.versionCountOne") : t("backups.versionCount", { n });
-    drawList();
+    status.textContent = countText(data.total);
+    clear(list, versionItems(versions, selected, select));
     return data;
   }
 
@@ -138,7 +149,7 @@ export async function show(main, route, app) {
     clear(diffPane, el("p.muted", t("app.loading")));
     let data;
     try {
-      data = await api(`/api/file/${enc(vault)}/diff`, { params: { path, version: from, compare_with: to || null }, signal });
+      data = await api.backupDiff(vault, { path, version: from, compare_with: to || null }, { signal });
     } catch (e) {
       if (seq === diffSeq && e.name !== "AbortError") clear(diffPane, el("p.muted", e.message));
       return;
@@ -178,10 +189,10 @@ export async function show(main, route, app) {
     if (!ok || signal.aborted) return;
     restoreBtn.disabled = true;
     try {
-      await api(`/api/file/${enc(vault)}/restore`, { method: "POST", body: { path, version } });
+      await api.restoreBackup(vault, { path, version });
     } catch {
       restoreBtn.disabled = false;
-      return; // the error is shown by api()
+      return; // the error is shown by the API client
     }
     restoreBtn.disabled = false;
     toast(t("backups.restored", { path, date: when }), { kind: "info" });

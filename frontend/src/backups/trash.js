@@ -2,7 +2,7 @@
 // (GET /api/trash/{vault}, paged), each restorable — one file, or a whole folder after a confirmation
 // (POST /api/trash/{vault}/restore {path, kind}: all or nothing, never over an existing file). A deleted file
 // and a deleted folder of one path are two entries; kind says which one comes back.
-import { api } from "../api.js";
+import * as api from "../api/index.js";
 import { el, clear, icon } from "../dom.js";
 import { t, formatDate } from "../i18n.js";
 import { noteHref, viewHref } from "../router.js";
@@ -11,7 +11,6 @@ import { toast } from "../toast.js";
 import { formatSize, writable } from "./common.js";
 
 const PAGE = 50;
-const enc = encodeURIComponent;
 
 const split = (path) => {
   const i = path.lastIndexOf("/");
@@ -43,9 +42,9 @@ export async function show(main, route, app) {
       message: count === 1 ? t("backups.restoreFolderAskOne", { path }) : t("backups.restoreFolderAsk", { path, n: count }),
     }))) return;
     try {
-      await api(`/api/trash/${enc(vault)}/restore`, { method: "POST", body: { path, kind: folder ? "folder" : "file" } });
+      await api.restoreTrash(vault, { path, kind: folder ? "folder" : "file" });
     } catch {
-      await reload(); // shown by api(); the trash may have changed meanwhile
+      await reload(); // shown by the API client; the trash may have changed meanwhile
       return;
     }
     const done = !folder ? t("backups.fileRestored", { path })
@@ -91,7 +90,7 @@ export async function show(main, route, app) {
   }
 
   async function loadPage() {
-    const data = await api(`/api/trash/${enc(vault)}`, { params: { limit: PAGE, offset: next }, signal });
+    const data = await api.trash(vault, { limit: PAGE, offset: next }, { signal });
     list.append(...data.entries.map((e) => (e.kind === "folder" ? folderRow(e) : fileRow(e.files[0]))));
     next = data.next_offset;
     more.hidden = next == null;

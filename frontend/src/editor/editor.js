@@ -10,19 +10,18 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import { editorPrefs } from "../settings/prefs.js";
-import { api } from "../api.js";
+import * as api from "../api/index.js";
 import { readDraft, writeDraft, dropDraft } from "../drafts.js";
 
-// The whole file as stored (frontmatter included, secrets redacted; a save restores them): what the editor
-// edits and saves back whole. read_file's `content` is only the body after the frontmatter.
-const sourceUrl = (vault, path) => `/api/file/${encodeURIComponent(vault)}/source?path=${encodeURIComponent(path)}`;
+// api.fileSource: the whole file as stored (frontmatter included, secrets redacted; a save restores them): what
+// the editor edits and saves back whole. read_file's `content` is only the body after the frontmatter.
 
 /**
  * The text the editor may edit, or null with the reason's i18n key: a binary, a file too big for one read, or
  * one that is not valid UTF-8 (shown with U+FFFD replacements: saving them would destroy the original bytes).
  */
 export async function loadSource(vault, path) {
-  const src = await api(sourceUrl(vault, path), { quiet: true });
+  const src = await api.fileSource(vault, path, { quiet: true });
   if (src.encoding !== "utf-8") return { source: null, reason: "editor.notText" };
   if (src.next_offset != null) return { source: null, reason: "note.truncated" };
   if (src.content.includes("\uFFFD")) return { source: null, reason: "editor.notUtf8" };
@@ -35,8 +34,7 @@ function wikilinkCompletion(vault) {
     const before = context.matchBefore(/\[\[[^\]|#\n]*/);
     if (!before) return null;
     const q = before.text.slice(2);
-    const url = `/api/tree-search?vault=${encodeURIComponent(vault)}&limit=20&q=${encodeURIComponent(q || " ")}`;
-    const { hits } = await api(url, { quiet: true }).catch(() => ({ hits: [] }));
+    const { hits } = await api.treeSearch({ vault, limit: 20, q: q || " " }, { quiet: true }).catch(() => ({ hits: [] }));
     return {
       from: before.from + 2,
       options: hits.map((hit) => ({ label: hit.path.replace(/\.md$/i, ""), detail: hit.title, type: "text" })),
@@ -87,10 +85,8 @@ export function openEditor(container, note, options) {
   const text = () => view.state.doc.toString();
 
   async function put(content, version) {
-    await api(`/api/file/${encodeURIComponent(note.vault)}/save`, {
-      method: "POST", body: { path: note.path, content, version }, quiet: true, // errors: onError or the dialog
-    });
-    const fresh = await api(sourceUrl(note.vault, note.path), { quiet: true });
+    await api.saveFile(note.vault, { path: note.path, content, version }, { quiet: true }); // errors: onError or the dialog
+    const fresh = await api.fileSource(note.vault, note.path, { quiet: true });
     // The file read back is ours only if it reads as what we sent: another writer between the save and this
     // read must still make the next save a conflict, never be overwritten by it.
     if (fresh.content.replace(/\r\n/g, "\n") === content) base = fresh.version; // the editor holds \n breaks
@@ -112,7 +108,7 @@ export function openEditor(container, note, options) {
   }
 
   async function resolveConflict(mine) {
-    const theirs = await api(sourceUrl(note.vault, note.path), { quiet: true });
+    const theirs = await api.fileSource(note.vault, note.path, { quiet: true });
     const choice = await dialog(t("editor.conflict_title"), t("editor.conflict_body", { path: note.path }), [
       { value: "mine", label: t("editor.keep_mine") },
       { value: "theirs", label: t("editor.take_theirs") },

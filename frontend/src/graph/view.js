@@ -9,7 +9,7 @@
 import Graph from "graphology";
 import Sigma, { DEFAULT_STYLES } from "sigma";
 import { layerPlain, pathLine } from "sigma/rendering";
-import { api } from "../api.js";
+import * as api from "../api/index.js";
 import { el, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { go, noteHref, viewHref } from "../router.js";
@@ -80,8 +80,7 @@ export async function show(main, route, app) {
 // index pairs, each pair once whatever the direction), center (index or -1), total, truncated, version}.
 
 async function loadLocal({ vault, path, depth, tag }) {
-  const data = await api(`/api/graph/${encodeURIComponent(vault)}`,
-    { params: { path, depth, scope: "local", tag, limit: LOCAL_LIMIT }, quiet: true });
+  const data = await api.graph(vault, { path, depth, scope: "local", tag, limit: LOCAL_LIMIT }, { quiet: true });
   const at = new Map(data.nodes.map((n, i) => [n.id, i]));
   const pairs = [];
   for (const e of data.edges) pairs.push(at.get(e.source), at.get(e.target));
@@ -100,7 +99,7 @@ async function loadLocal({ vault, path, depth, tag }) {
 
 async function loadVault({ vault, path, tag }) {
   // The browser keeps the body and asks with If-None-Match: an unchanged vault costs a 304.
-  const data = await api(`/api/graph/${encodeURIComponent(vault)}/export`, { params: { tag }, quiet: true });
+  const data = await api.graphExport(vault, { tag }, { quiet: true });
   const notes = data.notes.length;
   const all = notes + data.unresolved.length;
   const labels = new Array(all);
@@ -325,6 +324,11 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     requestAnimationFrame(() => requestAnimationFrame(linkUp));
     return;
   }
+  runLayout(graph, model, { view, state, here, xy, fresh: known < n * 0.9, big, linkUp, say });
+}
+
+/** The ForceAtlas2 layout in its worker: positions applied once a frame, edges and the cache once it settles. */
+function runLayout(graph, model, { view, state, here, xy, fresh, big, linkUp, say }) {
   view.dataset.layout = "running";
   const worker = new Worker(WORKER_URL);
   state.worker = worker;
@@ -357,8 +361,7 @@ function draw(model, { view, canvas, status, list, zoom, state, here }) {
     });
   };
   worker.onerror = () => { linkUp(); view.dataset.layout = "done"; say(""); };
-  // From a remembered layout only the new notes need a place: a short settle, not a whole layout.
-  const fresh = known < n * 0.9;
+  // fresh: from a remembered layout only the new notes need a place (a short settle, not a whole layout)
   worker.postMessage({
     type: "start", xy, edges: model.edges,
     maxIterations: fresh ? (big ? 1500 : 800) : 60, maxMs: big ? 30000 : 8000,
@@ -474,7 +477,7 @@ function controls(here) {
 /** The tag filter's choices: the vault's tags, most used first. */
 async function fillTags(select, vault, current) {
   try {
-    const data = await api("/api/tags", { params: { vault, limit: 1000 }, quiet: true });
+    const data = await api.tags({ vault, limit: 1000 }, { quiet: true });
     const rows = data.tags.filter((x) => x.tag.toLowerCase() !== current.toLowerCase())
       .map(({ tag, count }) => el("option", { value: tag }, `#${tag} (${count})`));
     select.append(...rows);

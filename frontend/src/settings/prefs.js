@@ -25,7 +25,7 @@ export function setTheme(name) {
 
 /** `{lineWrapping, lineNumbers, fontSize}`: what was saved, anything missing or odd taken from the defaults. */
 export function editorPrefs() {
-  let saved = {};
+  let saved;
   try { saved = JSON.parse(read(EDITOR_KEY) || "{}") || {}; } catch { saved = {}; }
   return {
     lineWrapping: typeof saved.lineWrapping === "boolean" ? saved.lineWrapping : EDITOR_DEFAULTS.lineWrapping,

@@ -4,7 +4,7 @@
 // default model, a Test call), the default provider and model with capability badges, the per-vault switch of
 // dangerous AI tools, users and API keys. Every admin change goes to the server at once and applies to the
 // next request there; nothing secret is kept in the page (a new API key is shown once, then dropped).
-import { api } from "../api.js";
+import * as api from "../api/index.js";
 import { el, clear } from "../dom.js";
 import { confirmDialog } from "../dialog.js";
 import { t, getLang, setLang, LANGUAGES, formatDate } from "../i18n.js";
@@ -67,7 +67,7 @@ function button(label, attrs = {}, onclick) {
   return b;
 }
 
-/** Run `fn` with `b` disabled; an API error was already shown by api(), anything else is shown here. */
+/** Run `fn` with `b` disabled; an API error was already shown by the API client, anything else is shown here. */
 async function busy(b, fn) {
   b.disabled = true;
   try { await fn(); } catch (err) { if (!err?.status && err?.code !== "network") showError(err); } finally { b.disabled = false; }
@@ -114,7 +114,7 @@ async function aiSection(body) {
   const section = el("section.settings-section", { id: "cfg-ai", "aria-labelledby": "cfg-ai-title" });
   body.append(section);
   const draw = async (focusId) => {
-    const [config, models] = await Promise.all([api("/api/config"), api("/api/config/ai-models")]);
+    const [config, models] = await Promise.all([api.config(), api.aiModels()]);
     clear(section,
       el("h2", { id: "cfg-ai-title" }, t("settings.ai.title")),
       el("p.muted", t("settings.ai.intro")),
@@ -149,7 +149,7 @@ function defaultsCard(config, models, draw) {
   const save = button(t("settings.ai.saveDefaults"), { id: "ai-save-defaults", class: "button primary" }, async () => {
     const body = { ai_default_provider: providerSelect.value };
     if (modelSelect.value) body.ai_default_models = { [providerSelect.value]: modelSelect.value };
-    await api("/api/config", { method: "POST", body });
+    await api.setConfig(body);
     saved();
     await draw("ai-save-defaults");
   });
@@ -169,7 +169,7 @@ function providerCard(p, config, listed, draw) {
   const modelInput = el("input", { type: "text", id: id("model"), value: config.ai_default_models[p.name] || "", placeholder: p.default_model || "", list: id("models"), spellcheck: "false" });
   const known = el("datalist", { id: id("models") }, (listed?.models || []).map((m) => el("option", { value: m.name })));
   const result = el("output.test-result", { id: id("test-result"), for: id("test"), "aria-live": "polite" });
-  const post = async (body, focusId) => { await api("/api/config", { method: "POST", body }); saved(); await draw(focusId); };
+  const post = async (body, focusId) => { await api.setConfig(body); saved(); await draw(focusId); };
 
   const keyState = p.key
     ? el("span", el("code.key-mask", p.key), " ", el("span.muted", p.key_source === "env" ? t("settings.ai.fromEnv", { name: p.env.api_key }) : t("settings.ai.stored")))
@@ -189,7 +189,7 @@ function providerCard(p, config, listed, draw) {
   const test = button(t("settings.ai.test"), { id: id("test"), class: "button primary" }, async () => {
     result.className = "test-result";
     result.textContent = t("settings.ai.testing");
-    const r = await api("/api/ai/test", { method: "POST", body: { provider: p.name } });
+    const r = await api.testProvider({ provider: p.name });
     result.classList.add(r.ok ? "ok" : "fail");
     result.textContent = r.ok
       ? t("settings.ai.testOk", { ms: r.latency_ms, model: r.model })
@@ -217,7 +217,7 @@ function providerCard(p, config, listed, draw) {
 // ---- vaults (admin) --------------------------------------------------------------------------------------
 
 async function vaultsSection(body) {
-  const config = await api("/api/config");
+  const config = await api.config();
   body.append(el("section.settings-section", { id: "cfg-vaults", "aria-labelledby": "cfg-vaults-title" },
     el("h2", { id: "cfg-vaults-title" }, t("settings.vaults.title")),
     el("p.muted", t("settings.vaults.intro")),
@@ -226,7 +226,7 @@ async function vaultsSection(body) {
       checkbox(`destructive-${v.name}`, t("settings.vaults.destructive"), v.destructive_tools, async (on, box) => {
         box.disabled = true;
         try {
-          await api("/api/config", { method: "POST", body: { ai_destructive_tools: { [v.name]: on } } });
+          await api.setConfig({ ai_destructive_tools: { [v.name]: on } });
           toast(t(on ? "settings.vaults.on" : "settings.vaults.off", { vault: v.name }), { kind: "info", timeout: 3000 });
         } catch {
           box.checked = !on; // not saved: show what is in force
@@ -242,7 +242,7 @@ async function usersSection(body, app) {
   const section = el("section.settings-section", { id: "cfg-users", "aria-labelledby": "cfg-users-title" });
   body.append(section);
   const draw = async (focusId) => {
-    const data = await api("/api/admin/users");
+    const data = await api.users();
     clear(section,
       el("h2", { id: "cfg-users-title" }, t("settings.users.title")),
       app.health?.auth ? null : el("p.notice", { role: "note" }, t("settings.users.authOff")),
@@ -283,9 +283,9 @@ function newUserForm(declared, draw) {
     e.preventDefault();
     if (!name.value.trim() || pass.value.length < 8) { (name.value.trim() ? pass : name).focus(); return; }
     busy(submit, async () => {
-      await api("/api/admin/users", { method: "POST", body: {
+      await api.createUser({
         name: name.value.trim(), password: pass.value, admin: admin.querySelector("input").checked, vaults: vaults.value(),
-      } });
+      });
       toast(t("settings.users.created", { name: name.value.trim() }), { kind: "info", timeout: 3000 });
       await draw("new-user-name");
     });
@@ -296,7 +296,7 @@ function newUserForm(declared, draw) {
 function userCard(u, data, draw) {
   const me = u.name.toLowerCase() === String(data.me).toLowerCase();
   const slug = `user-${u.name}`;
-  const patch = async (body) => { await api(`/api/admin/users/${encodeURIComponent(u.name)}`, { method: "PATCH", body }); saved(); };
+  const patch = async (body) => { await api.updateUser(u.name, body); saved(); };
   const admin = checkbox(`${slug}-admin`, t("settings.users.admin"), u.admin, async (on, box) => {
     try { await patch({ admin: on }); } catch { box.checked = !on; }
   }, { disabled: me, title: me ? t("settings.users.notYourself") : null });
@@ -305,13 +305,13 @@ function userCard(u, data, draw) {
   });
   const remove = button(t("settings.users.delete"), { id: `${slug}-delete`, class: "button danger", disabled: me, title: me ? t("settings.users.notYourself") : null }, async () => {
     if (!(await confirmDialog({ title: t("settings.users.deleteTitle"), message: t("settings.users.deleteAsk", { name: u.name }), ok: t("settings.users.delete") }))) return;
-    await api(`/api/admin/users/${encodeURIComponent(u.name)}`, { method: "DELETE" });
+    await api.deleteUser(u.name);
     toast(t("settings.users.deleted", { name: u.name }), { kind: "info", timeout: 3000 });
     await draw();
   });
   const label = el("input", { id: `${slug}-key-label`, maxlength: "100", placeholder: t("settings.keys.labelHint") });
   const create = button(t("settings.keys.create"), { id: `${slug}-key-create` }, async () => {
-    const made = await api(`/api/admin/users/${encodeURIComponent(u.name)}/keys`, { method: "POST", body: { label: label.value.trim() } });
+    const made = await api.createKey(u.name, { label: label.value.trim() });
     const section = await draw();
     section.querySelector(`[data-user="${CSS.escape(u.name)}"] .keys`)?.prepend(keyOnce(made.key));
   });
@@ -335,7 +335,7 @@ function keyRow(u, k, draw) {
     : k.expires_at ? t("settings.keys.expires", { date: formatDate(k.expires_at) }) : t("settings.keys.noExpiry");
   const revoke = k.revoked_at ? null : button(t("settings.keys.revoke"), { class: "button danger", "aria-label": t("settings.keys.revokeNamed", { id: k.key_id }) }, async () => {
     if (!(await confirmDialog({ title: t("settings.keys.revokeTitle"), message: t("settings.keys.revokeAsk", { label: k.label || k.key_id, name: u.name }), ok: t("settings.keys.revoke") }))) return;
-    await api(`/api/admin/users/${encodeURIComponent(u.name)}/keys/${encodeURIComponent(k.key_id)}`, { method: "DELETE" });
+    await api.deleteKey(u.name, k.key_id);
     toast(t("settings.keys.revokedNow"), { kind: "info", timeout: 3000 });
     await draw();
   });

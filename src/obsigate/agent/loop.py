@@ -46,6 +46,7 @@ from obsigate.agent.labels import step_label
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
 from obsigate.agent.providers.schemas import model_schema
 from obsigate.tools.api import (
+    REGISTRY,
     Answer,
     Risk,
     ServiceError,
@@ -267,8 +268,12 @@ class RunLoop:
         return None
 
     async def _tool_event(self, entry: dict[str, Any], status: str, summary: str | None = None) -> None:
+        # the tool's risk as registered ("read"/"write"/"dangerous"; None for a name no tool has): the web app
+        # decides from it whether the vault changed, instead of keeping its own list of write tools
+        spec = REGISTRY.get(entry["name"])
         await self.emit("tool", {
             "id": entry["id"], "name": entry["name"], "label": entry["label"], "status": status, "summary": summary,
+            "risk": spec.risk.value if spec else None,
         })  # fmt: skip
 
     def _content(self, result: dict[str, Any]) -> str:
