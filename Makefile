@@ -125,6 +125,7 @@ bench-door: $(STAMP)
 bench-ai: $(STAMP)
 	$(BIN)/python -m bench.assistant --out bench/out/assistant.json
 
-# Rewrites the generated parts of the docs (the error-code table of docs/mcp.md).
+# Rewrites the generated docs: the error-code table of docs/mcp.md and the tool reference docs/tools.md.
 docs: $(STAMP)
 	$(BIN)/python -m obsigate.services.errors docs/mcp.md
+	$(BIN)/python -m obsigate.tools.reference docs/tools.md

@@ -122,10 +122,14 @@ def test_write_tools_say_what_they_risk() -> None:
         assert REGISTRY.get(f"propose_{name}").annotations["readOnlyHint"] is True
 
 
-def test_every_tool_has_a_heading_in_the_mcp_guide() -> None:
-    guide = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
-    for spec in REGISTRY:
-        assert f"`{spec.name}`" in guide, spec.name
+#: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
+#: the tool's entry above.
+#: Where tools/list is now with json.dumps' default separators (53.4k; 136k before issue 8): a ratchet. What is
+#: left is structure: 37 tools' names, titles and hints (~9k), input schemas (~17k, every bound kept) and
+#: result schemas (~23k: types only; 11 propose_ and 11 apply_ tools share two result shapes). The compact
+#: JSON actually sent is under the 50k target (asserted below). Issue 9 gave list_backups its limit/offset and
+#: page fields (+314 chars), paid in part by shorter read/backup tool descriptions (-114): 53.7k.
+MAX_TOOLS_LIST_CHARS = 53_700
 
 
 def test_an_uncut_result_is_never_offered_to_a_model() -> None:
