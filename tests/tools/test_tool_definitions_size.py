@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from tools.test_catalog import MAX_TOOLS_LIST_CHARS  # the frozen catalogue holds its size budget
 
 from obsigate.mcp.server import to_mcp_tool
 from obsigate.tools.api import REGISTRY
 from obsigate.tools.registry import Risk, Scope, ToolKind, ToolSpec
-from tools.test_catalog import MAX_TOOLS_LIST_CHARS  # the frozen catalogue holds its size budget
 
 MAX_AVG_TOKENS = 150  # description + input schema, per tool
 CHARS_PER_TOKEN = 4  # a rough estimate of tokens: characters / 4
