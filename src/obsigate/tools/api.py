@@ -27,7 +27,7 @@ from obsigate.services.errors import (
 from obsigate.tools import catalog
 from obsigate.tools.assistant_context import collect_context
 from obsigate.tools.budget import fit_to_budget
-from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
+from obsigate.tools.confirm.flow import Answer, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
