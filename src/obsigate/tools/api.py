@@ -14,7 +14,6 @@ resources, prompts and completion; ``parse`` (a body validated as a tool's argum
 from __future__ import annotations
 
 from obsigate.tools import catalog
-from obsigate.tools.assistant_context import collect_context
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
 from obsigate.tools.confirm.flow import Answer, settle, strip_secret_fields
@@ -33,20 +32,23 @@ from obsigate.tools.errors import (
     error_body,
     internal_error,
 )
-from obsigate.tools.operations import download_file, vault_switches
+from obsigate.tools.kinds import Operation
+from obsigate.tools.operations import collect_context, download_file, vault_switches
 from obsigate.tools.pipeline import parse
-from obsigate.tools.prompts import PROMPTS, PromptSpec, get_prompt, list_prompts
+from obsigate.tools.prompts import get_prompt, list_prompts, prompt_arguments
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
 from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 
 __all__ = [
-    "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "PROMPTS", "REGISTRY", "VAULT_TEMPLATE", "Answer",
-    "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "PromptSpec", "RateLimited", "Risk",
+    "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",
+    "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "RateLimited", "Risk",
     "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
     "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
     "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
-    "offered_tools", "parse", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
+    "offered_tools", "parse", "prompt_arguments", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
 ]  # fmt: skip
 
-catalog.load()  # registers every tool, in tools/list order
+# the catalogue, in tools/list order, after the fronts' own operations (web-only tools, MCP prompts, resources
+# and completion: their modules above registered them on import; ``scopes=()`` keeps the tools out of tools/list)
+catalog.load()

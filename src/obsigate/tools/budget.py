@@ -83,7 +83,7 @@ def fit_to_budget(data: dict[str, Any], budget_chars: int) -> dict[str, Any]:
     for _ in range(200):
         if _size(data) <= budget_chars:
             break
-        size, parent, key = _largest(data)
+        _size_of_largest, parent, key = _largest(data)
         if parent is None:
             break
         target = parent[key]

@@ -152,25 +152,33 @@ async def settle(ctx: ToolContext, proposal: Mapping[str, Any], answer: Answer |
     if answer in (None, Answer.CANCEL) or not isinstance(token, str) or not isinstance(tool, str):
         return dict(proposal)
     closed = {**proposal, "confirmation_token": None, "expires_at": None, "expires_in": None}
-    if answer == Answer.DECLINE:
-        service = ctx.runtime.confirmations
-        if service is not None:
-            try:
-                async with door(ctx, f"decline_{tool}", {}, action="ai_tool_decline") as call:
-                    vault = proposal.get("vault")
-                    call.vault = vault if isinstance(vault, str) else None
-                    call.paths = [d["path"] for d in proposal.get("diffs") or [] if isinstance(d, dict) and "path" in d]
-                    call.proposal = await anyio.to_thread.run_sync(
-                        lambda: service.revoke(token, user=ctx.principal.name)
-                    )
-            except ServiceError:
-                pass  # the token is not returned either way
+    declining = answer == Answer.DECLINE
+    service = ctx.runtime.confirmations
+    if declining and service is None:
         return {**closed, "status": "declined"}
-    name = f"{APPLY_PREFIX}{tool}"
-    spec = ctx.runtime.registry.get(name)
-    if spec is None:
+    spec = None if declining else ctx.runtime.registry.get(f"{APPLY_PREFIX}{tool}")
+    if not declining and spec is None:
         raise invalid_confirmation("wrong_tool", tool)
-    args = {"confirmation_token": token}
-    async with door(ctx, name, args, action="ai_tool_apply") as call:
-        result = await apply(ctx, spec, args, call)
+    # one door for both answers: a decline is audited as decline_<tool> (its paths, the proposal's jti), an
+    # accept as the apply_<tool> call it is
+    name, args, action = (
+        (f"decline_{tool}", {}, "ai_tool_decline")
+        if declining
+        else (f"{APPLY_PREFIX}{tool}", {"confirmation_token": token}, "ai_tool_apply")
+    )
+    try:
+        async with door(ctx, name, args, action=action) as call:
+            if spec is not None:
+                result = await apply(ctx, spec, args, call)
+            else:
+                vault = proposal.get("vault")
+                call.vault = vault if isinstance(vault, str) else None
+                call.paths = [d["path"] for d in proposal.get("diffs") or [] if isinstance(d, dict) and "path" in d]
+                assert service is not None
+                call.proposal = await anyio.to_thread.run_sync(lambda: service.revoke(token, user=ctx.principal.name))
+    except ServiceError:
+        if not declining:
+            raise
+    if declining:  # the token is not returned either way
+        return {**closed, "status": "declined"}
     return fit_to_budget({**closed, "status": "applied", "result": result}, ctx.workspace.limits.budget_chars)
