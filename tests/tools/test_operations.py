@@ -88,8 +88,9 @@ def test_lone_surrogates_in_prompt_arguments_are_invalid(runtime: ToolRuntime, t
 def test_a_prompt_argument_is_checked_by_its_model(runtime: ToolRuntime, tmp_path: Path) -> None:
     ctx = ToolContext(ALICE, runtime, mode="mcp")
     for args in ({"vault": "notes", "topic": "   "}, {"vault": "notes", "topic": "x" * 501}, {"topic": "x"}):
-        with pytest.raises(BadRequest):
+        with pytest.raises(BadRequest) as info:
             anyio.run(get_prompt, ctx, "generate-note", args)
+        assert info.value.code == "invalid_argument" and info.value.hint == "see prompts/list"
     op, text = anyio.run(get_prompt, ctx, "generate-note", {"vault": " notes ", "topic": " Tea "})
     assert op.name == "generate-note" and '"Tea"' in text  # stripped, as before
     kept = audit(tmp_path)[-1]

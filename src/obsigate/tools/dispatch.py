@@ -187,7 +187,7 @@ async def call_operation(
         op = OPERATIONS.get(kind, name)
         if op is None:
             raise info.unknown(name, raw)
-        parsed = parse(op.args_model, raw)
+        parsed = parse(op.args_model, raw, hint=info.hint)
         vault = getattr(parsed, op.vault_arg, None) if op.vault_arg else None
         granted = grant(ctx, vault) if isinstance(vault, str) else Permit(None, ())
         return await invoke(op.func, dataclasses.replace(ctx, vault=granted.vault, scope=granted.scope), parsed)

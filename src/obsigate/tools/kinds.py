@@ -37,13 +37,14 @@ class KindInfo:
     """How a kind's calls are audited and refused: ``door_name`` and ``action`` (the audit record's ``tool`` and
     ``action``), ``audit(name, raw)`` (what the record keeps of the raw arguments), ``door_args(raw)`` (what
     the door checks for Unicode and reads ``vault`` from; default the raw arguments) and ``unknown(name, raw)``
-    (the error for a name no operation of the kind has)."""
+    (the error for a name no operation of the kind has); ``hint``: the ``invalid_argument`` error's hint."""
 
     door_name: str
     action: str
     audit: Callable[[str, dict[str, Any]], dict[str, Any]]
     unknown: Callable[[str, dict[str, Any]], ServiceError]
     door_args: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    hint: str = "see prompts/list"
 
 
 def _prompt_audit(name: str, raw: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +73,7 @@ KINDS: dict[Kind, KindInfo] = {
         lambda name, raw: NotFound(
             f"no resource {raw.get('uri')!r}", hint="use vault://<vault> or vault://<vault>/<path>"
         ),
+        hint="see resources/templates/list",
     ),
     Kind.COMPLETION: KindInfo(
         "completion/complete",
@@ -79,6 +81,7 @@ KINDS: dict[Kind, KindInfo] = {
         lambda name, raw: summarize_args(_completion_view(raw)),
         lambda name, raw: NotFound(f"no completion {name!r}"),
         door_args=_completion_view,
+        hint="see prompts/list or resources/templates/list",
     ),
 }
 

@@ -40,8 +40,9 @@ PATH_ARGS = ("path", "source_path", "destination_dir", "dir")
 MODEL_MODES = frozenset({"mcp", "in_app"})
 
 
-def parse(model: type[BaseModel], args: dict[str, Any]) -> BaseModel:
-    """``args`` validated by ``model``: the one validation of a call's arguments.
+def parse(model: type[BaseModel], args: dict[str, Any], *, hint: str = "check the tool's input schema") -> BaseModel:
+    """``args`` validated by ``model``: the one validation of a call's arguments (``hint``: where the caller
+    finds what is expected).
 
     Raises:
         BadRequest: ``invalid_argument`` with ``details.errors`` = ``[{"field", "problem"}]``.
@@ -54,9 +55,7 @@ def parse(model: type[BaseModel], args: dict[str, Any]) -> BaseModel:
             for err in exc.errors(include_url=False, include_input=False)
         ]
         summary = "; ".join(f"{p['field']}: {p['problem']}" for p in problems[:5])
-        raise BadRequest(
-            f"invalid arguments: {summary}", hint="check the tool's input schema", details={"errors": problems}
-        ) from None
+        raise BadRequest(f"invalid arguments: {summary}", hint=hint, details={"errors": problems}) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ def file_resource(ctx: ToolContext, args: FileResourceArgs) -> dict[str, Any]:
     """A file: ``{"kind": "file", "content", "encoding": "utf-8"|"base64", "mime_type", "truncated",
     "next_offset", ...}`` as ``services.files.read_raw_file`` gives it (text redacted)."""
     vault = ctx.permitted_vault  # a path as shown: a name holding a secret redacted
-    return {"kind": "file", **files.read_raw_file(ctx.workspace, vault, locate(ctx.workspace, vault, args.path))}
+    return {"kind": "file", **files.read_raw_file(ctx.workspace, vault, str(locate(ctx.workspace, vault, args.path)))}
 
 
 def accessible_vaults(ctx: ToolContext) -> list[str]:
