@@ -1,4 +1,4 @@
-"""MCP ``completion/complete`` over the tool layer's completion (:mod:`obsigate.tools.completion`), for
+"""MCP ``completion/complete`` over the tool layer's completion (:mod:`obsigate.tools.kinds.completion`), for
 prompt arguments and the file template ``vault://{name}/{+path}`` (MCP 2025-11-25
 ``server/utilities/completion``; unchanged in 2026-07-28).
 

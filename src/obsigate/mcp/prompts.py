@@ -1,4 +1,4 @@
-"""MCP ``prompts/list`` and ``prompts/get`` over the tool layer's prompts (:mod:`obsigate.tools.prompts`).
+"""MCP ``prompts/list`` and ``prompts/get`` over the tool layer's prompts (:mod:`obsigate.tools.kinds.prompts`).
 
 Refusals are JSON-RPC errors, as prompts have no ``isError`` channel (MCP 2025-11-25 / 2026-07-28
 ``server/prompts`` §Error Handling: invalid prompt name or missing required arguments → ``-32602``): every
@@ -55,7 +55,7 @@ class PromptHandlers:
     async def list_prompts(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListPromptsResult:
-        """``prompts/list``: see :func:`obsigate.tools.prompts.list_prompts`."""
+        """``prompts/list``: see :func:`obsigate.tools.kinds.prompts.list_prompts`."""
         no_cursor(params, "prompt list")
         return ListPromptsResult(prompts=[to_mcp_prompt(p) for p in list_prompts(self.context_of(ctx))])
 

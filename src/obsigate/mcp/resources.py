@@ -2,7 +2,7 @@
 ``vault://{name}/{+path}`` (RFC 6570 reserved expansion, so ``path`` keeps its ``/`` separators).
 
 This module parses URIs and renders results; the reads themselves are the tool layer's
-(:mod:`obsigate.tools.resources`: the caller's grants, the one path guard, redaction, rate limit, audit).
+(:mod:`obsigate.tools.kinds.resources`: the caller's grants, the one path guard, redaction, rate limit, audit).
 
 Errors are JSON-RPC errors, as resources have no ``isError`` channel (MCP ``server/resources``
 §Error Handling): *resource not found* is ``-32602`` in 2026-07-28 and ``-32002`` in the handshake era

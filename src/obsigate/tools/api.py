@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from obsigate.tools import catalog
 from obsigate.tools.budget import fit_to_budget
-from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
 from obsigate.tools.confirm.flow import Answer, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
@@ -33,12 +32,13 @@ from obsigate.tools.errors import (
     internal_error,
 )
 from obsigate.tools.kinds import Operation
+from obsigate.tools.kinds.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
+from obsigate.tools.kinds.prompts import get_prompt, list_prompts, prompt_arguments
+from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 from obsigate.tools.operations import collect_context, download_file, vault_switches
 from obsigate.tools.pipeline import parse
-from obsigate.tools.prompts import get_prompt, list_prompts, prompt_arguments
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
-from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 
 __all__ = [
     "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",

@@ -1,6 +1,7 @@
 """The registry's other kinds: MCP resources, prompts and completion, declared like tools (one decorated function
 each, a Pydantic argument model, a docstring) and run by the same steps (:func:`obsigate.tools.dispatch.
-call_operation`: door → parse → permit → run).
+call_operation`: door → parse → permit → run). This package holds the registry of them; its modules
+:mod:`.prompts`, :mod:`.resources` and :mod:`.completion` declare them (``tools/api.py`` imports them).
 
 They are not tools: no model is offered them through ``tools/list``; a person picks a prompt or a resource in
 the MCP host, and the host asks for completions while they type. Each kind keeps the audit name and action

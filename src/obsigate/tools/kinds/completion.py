@@ -41,10 +41,10 @@ from obsigate.services.workspace import Workspace
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_operation
 from obsigate.tools.kinds import OPERATIONS, Kind, operation
+from obsigate.tools.kinds.prompts import prompt_arguments
+from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE
 from obsigate.tools.pipeline import grant
-from obsigate.tools.prompts import prompt_arguments
 from obsigate.tools.ratelimit import ToolRateLimiter
-from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE
 
 __all__ = [
     "COMPLETIONS_PER_MINUTE", "MAX_VALUES", "TEMPLATE_ARGS", "CompleteArgs", "complete", "complete_paths", "complete_vaults", "rank_paths",
