@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import functools
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -227,6 +229,16 @@ def facade_violations(root: Path) -> list[str]:
 def test_fronts_import_only_the_tool_facade() -> None:
     found = facade_violations(SRC)
     assert not found, f"{len(found)} import(s) around tools/api.py and tools/errors.py:\n" + "\n".join(found)
+
+
+def test_the_error_leaf_and_the_command_line_do_not_load_the_catalogue() -> None:
+    # the catalogue loads where tools run (tools/api.py); raising an error or starting the CLI must not pay for it
+    code = (
+        "import sys, obsigate.tools.errors; leaf = 'obsigate.tools.catalog.files' in sys.modules\n"
+        "import obsigate.cli; print(leaf, 'obsigate.tools.catalog.files' in sys.modules, 'obsigate.tools.api' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "False"]
 
 
 def test_imports_follow_the_rule_table() -> None:
