@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from obsigate.tools.completion import rank_paths
+from obsigate.tools.kinds.completion import rank_paths
 
 PATHS = ["Projects/Plan.md", "Plans/Old.md", "Home.md", "Archive/Projects/Plan B.md", "Projects/Secret.md", "Plan.md"]
 

@@ -346,12 +346,3 @@ async def test_real_socket_both_eras(live_gateway: tuple[str, str]) -> None:
             assert values == ["Ideas.md"]
             error = await refused(lambda: client.get_prompt("find-related", {"vault": "other", "path": "Private.md"}))
             assert error.data["code"] == "vault_access_denied"
-
-
-def test_lone_surrogates_in_prompt_arguments_are_invalid() -> None:
-    from obsigate.services.errors import BadRequest
-    from obsigate.tools.prompts import PROMPTS, check_arguments
-
-    spec = PROMPTS["find-related"]
-    with pytest.raises(BadRequest):
-        check_arguments(spec, {"vault": "notes", "path": "A\ud800.md"})

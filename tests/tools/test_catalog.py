@@ -44,6 +44,9 @@ EXPECTED = {
     "list_backups": ["vault", "path", "limit", "offset"],
     "diff_backup": ["vault", "path", "version", "compare_with"],
     "list_trash": ["vault", "limit", "offset"],
+    # the fronts' own operations, offered to no model (tools/catalog/fronts.py)
+    "bookslm_context": ["mode", "vault", "directory", "files", "extra_files", "extra_directories"],
+    "download_file": ["vault", "path"],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -79,7 +82,10 @@ WRITES = {
 REBASED = {"create_file", "create_directory", "append_to_file"}
 #: The web app's own tools (its trash view, the whole-vault graph): REST, the web app and the CLI only, never
 #: offered to a model (a graph export may be bigger than a model's context).
-WEB_ONLY = {"list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"}
+WEB_ONLY = {
+    *["list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"],
+    *["bookslm_context", "download_file"],  # the fronts' own operations (tools/catalog/fronts.py)
+}
 
 
 def test_catalog_is_frozen() -> None:
@@ -149,6 +155,7 @@ LISTED_ORDER = [
     *["list_backups", "diff_backup", "list_trash"],
     *["create_file", "create_directory", "edit_file", "append_to_file", "restore_backup", "restore_trash"],
     *["rename_file", "rename_directory", "move_path", "replace_in_files", "delete_file", "delete_directory"],
+    *["bookslm_context", "download_file"],
 ]
 
 

@@ -1,6 +1,6 @@
 """``POST /api/ai/bookslm/context``: what the in-app assistant would send a model as context (files, sizes,
 cuts, skipped files, the tree), without calling one. The tool layer does the work
-(:func:`obsigate.tools.assistant_context.collect_context`); this route only reads the body and renders."""
+(:func:`obsigate.tools.api.collect_context`, the web-only tool ``bookslm_context``); this route only reads the body and renders."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MCP ``completion/complete`` over the tool layer's completion (:mod:`obsigate.tools.completion`), for
+"""MCP ``completion/complete`` over the tool layer's completion (:mod:`obsigate.tools.kinds.completion`), for
 prompt arguments and the file template ``vault://{name}/{+path}`` (MCP 2025-11-25
 ``server/utilities/completion``; unchanged in 2026-07-28).
 
@@ -16,9 +16,7 @@ from mcp import MCPError
 from mcp.server.context import ServerRequestContext
 from mcp_types import INVALID_PARAMS, CompleteRequestParams, CompleteResult, Completion, PromptReference
 
-from obsigate.tools.api import ServiceError, ToolContext
-from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
-from obsigate.tools.ratelimit import ToolRateLimiter
+from obsigate.tools.api import COMPLETIONS_PER_MINUTE, MAX_VALUES, ServiceError, ToolContext, ToolRateLimiter, complete
 
 __all__ = ["CompletionHandler"]
 

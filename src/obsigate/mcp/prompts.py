@@ -1,4 +1,4 @@
-"""MCP ``prompts/list`` and ``prompts/get`` over the tool layer's prompts (:mod:`obsigate.tools.prompts`).
+"""MCP ``prompts/list`` and ``prompts/get`` over the tool layer's prompts (:mod:`obsigate.tools.kinds.prompts`).
 
 Refusals are JSON-RPC errors, as prompts have no ``isError`` channel (MCP 2025-11-25 / 2026-07-28
 ``server/prompts`` §Error Handling: invalid prompt name or missing required arguments → ``-32602``): every
@@ -27,8 +27,7 @@ from mcp_types import (
     TextContent,
 )
 
-from obsigate.tools.api import ServiceError, ToolContext
-from obsigate.tools.prompts import PROMPTS, PromptSpec, get_prompt, list_prompts
+from obsigate.tools.api import Operation, ServiceError, ToolContext, get_prompt, list_prompts, prompt_arguments
 
 __all__ = ["PromptHandlers", "no_cursor", "to_mcp_prompt"]
 
@@ -41,25 +40,24 @@ def no_cursor(params: PaginatedRequestParams | None, what: str) -> None:
         raise MCPError(INVALID_PARAMS, f"invalid_argument: unknown cursor (the {what} is not paged)")
 
 
-def to_mcp_prompt(spec: PromptSpec) -> Prompt:
+def to_mcp_prompt(spec: Operation) -> Prompt:
     """The ``Prompt`` listed by ``prompts/list``."""
-    args = [PromptArgument(name=a.name, description=a.description, required=a.required) for a in spec.arguments]
+    args = [PromptArgument(name=a.name, description=a.description, required=a.required) for a in prompt_arguments(spec)]
     return Prompt(name=spec.name, title=spec.title, description=spec.description, arguments=args)
 
 
 class PromptHandlers:
     """The ``prompts/*`` handlers for one server. ``context_of(ctx)`` gives the caller's tool context."""
 
-    def __init__(self, context_of: ContextOf, prompts: dict[str, PromptSpec] = PROMPTS) -> None:
+    def __init__(self, context_of: ContextOf) -> None:
         self.context_of = context_of
-        self.prompts = prompts
 
     async def list_prompts(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListPromptsResult:
-        """``prompts/list``: see :func:`obsigate.tools.prompts.list_prompts`."""
+        """``prompts/list``: see :func:`obsigate.tools.kinds.prompts.list_prompts`."""
         no_cursor(params, "prompt list")
-        return ListPromptsResult(prompts=[to_mcp_prompt(p) for p in list_prompts(self.context_of(ctx), self.prompts)])
+        return ListPromptsResult(prompts=[to_mcp_prompt(p) for p in list_prompts(self.context_of(ctx))])
 
     async def get_prompt(self, ctx: ServerRequestContext[Any, Any], params: GetPromptRequestParams) -> GetPromptResult:
         """``prompts/get``: the prompt's single ``user`` text message.
@@ -68,7 +66,7 @@ class PromptHandlers:
             MCPError: ``-32602`` for every refusal (see the module docstring), ``-32603`` for a failure.
         """
         try:
-            spec, text = await get_prompt(self.context_of(ctx), params.name, params.arguments, self.prompts)
+            spec, text = await get_prompt(self.context_of(ctx), params.name, params.arguments)
         except ServiceError as exc:
             if exc.code == "internal_error":  # the door logged it under exc.error_id
                 raise MCPError(

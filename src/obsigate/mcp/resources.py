@@ -2,7 +2,7 @@
 ``vault://{name}/{+path}`` (RFC 6570 reserved expansion, so ``path`` keeps its ``/`` separators).
 
 This module parses URIs and renders results; the reads themselves are the tool layer's
-(:mod:`obsigate.tools.resources`: the caller's grants, the one path guard, redaction, rate limit, audit).
+(:mod:`obsigate.tools.kinds.resources`: the caller's grants, the one path guard, redaction, rate limit, audit).
 
 Errors are JSON-RPC errors, as resources have no ``isError`` channel (MCP ``server/resources``
 §Error Handling): *resource not found* is ``-32602`` in 2026-07-28 and ``-32002`` in the handshake era
@@ -36,8 +36,14 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from obsigate.mcp.prompts import no_cursor
-from obsigate.tools.api import ServiceError, ToolContext
-from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
+from obsigate.tools.api import (
+    FILE_TEMPLATE,
+    VAULT_TEMPLATE,
+    ServiceError,
+    ToolContext,
+    accessible_vaults,
+    read_resource,
+)
 
 __all__ = ["FILE_TEMPLATE", "RESOURCE_NOT_FOUND_LEGACY", "VAULT_TEMPLATE", "ResourceHandlers"]
 

@@ -7,7 +7,7 @@ confirmation → run → redact → size budget → audit.
 
 Confirmation (issue 4 item 4): a ``write``/``dangerous`` tool runs only with ``ctx.confirmed`` (REST after the
 user's own action, the in-app Apply card) or through its derived pair: ``propose_<tool>`` runs the planner and
-issues a token (:class:`~obsigate.tools.confirmations.ConfirmationService`), ``apply_<tool>`` redeems it and runs the
+issues a token (:class:`~obsigate.tools.confirm.store.ConfirmationService`), ``apply_<tool>`` redeems it and runs the
 tool with ``confirmed=True`` and ``expected_reads`` = the proposal's reads. Both steps are rate-limited and
 audited like any call (``action`` ``ai_tool_propose`` / ``ai_tool_apply``, with ``paths`` and the ``proposal``
 id; the application also with the ``backups`` the tool reported).
@@ -16,13 +16,25 @@ id; the application also with the ``backups`` the tool reported).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from obsigate.services.errors import Conflict, NotFound
-from obsigate.tools import confirmations
+from obsigate.tools.confirm import flow as confirmations
 from obsigate.tools.context import ToolContext
-from obsigate.tools.door import Call, door, invoke
-from obsigate.tools.pipeline import MODEL_MODES, backup_ids, finish, locate_paths, names_redacted_path, parse, permit
+from obsigate.tools.door import DEFAULT_LIMITER, Call, door, invoke
+from obsigate.tools.kinds import KINDS, OPERATIONS, Kind
+from obsigate.tools.pipeline import (
+    MODEL_MODES,
+    Permit,
+    backup_ids,
+    finish,
+    grant,
+    locate_paths,
+    names_redacted_path,
+    parse,
+    permit,
+)
 from obsigate.tools.registry import PROPOSE_PREFIX, SECRET_RESULT_FIELDS, Risk, Scope, ToolKind, ToolSpec
 
 # Model-facing fronts only; "rest", "web" (the web app) and "cli" see every tool, their writes confirmed by a person.
@@ -65,21 +77,28 @@ def offered_tools(ctx: ToolContext, vault: str | None = None) -> list[ToolSpec]:
     return specs
 
 
-def find_tool(ctx: ToolContext, name: str) -> ToolSpec:
-    """The spec of ``name`` as offered on ``ctx``'s front.
+def find_tool(ctx: ToolContext, name: str, *, front_call: bool = False) -> ToolSpec:
+    """The spec of ``name`` as offered on ``ctx``'s front (``front_call``: any registered tool, see
+    :func:`call_tool`).
 
     Raises:
         NotFound: ``unknown_tool``.
     """
     spec = ctx.runtime.registry.get(name)
-    scope = _MODE_SCOPE.get(ctx.mode)
+    scope = None if front_call else _MODE_SCOPE.get(ctx.mode)
     if spec is None or (scope is not None and scope not in spec.scopes):
         raise NotFound(f"no tool named {name!r}", code="unknown_tool", hint="list the tools to see their names")
     return spec
 
 
-async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+async def call_tool(
+    ctx: ToolContext, name: str, arguments: dict[str, Any] | None, *, front_call: bool = False
+) -> dict[str, Any]:
     """Run tool ``name`` for ``ctx`` and return its structured result (a JSON-safe dict).
+
+    ``front_call``: the front runs one of its own operations for the person (a web-only tool such as
+    ``download_file`` or ``bookslm_context``, ``scopes=()``), not a tool a model picked: the front's scope
+    filter does not apply, everything else does (a model's call never sets it, so it never reaches them).
 
     Each step once, inside :func:`~obsigate.tools.door.door` (argument checks, rate limit, error mapping,
     audit): look up → validate → permit (vault, ``aiDestructiveTools``) → locate (redacted paths) → confirm →
@@ -87,11 +106,11 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
     The vault grant is checked once, by :func:`~obsigate.tools.pipeline.permit`; the tool (or planner) runs
     with what it resolved on its context: ``ctx.vault`` (the named vault) and ``ctx.scope`` (the vaults the
     call may see).
-    ``propose_<tool>`` and ``apply_<tool>`` are run by :mod:`obsigate.tools.confirmations`: ``propose_``
+    ``propose_<tool>`` and ``apply_<tool>`` are run by :mod:`obsigate.tools.confirm.flow`: ``propose_``
     returns ``{"status": "proposed", "tool", "vault", "summary", "diffs", "details", "confirmation_token",
     "expires_at", "expires_in", "truncated", "notice"}``; ``apply_`` the tool's own result.
     ``confirmation_token`` is a credential (``registry.SECRET_RESULT_FIELDS``): exempt from redaction and the
-    size budget, and the in-app agent must strip it from model prompts (``confirmations.strip_secret_fields``).
+    size budget, and the in-app agent must strip it from model prompts (``confirm.flow.strip_secret_fields``).
 
     Raises:
         ServiceError: every failure, with a catalogued code — ``unknown_tool``, ``invalid_argument``,
@@ -106,10 +125,11 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
     found: list[ToolSpec] = []
 
     def look_up(call: Call) -> None:
-        found.append(find_tool(ctx, name))
-        call.action = _ACTIONS[found[0].kind]
+        found.append(find_tool(ctx, name, front_call=front_call))
+        # a front operation may keep the audit action it always had (the assistant's context: ai_context)
+        call.action = getattr(found[0].result_model, "AUDIT_ACTION", None) or _ACTIONS[found[0].kind]
 
-    async with door(ctx, name, args, before=look_up) as call:
+    async def run(call: Call) -> dict[str, Any]:
         spec = found[0]
         if spec.kind is ToolKind.APPLY:
             return await confirmations.apply(ctx, spec, args, call)
@@ -134,7 +154,69 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
         data = finish(ctx, spec, await invoke(spec.func, run_ctx, parsed))
         if spec.risk is not Risk.READ:
             call.backups = backup_ids(data)
+        audit_paths = getattr(spec.result_model, "audit_paths", None)  # a front operation's paths (the context)
+        if callable(audit_paths):
+            call.paths = audit_paths(data)
         return data
 
+    return await _through_door(ctx, name, args, run, before=look_up)
 
-__all__ = ["MODEL_MODES", "SECRET_RESULT_FIELDS", "call_tool", "find_tool", "offered_tools", "visible_tools"]
+
+async def call_operation(
+    ctx: ToolContext,
+    kind: Kind,
+    name: str,
+    arguments: dict[str, Any] | None,
+    *,
+    limiter: Any = DEFAULT_LIMITER,
+) -> Any:
+    """Run the :class:`~obsigate.tools.kinds.Operation` ``kind``/``name`` (a prompt, a resource, completion) for
+    ``ctx`` with the same steps as a tool: inside the door (audited as the kind's ``door_name``/``action``, see
+    :data:`~obsigate.tools.kinds.KINDS`; rate-limited by ``limiter``, default the front's) look up → validate
+    (``pipeline.parse``) → permit (the vault of its ``vault_arg``: the call's one grant check, put on the
+    context) → run. Returns what the operation returns.
+
+    Raises:
+        ServiceError: the kind's unknown-name error (``unknown_prompt``, ``not_found``), ``invalid_argument``,
+            ``vault_access_denied``, ``rate_limited``, the operation's own errors, ``internal_error``.
+    """
+    info = KINDS[kind]
+    raw = arguments if arguments is not None else {}
+
+    async def run(call: Call) -> Any:
+        op = OPERATIONS.get(kind, name)
+        if op is None:
+            raise info.unknown(name, raw)
+        parsed = parse(op.args_model, raw, hint=info.hint)
+        vault = getattr(parsed, op.vault_arg, None) if op.vault_arg else None
+        granted = grant(ctx, vault) if isinstance(vault, str) else Permit(None, ())
+        return await invoke(op.func, dataclasses.replace(ctx, vault=granted.vault, scope=granted.scope), parsed)
+
+    door_args = info.door_args(raw) if info.door_args is not None and isinstance(raw, dict) else raw
+    return await _through_door(
+        ctx, info.door_name, door_args, run, action=info.action, audit_args=info.audit(name, raw), limiter=limiter
+    )
+
+
+async def _through_door(
+    ctx: ToolContext,
+    name: str,
+    args: Any,
+    run: Callable[[Call], Awaitable[Any]],
+    **how: Any,
+) -> Any:
+    """``run(call)`` inside the one door (:func:`~obsigate.tools.door.door` with ``how``): every tool and
+    operation enters here."""
+    async with door(ctx, name, args, **how) as call:
+        return await run(call)
+
+
+__all__ = [
+    "MODEL_MODES",
+    "SECRET_RESULT_FIELDS",
+    "call_operation",
+    "call_tool",
+    "find_tool",
+    "offered_tools",
+    "visible_tools",
+]

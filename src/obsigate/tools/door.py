@@ -7,7 +7,7 @@ exception becomes ``internal_error``, never a traceback to the caller: the trace
 under an error id that the caller and the audit record get too; an error's message, hint and details are
 redacted, as a result is: a path or a line it quotes may hold a secret) and one audit record, however the call
 ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry points
-inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirmations`, ...).
+inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirm.flow`, ...).
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.ratelimit import ToolRateLimiter
 
-__all__ = ["Call", "door", "invoke"]
+__all__ = ["DEFAULT_LIMITER", "Call", "door", "invoke"]
 
-_DEFAULT = object()
+#: ``door(limiter=...)``'s default: the limiter of the call's front (``_limiter_for``).
+DEFAULT_LIMITER: Any = object()
 
 
 @dataclass(slots=True)
@@ -57,7 +58,7 @@ async def door(
     *,
     action: str = "ai_tool_call",
     audit_args: dict[str, Any] | None = None,
-    limiter: Any = _DEFAULT,
+    limiter: Any = DEFAULT_LIMITER,
     before: Callable[[Call], None] | None = None,
 ) -> AsyncIterator[Call]:
     """Run one call of ``name`` with ``args`` (the raw arguments) for ``ctx`` (see the module docstring).
@@ -88,7 +89,7 @@ async def door(
             raise BadRequest("arguments must be a JSON object")
         if has_lone_surrogate(args):
             raise BadRequest("arguments must be valid Unicode text (a lone surrogate was sent)")
-        chosen = _limiter_for(ctx) if limiter is _DEFAULT else limiter
+        chosen = _limiter_for(ctx) if limiter is DEFAULT_LIMITER else limiter
         if isinstance(chosen, ToolRateLimiter):
             chosen.hit(ctx.principal.name, name)
         yield call

@@ -6,7 +6,7 @@ secret redacted), run the function, finish the result (redaction, then the size 
 :class:`Permit`), which the caller puts on the context (``ToolContext.vault``/``scope``) for the tool;
 services never see grants.
 
-:func:`obsigate.tools.dispatch.call_tool` and the confirmation flow (:mod:`obsigate.tools.confirmations`)
+:func:`obsigate.tools.dispatch.call_tool` and the confirmation flow (:mod:`obsigate.tools.confirm.flow`)
 compose them inside :func:`obsigate.tools.door.door`.
 """
 
@@ -27,7 +27,8 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolKind, ToolSpec
 
 __all__ = [
-    "MODEL_MODES", "PATH_ARGS", "Permit", "backup_ids", "finish", "locate_paths", "names_redacted_path", "parse", "permit",
+    "MODEL_MODES", "PATH_ARGS", "Permit", "backup_ids", "finish", "grant", "locate_paths", "names_redacted_path", "parse",
+    "permit",
 ]  # fmt: skip
 
 #: The arguments that name a path of the call's vault: a reader sends them back as it was shown them, a name
@@ -39,8 +40,9 @@ PATH_ARGS = ("path", "source_path", "destination_dir", "dir")
 MODEL_MODES = frozenset({"mcp", "in_app"})
 
 
-def parse(model: type[BaseModel], args: dict[str, Any]) -> BaseModel:
-    """``args`` validated by ``model``: the one validation of a call's arguments.
+def parse(model: type[BaseModel], args: dict[str, Any], *, hint: str = "check the tool's input schema") -> BaseModel:
+    """``args`` validated by ``model``: the one validation of a call's arguments (``hint``: where the caller
+    finds what is expected).
 
     Raises:
         BadRequest: ``invalid_argument`` with ``details.errors`` = ``[{"field", "problem"}]``.
@@ -53,9 +55,7 @@ def parse(model: type[BaseModel], args: dict[str, Any]) -> BaseModel:
             for err in exc.errors(include_url=False, include_input=False)
         ]
         summary = "; ".join(f"{p['field']}: {p['problem']}" for p in problems[:5])
-        raise BadRequest(
-            f"invalid arguments: {summary}", hint="check the tool's input schema", details={"errors": problems}
-        ) from None
+        raise BadRequest(f"invalid arguments: {summary}", hint=hint, details={"errors": problems}) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def permit(ctx: ToolContext, spec: ToolSpec, vault: str | None) -> Permit:
         VaultAccessDenied, NotFound (vault), Forbidden ``destructive_tools_disabled``.
     """
     ws = ctx.workspace
-    resolved = ws.get_vault(vault, ctx.allowed_vaults) if vault else None
+    granted = grant(ctx, vault)
     dangerous = spec.risk is Risk.DANGEROUS or (spec.origin is not None and spec.origin.risk is Risk.DANGEROUS)
     if dangerous and (spec.kind is not ToolKind.TOOL or ctx.mode in MODEL_MODES):
         if vault and ws.destructive.get(vault, True) is False:
@@ -93,7 +93,23 @@ def permit(ctx: ToolContext, spec: ToolSpec, vault: str | None) -> Permit:
                 code="destructive_tools_disabled",
                 hint="an administrator can turn on aiDestructiveTools for this vault; non-destructive tools still work",
             )
-    if resolved is not None:
+    return granted
+
+
+def grant(ctx: ToolContext, vault: str | None) -> Permit:
+    """The caller's grant on ``vault``: the one ``Workspace.get_vault`` of the tool layer (:func:`permit` for a
+    tool, ``dispatch.call_operation`` for a prompt or a resource, completion's soft check).
+
+    Returns:
+        :class:`Permit` ``(vault, (vault.name,))`` when ``vault`` is named, else ``(None, names of every vault
+        the caller may use)``.
+
+    Raises:
+        VaultAccessDenied, NotFound (vault).
+    """
+    ws = ctx.workspace
+    if vault:
+        resolved = ws.get_vault(vault, ctx.allowed_vaults)
         return Permit(resolved, (resolved.name,))
     return Permit(None, tuple(ws.accessible(ctx.allowed_vaults)))
 

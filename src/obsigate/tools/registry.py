@@ -34,7 +34,7 @@ TOOL_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 PROPOSE_PREFIX = "propose_"
 APPLY_PREFIX = "apply_"
 #: Result fields that are credentials: never put them in an LLM prompt of the in-app agent, never log them
-#: (``tools.confirmations.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
+#: (``tools.confirm.flow.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
 SECRET_RESULT_FIELDS = frozenset({"confirmation_token"})
 #: The placeholders a step label may use (``agent/labels.step_label`` fills them): ``{path}`` the call's path
 #: (``source_path`` for a move, ``dir`` for a listing), ``{q}`` its query, ``{pattern}`` replace_in_files' ``find``.

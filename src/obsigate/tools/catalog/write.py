@@ -2,7 +2,7 @@
 
 Names and parameters are the seeds' catalog. Risk ``write`` for create/edit/append/restore, ``dangerous`` for
 rename/move/replace/delete (blocked per vault by ``aiDestructiveTools``). Over MCP these are only reachable as
-``propose_<tool>`` → ``apply_<tool>`` (``tools/confirmations.py``); REST calls them directly as the human's own
+``propose_<tool>`` → ``apply_<tool>`` (``tools/confirm/flow.py``); REST calls them directly as the human's own
 action. Each tool is a function declared with :func:`write_tool` over its ``services.mutations`` planner: the
 one adapter proposes with ``propose`` and applies with ``apply``, checked against the hashes its confirmed
 proposal read (``ctx.expected_reads``). Those hashes are the files'

@@ -1,47 +1,38 @@
-"""Prompts: ``summarize-directory``, ``generate-note`` and ``find-related`` (MCP ``server/prompts``), served
-through the tool layer's one door.
+"""Prompts: ``summarize-directory``, ``generate-note`` and ``find-related`` (MCP ``server/prompts``), each one
+function declared with :func:`~obsigate.tools.kinds.operation` and run like a tool
+(:func:`~obsigate.tools.dispatch.call_operation`: door → parse → permit → run).
 
 A prompt is a user-chosen recipe (a slash command in most hosts). Its one ``user`` message tells the model
 which ObsiGate tools to call with which arguments; it never embeds note contents, so what the model reads
 still goes through the tools (vault access, path guard, redaction, audit). Only tools the caller can use
 are named: a step whose tool is not offered to this caller is left out or replaced by a fallback.
 
-:func:`get_prompt` checks like a tool call, inside :func:`~obsigate.tools.door.door` (rate limit, audit as
-``prompts/get`` with ``action: mcp_prompt_get``, the topic kept only as its length): the caller must have the
-vault, paths go through ``services.paths.resolve_safe_path``, and the folder or note must exist.
+Each call is checked like a tool call: the door (rate limit, audit as ``prompts/get`` with ``action:
+mcp_prompt_get``, the topic kept only as its length), the argument model (unknown, missing, blank or too long
+arguments are ``invalid_argument``; values are stripped of surrounding spaces), the caller's grant on the
+vault (``pipeline.permit``, once); then the prompt's function checks its paths
+(``services.paths.resolve_safe_path``: the folder or note must exist) and writes the message, redacted.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-import anyio
+from pydantic import BaseModel, ConfigDict, Field
 
 from obsigate.domain.redaction import redact_text
-from obsigate.domain.text import has_lone_surrogate
 from obsigate.services import vaults
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import kind_of, resolve_safe_path
 from obsigate.services.redacted_paths import locate
-from obsigate.tools.audit import summarize_args
 from obsigate.tools.context import ToolContext
-from obsigate.tools.dispatch import visible_tools
-from obsigate.tools.door import door
+from obsigate.tools.dispatch import call_operation, visible_tools
+from obsigate.tools.kinds import OPERATIONS, Kind, Operation, operation
 
-__all__ = [
-    "PROMPTS",
-    "Has",
-    "PromptArg",
-    "PromptSpec",
-    "check_arguments",
-    "get_prompt",
-    "list_prompts",
-    "resolve_targets",
-]
+__all__ = ["Has", "PromptArg", "PromptArgs", "get_prompt", "list_prompts", "prompt_arguments"]
 
 MAX_TOPIC_CHARS = 500
 MAX_PATH_CHARS = 1024
@@ -63,26 +54,40 @@ class Has:
 
 @dataclass(frozen=True, slots=True)
 class PromptArg:
-    """One prompt argument. ``complete`` names what ``completion/complete`` suggests for it: ``vault``
-    (vault names), ``folder``, ``note`` or ``none``."""
+    """One prompt argument as ``prompts/list`` shows it. ``complete`` names what ``completion/complete``
+    suggests for it: ``vault`` (vault names), ``folder``, ``note`` or ``none``."""
 
     name: str
     description: str
     required: bool
     complete: str = "none"
-    max_chars: int = MAX_PATH_CHARS
 
 
-@dataclass(frozen=True, slots=True)
-class PromptSpec:
-    """A prompt: its listing (``name``, ``title``, ``description``, ``arguments``) and ``render(args, has)``,
-    which turns checked arguments into the message text."""
+class PromptArgs(BaseModel):
+    """Base of every prompt's argument model: unknown arguments are errors, values are strings stripped of
+    surrounding spaces (a blank required one is missing)."""
 
-    name: str
-    title: str
-    description: str
-    arguments: tuple[PromptArg, ...]
-    render: Callable[[dict[str, str], Has], str]
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
+
+
+def _arg(description: str, complete: str = "none", *, max_length: int = MAX_PATH_CHARS, required: bool = False) -> Any:
+    """A prompt argument's field: its description (listed), what completes it, its bounds."""
+    return Field(
+        min_length=1 if required else 0, max_length=max_length, description=description,
+        json_schema_extra={"complete": complete},
+    )  # fmt: skip
+
+
+_Vault = Annotated[str, _arg("Vault name (as listed by list_vaults).", "vault", max_length=64, required=True)]
+
+
+def prompt_arguments(op: Operation) -> list[PromptArg]:
+    """The arguments of prompt ``op`` as ``prompts/list`` shows them, from its argument model, in field order."""
+    out = []
+    for name, field in op.args_model.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        out.append(PromptArg(name, field.description or "", field.is_required(), str(extra.get("complete", "none"))))
+    return out
 
 
 def _call(tool: str, **args: Any) -> str:
@@ -96,7 +101,6 @@ def _steps(items: list[tuple[str, tuple[str, ...]]], has: Has) -> str:
     return "\n".join(f"{i}. {text}" for i, text in enumerate(kept, 1))
 
 
-_VAULT_ARG = PromptArg("vault", "Vault name (as listed by list_vaults).", required=True, complete="vault", max_chars=64)
 _FOOTER = (
     "Use only what the tools return; if a call fails, read its error code and hint and fix the call. "
     "Refer to notes by their vault-relative path."
@@ -222,134 +226,89 @@ def _render_find_related(a: dict[str, str], has: Has) -> str:
     )
 
 
-PROMPTS: dict[str, PromptSpec] = {
-    p.name: p
-    for p in (
-        PromptSpec(
-            "summarize-directory",
-            "Summarize a folder",
-            "Summarize the notes of one folder of a vault: purpose, main themes, key notes, open tasks.",
-            (
-                _VAULT_ARG,
-                PromptArg("path", "Folder, relative to the vault root; empty or omitted: the root.", False, "folder"),
-            ),
-            _render_summarize_directory,
-        ),
-        PromptSpec(
-            "generate-note",
-            "Draft a note",
-            "Draft a new note on a topic, linked to what the vault already holds and using its tags.",
-            (
-                _VAULT_ARG,
-                PromptArg("topic", "What the note is about.", True, max_chars=MAX_TOPIC_CHARS),
-                PromptArg("folder", "Folder for the new note, relative to the vault root (optional).", False, "folder"),
-            ),
-            _render_generate_note,
-        ),
-        PromptSpec(
-            "find-related",
-            "Find related notes",
-            "Find the notes related to one note: links, backlinks, shared tags and subjects.",
-            (
-                _VAULT_ARG,
-                PromptArg("path", "The note, relative to the vault root (e.g. 'Projects/Plan.md').", True, "note"),
-            ),
-            _render_find_related,
-        ),
-    )
-}
-
-
-def check_arguments(spec: PromptSpec, raw: dict[str, str] | None) -> dict[str, str]:
-    """The arguments of ``spec`` with absent optional ones as ``""``, values stripped of surrounding spaces.
-
-    Raises:
-        BadRequest: an unknown argument, a missing or blank required one, or one longer than its limit.
-    """
-    given = dict(raw or {})
-    if has_lone_surrogate(given):
-        raise BadRequest("arguments must be valid Unicode text (a lone surrogate was sent)")
-    unknown = sorted(set(given) - {a.name for a in spec.arguments})
-    if unknown:
-        raise BadRequest(f"prompt {spec.name!r} has no argument {unknown[0]!r}", hint="see prompts/list")
-    out = {}
-    for arg in spec.arguments:
-        value = given.get(arg.name)
-        value = value.strip() if isinstance(value, str) else ""
-        if arg.required and not value:
-            raise BadRequest(f"missing required argument {arg.name!r}", hint="see prompts/list")
-        if len(value) > arg.max_chars:
-            raise BadRequest(f"argument {arg.name!r} is longer than {arg.max_chars} characters")
-        out[arg.name] = value
-    return out
-
-
-def resolve_targets(ctx: ToolContext, spec: PromptSpec, args: dict[str, str]) -> dict[str, str]:
-    """Check vault access (once: ``Workspace.get_vault``, then the services get the resolved vault) and the
-    paths of ``args``; return them normalised (``path``/``folder`` as vault-relative POSIX paths, ``vault`` as
-    declared). Touches only file metadata, never contents.
-
-    Raises:
-        VaultAccessDenied, NotFound (vault, folder or note), PathOutsideVault, BadRequest (``not_a_directory``,
-        ``is_a_directory``).
-    """
-    ws = ctx.workspace
-    vault = ws.get_vault(args["vault"], ctx.allowed_vaults)
-    args = {k: locate(ws, vault, v) if k in ("path", "folder") else v for k, v in args.items()}  # as shown
-    out = {**args, "vault": vault.name}
-    if spec.name == "summarize-directory":  # existing folder ("" = root)
-        out["path"] = vaults.browse_directory(ws, vault, args["path"], limit=1)["path"]
-    elif spec.name == "find-related":  # existing file
-        safe = resolve_safe_path(vault, args["path"])
-        found = kind_of(vault, safe.rel)
-        if found == "dir":
-            hint = "use summarize-directory for folders"
-            raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint=hint)
-        if found != "file":
-            raise NotFound(f"note {safe.rel!r} does not exist in vault {vault.name!r}", hint="complete the path")
-        out["path"] = safe.rel
-    elif spec.name == "generate-note":  # the folder may not exist yet, but must not be a file
-        safe = resolve_safe_path(vault, args["folder"], allow_root=True)
-        if safe.rel and kind_of(vault, safe.rel) not in (None, "dir"):
-            raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory")
-        out["folder"] = near = safe.rel
-        while near and kind_of(vault, near) != "dir":
-            near = near.rpartition("/")[0]
-        out["existing_folder"] = near  # the deepest folder of the way that exists, to look at
-    return out
-
-
 def _has(ctx: ToolContext) -> Has:
     specs = visible_tools(dataclasses.replace(ctx, mode="mcp"))
     return Has({s.name: frozenset(s.input_schema["properties"]) for s in specs})
 
 
-def list_prompts(ctx: ToolContext, prompts: dict[str, PromptSpec] = PROMPTS) -> list[PromptSpec]:
+def _message(ctx: ToolContext, text: str) -> str:
+    return redact_text(text)  # a path or topic may hold a secret
+
+
+class SummarizeDirectoryArgs(PromptArgs):
+    vault: _Vault
+    path: Annotated[str, _arg("Folder, relative to the vault root; empty or omitted: the root.", "folder")] = ""
+
+
+@operation(Kind.PROMPT, "summarize-directory", title="Summarize a folder")
+def summarize_directory(ctx: ToolContext, args: SummarizeDirectoryArgs) -> str:
+    """Summarize the notes of one folder of a vault: purpose, main themes, key notes, open tasks.
+
+    The folder must exist (``""``: the root); ``not_found``, ``not_a_directory``, ``path_outside_vault``."""
+    ws, vault = ctx.workspace, ctx.permitted_vault
+    path = vaults.browse_directory(ws, vault, str(locate(ws, vault, args.path)), limit=1)["path"]  # as shown
+    return _message(ctx, _render_summarize_directory({"vault": vault.name, "path": path}, _has(ctx)))
+
+
+class GenerateNoteArgs(PromptArgs):
+    vault: _Vault
+    topic: Annotated[str, _arg("What the note is about.", max_length=MAX_TOPIC_CHARS, required=True)]
+    folder: Annotated[str, _arg("Folder for the new note, relative to the vault root (optional).", "folder")] = ""
+
+
+@operation(Kind.PROMPT, "generate-note", title="Draft a note")
+def generate_note(ctx: ToolContext, args: GenerateNoteArgs) -> str:
+    """Draft a new note on a topic, linked to what the vault already holds and using its tags.
+
+    The folder may not exist yet, but must not be a file (``not_a_directory``); the message looks at the
+    deepest folder of its way that exists."""
+    ws, vault = ctx.workspace, ctx.permitted_vault
+    safe = resolve_safe_path(vault, locate(ws, vault, args.folder), allow_root=True)
+    if safe.rel and kind_of(vault, safe.rel) not in (None, "dir"):
+        raise BadRequest(f"{safe.rel!r} is a file, not a folder", code="not_a_directory")
+    near = safe.rel
+    while near and kind_of(vault, near) != "dir":
+        near = near.rpartition("/")[0]
+    targets = {"vault": vault.name, "topic": args.topic, "folder": safe.rel, "existing_folder": near}
+    return _message(ctx, _render_generate_note(targets, _has(ctx)))
+
+
+class FindRelatedArgs(PromptArgs):
+    vault: _Vault
+    path: Annotated[str, _arg("The note, relative to the vault root (e.g. 'Projects/Plan.md').", "note", required=True)]
+
+
+@operation(Kind.PROMPT, "find-related", title="Find related notes")
+def find_related(ctx: ToolContext, args: FindRelatedArgs) -> str:
+    """Find the notes related to one note: links, backlinks, shared tags and subjects.
+
+    The note must exist (``not_found``; a folder is ``is_a_directory``)."""
+    ws, vault = ctx.workspace, ctx.permitted_vault
+    safe = resolve_safe_path(vault, locate(ws, vault, args.path))
+    found = kind_of(vault, safe.rel)
+    if found == "dir":
+        raise BadRequest(f"{safe.rel!r} is a folder", code="is_a_directory", hint="use summarize-directory for folders")
+    if found != "file":
+        raise NotFound(f"note {safe.rel!r} does not exist in vault {vault.name!r}", hint="complete the path")
+    return _message(ctx, _render_find_related({"vault": vault.name, "path": safe.rel}, _has(ctx)))
+
+
+def list_prompts(ctx: ToolContext) -> list[Operation]:
     """Every prompt, in a fixed order; none for a caller without any vault (each prompt takes one), as the
     list may vary by authorization (MCP 2026-07-28 ``server/prompts`` §Capabilities)."""
     if not ctx.workspace.accessible(ctx.allowed_vaults):
         return []
-    return list(prompts.values())
+    return OPERATIONS.of_kind(Kind.PROMPT)
 
 
-async def get_prompt(
-    ctx: ToolContext, name: str, raw: dict[str, str] | None, prompts: dict[str, PromptSpec] = PROMPTS
-) -> tuple[PromptSpec, str]:
-    """Prompt ``name`` for checked arguments ``raw``: its spec and the text of its single ``user`` message.
+async def get_prompt(ctx: ToolContext, name: str, raw: dict[str, str] | None) -> tuple[Operation, str]:
+    """Prompt ``name`` for arguments ``raw``: the prompt and the text of its single ``user`` message.
 
     Raises:
         ServiceError: ``unknown_prompt``, ``invalid_argument``, ``vault_access_denied``, ``not_found``,
             ``path_outside_vault``, ``not_a_directory``, ``is_a_directory``, ``rate_limited``.
     """
-    raw = dict(raw or {})
-    # the topic is the user's words: the audit keeps only its length
-    kept = {key: f"<{len(v)} chars>" if key == "topic" and isinstance(v, str) else v for key, v in raw.items()}
-    async with door(
-        ctx, "prompts/get", raw, action="mcp_prompt_get", audit_args=summarize_args({"name": name, **kept})
-    ):
-        spec = prompts.get(name)
-        if spec is None:
-            raise NotFound(f"no prompt named {name!r}", code="unknown_prompt", hint="see prompts/list")
-        args = check_arguments(spec, raw)
-        args = await anyio.to_thread.run_sync(resolve_targets, ctx, spec, args)
-        return spec, redact_text(spec.render(args, _has(ctx)))  # a path or topic may hold a secret
+    text = await call_operation(ctx, Kind.PROMPT, name, dict(raw or {}))
+    op = OPERATIONS.get(Kind.PROMPT, name)
+    assert op is not None  # call_operation refused an unknown name
+    return op, text

@@ -19,7 +19,7 @@ suggestions; prevent completion-based information disclosure", §Security):
 * any other argument (``topic``): nothing.
 
 Results hold at most 100 values (§Completion Results) with ``total`` = every match and ``hasMore``.
-Requests go through the one door (audited as ``completion/complete``) and are rate-limited per user (§Security: "Implement appropriate rate limiting"): ``COMPLETIONS_PER_MINUTE``, separate from the
+Requests are the :func:`~obsigate.tools.kinds.operation` ``complete``, run like a tool (audited as ``completion/complete``) and are rate-limited per user (§Security: "Implement appropriate rate limiting"): ``COMPLETIONS_PER_MINUTE``, separate from the
 tool-call budget since a client may ask on every keystroke; over the limit → ``-32602`` ``rate_limited``
 with ``data.retry_after`` in seconds.
 """
@@ -30,6 +30,7 @@ import unicodedata
 from collections.abc import Iterable
 
 import anyio
+from pydantic import BaseModel, ConfigDict
 
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.vault import Vault, folders_of, is_note
@@ -38,13 +39,15 @@ from obsigate.services.paths_search import MAX_QUERY_WORDS, path_score
 from obsigate.services.redacted_paths import shown_path
 from obsigate.services.workspace import Workspace
 from obsigate.tools.context import ToolContext
-from obsigate.tools.door import door
-from obsigate.tools.prompts import PROMPTS
+from obsigate.tools.dispatch import call_operation
+from obsigate.tools.kinds import OPERATIONS, Kind, operation
+from obsigate.tools.kinds.prompts import prompt_arguments
+from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE
+from obsigate.tools.pipeline import grant
 from obsigate.tools.ratelimit import ToolRateLimiter
-from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE
 
 __all__ = [
-    "COMPLETIONS_PER_MINUTE", "MAX_VALUES", "TEMPLATE_ARGS", "complete", "complete_paths", "complete_vaults", "rank_paths",
+    "COMPLETIONS_PER_MINUTE", "MAX_VALUES", "TEMPLATE_ARGS", "CompleteArgs", "complete", "complete_paths", "complete_vaults", "rank_paths",
 ]  # fmt: skip
 
 #: Most values in one result (MCP ``Completion.values``: "Must not exceed 100 items").
@@ -100,7 +103,7 @@ def rank_paths(paths: Iterable[str], value: str) -> list[str]:
 
 def complete_paths(ws: Workspace, vault: Vault, kind: str, value: str) -> list[str]:
     """Ranked completions of ``value`` among ``vault``'s indexed ``kind`` paths (``file``, ``note`` or
-    ``folder``). ``vault`` is the resolved vault, already checked against the caller's grants (:func:`_vault`)."""
+    ``folder``). ``vault`` is the resolved vault, already checked against the caller's grants (``_vault``)."""
     if len(value) > MAX_VALUE_CHARS:
         return []
     files = ws.index.file_states(vault.name)
@@ -117,10 +120,10 @@ def complete_paths(ws: Workspace, vault: Vault, kind: str, value: str) -> list[s
 def _arguments_of(ref_type: str, ref_name: str) -> tuple[dict[str, str], str]:
     """``({argument: kind}, name of the vault argument)`` of a prompt (``ref/prompt``) or a template."""
     if ref_type == "ref/prompt":
-        spec = PROMPTS.get(ref_name)
-        if spec is None:
+        op = OPERATIONS.get(Kind.PROMPT, ref_name)
+        if op is None:
             raise NotFound(f"no prompt named {ref_name!r}", code="unknown_prompt", hint="see prompts/list")
-        return {a.name: a.complete for a in spec.arguments}, "vault"
+        return {a.name: a.complete for a in prompt_arguments(op)}, "vault"
     kinds = TEMPLATE_ARGS.get(ref_name)
     if kinds is None:
         raise NotFound(f"no resource template {ref_name!r}", code="unknown_template", hint=f"use {FILE_TEMPLATE}")
@@ -129,16 +132,50 @@ def _arguments_of(ref_type: str, ref_name: str) -> tuple[dict[str, str], str]:
 
 def _vault(ctx: ToolContext, named: str | None) -> Vault | None:
     """The vault to complete paths in, resolved by the request's one grant check: the one named, if the caller
-    may use it (``Workspace.get_vault``); with none named, the caller's only vault (``Workspace.accessible``);
+    may use it (``pipeline.grant``); with none named, the caller's only vault (``Workspace.accessible``);
     otherwise ``None`` (never an error that would confirm the vault exists)."""
     ws = ctx.workspace
     if not named:
         mine = ws.accessible(ctx.allowed_vaults)
         return ws.vaults[mine[0]] if len(mine) == 1 else None
     try:
-        return ws.get_vault(named, ctx.allowed_vaults)
+        return grant(ctx, named).vault
     except ServiceError:
         return None
+
+
+class CompleteArgs(BaseModel):
+    """One ``completion/complete`` request: ``ref_type`` (``ref/prompt`` or ``ref/resource``), ``ref`` (the
+    prompt's name or the template), the ``argument`` being typed, its ``value`` so far and the ``context``
+    (the other arguments already chosen)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    ref_type: str
+    ref: str
+    argument: str
+    value: str
+    context: dict[str, str] | None = None
+
+
+@operation(Kind.COMPLETION, "complete", title="Completion", vault_arg=None)
+async def complete_argument(ctx: ToolContext, args: CompleteArgs) -> list[str]:
+    """Every ranked suggestion for an argument of a prompt or a resource template (see the module docstring)."""
+    kinds, vault_arg = _arguments_of(args.ref_type, args.ref)
+    kind = kinds.get(args.argument)
+    if kind is None:
+        raise BadRequest(
+            f"{args.ref_type} has no argument {args.argument!r}", hint="see prompts/list or resources/templates/list"
+        )
+    context = args.context or {}
+    if has_lone_surrogate(args.value) or has_lone_surrogate(context):
+        return []  # not text any file or vault name can hold
+    if kind == "vault":
+        return complete_vaults(ctx.workspace, ctx.allowed_vaults, args.value)
+    vault = _vault(ctx, context.get(vault_arg)) if kind != "none" else None
+    if vault is None:
+        return []
+    return await anyio.to_thread.run_sync(complete_paths, ctx.workspace, vault, kind, args.value)
 
 
 async def complete(
@@ -153,26 +190,12 @@ async def complete(
 ) -> list[str]:
     """Every ranked suggestion for ``argument`` = ``value`` of prompt (``ref_type`` ``ref/prompt``) or
     template ``ref_name``, given the other arguments already chosen (``context``); the caller keeps the first
-    :data:`MAX_VALUES`.
+    :data:`MAX_VALUES`. Run by :func:`~obsigate.tools.dispatch.call_operation` (audited as
+    ``completion/complete``).
 
     Raises:
         ServiceError: ``unknown_prompt``, ``unknown_template``, ``invalid_argument`` (no such argument),
             ``rate_limited`` (``limiter``: :data:`COMPLETIONS_PER_MINUTE` per user).
     """
-    async with door(ctx, "completion/complete", {"ref": ref_name, "argument": argument}, action="mcp_completion",
-                    limiter=limiter):  # fmt: skip
-        kinds, vault_arg = _arguments_of(ref_type, ref_name)
-        kind = kinds.get(argument)
-        if kind is None:
-            raise BadRequest(
-                f"{ref_type} has no argument {argument!r}", hint="see prompts/list or resources/templates/list"
-            )
-        context = context or {}
-        if has_lone_surrogate(value) or has_lone_surrogate(context):
-            return []  # not text any file or vault name can hold
-        if kind == "vault":
-            return complete_vaults(ctx.workspace, ctx.allowed_vaults, value)
-        vault = _vault(ctx, context.get(vault_arg)) if kind != "none" else None
-        if vault is None:
-            return []
-        return await anyio.to_thread.run_sync(complete_paths, ctx.workspace, vault, kind, value)
+    raw = {"ref_type": ref_type, "ref": ref_name, "argument": argument, "value": value, "context": context}
+    return await call_operation(ctx, Kind.COMPLETION, "complete", raw, limiter=limiter)
