@@ -47,6 +47,7 @@ EXPECTED = {
     # the fronts' own operations, offered to no model (tools/catalog/fronts.py)
     "bookslm_context": ["mode", "vault", "directory", "files", "extra_files", "extra_directories"],
     "download_file": ["vault", "path"],
+    "vault_switches": [],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -84,7 +85,7 @@ REBASED = {"create_file", "create_directory", "append_to_file"}
 #: offered to a model (a graph export may be bigger than a model's context).
 WEB_ONLY = {
     *["list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"],
-    *["bookslm_context", "download_file"],  # the fronts' own operations (tools/catalog/fronts.py)
+    *["bookslm_context", "download_file", "vault_switches"],  # the fronts' own operations (tools/catalog/fronts.py)
 }
 
 
@@ -155,7 +156,7 @@ LISTED_ORDER = [
     *["list_backups", "diff_backup", "list_trash"],
     *["create_file", "create_directory", "edit_file", "append_to_file", "restore_backup", "restore_trash"],
     *["rename_file", "rename_directory", "move_path", "replace_in_files", "delete_file", "delete_directory"],
-    *["bookslm_context", "download_file"],
+    *["bookslm_context", "download_file", "vault_switches"],
 ]
 
 

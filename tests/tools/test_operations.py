@@ -28,7 +28,7 @@ from obsigate.tools.context import ToolRuntime
 from obsigate.tools.kinds import OPERATIONS, Kind
 
 ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
-FRONT_OPERATIONS = ("bookslm_context", "download_file")
+FRONT_OPERATIONS = ("bookslm_context", "download_file", "vault_switches")
 
 
 def audit(tmp_path: Path) -> list[dict[str, Any]]:
@@ -95,3 +95,18 @@ def test_a_prompt_argument_is_checked_by_its_model(runtime: ToolRuntime, tmp_pat
     assert op.name == "generate-note" and '"Tea"' in text  # stripped, as before
     kept = audit(tmp_path)[-1]
     assert kept["args"]["topic"] == "<5 chars>" and kept["args"]["name"] == "generate-note"  # the raw length
+
+
+def test_vault_switches_is_a_tool_for_admins_only(runtime: ToolRuntime, tmp_path: Path) -> None:
+    """The admins' view of the declared vaults runs through the door: audited, and refused to anyone else."""
+    from obsigate.tools.api import vault_switches
+
+    admin = Principal(name="root", is_admin=True, vaults=None, auth_kind="jwt")
+    switches = anyio.run(vault_switches, ToolContext(admin, runtime, mode="web"))
+    assert [v["name"] for v in switches] == list(runtime.workspace.vaults)
+    assert all(set(v) == {"name", "read_only", "destructive_tools"} for v in switches)
+    with pytest.raises(ServiceError) as info:
+        anyio.run(vault_switches, ToolContext(ALICE, runtime, mode="web"))
+    assert info.value.code == "forbidden"
+    records = [r for r in audit(tmp_path) if r.get("tool") == "vault_switches"]
+    assert [(r["user"], r["result"]) for r in records] == [("root", "ok"), ("alice", "forbidden")], records

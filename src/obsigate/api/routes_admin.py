@@ -96,7 +96,7 @@ def _users(request: Request) -> UserStore:
     return store
 
 
-def _grants(ctx: Ctx, vaults: list[str]) -> list[str] | None:
+async def _grants(ctx: Ctx, vaults: list[str]) -> list[str] | None:
     """``vaults`` checked against the declared vaults; ``None`` for every vault (``"*"``).
 
     Raises:
@@ -104,7 +104,7 @@ def _grants(ctx: Ctx, vaults: list[str]) -> list[str] | None:
     """
     if "*" in vaults:
         return None
-    declared = {v["name"] for v in vault_switches(ctx)}
+    declared = {v["name"] for v in await vault_switches(ctx)}
     unknown = sorted(set(vaults) - declared)
     if unknown:
         raise BadRequest(
@@ -144,7 +144,7 @@ async def list_users(request: Request, principal: Admin, ctx: Ctx) -> dict[str, 
 
     return {
         "users": await run_in_threadpool(read),
-        "vaults": [v["name"] for v in vault_switches(ctx)],
+        "vaults": [v["name"] for v in await vault_switches(ctx)],
         "me": principal.name,
     }
 
@@ -159,7 +159,7 @@ async def create_user(request: Request, _: Admin, ctx: Ctx, body: NewUser) -> di
         Conflict (``exists``): the name is taken (case-insensitively).
     """
     store = _users(request)
-    grants = _grants(ctx, body.vaults)
+    grants = await _grants(ctx, body.vaults)
 
     def create() -> dict[str, Any]:
         return _user_json(store, store.add_user(body.name, body.password, admin=body.admin, vaults=grants))
@@ -186,7 +186,7 @@ async def change_user(
     if body.admin is False and _same(principal, name):
         raise Conflict("you cannot take away your own admin rights", code="self_lockout",
                        hint="another admin can, or obsigate user on the server")  # fmt: skip
-    grants = _grants(ctx, body.vaults) if body.vaults is not None else None
+    grants = await _grants(ctx, body.vaults) if body.vaults is not None else None
 
     def change() -> dict[str, Any]:
         user = _require(store, name)

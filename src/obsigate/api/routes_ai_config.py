@@ -144,7 +144,7 @@ async def get_config(request: Request, _: Admin, ctx: Ctx) -> dict[str, Any]:
     read_only, destructive_tools}`` (the switch in effect now)."""
     settings = _ai(request)
     stored = await run_in_threadpool(settings.stored_config)
-    return {**stored, "status": await run_in_threadpool(settings.status), "vaults": vault_switches(ctx)}
+    return {**stored, "status": await run_in_threadpool(settings.status), "vaults": await vault_switches(ctx)}
 
 
 @router.post(
@@ -176,7 +176,7 @@ async def post_config(request: Request, _: Admin, ctx: Ctx, body: ConfigUpdate) 
         if value is not None:
             changes[target] = value
     if body.ai_destructive_tools is not None:
-        declared = {v["name"] for v in vault_switches(ctx)}
+        declared = {v["name"] for v in await vault_switches(ctx)}
         unknown = sorted(set(body.ai_destructive_tools) - declared)
         if unknown:
             raise BadRequest(

@@ -1,6 +1,6 @@
 """The fronts' entry points to their own operations (:mod:`obsigate.tools.catalog.fronts`, tools offered to no
 model), each one ``call_tool(..., front_call=True)``: the assistant's context and a file's bytes for a download;
-and the declared vaults' switches for the admins' settings page (no vault content: no grant, no audit).
+and the declared vaults' switches for the admins' settings page.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from obsigate.services.errors import Forbidden
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_tool
 
@@ -64,18 +63,12 @@ async def download_file(ctx: ToolContext, vault: str, path: str) -> tuple[bytes,
     return base64.b64decode(out["content"]), out["mime_type"]
 
 
-def vault_switches(ctx: ToolContext) -> list[dict[str, Any]]:
+async def vault_switches(ctx: ToolContext) -> list[dict[str, Any]]:
     """Every declared vault, whatever the caller's grants (an admin manages them all), in declaration order:
     ``[{"name", "read_only", "destructive_tools"}]``; ``destructive_tools`` is the live ``aiDestructiveTools``
-    switch that every dangerous tool call checks. Reads no vault content.
+    switch that every dangerous tool call checks: the tool ``vault_switches``. Reads no vault content.
 
     Raises:
-        Forbidden (``forbidden``): the caller is not an admin.
+        ServiceError: ``forbidden`` (the caller is not an admin), ``rate_limited``.
     """
-    if not ctx.principal.is_admin:
-        raise Forbidden("only an admin may see the vaults' settings", code="forbidden")
-    ws = ctx.workspace
-    return [
-        {"name": n, "read_only": v.read_only, "destructive_tools": ws.destructive.get(n, True)}
-        for n, v in ws.vaults.items()
-    ]
+    return (await call_tool(ctx, "vault_switches", {}, front_call=True))["vaults"]

@@ -1,6 +1,6 @@
 """The fronts' own operations, registered like every tool but offered to no model (``scopes=()``): the in-app
-assistant's context (``bookslm_context``: the files a conversation starts from) and a file's bytes for a
-download (``download_file``). The fronts run them with ``call_tool(..., front_call=True)``
+assistant's context (``bookslm_context``: the files a conversation starts from), a file's bytes for a
+download (``download_file``) and the declared vaults' switches for the admins' settings (``vault_switches``). The fronts run them with ``call_tool(..., front_call=True)``
 (:mod:`obsigate.tools.operations`): the door, one validation, one grant check (``permit``) and ``finish`` apply
 to them as to any tool; a model naming one is refused as an unknown tool.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 import base64
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from obsigate.services import assistant_context as svc
+from obsigate.services.errors import Forbidden
 from obsigate.services.files import read_file_bytes
 from obsigate.services.redacted_paths import locate
 from obsigate.tools.context import ToolContext
@@ -134,3 +135,41 @@ def download_file(ctx: ToolContext, args: DownloadArgs) -> DownloadResult:
     """The bytes of a file as stored (a note redacted) and its MIME type, for the web app's downloads and viewers."""
     _, data, mime = read_file_bytes(ctx.workspace, ctx.permitted_vault, args.path)
     return DownloadResult(content=base64.b64encode(data).decode("ascii"), mime_type=mime)
+
+
+class NoArgs(ToolArgs):
+    """A tool that takes no arguments."""
+
+
+class VaultSwitch(BaseModel):
+    """One declared vault's switches: ``read_only`` (declared at start) and ``destructive_tools``, the live
+    ``aiDestructiveTools`` switch every dangerous tool call checks."""
+
+    name: str
+    read_only: bool
+    destructive_tools: bool
+
+
+class VaultSwitches(ToolOutput):
+    """Every declared vault's switches, in declaration order."""
+
+    vaults: list[VaultSwitch]
+
+
+@tool(
+    "vault_switches",
+    title="Vaults' switches",
+    scopes=(),
+    label=("Réglages des vaults consultés", "Vault settings viewed"),
+)
+def vault_switches(ctx: ToolContext, args: NoArgs) -> VaultSwitches:
+    """Every declared vault and its switches, whatever the caller's grants: for the admins' settings (no vault content)."""
+    if not ctx.principal.is_admin:
+        raise Forbidden("only an admin may see the vaults' settings", code="forbidden")
+    ws = ctx.workspace
+    return VaultSwitches(
+        vaults=[
+            VaultSwitch(name=n, read_only=v.read_only, destructive_tools=ws.destructive.get(n, True))
+            for n, v in ws.vaults.items()
+        ]
+    )
