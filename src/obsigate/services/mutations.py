@@ -15,8 +15,10 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from obsigate.domain.diff import redacted_diff
@@ -58,16 +60,44 @@ def _sha(data: bytes | None) -> str:
     return "" if data is None else hashlib.sha256(data).hexdigest()
 
 
+@dataclass(slots=True)
+class _Planning:
+    """How the planner running in this context works: ``render`` its diffs (a proposal shows them; an apply
+    would throw them away), and the bytes of every file it ``read`` (an apply backs them up from there instead
+    of reading each file again: it holds the vault's lock, and ``_check`` compared their hashes)."""
+
+    render: bool = True
+    read: dict[str, bytes] = field(default_factory=dict)
+
+
+_PLANNING: ContextVar[_Planning | None] = ContextVar("obsigate_planning", default=None)
+
+
+@contextmanager
+def _planning(*, render: bool) -> Iterator[_Planning]:
+    """Run a planner with ``render`` diffs or not, collecting the bytes it reads."""
+    state = _Planning(render=render)
+    token = _PLANNING.set(state)
+    try:
+        yield state
+    finally:
+        _PLANNING.reset(token)
+
+
 def _read(vault: Vault, rel: str) -> bytes | None:
     """The bytes of the regular file ``rel``, ``None`` if absent. A folder or special file → BadRequest; a
-    symlink → PathOutsideVault."""
+    symlink → PathOutsideVault. Noted in the running :class:`_Planning`."""
     try:
         with fs_errors(rel):
-            return vault_fs.read_file(vault.root, rel)[0]
+            data = vault_fs.read_file(vault.root, rel)[0]
     except (FileNotFoundError, NotADirectoryError):
         return None
     except IsADirectoryError:
         raise BadRequest(f"{rel!r} is a folder", code="is_a_directory") from None
+    state = _PLANNING.get()
+    if state is not None:
+        state.read[rel] = data
+    return data
 
 
 def _existing(vault: Vault, rel: str) -> bytes:
@@ -129,7 +159,10 @@ def _proposal(summary: str, changes: list[Any], reads: dict[str, str], details: 
 
 
 def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to: str | None = None) -> FileChange:
-    return FileChange(path=rel, action=action, to=to, diff=_diff(rel, before, after, to=to))  # type: ignore[arg-type]
+    """One file's change; its redacted diff only when the running plan renders diffs (a proposal)."""
+    state = _PLANNING.get()
+    diff = _diff(rel, before, after, to=to) if state is None or state.render else None
+    return FileChange(path=rel, action=action, to=to, diff=diff)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------- entry points
@@ -145,7 +178,8 @@ def propose(ws: Workspace, planner: Planner, vault: Vault, **args: Any) -> Chang
         ``path_outside_vault``, ``count_mismatch``...).
     """
     _ensure_writable(vault)
-    return planner(ws, vault, **args).change.model_copy(update={"vault": vault.name})
+    with _planning(render=True):
+        return planner(ws, vault, **args).change.model_copy(update={"vault": vault.name})
 
 
 def apply(
@@ -165,10 +199,10 @@ def apply(
         Conflict (``conflict`` when a file changed since ``expected``, ``exists``), plus :func:`propose`'s.
     """
     _ensure_writable(vault)
-    with vault_lock(vault):
+    with vault_lock(vault), _planning(render=False) as planning:  # no diff: an applied change shows none
         plan = planner(ws, vault, **args)
         _check(expected, plan.change.reads)
-        done = execute(ws, vault, plan.steps, reason=plan.reason) if plan.steps else None
+        done = execute(ws, vault, plan.steps, reason=plan.reason, read=planning.read) if plan.steps else None
     change = plan.change.model_copy(update={"vault": vault.name})
     if done is None:  # a dry run, or an edit that changes nothing: no path was touched
         change = change.model_copy(update={"changes": []})
