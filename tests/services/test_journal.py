@@ -227,7 +227,7 @@ def test_a_failed_restore_never_costs_a_later_change_at_the_next_start(tmp_path:
     apply("delete_directory", path="Sub", recursive=True)
     apply("create_file", path="Sub", content="a file called Sub\n")
     apply("delete_file", path="Sub")
-    entries = list_trash(ws, vault)["entries"]
+    entries = list_trash(ws, vault).model_dump()["entries"]
     assert [(e["kind"], e["path"], e["count"], [f["path"] for f in e["files"]]) for e in entries] == [
         ("file", "Sub", 1, ["Sub"]), ("folder", "Sub", 1, ["Sub/a.md"])]  # fmt: skip
 

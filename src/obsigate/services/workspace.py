@@ -14,6 +14,7 @@ from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import FileVersions
 from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
+from obsigate.services.results import IndexState
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +129,11 @@ class Workspace:
             raise NotFound(f"vault {name!r} does not exist", hint="call list_vaults to see the vaults you can use")
         return vault
 
-    def index_state(self) -> dict[str, Any]:
-        """``{"state": "indexing"|"ready", "complete": bool}``: results may be missing while not complete."""
+    def index_state(self) -> IndexState:
+        """The index's ``state`` (``"indexing"`` or ``"ready"``) and whether it is ``complete``: results may be
+        missing while not."""
         state = self.indexer.state if self.indexer is not None else "ready"
-        return {"state": state, "complete": state == "ready"}
+        return IndexState(state=state, complete=state == "ready")
 
     def accessible(self, allowed: Iterable[str] | None) -> list[str]:
         """Names of declared vaults the caller may use (``allowed``: their grants, ``None`` = every vault), in

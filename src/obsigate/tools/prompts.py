@@ -298,7 +298,7 @@ def resolve_targets(ctx: ToolContext, spec: PromptSpec, args: dict[str, str]) ->
     args = {k: locate(ws, vault, v) if k in ("path", "folder") else v for k, v in args.items()}  # as shown
     out = {**args, "vault": vault.name}
     if spec.name == "summarize-directory":  # existing folder ("" = root)
-        out["path"] = vaults.browse_directory(ws, vault, args["path"], limit=1)["path"]
+        out["path"] = vaults.browse_directory(ws, vault, args["path"], limit=1).path
     elif spec.name == "find-related":  # existing file
         safe = resolve_safe_path(vault, args["path"])
         found = kind_of(vault, safe.rel)

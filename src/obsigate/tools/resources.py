@@ -49,9 +49,9 @@ async def read_resource(ctx: ToolContext, uri: str, vault: str | None, path: str
             raise NotFound(f"no resource {uri!r}", hint="use vault://<vault> or vault://<vault>/<path>")
         permitted = ctx.workspace.get_vault(vault, ctx.allowed_vaults)  # the one grant check: denied / not found
         if path is None:
-            info = next(iter(vaults.list_accessible_vaults(ctx.workspace, [permitted.name])))
-            return {"kind": "vault", "name": info["name"], "notes": info["notes"], "read_only": info["read_only"]}
+            info = vaults.list_accessible_vaults(ctx.workspace, [permitted.name]).vaults[0]
+            return {"kind": "vault", "name": info.name, "notes": info.notes, "read_only": info.read_only}
         data = await anyio.to_thread.run_sync(  # a path as shown: a name holding a secret redacted
             lambda: files.read_raw_file(ctx.workspace, permitted, locate(ctx.workspace, permitted, path))
         )
-        return {"kind": "file", **data}
+        return {"kind": "file", **data.model_dump()}
