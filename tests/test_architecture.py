@@ -154,6 +154,81 @@ def violations(root: Path) -> list[str]:
     return found
 
 
+# --- transports reach the tool layer through its facade only ---------------------------------------------------
+
+#: The tool-layer modules a transport may import: the facade that runs tools and the error leaf.
+TOOL_FACADES = frozenset({"api", "errors"})
+#: The fronts held to it: the transports and the command line.
+FACADE_USERS = (*TRANSPORTS, "cli")
+
+
+def _tool_modules(tree: ast.AST, package: Sequence[str]) -> Iterator[tuple[int, str, str]]:
+    """Yield ``(line, module, source text)`` for every module of ``obsigate.tools`` the code reaches: ``api`` for
+    ``obsigate.tools.api`` (``dispatch`` for ``obsigate.tools.dispatch.x``), ``""`` for the package itself. Same
+    forms as :func:`_reached`: absolute, relative, package-form, plain, ``import_module``/``__import__`` with a
+    literal name and ``obsigate.tools.x`` attribute access, at any depth."""
+
+    def modules(dotted: Sequence[str] | None, names: Sequence[str] = ()) -> list[str]:
+        if not dotted or list(dotted[:1]) != [ROOT]:
+            return []
+        if len(dotted) == 1:  # from obsigate import tools
+            return ["" for name in names if name == "tools"]
+        if dotted[1] != "tools":
+            return []
+        if len(dotted) > 2:
+            return [dotted[2]]
+        return list(names) or [""]  # from obsigate.tools import api, dispatch / import obsigate.tools
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            hits = [m for a in node.names for m in modules(a.name.split("."))]
+        elif isinstance(node, ast.ImportFrom):
+            hits = modules(_resolve(node.level, node.module, package), [a.name for a in node.names])
+        elif isinstance(node, ast.Call) and _callee(node.func) in ("import_module", "__import__"):
+            name = _literal(_arg(node, 0, "name"))
+            if name is None:
+                continue  # a computed name is the rule table's DYNAMIC violation already
+            level = len(name) - len(name.lstrip("."))
+            pkg = _literal(_arg(node, 1, "package"))
+            dotted = _resolve(level, name[level:] or None, pkg.split(".")) if level and pkg else name.split(".")
+            hits = modules(dotted) if not level or pkg else []
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "tools"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == ROOT
+        ):
+            hits = [node.attr]
+        else:
+            continue
+        for hit in set(hits):
+            yield node.lineno, hit, ast.unparse(node)
+
+
+def facade_violations(root: Path) -> list[str]:
+    """Every import, in a front (:data:`FACADE_USERS`) under ``root``, of a tool-layer module other than the
+    facade (:data:`TOOL_FACADES`). Lines read ``src/obsigate/api/render.py:16 imports tools.dispatch (...)``."""
+    shown = root.parent.parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if _unit_of_file(rel) not in FACADE_USERS:
+            continue
+        tree = ast.parse(path.read_bytes())
+        for line, module, text in sorted(set(_tool_modules(tree, (ROOT, *rel.parts[:-1])))):
+            if module not in TOOL_FACADES:
+                found.append(
+                    f"{path.relative_to(shown).as_posix()}:{line} imports tools.{module or '(package)'} ({text})"
+                )
+    return found
+
+
+def test_fronts_import_only_the_tool_facade() -> None:
+    found = facade_violations(SRC)
+    assert not found, f"{len(found)} import(s) around tools/api.py and tools/errors.py:\n" + "\n".join(found)
+
+
 def test_imports_follow_the_rule_table() -> None:
     found = violations(SRC)
     assert not found, f"{len(found)} forbidden import(s):\n" + "\n".join(found)
@@ -290,3 +365,46 @@ def test_guard_fails_on_a_unit_without_a_rule(copy: Path, rel: str) -> None:
     _plant(copy, rel, '"""Imports nothing: the missing rule alone must fail."""')
     name = Path(rel).parts[0].removesuffix(".py")
     assert f"src/obsigate/{name}: unit {name!r} has no rule in ALLOWED" in violations(copy)
+
+
+# (file in the copy, code, tool-layer module its line marked "# planted" must be reported as importing)
+PLANTED_AROUND_THE_FACADE = [
+    pytest.param("api/_p.py", "from obsigate.tools.dispatch import call_tool  # planted", "dispatch", id="absolute"),
+    pytest.param("mcp/_p.py", "from ..tools import pipeline  # planted", "pipeline", id="relative-package-form"),
+    pytest.param("mcp/_p.py", "from ..tools.registry import ToolKind  # planted", "registry", id="relative"),
+    pytest.param("agent/_p.py", "import obsigate.tools.context  # planted", "context", id="plain-import"),
+    pytest.param("agent/providers/_p.py", "from ...tools import api, door  # planted", "door", id="second-name"),
+    pytest.param("web/_p.py", "from obsigate import tools  # planted", "(package)", id="the-package"),
+    pytest.param(
+        "api/_p.py", "def f():\n    from obsigate.tools.confirm.flow import settle  # planted", "confirm", id="local"
+    ),
+    pytest.param(
+        "mcp/_p.py",
+        "import importlib\nimportlib.import_module('obsigate.tools.prompts')  # planted",
+        "prompts",
+        id="import_module",
+    ),
+    pytest.param("cli.py", "import obsigate\nx = obsigate.tools.registry  # planted", "registry", id="attribute"),
+]
+
+
+@pytest.mark.parametrize(("rel", "code", "module"), PLANTED_AROUND_THE_FACADE)
+def test_facade_guard_reports_a_planted_import(copy: Path, rel: str, code: str, module: str) -> None:
+    lines = _plant(copy, rel, code)
+    line = lines[next(i for i, text in enumerate(code.splitlines()) if "# planted" in text)]
+    expected = f"src/obsigate/{rel}:{line} imports tools.{module} ("
+    assert any(v.startswith(expected) for v in facade_violations(copy)), expected
+
+
+def test_facade_guard_accepts_the_facade(copy: Path) -> None:
+    allowed_code = {
+        "api/_ok.py": "from obsigate.tools.api import call_tool\nfrom obsigate.tools import api, errors\n"
+        "import obsigate.tools.errors",
+        "mcp/_ok.py": "from ..tools.api import ToolContext\nfrom ..tools import errors as e",
+        "agent/providers/_ok.py": "from ...tools.errors import ServiceError",
+        # the tool layer itself and the composition root are not fronts
+        "tools/_ok.py": "from obsigate.tools.dispatch import call_tool",
+        "bootstrap.py": "from obsigate.tools.context import ToolRuntime",
+    }
+    planted = {f"src/obsigate/{rel}:{n} " for rel, code in allowed_code.items() for n in _plant(copy, rel, code)}
+    assert not [v for v in facade_violations(copy) if v.startswith(tuple(planted))]

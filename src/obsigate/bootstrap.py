@@ -28,7 +28,7 @@ from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
 from obsigate.tools.audit import AuditEvent, AuditLog
-from obsigate.tools.confirmations import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
+from obsigate.tools.confirm.store import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
 

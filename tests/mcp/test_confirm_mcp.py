@@ -26,7 +26,7 @@ from obsigate.mcp.server import CONFIRM_INPUT_KEY, ERROR_META_KEY
 from obsigate.services.changes import Change
 from obsigate.services.errors import Conflict
 from obsigate.tools.api import REGISTRY
-from obsigate.tools.confirmations import ConfirmationService
+from obsigate.tools.confirm.store import ConfirmationService
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolArgs, ToolOutput, ToolRegistry, tool
 

@@ -15,7 +15,7 @@ from mcp import Client
 from mcp_types import PromptReference, ResourceTemplateReference
 from support import SMALL_VAULT, write_tree
 
-from obsigate.tools.confirmations import sha256_json
+from obsigate.tools.confirm.store import sha256_json
 from obsigate.tools.resources import FILE_TEMPLATE
 
 pytestmark = pytest.mark.anyio

@@ -26,13 +26,8 @@ from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import User
 from obsigate.services.changes import Change
 from obsigate.services.errors import Conflict, ServiceError
-from obsigate.tools.confirmations import (
-    CONFIRM_DB_FILE,
-    CONFIRM_KEY_FILE,
-    ConfirmationService,
-    sha256_json,
-    strip_secret_fields,
-)
+from obsigate.tools.confirm.flow import strip_secret_fields
+from obsigate.tools.confirm.store import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService, sha256_json
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, visible_tools
 from obsigate.tools.ratelimit import ToolRateLimiter

@@ -21,7 +21,8 @@ from obsigate.auth.principal import Principal
 from obsigate.domain.storage.backups import BackupStore
 from obsigate.tools.api import ServiceError, ToolContext, call_tool
 from obsigate.tools.completion import complete
-from obsigate.tools.confirmations import Answer, ConfirmationService, settle
+from obsigate.tools.confirm.flow import Answer, settle
+from obsigate.tools.confirm.store import ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.operations import download_file
 from obsigate.tools.prompts import get_prompt

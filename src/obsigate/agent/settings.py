@@ -48,7 +48,7 @@ from obsigate.agent.providers.catalog import (
     is_local_engine,
     normalise_name,
 )
-from obsigate.tools.api import BadRequest, Unavailable
+from obsigate.tools.errors import BadRequest, Unavailable
 
 __all__ = [
     "CONFIG_FILE",

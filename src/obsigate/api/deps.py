@@ -22,8 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from obsigate.api.hosts import origin_allowed, own_origins
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.auth.users import API_KEY_PREFIX
-from obsigate.tools.api import BadRequest, Forbidden, Unauthenticated
-from obsigate.tools.context import ToolContext
+from obsigate.tools.api import BadRequest, Forbidden, ToolContext, Unauthenticated
 
 #: The web app's session cookie (``api/routes_session.py`` sets and clears it).
 SESSION_COOKIE = "obsigate_session"

@@ -11,9 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from obsigate.tools.api import ServiceError, internal_error
-from obsigate.tools.context import ToolContext
-from obsigate.tools.dispatch import call_tool
+from obsigate.tools.api import ServiceError, ToolContext, call_tool, internal_error
 
 #: Codes of the HTTP refusals Starlette raises itself (unknown route, wrong method...); any other status: http_error.
 _STATUS_CODES = {

@@ -28,7 +28,7 @@ from fastapi import APIRouter, Body, Depends, Query
 from obsigate.api.deps import get_tool_context
 from obsigate.api.render import run_tool
 from obsigate.api.routes_write import ARGS, confirmed_context
-from obsigate.tools.context import ToolContext
+from obsigate.tools.api import ToolContext
 
 REQUIRED = ...  # a query parameter's default when the client must send it
 

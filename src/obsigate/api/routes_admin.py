@@ -31,8 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from obsigate.api.deps import Ctx, CurrentPrincipal, check_same_site
 from obsigate.auth.principal import Principal
 from obsigate.auth.users import User, UserStore
-from obsigate.tools.api import BadRequest, Conflict, Forbidden, NotFound
-from obsigate.tools.operations import vault_switches
+from obsigate.tools.api import BadRequest, Conflict, Forbidden, NotFound, vault_switches
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 

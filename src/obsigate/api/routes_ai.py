@@ -24,8 +24,7 @@ from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
 from obsigate.api.deps import CurrentPrincipal
 from obsigate.api.routes_write import check_same_site
-from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable
-from obsigate.tools.pipeline import parse
+from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, parse
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
 log = logging.getLogger("obsigate.assistant")

@@ -28,8 +28,7 @@ from obsigate.agent.settings import AISettings, known_provider, validate_model
 from obsigate.api.deps import Ctx, CurrentPrincipal
 from obsigate.api.routes_write import check_same_site
 from obsigate.auth.principal import Principal
-from obsigate.tools.api import BadRequest, Forbidden, Unavailable
-from obsigate.tools.operations import vault_switches
+from obsigate.tools.api import BadRequest, Forbidden, Unavailable, vault_switches
 
 router = APIRouter(tags=["ai"])
 

@@ -8,7 +8,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request, Response
 
 from obsigate.api.deps import Ctx
-from obsigate.tools.operations import download_file
+from obsigate.tools.api import download_file
 
 router = APIRouter(prefix="/api", tags=["files"])
 

@@ -23,8 +23,7 @@ from fastapi import APIRouter, Body, Depends, Request
 
 from obsigate.api.deps import check_same_site, get_tool_context
 from obsigate.api.render import run_tool
-from obsigate.tools.api import BadRequest
-from obsigate.tools.context import ToolContext
+from obsigate.tools.api import BadRequest, ToolContext
 
 router = APIRouter(prefix="/api", tags=["write"])
 

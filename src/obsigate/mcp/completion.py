@@ -16,9 +16,7 @@ from mcp import MCPError
 from mcp.server.context import ServerRequestContext
 from mcp_types import INVALID_PARAMS, CompleteRequestParams, CompleteResult, Completion, PromptReference
 
-from obsigate.tools.api import ServiceError, ToolContext
-from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
-from obsigate.tools.ratelimit import ToolRateLimiter
+from obsigate.tools.api import COMPLETIONS_PER_MINUTE, MAX_VALUES, ServiceError, ToolContext, ToolRateLimiter, complete
 
 __all__ = ["CompletionHandler"]
 

@@ -13,7 +13,7 @@ from starlette.routing import Route
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.mcp.auth import MCP_SCOPE, ObsiGateTokenVerifier, transport_security
 from obsigate.mcp.server import build_mcp_server
-from obsigate.tools.context import ToolRuntime
+from obsigate.tools.api import ToolRuntime
 
 __all__ = ["MCP_PATH", "mount_mcp"]
 

@@ -27,8 +27,7 @@ from mcp_types import (
     TextContent,
 )
 
-from obsigate.tools.api import ServiceError, ToolContext
-from obsigate.tools.prompts import PROMPTS, PromptSpec, get_prompt, list_prompts
+from obsigate.tools.api import PROMPTS, PromptSpec, ServiceError, ToolContext, get_prompt, list_prompts
 
 __all__ = ["PromptHandlers", "no_cursor", "to_mcp_prompt"]
 

@@ -36,8 +36,14 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from obsigate.mcp.prompts import no_cursor
-from obsigate.tools.api import ServiceError, ToolContext
-from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
+from obsigate.tools.api import (
+    FILE_TEMPLATE,
+    VAULT_TEMPLATE,
+    ServiceError,
+    ToolContext,
+    accessible_vaults,
+    read_resource,
+)
 
 __all__ = ["FILE_TEMPLATE", "RESOURCE_NOT_FOUND_LEGACY", "VAULT_TEMPLATE", "ResourceHandlers"]
 

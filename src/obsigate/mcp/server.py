@@ -56,6 +56,7 @@ from obsigate.tools.api import (
     Scope,
     ServiceError,
     ToolContext,
+    ToolKind,
     ToolRuntime,
     ToolSpec,
     call_tool,
@@ -63,7 +64,6 @@ from obsigate.tools.api import (
     settle,
     visible_tools,
 )  # fmt: skip
-from obsigate.tools.registry import ToolKind
 
 __all__ = ["CONFIRM_INPUT_KEY", "ERROR_META_KEY", "SERVER_NAME", "build_mcp_server", "error_result", "to_mcp_tool"]
 

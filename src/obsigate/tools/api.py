@@ -1,17 +1,26 @@
-"""Public facade of the tool layer: importing it registers the catalog and re-exports what the transports
-(REST, MCP, the agent, the CLI) use: the entry points and the error tree (transports never import services).
+"""Public facade of the tool layer: what the transports (REST, MCP, the agent, the CLI) use, and the only
+tool-layer module they import besides the error leaf :mod:`obsigate.tools.errors` (``tests/test_architecture.py``).
+Importing it registers the catalogue: the fronts that run tools import it; one that only raises or catches an
+error imports :mod:`obsigate.tools.errors` and never loads the catalogue.
 
 The small API a front needs to run tools, writes included: ``visible_tools(ctx)`` (what to offer),
 ``call_tool(ctx, name, args)`` (any tool, ``propose_<tool>`` and ``apply_<tool>`` included) and
 ``offered_tools(ctx, vault)`` (what the in-app assistant offers its model), ``settle(ctx, proposal, answer)``
 (the human's inline answer to a proposal: ``Answer.ACCEPT`` applies it, ``DECLINE`` spends its token,
 ``CANCEL`` leaves it); ``collect_context(ctx, mode=...)`` (the in-app assistant's BooksLM context);
-``strip_secret_fields`` before a result enters a model
-prompt (the confirmation token is a credential)."""
+``strip_secret_fields`` before a result enters a model prompt (the confirmation token is a credential); MCP's
+resources, prompts and completion; ``parse`` (a body validated as a tool's arguments are: ``invalid_argument``)."""
 
 from __future__ import annotations
 
-from obsigate.services.errors import (
+from obsigate.tools import catalog
+from obsigate.tools.assistant_context import collect_context
+from obsigate.tools.budget import fit_to_budget
+from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
+from obsigate.tools.confirm.flow import Answer, settle, strip_secret_fields
+from obsigate.tools.context import ToolContext, ToolRuntime
+from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
+from obsigate.tools.errors import (
     BadRequest,
     Conflict,
     Forbidden,
@@ -24,19 +33,20 @@ from obsigate.services.errors import (
     error_body,
     internal_error,
 )
-from obsigate.tools import catalog
-from obsigate.tools.assistant_context import collect_context
-from obsigate.tools.budget import fit_to_budget
-from obsigate.tools.confirmations import Answer, settle, strip_secret_fields
-from obsigate.tools.context import ToolContext, ToolRuntime
-from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
-from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolSpec
+from obsigate.tools.operations import download_file, vault_switches
+from obsigate.tools.pipeline import parse
+from obsigate.tools.prompts import PROMPTS, PromptSpec, get_prompt, list_prompts
+from obsigate.tools.ratelimit import ToolRateLimiter
+from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
+from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 
 __all__ = [
-    "REGISTRY", "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "RateLimited", "Risk", "Scope",
-    "ServiceError", "ToolContext", "ToolRuntime", "ToolSpec", "Unauthenticated", "Unavailable", "call_tool",
-    "collect_context", "error_body", "fit_to_budget", "internal_error", "offered_tools", "settle", "strip_secret_fields",
-    "visible_tools",
+    "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "PROMPTS", "REGISTRY", "VAULT_TEMPLATE", "Answer",
+    "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "PromptSpec", "RateLimited", "Risk",
+    "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
+    "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
+    "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
+    "offered_tools", "parse", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
 ]  # fmt: skip
 
 catalog.load()  # registers every tool, in tools/list order

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog
+from obsigate.tools.confirm.store import ConfirmationService
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, ToolRegistry
-
-if TYPE_CHECKING:  # the confirmation flow needs ToolContext: a runtime import would be a cycle
-    from obsigate.tools.confirmations import ConfirmationService
 
 #: The fronts. ``web`` is the web app (a request authenticated by its session cookie): REST's rules (every
 #: tool visible, writes are the person's own confirmed action) with its own rate budget (``web_limiter``).

@@ -7,7 +7,7 @@ confirmation → run → redact → size budget → audit.
 
 Confirmation (issue 4 item 4): a ``write``/``dangerous`` tool runs only with ``ctx.confirmed`` (REST after the
 user's own action, the in-app Apply card) or through its derived pair: ``propose_<tool>`` runs the planner and
-issues a token (:class:`~obsigate.tools.confirmations.ConfirmationService`), ``apply_<tool>`` redeems it and runs the
+issues a token (:class:`~obsigate.tools.confirm.store.ConfirmationService`), ``apply_<tool>`` redeems it and runs the
 tool with ``confirmed=True`` and ``expected_reads`` = the proposal's reads. Both steps are rate-limited and
 audited like any call (``action`` ``ai_tool_propose`` / ``ai_tool_apply``, with ``paths`` and the ``proposal``
 id; the application also with the ``backups`` the tool reported).
@@ -19,7 +19,7 @@ import dataclasses
 from typing import Any
 
 from obsigate.services.errors import Conflict, NotFound
-from obsigate.tools import confirmations
+from obsigate.tools.confirm import flow as confirmations
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import Call, door, invoke
 from obsigate.tools.pipeline import MODEL_MODES, backup_ids, finish, locate_paths, names_redacted_path, parse, permit
@@ -87,11 +87,11 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
     The vault grant is checked once, by :func:`~obsigate.tools.pipeline.permit`; the tool (or planner) runs
     with what it resolved on its context: ``ctx.vault`` (the named vault) and ``ctx.scope`` (the vaults the
     call may see).
-    ``propose_<tool>`` and ``apply_<tool>`` are run by :mod:`obsigate.tools.confirmations`: ``propose_``
+    ``propose_<tool>`` and ``apply_<tool>`` are run by :mod:`obsigate.tools.confirm.flow`: ``propose_``
     returns ``{"status": "proposed", "tool", "vault", "summary", "diffs", "details", "confirmation_token",
     "expires_at", "expires_in", "truncated", "notice"}``; ``apply_`` the tool's own result.
     ``confirmation_token`` is a credential (``registry.SECRET_RESULT_FIELDS``): exempt from redaction and the
-    size budget, and the in-app agent must strip it from model prompts (``confirmations.strip_secret_fields``).
+    size budget, and the in-app agent must strip it from model prompts (``confirm.flow.strip_secret_fields``).
 
     Raises:
         ServiceError: every failure, with a catalogued code — ``unknown_tool``, ``invalid_argument``,

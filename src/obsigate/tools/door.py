@@ -7,7 +7,7 @@ exception becomes ``internal_error``, never a traceback to the caller: the trace
 under an error id that the caller and the audit record get too; an error's message, hint and details are
 redacted, as a result is: a path or a line it quotes may hold a secret) and one audit record, however the call
 ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry points
-inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirmations`, ...).
+inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirm.flow`, ...).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ secret redacted), run the function, finish the result (redaction, then the size 
 :class:`Permit`), which the caller puts on the context (``ToolContext.vault``/``scope``) for the tool;
 services never see grants.
 
-:func:`obsigate.tools.dispatch.call_tool` and the confirmation flow (:mod:`obsigate.tools.confirmations`)
+:func:`obsigate.tools.dispatch.call_tool` and the confirmation flow (:mod:`obsigate.tools.confirm.flow`)
 compose them inside :func:`obsigate.tools.door.door`.
 """
 

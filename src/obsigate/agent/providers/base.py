@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from obsigate.tools.api import ServiceError
+from obsigate.tools.errors import ServiceError
 
 __all__ = [
     "DIALECTS",

@@ -1,0 +1,176 @@
+"""The two-step confirmation of every write, in one place (issue 4 item 4; ``security.md`` §4.2, §2.3).
+
+The flow, for every front (MCP, the in-app agent; ``call_tool`` routes ``propose_``/``apply_`` names here):
+
+* :func:`propose` — ``propose_<tool>``: run the tool's planner (changes nothing), store the proposal, return
+  its :class:`~obsigate.services.changes.Change` view with a single-use ``confirmation_token``;
+* :func:`apply` — ``apply_<tool>``: redeem the token, re-check access (once, ``pipeline.permit`` on the token's
+  vault), run the tool on the proposal with the permitted vault on its context;
+* :func:`settle` — a human answered inline (MCP elicitation, the web app's Apply card): ``accept`` applies,
+  ``decline`` spends the token unused, ``cancel``/no answer leaves the proposal as it was.
+
+The tokens and the stored proposals are :mod:`obsigate.tools.confirm.store`'s :class:`ConfirmationService`.
+A token is a credential: it must never enter a prompt of the in-app agent: :func:`strip_secret_fields` removes
+it (the UI's Apply card gets it instead).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+import anyio
+from pydantic import BaseModel
+
+from obsigate.domain.redaction import redact_payload
+from obsigate.services.changes import Change
+from obsigate.services.errors import ServiceError, Unavailable
+from obsigate.tools.audit import summarize_args
+from obsigate.tools.budget import fit_to_budget
+from obsigate.tools.confirm.store import ConfirmationService, invalid_confirmation
+from obsigate.tools.context import ToolContext
+from obsigate.tools.door import Call, door, invoke
+from obsigate.tools.pipeline import backup_ids, finish, parse, permit
+from obsigate.tools.registry import APPLY_PREFIX, SECRET_RESULT_FIELDS, ToolSpec
+
+__all__ = ["Answer", "apply", "propose", "settle", "strip_secret_fields"]
+
+
+def strip_secret_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a tool result without its credential fields (``confirmation_token``), for anything that goes
+    into an LLM prompt (the in-app agent). The caller keeps the original for the UI's Apply card."""
+    return {k: v for k, v in data.items() if k not in SECRET_RESULT_FIELDS}
+
+
+class Answer(StrEnum):
+    """A human's inline answer to a proposal (MCP ``ElicitResult.action``)."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+
+
+def _service(ctx: ToolContext) -> ConfirmationService:
+    service = ctx.runtime.confirmations
+    if service is None:
+        raise Unavailable("confirmations are not configured on this server")
+    return service
+
+
+async def propose(ctx: ToolContext, spec: ToolSpec, parsed: BaseModel, call: Call) -> dict[str, Any]:
+    """``propose_<tool>`` (``spec``) with validated, permitted ``parsed`` arguments: plan (changing nothing),
+    store the proposal, return ``{"status": "proposed", "tool", "vault", "summary", "diffs", "details",
+    "confirmation_token", "expires_at", "expires_in", "truncated", "notice"}``. ``ctx`` carries what
+    ``permit`` resolved (``ctx.vault``): the planner uses it and does not check grants again.
+
+    The token must survive redaction (it is JWT-shaped) and the size budget whole: the rest is redacted and
+    cut to the budget minus its length, then the token is put in.
+    """
+    base = spec.origin
+    assert base is not None and base.planner is not None
+    service = _service(ctx)
+    change = await invoke(base.planner, ctx, parsed)
+    if not isinstance(change, Change):
+        raise TypeError(f"planner of {base.name} returned {type(change).__name__}, not a Change")
+    vault = getattr(parsed, "vault", None)
+    call.paths = change.paths
+    issued = await anyio.to_thread.run_sync(
+        lambda: service.issue(
+            user=ctx.principal.name,
+            tool=base.name,
+            vault=vault,
+            # only the fields the caller set: a tool that looks at ``model_fields_set`` (``exclude_unset``)
+            # sees on apply exactly what it saw on propose
+            args=parsed.model_dump(mode="json", by_alias=True, exclude_unset=True),
+            reads=dict(change.reads),
+            paths=call.paths,
+        )
+    )
+    call.proposal = issued.jti
+    data = spec.result_model.model_validate(
+        {
+            "status": "proposed",
+            "tool": base.name,
+            "vault": vault,
+            "summary": change.summary,
+            "diffs": change.changes,
+            "details": change.details,
+            "expires_at": issued.expires_at_iso,
+            "expires_in": issued.expires_in,
+        }
+    ).model_dump(mode="json")
+    data = fit_to_budget(redact_payload(data), max(1000, ctx.workspace.limits.budget_chars - len(issued.token) - 40))
+    data["confirmation_token"] = issued.token
+    return data
+
+
+async def apply(ctx: ToolContext, spec: ToolSpec, args: dict[str, Any], call: Call) -> dict[str, Any]:
+    """``apply_<tool>`` (``spec``) with raw ``args`` (``{"confirmation_token"}``): redeem the token (single
+    use), re-check access (:func:`~obsigate.tools.pipeline.permit` on the token's vault: the call's one grant
+    check), run the tool on the proposal's arguments with ``ctx.expected_reads`` = its reads and
+    ``ctx.vault``/``ctx.scope`` = what ``permit`` resolved.
+
+    Raises:
+        ServiceError: ``invalid_argument``, ``invalid_confirmation``, ``token_reused``, ``forbidden``,
+            ``vault_access_denied``, ``destructive_tools_disabled``, ``conflict``, the tool's own errors.
+    """
+    base = spec.origin
+    assert base is not None
+    call.args = {"confirmation_token": "<withheld>"} if "confirmation_token" in args else call.args
+    token = parse(spec.args_model, args).confirmation_token  # type: ignore[attr-defined]
+    service = _service(ctx)
+    redeemed = await anyio.to_thread.run_sync(lambda: service.redeem(token, user=ctx.principal.name, tool=base.name))
+    call.vault, call.paths, call.proposal = redeemed.vault or None, redeemed.paths, redeemed.jti
+    call.args = summarize_args(redeemed.args)
+    try:
+        parsed = base.args_model.model_validate(redeemed.args)
+    except ValueError:
+        raise invalid_confirmation("args_mismatch", base.name) from None
+    granted = permit(ctx, spec, redeemed.vault or None)
+    run_ctx = dataclasses.replace(
+        ctx, confirmed=True, expected_reads=dict(redeemed.reads), vault=granted.vault, scope=granted.scope
+    )
+    data = finish(ctx, base, await invoke(base.func, run_ctx, parsed))
+    call.backups = backup_ids(data)
+    return data
+
+
+async def settle(ctx: ToolContext, proposal: Mapping[str, Any], answer: Answer | str | None) -> dict[str, Any]:
+    """Finish a proposal a human answered inline (``proposal``: a :func:`propose` result).
+
+    ``accept``: apply it now and return the proposal with ``status: "applied"`` and ``result`` (the tool's
+    result), token fields cleared. ``decline``: spend the token unused (audited as ``decline_<tool>``) and
+    return it with ``status: "declined"``, token fields cleared. ``cancel`` or ``None``: the proposal
+    unchanged, token included, to apply later with ``apply_<tool>``.
+
+    Raises:
+        ServiceError: on accept, :func:`apply`'s errors (nothing was written).
+    """
+    token, tool = proposal.get("confirmation_token"), proposal.get("tool")
+    if answer in (None, Answer.CANCEL) or not isinstance(token, str) or not isinstance(tool, str):
+        return dict(proposal)
+    closed = {**proposal, "confirmation_token": None, "expires_at": None, "expires_in": None}
+    if answer == Answer.DECLINE:
+        service = ctx.runtime.confirmations
+        if service is not None:
+            try:
+                async with door(ctx, f"decline_{tool}", {}, action="ai_tool_decline") as call:
+                    vault = proposal.get("vault")
+                    call.vault = vault if isinstance(vault, str) else None
+                    call.paths = [d["path"] for d in proposal.get("diffs") or [] if isinstance(d, dict) and "path" in d]
+                    call.proposal = await anyio.to_thread.run_sync(
+                        lambda: service.revoke(token, user=ctx.principal.name)
+                    )
+            except ServiceError:
+                pass  # the token is not returned either way
+        return {**closed, "status": "declined"}
+    name = f"{APPLY_PREFIX}{tool}"
+    spec = ctx.runtime.registry.get(name)
+    if spec is None:
+        raise invalid_confirmation("wrong_tool", tool)
+    args = {"confirmation_token": token}
+    async with door(ctx, name, args, action="ai_tool_apply") as call:
+        result = await apply(ctx, spec, args, call)
+    return fit_to_budget({**closed, "status": "applied", "result": result}, ctx.workspace.limits.budget_chars)
