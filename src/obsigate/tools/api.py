@@ -17,7 +17,7 @@ from obsigate.tools import catalog
 from obsigate.tools.assistant_context import collect_context
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
-from obsigate.tools.confirm.flow import Answer, settle, strip_secret_fields
+from obsigate.tools.confirm.flow import Answer, Proposal, proposal_of, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
 from obsigate.tools.errors import (
@@ -42,11 +42,12 @@ from obsigate.tools.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_v
 
 __all__ = [
     "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "PROMPTS", "REGISTRY", "VAULT_TEMPLATE", "Answer",
-    "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "PromptSpec", "RateLimited", "Risk",
+    "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "PromptSpec", "Proposal", "RateLimited", "Risk",
     "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
     "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
     "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
-    "offered_tools", "parse", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
+    "offered_tools", "parse", "proposal_of", "read_resource", "settle", "strip_secret_fields", "vault_switches",
+    "visible_tools",
 ]  # fmt: skip
 
 catalog.load()  # registers every tool, in tools/list order

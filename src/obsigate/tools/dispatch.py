@@ -22,7 +22,7 @@ from obsigate.services.errors import Conflict, NotFound
 from obsigate.tools.confirm import flow as confirmations
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import Call, door, invoke
-from obsigate.tools.pipeline import MODEL_MODES, backup_ids, finish, locate_paths, names_redacted_path, parse, permit
+from obsigate.tools.pipeline import MODEL_MODES, backups_of, finish, locate_paths, names_redacted_path, parse, permit
 from obsigate.tools.registry import PROPOSE_PREFIX, SECRET_RESULT_FIELDS, Risk, Scope, ToolKind, ToolSpec
 
 # Model-facing fronts only; "rest", "web" (the web app) and "cli" see every tool, their writes confirmed by a person.
@@ -131,10 +131,10 @@ async def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | Non
                 if derived is not None
                 else "this front cannot confirm it; use the web app",
             )
-        data = finish(ctx, spec, await invoke(spec.func, run_ctx, parsed))
+        out = await invoke(spec.func, run_ctx, parsed)
         if spec.risk is not Risk.READ:
-            call.backups = backup_ids(data)
-        return data
+            call.backups = backups_of(out)
+        return finish(ctx, spec, out)
 
 
 __all__ = ["MODEL_MODES", "SECRET_RESULT_FIELDS", "call_tool", "find_tool", "offered_tools", "visible_tools"]
