@@ -197,7 +197,9 @@ async def settle(ctx: ToolContext, proposal: str | Mapping[str, Any], answer: An
     pid = proposal if by_id else await anyio.to_thread.run_sync(lambda: service.proposal_id(token))
     stored = None if pid is None else await anyio.to_thread.run_sync(lambda: service.proposal(pid, user=user))
     if by_id:
-        if stored is None:
+        if stored is None:  # spent, expired or never this caller's: nothing to decline, nothing to apply
+            if answer == Answer.DECLINE:
+                return {"status": "declined"}
             raise invalid_confirmation("unknown_proposal")
         shown = stored.view
     tool = stored.tool if stored is not None else str(shown["tool"])
