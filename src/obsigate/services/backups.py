@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
@@ -31,6 +31,14 @@ from obsigate.services.workspace import Workspace, check_page, page_fields
 __all__ = [
     "MAX_FOLDER_FILES",
     "MAX_LIMIT",
+    "BackedUpFile",
+    "BackupVersion",
+    "DiffBackupResult",
+    "ListBackupsResult",
+    "ListTrashResult",
+    "TrashEntry",
+    "Trashed",
+    "TrashedFile",
     "diff_backup",
     "list_backups",
     "list_trash",
@@ -239,11 +247,21 @@ def _absent(vault: Vault, rel: str) -> bool:
         return False
 
 
-def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Trashed:
+    """A deleted file still gone: its ``path``, ``version`` (its newest backup: the content it had),
+    ``deleted_at`` (ISO 8601 UTC) and the ``reason`` of that backup (``delete_file``...)."""
+
+    path: str
+    version: str
+    deleted_at: str
+    reason: str
+
+
+def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list[Trashed]:
     """The trash of ``vault``: every file whose newest backup was taken as it was deleted and whose path is
-    still free (a file renamed away or re-created is not in the trash), most recently deleted first, each
-    ``{"path", "version" (its newest backup: the content it had), "deleted_at", "reason"}``. ``under``: only
-    that path or the files below that folder.
+    still free (a file renamed away or re-created is not in the trash), most recently deleted first.
+    ``under``: only that path or the files below that folder.
 
     Raises:
         Unavailable: no backup store; ServiceError ``backup_failed``.
@@ -256,7 +274,7 @@ def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list
         if not f["deleted"] or (under and path != under and not path.startswith(f"{under}/")):
             continue
         if _absent(vault, path):
-            out.append({"path": path, "version": f["latest"], "deleted_at": f["created"], "reason": f["reason"]})
+            out.append(Trashed(path, f["latest"], f["created"], f["reason"]))
     return out
 
 
@@ -310,25 +328,26 @@ def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0
         ``backup_failed``.
     """
     check_page(limit, offset, max_limit=MAX_LIMIT)
-    entries: dict[tuple[str, str], dict[str, Any]] = {}  # by (kind, path): a file and a folder may share a path
+    grouped: dict[tuple[str, str], list[Trashed]] = {}  # by (kind, path): a file and a folder may share a path
     absent: dict[str, bool] = {}
     for f in trashed_files(ws, vault):  # newest first: an entry's first file gives its time and place
-        folder = _deleted_folder(vault, f["path"], absent)
-        kind, where = ("folder", folder) if folder else ("file", f["path"])
-        entry = entries.setdefault((kind, where), {"kind": kind, "path": where, "deleted_at": f["deleted_at"],
-                                                   "count": 0, "files": []})  # fmt: skip
-        entry["count"] += 1
-        entry["files"].append(f)
-    ordered = list(entries.values())
-    page = ordered[offset : offset + limit]
+        folder = _deleted_folder(vault, f.path, absent)
+        grouped.setdefault(("folder", folder) if folder else ("file", f.path), []).append(f)
+    keys = list(grouped)
     store = _store(ws)
-    for entry in page:
-        entry["files"] = sorted(entry["files"], key=lambda f: f["path"])[:MAX_FOLDER_FILES]
-        for f in entry["files"]:
-            try:
-                f["size"] = int(store.info(vault.name, f["path"], f["version"]).get("size", 0))
-            except BackupError:  # pruned or damaged since it was listed: listed without a size
-                f["size"] = None
-    return ListTrashResult.model_validate(
-        {"vault": vault.name, "entries": page, **page_fields(len(ordered), offset, len(page))}
-    )
+
+    def size(f: Trashed) -> int | None:
+        try:
+            return int(store.info(vault.name, f.path, f.version).get("size", 0))
+        except BackupError:  # pruned or damaged since it was listed: listed without a size
+            return None
+
+    page = [
+        TrashEntry(
+            kind=kind, path=where, deleted_at=grouped[kind, where][0].deleted_at, count=len(grouped[kind, where]),
+            files=[TrashedFile(path=f.path, version=f.version, deleted_at=f.deleted_at, reason=f.reason, size=size(f))
+                   for f in sorted(grouped[kind, where], key=lambda f: f.path)[:MAX_FOLDER_FILES]],
+        )
+        for kind, where in keys[offset : offset + limit]
+    ]  # fmt: skip
+    return ListTrashResult(vault=vault.name, entries=page, **page_fields(len(keys), offset, len(page)))

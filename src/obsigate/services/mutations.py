@@ -371,8 +371,8 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
         raise Unavailable("no backup store is configured")
     trashed = trashed_files(ws, vault, under=rel)
     if kind is None:
-        kind = "file" if any(f["path"] == rel for f in trashed) else "folder"
-    files = [f for f in trashed if (f["path"] == rel) == (kind == "file")]
+        kind = "file" if any(f.path == rel for f in trashed) else "folder"
+    files = [f for f in trashed if (f.path == rel) == (kind == "file")]
     if not files:
         if _exists(vault, rel):
             raise Conflict(
@@ -382,22 +382,22 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
             )
         raise NotFound(f"the trash holds no deleted {kind} at {rel!r}", hint="list_trash shows what can be restored")
     one = kind == "file"
-    restored = {f["path"] for f in files}
+    restored = {f.path for f in files}
     changes, steps, reads = [], [], {}
-    for f in sorted(files, key=lambda f: f["path"]):
-        _parent_ok(vault, f["path"])  # a file now where its folder was: not_a_directory
-        folders = f["path"].split("/")[:-1]
+    for f in sorted(files, key=lambda f: f.path):
+        _parent_ok(vault, f.path)  # a file now where its folder was: not_a_directory
+        folders = f.path.split("/")[:-1]
         clash = next((p for p in ("/".join(folders[: i + 1]) for i in range(len(folders))) if p in restored), None)
         if clash:  # restoring 'Sub' and 'Sub/a.md' together: one of the two paths cannot be had
-            raise BadRequest(f"the trash holds a file {clash!r} and a folder of that name holding {f['path']!r}; "
+            raise BadRequest(f"the trash holds a file {clash!r} and a folder of that name holding {f.path!r}; "
                              "restore them one at a time", code="not_a_directory",
                              hint="restore single files from the folder's entry")  # fmt: skip
-        data = read_backup(ws.backups, vault.name, f["path"], f["version"])
+        data = read_backup(ws.backups, vault.name, f.path, f.version)
         if len(changes) < 200:  # a folder's files are listed as delete_directory lists them: no diffs
-            change = _change(rel, "create", None, data) if one else FileChange(path=f["path"], action="create", diff="")
+            change = _change(rel, "create", None, data) if one else FileChange(path=f.path, action="create", diff="")
             changes.append(change)
-        steps.append(Write(f["path"], data, exclusive=True))
-        reads[f["path"]] = _sha(None)
+        steps.append(Write(f.path, data, exclusive=True))
+        reads[f.path] = _sha(None)
     n = len(files)
     summary = (
         f"restore {rel} from the trash"

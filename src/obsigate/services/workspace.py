@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
@@ -38,7 +38,17 @@ def iso_utc(ns: int) -> str:
     return datetime.fromtimestamp(ns // 10**9, tz=UTC).isoformat(timespec="seconds")
 
 
-def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
+class PageFields(TypedDict):
+    """The paging fields of a list result (:class:`~obsigate.services.results.Page` and ``truncated``), as
+    keyword arguments of its model."""
+
+    total: int
+    offset: int
+    truncated: bool
+    next_offset: int | None
+
+
+def page_fields(total: int, offset: int, count: int) -> PageFields:
     """Paging keys of a list result: ``{"total", "offset", "truncated", "next_offset"}`` for a page of ``count``
     items starting at ``offset`` out of ``total`` (``next_offset`` is ``None`` at the end). ``truncated`` is
     true when the page ends before ``total``; the tool layer then adds the ``notice`` saying how to go on
