@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= ./data
 NOTES  ?= 10000
 
-.PHONY: run test engine bench bench-door bench-ai bench-ui docs clean web web-check
+.PHONY: run test check check-web web-lint web-test engine bench bench-door bench-ai bench-ui docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,24 @@ run: $(STAMP)
 
 test: $(STAMP) $(ENGINE) $(CHROMIUM)
 	$(BIN)/python -m pytest -q
+
+# The static checks CI runs first (.ci/run): lint and format (ruff, config in pyproject.toml), the types of
+# src/ (mypy, [tool.mypy]), then the front end's (check-web). Each stops the run at its first failure.
+check: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+	$(MAKE) check-web
+
+# The front end's checks: its lint, its unit tests (node --test) and the committed bundle being up to date.
+check-web: web-lint web-test web-check
+
+# Placeholders until the front-end branch defines them.
+web-lint:
+	@echo "web-lint: defined by the front-end branch"
+
+web-test:
+	@echo "web-test: defined by the front-end branch"
 
 # Every issue-3 performance target (docs/benchmarks.md). NOTES=100000, or NOTES="10000 100000" for both.
 bench: $(STAMP)

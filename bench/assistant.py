@@ -37,6 +37,7 @@ Figures are ms (nearest-rank percentiles) and MiB; ``--out`` writes them as JSON
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -301,7 +302,7 @@ def measure_agent(fake: FakeLLM, base: str, paths: list[str], runs: int, steps: 
             if r == 0:
                 continue
             first_request.append((reqs[0].received_at - s.sent_at) * 1000)
-            for prev, nxt in zip(reqs, reqs[1:]):
+            for prev, nxt in itertools.pairwise(reqs):
                 overhead.append((nxt.received_at - prev.replied_at) * 1000)  # type: ignore[operator]
             provider += [(q.replied_at - q.received_at) * 1000 for q in reqs]  # type: ignore[operator]
             done_at = s.first(lambda e, _d: e == "done")

@@ -176,7 +176,7 @@ class _Gen:
     def _plan(self) -> None:
         rng = self.rng
         used: set[str] = set()
-        for i in range(self.n):
+        for _i in range(self.n):
             k = rng.randint(1, 4)
             title = " ".join(self._words(k)).replace("/", " ").strip()
             title = title[:1].upper() + title[1:]

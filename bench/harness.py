@@ -579,7 +579,7 @@ def phase_mcp(vault: Path, work: Path, seed: int, clients: int, sustain_s: float
 
             # context for the figure above: the same client's loopback floor, and the same tool over REST
             floor, rest = [], []
-            for j, p in enumerate(sample[: min(100, len(sample))]):
+            for p in sample[: min(100, len(sample))]:
                 t0 = time.perf_counter()
                 http.get(f"{base}/api/health").raise_for_status()
                 floor.append((time.perf_counter() - t0) * 1000)

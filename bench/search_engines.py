@@ -260,13 +260,13 @@ class Tantivy:
 
     def _query(self, text: str, kind: str):
         tv = self.tv
-        Q, O = tv.Query, tv.Occur
+        query, occur = tv.Query, tv.Occur
         if kind == "phrase":
             words = self.an.analyze(text)
-            return Q.boolean_query(
+            return query.boolean_query(
                 [
-                    (O.Should, Q.boost_query(Q.phrase_query(self.schema, "title", words), 5.0)),
-                    (O.Should, Q.phrase_query(self.schema, "body", words)),
+                    (occur.Should, query.boost_query(query.phrase_query(self.schema, "title", words), 5.0)),
+                    (occur.Should, query.phrase_query(self.schema, "body", words)),
                 ]
             )
         musts = []
@@ -275,11 +275,13 @@ class Tantivy:
             if not words:
                 continue
             if len(words) == 1:
-                tq, bq = (Q.term_query(self.schema, f, words[0]) for f in ("title", "body"))
+                tq, bq = (query.term_query(self.schema, f, words[0]) for f in ("title", "body"))
             else:
-                tq, bq = (Q.phrase_query(self.schema, f, words) for f in ("title", "body"))
-            musts.append((O.Must, Q.boolean_query([(O.Should, Q.boost_query(tq, 5.0)), (O.Should, bq)])))
-        return Q.boolean_query(musts)
+                tq, bq = (query.phrase_query(self.schema, f, words) for f in ("title", "body"))
+            musts.append(
+                (occur.Must, query.boolean_query([(occur.Should, query.boost_query(tq, 5.0)), (occur.Should, bq)]))
+            )
+        return query.boolean_query(musts)
 
     def search(self, text: str, kind: str, limit: int = 20) -> tuple[int, list[tuple[str, str]]]:
         q = self._query(text, kind)
@@ -529,11 +531,11 @@ def machine() -> dict:
 
 
 def _tantivy_version() -> str:
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return version("tantivy")
-    except Exception:  # pragma: no cover
+    except PackageNotFoundError:  # pragma: no cover
         return "?"
 
 

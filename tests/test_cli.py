@@ -1,29 +1,78 @@
-"""The `obsigate` command as a user runs it (a real subprocess)."""
+"""The `obsigate` command as a user runs it: in process (``cli_runner``), and two smoke tests of the real program."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import jwt
 import pytest
+from cli_runner import run_cli as run
 from support import DEMO_VAULT, free_port
 
 OBSIGATE = [sys.executable, "-m", "obsigate"]
 
 
-def run(*args: str, data: Path, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*OBSIGATE, *args, "--data-dir", str(data)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, **(env or {})},
-    )
+@pytest.fixture
+def serve_stops_before_listening(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """In process, a ``serve`` that got past its checks would serve until killed: fail it instead."""
+    import uvicorn
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("serve got past its checks and started uvicorn")
+
+    monkeypatch.setattr(uvicorn, "run", refuse)
+    yield
+
+
+# --- the real program (smoke tests) ----------------------------------------------------------------------------
+
+
+def test_the_console_script_prints_its_help() -> None:
+    script = shutil.which("obsigate", path=str(Path(sys.executable).parent))
+    assert script is not None, "the obsigate console script is not installed next to this Python"
+    r = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    for command in ("serve", "user", "token", "key", "index", "secret", "ai"):
+        assert command in r.stdout
+
+
+def test_serve_starts_and_answers_health(tmp_path: Path) -> None:
+    """``python -m obsigate serve`` on a free loopback port: the banner, then /api/health answers."""
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [*OBSIGATE, "serve", "--vault", f"demo={DEMO_VAULT}", "--no-auth", "--port", str(port),
+             "--data-dir", str(tmp_path / "data")],
+            stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "obsigate serve did not answer /api/health"
+                try:
+                    health = httpx2.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                    break
+                except httpx2.TransportError:
+                    time.sleep(0.1)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+    assert health.status_code == 200 and "index" in health.json()
+    assert "MCP:" in log.read_text() and f"127.0.0.1:{port}/mcp" in log.read_text()
+
+
+# --- the commands, in process ----------------------------------------------------------------------------------
 
 
 def test_user_add_then_token_create(tmp_path: Path) -> None:
@@ -90,20 +139,25 @@ def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
     assert stats["notes"] == 22
 
 
+@pytest.mark.usefixtures("serve_stops_before_listening")
 def test_serve_refuses_no_auth_on_a_public_bind(tmp_path: Path) -> None:
-    port = str(free_port())  # never the default 8000: a `make run` beside the tests holds it
-    r = run(
-        "serve",
-        "--vault",
-        f"demo={DEMO_VAULT}",
-        "--no-auth",
-        "--host",
-        "0.0.0.0",
-        "--port",
-        port,
-        data=tmp_path / "data",
-    )
-    assert r.returncode == 2 and "--force-no-auth" in r.stderr
+    """Refused before the port is looked at: the answer is the same whether the port is free or not."""
+    with socket.socket() as busy:  # never the default 8000: a `make run` beside the tests holds it
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        for port in (free_port(), busy.getsockname()[1]):
+            r = run(
+                "serve",
+                "--vault",
+                f"demo={DEMO_VAULT}",
+                "--no-auth",
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(port),
+                data=tmp_path / "data",
+            )
+            assert r.returncode == 2 and "--force-no-auth" in r.stderr and "cannot listen" not in r.stderr, r.stderr
 
 
 def test_settings_precedence_flag_over_env_over_config(tmp_path: Path) -> None:
@@ -156,9 +210,8 @@ def test_vault_declaration_errors(tmp_path: Path, args: tuple[str, ...], message
     assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.usefixtures("serve_stops_before_listening")
 def test_serve_on_a_busy_port_fails_before_the_banner(tmp_path: Path) -> None:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
@@ -179,7 +232,7 @@ def test_refused_data_dir_leaves_the_vault_untouched(tmp_path: Path) -> None:
 
 
 def _grants_of(name: str, data: Path) -> str:
-    line = next(l for l in run("user", "list", data=data).stdout.splitlines() if l.startswith(name + "\t"))
+    line = next(row for row in run("user", "list", data=data).stdout.splitlines() if row.startswith(name + "\t"))
     return line.rsplit("vaults=", 1)[1]
 
 

@@ -1,28 +1,26 @@
-"""`obsigate ai status` and `obsigate ai key set/remove` as a user runs them (a real subprocess)."""
+"""`obsigate ai status` and `obsigate ai key set/remove` as a user runs them (in process: ``cli_runner``)."""
 
 from __future__ import annotations
 
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import Ran, run_cli
 
 from obsigate.agent.providers.catalog import PROVIDERS
 
 KEY = "sk-cli-0123456789abcdefghWXYZ"
 
 
-def run(*args: str, data: Path, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL", "_MODEL"))}
-    clean.pop("AI_DEFAULT_PROVIDER", None)
-    return subprocess.run(
-        [sys.executable, "-m", "obsigate", *args, "--data-dir", str(data)],
-        input=stdin, capture_output=True, text=True, timeout=60, env={**clean, "COLUMNS": "80", **(env or {})},
-    )  # fmt: skip
+def run(*args: str, data: Path, stdin: str | None = None, env: dict[str, str] | None = None) -> Ran:
+    """The command without the providers' settings of the machine's environment, only ``env``'s."""
+    unset: dict[str, str | None] = {
+        k: None for k in os.environ if k.endswith(("_API_KEY", "_BASE_URL", "_MODEL")) or k == "AI_DEFAULT_PROVIDER"
+    }
+    return run_cli(*args, data=data, stdin=stdin, env={**unset, "COLUMNS": "80", **(env or {})})
 
 
 def test_key_set_from_stdin_then_status_shows_the_last_4_only(tmp_path: Path) -> None:

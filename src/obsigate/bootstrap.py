@@ -189,7 +189,7 @@ def build_runtime(
             context_max_files=settings.bookslm_max_files,
             context_max_total_chars=settings.bookslm_max_total_chars,
             context_max_file_chars=settings.bookslm_max_file_chars,
-        ),  # fmt: skip
+        ),
         destructive=destructive
         if ai_settings is None
         else DestructiveSwitches(destructive, ai_settings.destructive_overrides),

@@ -21,7 +21,14 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from obsigate.auth.users import User, UserStore
-from obsigate.bootstrap import ConfigError, build_runtime, build_vaults, open_auth, prepare_data_dir
+from obsigate.bootstrap import (
+    ConfigError,
+    build_runtime,
+    build_vaults,
+    check_auth_bind,
+    open_auth,
+    prepare_data_dir,
+)
 from obsigate.config import Settings, load_settings, parse_vault_specs
 from obsigate.services.errors import NotFound, ServiceError
 
@@ -204,6 +211,8 @@ def serve(
         public_url=public_url,
     )
     _need_vaults(settings)
+    with _reported():
+        check_auth_bind(settings)  # a refused bind says so whether or not the port is free
     _check_port_free(settings.host, settings.port)
     console_logging()  # before create_app: the change recovery it runs prints what it did
     with _reported():

@@ -51,7 +51,7 @@ def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
             ],
             text="I'll write both.",
             split=5,
-        ),  # fmt: skip
+        ),
         o.stream_text(["Done: ", "[[Buoy]] exists ", "and Ideas links it."]),
     )
     ideas_before = (a.vault / "Ideas.md").read_bytes()
@@ -104,7 +104,7 @@ def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
                 ("append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
             ],
             signature="c2lnMg==",
-        ),  # fmt: skip
+        ),
         g.stream_text(["All ", "done."]),
     )
     first = a.agent({**ASK, "provider": "gemini"})
@@ -135,7 +135,7 @@ def test_reject_changes_nothing_and_tells_the_model(assistant: Any) -> None:
                 ("c1", "create_file", {"vault": "notes", "path": "No.md", "content": "x"}),
                 ("c2", "read_file", {"vault": "notes", "path": "Home.md"}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_text(["Understood."]),
     )
     first = a.agent(ASK)
@@ -156,7 +156,7 @@ def test_a_file_changed_since_the_card_is_not_overwritten(assistant: Any) -> Non
                 ("c1", "edit_file", {"vault": "notes", "path": "Ideas.md", "content": "# Mine\n"}),
                 ("c2", "create_file", {"vault": "notes", "path": "Other.md", "content": "y"}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_text(["ok"]),
     )
     first = a.agent(ASK)
@@ -263,7 +263,7 @@ def test_bad_calls_are_results_the_model_can_fix(assistant: Any) -> None:
                 ("c2", "read_file", '{"vault": "notes", "pa'),
                 ("c3", "read_file", {"vault": "notes", "path": 5}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_tool_calls([("c4", "read_file", {"vault": "notes", "path": "Home.md"})]),
         o.stream_text(["fixed"]),
     )
@@ -423,13 +423,13 @@ def test_an_approval_never_lets_an_unseen_change_destroy(assistant: Any) -> None
                 ("e1", "append_to_file", {"vault": "notes", "path": "Home.md", "content": "seen"}),
                 ("d1", "delete_file", {"vault": "notes", "path": "Home.md"}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_tool_calls(
             [
                 ("d2", "delete_file", {"vault": "notes", "path": "Ideas.md"}),
                 ("w2", "create_file", {"vault": "notes", "path": "Later.md", "content": "ok"}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_text(["done"]),
     )
     first = a.agent(ASK)
@@ -460,7 +460,7 @@ def test_provider_text_with_split_surrogates_and_repeated_ids(assistant: Any) ->
                 ("dup", "create_file", {"vault": "notes", "path": "DupA.md", "content": "A"}),
                 ("dup", "create_file", {"vault": "notes", "path": "DupB.md", "content": "B"}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_text(["ok"]),
     )
     first = a.agent(ASK)

@@ -35,7 +35,7 @@ TOOLS = [
             "properties": {"vault": {"type": "string"}, "path": {"type": "string"}},
             "required": ["vault", "path"],
         },
-    ),  # fmt: skip
+    ),
     ToolDef("search", "Search notes", {"type": "object", "properties": {"q": {"type": "string"}}}),
 ]
 
@@ -464,7 +464,7 @@ async def test_malformed_tool_calls_become_call_errors(fake: FakeLLM) -> None:
 
 async def test_slow_stream_within_the_idle_timeout(fake: FakeLLM) -> None:
     fake.add(oa.stream_text(["a", "b", "c"], delay_s=0.04))
-    turn, pieces = await chat(fake, ask(), timeout_s=2.0)
+    _turn, pieces = await chat(fake, ask(), timeout_s=2.0)
     assert pieces == ["a", "b", "c"]
 
 
@@ -523,7 +523,7 @@ async def test_a_local_engine_past_its_timeout_fails_once_naming_its_setting(fak
 
 
 async def test_idle_read_timeout_mid_stream(fake: FakeLLM) -> None:
-    fake.add(oa.sse(oa.text_chunks(["a"]) + [oa.chunk({"content": "b"})], done=False, delay_s=0.5))
+    fake.add(oa.sse([*oa.text_chunks(["a"]), oa.chunk({"content": "b"})], done=False, delay_s=0.5))
     error = await fails(fake, ask(), timeout_s=0.2)
     assert error.code == "provider_unavailable"
 

@@ -130,5 +130,5 @@ def test_trusted_proxies_setting(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("OBSIGATE_TRUSTED_PROXIES", '["172.16.0.0/12"]')
     assert load_settings(data_dir=tmp_path).trusted_proxies == ["172.16.0.0/12"]
     monkeypatch.setenv("OBSIGATE_TRUSTED_PROXIES", "10.0.0.0/8,proxy.example")
-    with pytest.raises(ValidationError, match="proxy.example"):
+    with pytest.raises(ValidationError, match=r"proxy\.example"):
         load_settings(data_dir=tmp_path)

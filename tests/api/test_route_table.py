@@ -175,3 +175,48 @@ def test_the_search_offset_maximum_is_enforced(live_server, small_vault) -> None
         assert at_max.status_code == 200 and at_max.json()["hits"] == []
         over = httpx2.get(f"{server.url}{route}", params={"q": "plan", "offset": MAX_SEARCH_OFFSET + 1})
         assert over.status_code == 400 and over.json()["code"] == "invalid_argument", over.text
+
+
+@pytest.mark.parametrize(("tag", "row"), ROWS, ids=IDS)
+def test_query_parameters_carry_the_argument_model_s_bounds(openapi: dict[str, Any], tag: str, row: Route) -> None:
+    """Each query parameter is the tool's argument as its model declares it: same bounds, same description."""
+    operation = openapi["paths"][f"/api{row.path}"][row.method.lower()]
+    shown = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "query"}
+    fields = REGISTRY.get(row.tool).args_model.model_fields
+    keywords = {"ge": "minimum", "le": "maximum", "min_length": "minLength", "max_length": "maxLength"}
+    for param in row.query:
+        group, _, key = (param.into or param.name).partition(".")
+        field = fields[group].annotation.__args__[0].model_fields[key] if key else fields[group]
+        schema = shown[param.name]["schema"]
+        typed = next((s for s in schema.get("anyOf", [schema]) if s.get("type") != "null"), schema)
+        for meta in field.metadata:
+            for keyword, word in keywords.items():
+                if getattr(meta, keyword, None) is not None:
+                    count = "maxItems" if word == "maxLength" and typed.get("type") == "array" else word
+                    assert typed[count] == getattr(meta, keyword), (param.name, keyword)
+        assert shown[param.name].get("description") == (
+            field.description or (fields[group].description if key else None)
+        )
+
+
+def test_every_limit_is_bounded_in_the_schema(openapi: dict[str, Any]) -> None:
+    limits = [
+        p["schema"]["anyOf"][0]
+        for _, row in ROWS
+        for p in openapi["paths"][f"/api{row.path}"][row.method.lower()].get("parameters", [])
+        if p["name"] == "limit"
+    ]
+    assert len(limits) >= 10 and all(s["minimum"] == 1 and s["maximum"] >= 100 for s in limits)
+
+
+def test_suggest_tags_has_its_route(live_server, small_vault) -> None:
+    import httpx2
+
+    server = live_server({"notes": small_vault}, auth_enabled=False)
+    server.wait_ready()
+    body = httpx2.get(f"{server.url}/api/tags/suggest", params={"q": "hom"}).json()
+    assert body["query"] == "hom" and [t["tag"] for t in body["tags"]] == ["home"]
+    over = httpx2.get(f"{server.url}/api/tags/suggest", params={"limit": 101})
+    assert over.status_code == 400 and over.json()["code"] == "invalid_argument", over.text
+    unknown = httpx2.get(f"{server.url}/api/tags/suggest", params={"tag": "home"})  # not an argument of the tool
+    assert unknown.status_code == 200 and unknown.json()["query"] == ""

@@ -96,7 +96,7 @@ def test_only_the_newest_versions_are_kept(tmp_path: Path) -> None:
     assert store.prune("notes", "A.md", keep=1) == 2
     assert [v["version"] for v in store.versions("notes", "A.md")] == [made[-1]]
     unlimited = BackupStore(tmp_path / "u", keep=0)
-    for i in range(60):
+    for _i in range(60):
         unlimited.save("notes", "A.md", b"x", reason="edit_file")
     assert len(unlimited.versions("notes", "A.md")) == 60
 
@@ -195,7 +195,7 @@ def test_diff_against_another_version_the_current_file_or_nothing(store: BackupS
     gone, _ = store.diff("notes", "Plan.md", v2, current=None)
     assert gone.splitlines()[1] == "+++ Plan.md (absent now)" and gone.count("\n-") == 3
     assert store.diff("notes", "Plan.md", v2, current=b"# Plan\nalpha\ngamma\n") == ("", False)
-    with pytest.raises(BackupArgumentError, match="^compare_with 'yesterday' is not a backup version id"):
+    with pytest.raises(BackupArgumentError, match=r"^compare_with 'yesterday' is not a backup version id"):
         store.diff("notes", "Plan.md", v1, "yesterday")
     with pytest.raises(BackupNotFoundError):
         store.diff("notes", "Plan.md", v1, "20200101T000000.000000Z-0000")

@@ -396,7 +396,7 @@ def test_concurrent_searches_and_writes(ix: VaultIndex) -> None:
                 page = ix.search("concurrent", vaults=["v"], limit=5)
                 assert page.total >= len(page.hits)
                 ix.list_tags(vaults=["v"])
-        except BaseException as exc:  # pragma: no cover - reported below
+        except BaseException as exc:  # noqa: BLE001 — any failure of the thread is reported below  # pragma: no cover
             errors.append(exc)
 
     threads = [threading.Thread(target=reader) for _ in range(3)]

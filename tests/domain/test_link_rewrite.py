@@ -263,7 +263,7 @@ def test_a_rewrite_that_would_break_the_surrounding_markup_is_refused() -> None:
 
 
 def test_moving_onto_an_existing_path_is_refused() -> None:
-    with pytest.raises(ValueError, match="Other.md"):
+    with pytest.raises(ValueError, match=r"Other\.md"):
         plan_link_updates(VAULT, {"Note.md": "Other.md"}, {"x.md": "[[Note]]"})
 
 

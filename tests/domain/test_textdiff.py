@@ -45,7 +45,7 @@ def test_random_edits_always_rebuild_the_target() -> None:
 
 def test_same_output_as_difflib_on_ordinary_edits() -> None:
     a = [f"line {i}" for i in range(40)]
-    b = a[:5] + ["inserted"] + a[5:20] + a[21:33] + ["changed 33"] + a[34:]
+    b = [*a[:5], "inserted", *a[5:20], *a[21:33], "changed 33", *a[34:]]
     ours = list(unified_diff(a, b, "old", "new"))
     assert ours == list(difflib.unified_diff(a, b, "old", "new", lineterm=""))
     assert ours[:3] == ["--- old", "+++ new", "@@ -3,6 +3,7 @@"]

@@ -19,6 +19,7 @@ Tool calls are ``(id, name, arguments)`` tuples (optionally a fourth item: extra
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -72,7 +73,7 @@ def split_text(text: str, split: int | list[int] | None) -> list[str]:
     else:
         cuts = sorted(p for p in split if 0 < p < len(text))
     bounds = [0, *cuts, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
 
 
 # --- serialisation ----------------------------------------------------------------------------------------
@@ -172,7 +173,7 @@ def mid_stream_error(pieces: list[str], error_event: dict[str, Any] | str | None
     "message": ...}}`` with an empty ``choices``; see :data:`VLLM_FLAT_ERROR_EVENT`), no finish."""
     if error_event is None:
         error_event = {"error": {"code": 502, "message": "upstream provider failed"}, "choices": []}
-    return sse(text_chunks(pieces) + [error_event], done=done, **sse_options)
+    return sse([*text_chunks(pieces), error_event], done=done, **sse_options)
 
 
 #: vLLM's older flat mid-stream error (§1.6)

@@ -44,7 +44,8 @@ def with_limits(ws: Workspace, **caps: int) -> Workspace:
 
 def test_directory_mode_reads_the_text_files_of_the_folder_and_draws_its_tree(ws: Workspace) -> None:
     c = collect_context(ws, vault(ws), mode="directory", cache=ContextCache())
-    assert [f.path for f in c.files] == TEXT_FILES[:2] + [
+    assert [f.path for f in c.files] == [
+        *TEXT_FILES[:2],
         "Projects/Plan.md",
         "Projects/Secret.md",
         "Projects/Sub/Deep.md",
@@ -231,7 +232,7 @@ def test_the_cache_is_shared_safely_between_threads(ws: Workspace) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     cache = ContextCache(max_entries=3)  # smaller than the files read: evictions race with reads
-    paths = TEXT_FILES + ["Projects/Sub/Deep.md"]
+    paths = [*TEXT_FILES, "Projects/Sub/Deep.md"]
 
     def one(_: int) -> list[str]:
         return [f.content for f in collect_context(ws, vault(ws), mode="files", files=paths, cache=cache).files]

@@ -74,6 +74,9 @@ WRITES = {
     "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
     "restore_trash": (Risk.WRITE, ["vault", "path", "kind"]),
 }
+#: Writes applied to the file as it is then (they commute with any other write), not refused when it changed since
+#: the proposal: each is declared ``rebased=True``.
+REBASED = {"create_file", "create_directory", "append_to_file"}
 #: The web app's own tools (its trash view, the whole-vault graph): REST, the web app and the CLI only, never
 #: offered to a model (a graph export may be bigger than a model's context).
 WEB_ONLY = {"list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"}
@@ -89,6 +92,11 @@ def test_catalog_is_frozen() -> None:
             tools[name].input_schema["properties"]
         )
         assert apply is not None and list(apply.input_schema["properties"]) == ["confirmation_token"]
+
+
+def test_the_rebased_writes_are_frozen() -> None:
+    assert {s.name for s in REGISTRY.declared() if s.rebased} == REBASED
+    assert all(REGISTRY.get(name).planner is not None for name in REBASED)
 
 
 def test_read_tools_are_read_only_and_offered_everywhere() -> None:

@@ -61,7 +61,7 @@ class WriteResult(ToolOutput):
     path: str
     bytes: int
     backup_id: str | None = None
-    given: list[str] = []
+    given: list[str] = []  # noqa: RUF012 — a pydantic field: each instance gets its own copy
 
 
 class NoVault(ToolArgs):
@@ -75,7 +75,7 @@ class DeleteArgs(ToolArgs):
 
 class DeleteResult(ToolOutput):
     path: str
-    backups: list[dict[str, str]] = []
+    backups: list[dict[str, str]] = []  # noqa: RUF012 — a pydantic field: each instance gets its own copy
 
 
 def _target(ctx: ToolContext, vault: str, path: str) -> tuple[Path, Path]:

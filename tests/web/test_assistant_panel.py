@@ -42,7 +42,7 @@ def test_steps_one_card_with_two_diffs_approve_all_then_the_tree_shows_the_new_n
                 ("c1", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n\nA float.\n"}),
                 ("c2", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "See [[Buoy]]."}),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_text(["Done: ", "[[Buoy]] is new."]),
     )
     _open_panel(page, app_server.url)

@@ -32,7 +32,7 @@ _KNOWN: dict[str, dict[str, frozenset[str]]] = {
         "deepseek-flash": _CHAT,
         "deepseek-chat": _CHAT,
         "deepseek-reasoner": _CHAT,
-    },  # fmt: skip
+    },
     "openai": {
         "gpt-4.1-mini": _VISION,
         "gpt-4.1": _VISION,
@@ -53,7 +53,7 @@ _KNOWN: dict[str, dict[str, frozenset[str]]] = {
         "tts-1": frozenset({"audio_speech"}),
         "gpt-4o-transcribe": frozenset({"audio_transcription"}),
         "whisper-1": frozenset({"audio_transcription"}),
-    },  # fmt: skip
+    },
     "openrouter": {
         "openai/gpt-4o-mini": _VISION,
         "openai/gpt-4.1-mini": _VISION,
@@ -62,7 +62,7 @@ _KNOWN: dict[str, dict[str, frozenset[str]]] = {
         "deepseek/deepseek-chat": _CHAT,
         "meta-llama/llama-3.3-70b-instruct": _CHAT,
         "qwen/qwen-2.5-72b-instruct": _CHAT,
-    },  # fmt: skip
+    },
     "ollama": {
         "llama3.1": _CHAT,
         "llama3.2": _CHAT,
@@ -75,7 +75,7 @@ _KNOWN: dict[str, dict[str, frozenset[str]]] = {
         "qwen2.5vl": _VISION,
         "nomic-embed-text": frozenset({"embeddings"}),
         "mxbai-embed-large": frozenset({"embeddings"}),
-    },  # fmt: skip
+    },
     "gemini": {
         "gemini-2.5-flash": _VISION,
         "gemini-2.5-pro": _VISION,
@@ -86,7 +86,7 @@ _KNOWN: dict[str, dict[str, frozenset[str]]] = {
         "imagen-4.0-generate-001": frozenset({"images"}),
         "veo-3.0-generate-001": frozenset({"video"}),
         "gemini-2.5-flash-preview-tts": frozenset({"audio_speech"}),
-    },  # fmt: skip
+    },
     "custom": {},
 }
 

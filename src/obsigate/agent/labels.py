@@ -1,47 +1,21 @@
 """Step labels: what the assistant's "N steps" list says of each tool call, in French and English.
 
-The French labels are the seeds' catalogue (AI architecture guide §4, "Étape (UI)"); the English ones are
-their translations. ``{path}`` is the call's path (``source_path`` for a move), ``{q}`` its query, ``{pattern}``
-replace_in_files' ``find``. A tool without an entry gets its name.
+Each tool declares its label (``@tool(..., label=(fr, en))``, the registry's ``ToolSpec.label``); the French
+ones are the seeds' catalogue (AI architecture guide §4, "Étape (UI)"), the English ones their translations.
+This module fills their placeholders: ``{path}`` is the call's path (``source_path`` for a move, ``dir`` for a
+listing), ``{q}`` its query, ``{pattern}`` replace_in_files' ``find``. A tool without a label (an unknown name,
+a ``propose_``/``apply_`` step) gets its name.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from obsigate.tools.api import REGISTRY
+
 __all__ = ["LANGUAGES", "STOPPED", "language_of", "step_label"]
 
 LANGUAGES = ("fr", "en")
-
-#: tool → (French, English)
-_LABELS: dict[str, tuple[str, str]] = {
-    "list_vaults": ("Liste des vaults consultée", "Vaults listed"),
-    "list_directory": ("Répertoire exploré : {path}", "Folder explored: {path}"),
-    "list_all_files": ("Fichiers listés", "Files listed"),
-    "read_file": ("Fichier lu : {path}", "File read: {path}"),
-    "read_file_raw": ("Fichier lu : {path}", "File read: {path}"),
-    "get_backlinks": ("Backlinks analysés", "Backlinks checked"),
-    "list_backups": ("Sauvegardes consultées", "Backups listed"),
-    "diff_backup": ("Comparaison de sauvegarde : {path}", "Backup compared: {path}"),
-    "get_graph": ("Graphe du vault consulté", "Vault graph viewed"),
-    "search_fulltext": ("Recherche dans le vault : {q}", "Vault searched: {q}"),
-    "search_advanced": ("Recherche dans le vault : {q}", "Vault searched: {q}"),
-    "search_paths": ("Chemins recherchés : {q}", "Paths searched: {q}"),
-    "list_tags": ("Tags consultés", "Tags listed"),
-    "suggest_tags": ("Tags suggérés pour {q}", "Tags suggested for {q}"),
-    "list_recent": ("Fichiers récents consultés", "Recent files listed"),
-    "create_file": ("Fichier proposé : {path}", "File proposed: {path}"),
-    "create_directory": ("Dossier proposé : {path}", "Folder proposed: {path}"),
-    "edit_file": ("Fichier modifié : {path}", "File edited: {path}"),
-    "append_to_file": ("Fichier complété : {path}", "File appended: {path}"),
-    "restore_backup": ("Sauvegarde restaurée : {path}", "Backup restored: {path}"),
-    "rename_file": ("Fichier renommé : {path}", "File renamed: {path}"),
-    "rename_directory": ("Dossier renommé : {path}", "Folder renamed: {path}"),
-    "move_path": ("Élément déplacé : {path}", "Item moved: {path}"),
-    "replace_in_files": ("Remplacements : {pattern}", "Replacements: {pattern}"),
-    "delete_file": ("Fichier supprimé : {path}", "File deleted: {path}"),
-    "delete_directory": ("Dossier supprimé : {path}", "Folder deleted: {path}"),
-}
 
 #: The line that ends a conversation the person stopped (feature #79 B5: « Exécution arrêtée. »).
 STOPPED = {"fr": "Exécution arrêtée.", "en": "Stopped."}
@@ -69,7 +43,8 @@ def _short(value: Any, limit: int = 80) -> str:
 def step_label(tool: str, arguments: dict[str, Any] | None, language: str = "en") -> str:
     """The label of one call of ``tool`` with ``arguments`` (``None``: arguments that did not parse) in
     ``language`` (``fr``/``en``), placeholders filled and cut to 80 characters each."""
-    pair = _LABELS.get(tool)
+    spec = REGISTRY.get(tool)
+    pair = spec.label if spec is not None else None
     if pair is None:
         return tool
     args = arguments or {}

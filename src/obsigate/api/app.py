@@ -57,12 +57,14 @@ class AppSettings(Protocol):
 
     auth_enabled: bool
     token_ttl: int
-    base_url: str
     allowed_hosts: list[str]
     allowed_origins: list[str]
     trusted_proxies: list[str]
     max_body_bytes: int
     mcp_max_body_bytes: int
+
+    @property
+    def base_url(self) -> str: ...  # read-only: a property of Settings
 
 
 class AuthParts(Protocol):

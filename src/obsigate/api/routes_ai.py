@@ -31,7 +31,7 @@ log = logging.getLogger("obsigate.assistant")
 
 #: The longest message a person may send (characters); a longer one is ``too_large``, before any model call.
 MAX_MESSAGE_CHARS = 100_000
-_PATHS = Field(default_factory=list, max_length=200)
+_PATHS: Any = Field(default_factory=list, max_length=200)  # shared by the list fields below
 
 
 class AskBody(BaseModel):

@@ -117,7 +117,9 @@ class LoginThrottle:
                 until every limit that held the attempt has room again.
         """
         account = _account(name)
-        checks = [(item, ("login-pair", account, address)) for item in self._per_pair]
+        checks: list[tuple[RateLimitItem, tuple[str, ...]]] = [
+            (item, ("login-pair", account, address)) for item in self._per_pair
+        ]
         with self._lock:
             if not self._is_known(account, address):
                 checks += [(item, ("login-name", account)) for item in self._per_name]

@@ -252,7 +252,7 @@ class TokenService:
         self,
         subject: str,
         *,
-        uid: str | None = None,
+        uid: int | None = None,
         ttl_s: int | None = None,
         extra_claims: Mapping[str, Any] | None = None,
         token_version: int | None = None,

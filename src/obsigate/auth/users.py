@@ -355,6 +355,7 @@ class UserStore:
         except sqlite3.IntegrityError:
             raise Conflict(f"a user named {name!r} already exists", code="exists") from None
         row = self._one("SELECT * FROM users WHERE id = ?", (cur.lastrowid,))
+        assert row is not None  # just inserted
         return _row_to_user(row)
 
     def get_user(self, name: str) -> User | None:

@@ -11,6 +11,7 @@ them backtrack badly. Putting secrets back under the markers of an edited text i
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +90,7 @@ _MIN_CLASS_CHANGES = 16
 def _class_changes(key: str) -> int:
     """How many neighbouring characters of ``key`` differ in kind (upper case, lower case, digit, other)."""
     kinds = [0 if c.isupper() else 1 if c.islower() else 2 if c.isdigit() else 3 for c in key]
-    return sum(a != b for a, b in zip(kinds, kinds[1:]))
+    return sum(a != b for a, b in itertools.pairwise(kinds))
 
 
 def _bare_aws_secret_spans(text: str) -> list[tuple[int, int, str]]:

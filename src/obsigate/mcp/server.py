@@ -294,8 +294,8 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
                 assert isinstance(data, dict)
             except (ValueError, KeyError, TypeError, AssertionError):
                 raise MCPError(INVALID_PARAMS, "invalid_argument: requestState is not ours") from None
-            answer = (params.input_responses or {}).get(CONFIRM_INPUT_KEY)
-            return await settled(tctx, data, answer if isinstance(answer, ElicitResult) else None)
+            response = (params.input_responses or {}).get(CONFIRM_INPUT_KEY)
+            return await settled(tctx, data, response if isinstance(response, ElicitResult) else None)
         data = await run_tool(tctx, params.name, params.arguments)
         if isinstance(data, CallToolResult):
             return data

@@ -162,7 +162,7 @@ def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to
     """One file's change; its redacted diff only when the running plan renders diffs (a proposal)."""
     state = _PLANNING.get()
     diff = _diff(rel, before, after, to=to) if state is None or state.render else None
-    return FileChange(path=rel, action=action, to=to, diff=diff)  # type: ignore[arg-type]
+    return FileChange(path=rel, action=action, to=to, diff=diff)
 
 
 # --------------------------------------------------------------------------------------- entry points
@@ -383,7 +383,9 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
         raise NotFound(f"the trash holds no deleted {kind} at {rel!r}", hint="list_trash shows what can be restored")
     one = kind == "file"
     restored = {f.path for f in files}
-    changes, steps, reads = [], [], {}
+    changes: list[FileChange] = []
+    steps: list[Step] = []
+    reads: dict[str, str] = {}
     for f in sorted(files, key=lambda f: f.path):
         _parent_ok(vault, f.path)  # a file now where its folder was: not_a_directory
         folders = f.path.split("/")[:-1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import overload
 
 from obsigate.domain.redaction import redact_text
 from obsigate.domain.storage.backups import BackupError
@@ -68,6 +69,10 @@ def matches(shown: str, paths: Iterable[str]) -> list[str]:
     return sorted(p for p in paths if _could_read_as(p, pieces) and shown_path(p) == shown)
 
 
+@overload
+def locate(ws: Workspace, vault: Vault, path: str) -> str: ...
+@overload
+def locate(ws: Workspace, vault: Vault, path: object) -> object: ...
 def locate(ws: Workspace, vault: Vault, path: object) -> object:
     """The path in ``vault`` (already permitted) that ``path``, as a reader was shown it, stands for.
 

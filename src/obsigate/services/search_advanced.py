@@ -80,7 +80,8 @@ def snippet(text: str, spans: Sequence[tuple[int, int]]) -> str:
     if hi < len(text):
         sp = text.rfind(" ", lo + SNIPPET_CHARS // 2, hi)
         hi = sp if sp > 0 else hi
-    out, pos = [], lo
+    out: list[str] = []
+    pos = lo
     for a, z in spans:
         a, z = max(a, pos), min(z, hi)
         if a >= hi:
@@ -107,7 +108,8 @@ def _count(pattern: rx.Pattern[str], text: str, timeout: float | None) -> tuple[
     Raises:
         TimeoutError: matching took longer than ``timeout``.
     """
-    count, spans, steps = 0, [], 0
+    spans: list[tuple[int, int]] = []
+    count, steps = 0, 0
     found = pattern.finditer(text) if timeout is None else pattern.finditer(text, timeout=timeout, concurrent=True)
     for m in found:
         steps += 1

@@ -66,7 +66,7 @@ def size_range(value: Mapping[str, Any] | None) -> tuple[int | None, int | None]
     for b in bounds:
         if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
             raise BadRequest(f"size.min and size.max must be whole numbers of bytes >= 0; got {b!r}")
-    if None not in bounds and bounds[0] > bounds[1]:
+    if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
         raise BadRequest("size.min must not be larger than size.max")
     return None if bounds == (None, None) else bounds
 
@@ -90,7 +90,7 @@ def compile_globs(patterns: Sequence[str] | None, name: str) -> wcglob.WcMatcher
             raise BadRequest(f"each of {name} must be a glob of 1 to {MAX_GLOB_CHARS} characters", code="invalid_glob")
     try:
         return wcglob.compile([nfc(p.strip()) for p in patterns], flags=_GLOB_FLAGS, limit=MAX_GLOB_EXPANSION)
-    except Exception as exc:  # wcmatch: PatternLimitException (too many brace expansions), ValueError
+    except Exception as exc:  # noqa: BLE001 — wcmatch's private PatternLimitException (too many brace expansions), ValueError
         raise BadRequest(
             f"{name}: invalid glob ({exc})", code="invalid_glob", hint="e.g. 'Projects/**' or '**/*.md'"
         ) from None

@@ -9,7 +9,7 @@ output schema because only list lengths and string lengths change.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 CUT_MARK = " …[cut to fit the result size budget]"
 
@@ -32,7 +32,7 @@ def _largest(value: Any, parent: Any = None, key: Any = None) -> tuple[int, Any,
     return best
 
 
-def _int(value: Any) -> bool:
+def _int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -83,7 +83,7 @@ def fit_to_budget(data: dict[str, Any], budget_chars: int) -> dict[str, Any]:
     for _ in range(200):
         if _size(data) <= budget_chars:
             break
-        size, parent, key = _largest(data)
+        _, parent, key = _largest(data)
         if parent is None:
             break
         target = parent[key]

@@ -4,6 +4,10 @@ A tool is a function ``fn(ctx: ToolContext, args: ArgsModel) -> ResultModel`` de
 Its docstring is the one description a model reads; the Pydantic models give the JSON Schemas
 (``inputSchema``/``outputSchema`` in MCP terms); ``risk`` drives confirmation and MCP annotations.
 
+The declaration also carries what the other fronts show of the tool: its step ``label`` in the assistant's
+steps list (French, English) and its ``rest`` route(s) (:class:`Rest`: ``api/routes.py`` builds each route
+from it, query parameters from the argument model).
+
 A ``write`` or ``dangerous`` tool declared with a ``planner`` gets two derived tools, registered with it
 (issue 4 item 4, ``security.md`` §4.2): ``propose_<name>`` (same arguments; runs the planner, changes
 nothing, returns the planned change and a ``confirmation_token``) and ``apply_<name>`` (the token only; runs
@@ -14,7 +18,8 @@ instead of the raw tool (:func:`~obsigate.tools.dispatch.visible_tools`).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+import string
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -32,6 +37,11 @@ APPLY_PREFIX = "apply_"
 #: Result fields that are credentials: never put them in an LLM prompt of the in-app agent, never log them
 #: (``tools.confirmations.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
 SECRET_RESULT_FIELDS = frozenset({"confirmation_token"})
+#: The placeholders a step label may use (``agent/labels.step_label`` fills them): ``{path}`` the call's path
+#: (``source_path`` for a move, ``dir`` for a listing), ``{q}`` its query, ``{pattern}`` replace_in_files' ``find``.
+LABEL_FIELDS = frozenset({"path", "q", "pattern"})
+#: The HTTP methods a tool's route may use; a read tool's route is a GET or a POST (arguments as a JSON body).
+REST_METHODS = frozenset({"GET", "POST", "PATCH", "DELETE"})
 
 
 class Risk(StrEnum):
@@ -111,6 +121,28 @@ class ProposalResult(ToolOutput):
     result: dict[str, Any] | None = Field(default=None, description="Once applied: the apply_ result.")
 
 
+@dataclass(frozen=True)
+class Rest:
+    """A REST route that runs the tool: ``method`` and ``path`` under ``/api`` (``{vault}`` in it is the tool's
+    ``vault`` argument), OpenAPI's ``summary`` and ``tag`` (default: the catalogue module's name), ``name`` (the
+    endpoint's name, from which the operationId is made; default: the tool's). A GET or DELETE route takes the
+    other arguments as query parameters derived from the argument model; a POST or PATCH route as a JSON body.
+    ``defaults``: a REST-only default for an argument the tool requires (``GET /api/search`` without ``q``
+    searches ``""``), so the parameter may be left out of a URL."""
+
+    method: str
+    path: str
+    summary: str
+    name: str | None = None
+    tag: str | None = None
+    defaults: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def takes_query(self) -> bool:
+        """Whether the arguments come as query parameters (GET, DELETE) rather than a JSON body."""
+        return self.method in ("GET", "DELETE")
+
+
 def _not_called_directly(ctx: Any, args: Any) -> Any:  # pragma: no cover - call_tool dispatches derived kinds
     raise RuntimeError("propose_/apply_ tools are run by call_tool")
 
@@ -120,7 +152,10 @@ class ToolSpec:
     """One registered tool. ``func`` is sync (run in a worker thread) or async.
 
     ``planner`` (write/dangerous tools): ``(ctx, args) -> services.changes.Change``, computing the change
-    without making it. ``kind``/``origin``: a derived ``propose_``/``apply_`` spec and the tool it derives from.
+    without making it; ``rebased``: its apply does not check the files its proposal read (the write commutes with
+    any other: an append lands after whatever was written meanwhile). ``label``: the step label, (French,
+    English), with :data:`LABEL_FIELDS` placeholders; ``rest``: its REST routes. ``kind``/``origin``: a derived
+    ``propose_``/``apply_`` spec and the tool it derives from (neither has a label or a route of its own).
     """
 
     name: str
@@ -134,6 +169,9 @@ class ToolSpec:
     idempotent: bool = True
     is_async: bool = field(default=False)
     planner: Callable[..., Any] | None = None
+    rebased: bool = False
+    label: tuple[str, str] | None = None
+    rest: tuple[Rest, ...] = ()
     kind: ToolKind = ToolKind.TOOL
     origin: ToolSpec | None = None
 
@@ -292,6 +330,9 @@ def tool(
     scopes: Iterable[Scope] = (Scope.IN_APP, Scope.MCP),
     idempotent: bool | None = None,
     planner: Callable[..., Any] | None = None,
+    rebased: bool = False,
+    label: tuple[str, str] | None = None,
+    rest: Rest | Iterable[Rest] = (),
     registry: ToolRegistry | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a tool. The function's docstring becomes its description; its annotations give the models.
@@ -303,13 +344,20 @@ def tool(
             ``args`` model as the tool, sync or async) that changes nothing. Registers ``propose_<name>`` and
             ``apply_<name>`` with the tool. The tool itself then runs with ``ctx.confirmed=True`` and, when
             reached through ``apply_<name>``, ``ctx.expected_reads`` = the proposal's ``reads``: it must refuse
-            (``services.errors.Conflict``) if any of those files changed, and write nothing.
+            (``services.errors.Conflict``) if any of those files changed, and write nothing, unless ``rebased``.
+        rebased: the write commutes with any other, so its apply is not checked against its proposal's reads.
+        label: the assistant's step label, ``(French, English)``; placeholders from :data:`LABEL_FIELDS`.
+        rest: the tool's REST route, or several (see :class:`Rest`).
 
     Raises:
         TypeError: the function is not ``(ctx, args: ToolArgs subclass) -> ToolOutput subclass``, has no
             docstring, or ``planner`` is not ``(ctx, args)``.
-        ValueError: see :meth:`ToolRegistry.add`.
+        ValueError: a label that is not two texts or uses another placeholder; a route with another method, a
+            path placeholder other than ``{vault}`` (or ``{vault}`` on a tool without that argument), a
+            default for an argument the tool does not take, a write tool on GET; ``rebased`` without a planner;
+            see also :meth:`ToolRegistry.add`.
     """
+    routes = (rest,) if isinstance(rest, Rest) else tuple(rest)
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         hints = get_type_hints(func)
@@ -326,6 +374,11 @@ def tool(
             raise TypeError(f"tool {name}: the docstring is the model-facing description and is required")
         if planner is not None and len(inspect.signature(planner).parameters) != 2:
             raise TypeError(f"tool {name}: planner signature must be (ctx, args)")
+        if rebased and planner is None:
+            raise ValueError(f"tool {name}: only a tool with a planner can be rebased")
+        _check_label(name, label)
+        for route in routes:
+            _check_route(name, route, risk, args_model)
         (registry if registry is not None else REGISTRY).add(
             ToolSpec(
                 name=name,
@@ -339,8 +392,34 @@ def tool(
                 idempotent=(risk is Risk.READ) if idempotent is None else idempotent,
                 is_async=inspect.iscoroutinefunction(func),
                 planner=planner,
+                rebased=rebased,
+                label=label,
+                rest=routes,
             )
         )
         return func
 
     return decorate
+
+
+def _check_label(name: str, label: tuple[str, str] | None) -> None:
+    if label is None:
+        return
+    if not (isinstance(label, tuple) and len(label) == 2 and all(isinstance(t, str) and t for t in label)):
+        raise ValueError(f"tool {name}: label must be (French, English)")
+    used = {field for text in label for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+    if used - LABEL_FIELDS:
+        raise ValueError(
+            f"tool {name}: label placeholders {sorted(used - LABEL_FIELDS)} are not {sorted(LABEL_FIELDS)}"
+        )
+
+
+def _check_route(name: str, route: Rest, risk: Risk, args_model: type[ToolArgs]) -> None:
+    fields = args_model.model_fields
+    if route.method not in REST_METHODS or (route.method == "GET" and risk is not Risk.READ):
+        raise ValueError(f"tool {name}: {route.method} {route.path} is not a route for a {risk} tool")
+    placeholders = {f for _, f, _, _ in string.Formatter().parse(route.path) if f is not None}
+    if not route.path.startswith("/") or placeholders - {"vault"} or ("vault" in placeholders) > ("vault" in fields):
+        raise ValueError(f"tool {name}: {route.path} may only name {{vault}}, an argument of the tool")
+    if set(route.defaults) - set(fields):
+        raise ValueError(f"tool {name}: {route.path} gives defaults to arguments the tool does not take")

@@ -98,7 +98,7 @@ def _google_status(body: str) -> tuple[str | None, set[str]]:
     if not isinstance(err, dict):
         return None, set()
     status = err.get("status") if isinstance(err.get("status"), str) else None
-    details = err.get("details") if isinstance(err.get("details"), list) else []
+    details = d if isinstance(d := err.get("details"), list) else []
     reasons = {d["reason"] for d in details if isinstance(d, dict) and isinstance(d.get("reason"), str)}
     return status, reasons
 

@@ -478,8 +478,8 @@ def _usage(data: Any) -> Usage:
 
 def _tool_call(raw: dict[str, Any], names: set[str]) -> ToolCall:
     """The :class:`ToolCall` of one raw call; its ``error`` says why it cannot run (§1.2, §1.6)."""
-    function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
-    name = function.get("name") if isinstance(function.get("name"), str) else ""
+    function = f if isinstance(f := raw.get("function"), dict) else {}
+    name = n if isinstance(n := function.get("name"), str) else ""
     arguments = function.get("arguments")
     call = ToolCall(id=raw["id"], name=name, arguments=None)
     if not name:

@@ -57,7 +57,12 @@ _ONLY_FOR = {
 }  # fmt: skip
 # Formats the Gemini Schema accepts per type; any other (uri, email, uuid...) was a 400 on the OpenAPI field.
 _FORMATS = {"string": {"enum", "date-time"}, "number": {"float", "double"}, "integer": {"int32", "int64"}}
-_SCALAR_DEFAULT = {"string": str, "boolean": bool, "integer": int, "number": (int, float)}
+_SCALAR_DEFAULT: dict[str, type | tuple[type, ...]] = {
+    "string": str,
+    "boolean": bool,
+    "integer": int,
+    "number": (int, float),
+}
 _MAX_DEPTH = 32  # recursive $ref or absurd nesting: below this, a node becomes a plain object
 
 
@@ -204,7 +209,7 @@ def _convert(node: Any, defs: dict[str, Any], seen: tuple[str, ...], depth: int)
             out["nullable"] = True
         return out
 
-    # type: arrays lose "null" (→ nullable); several real types → anyOf of one branch each
+    # "type" arrays lose "null" (→ nullable); several real types → anyOf of one branch each
     raw_type = node.get("type")
     types = raw_type if isinstance(raw_type, list) else [raw_type] if isinstance(raw_type, str) else []
     if "null" in types:

@@ -270,6 +270,7 @@ class Committer:
                 interval = self._commit_interval
                 if self._bulk_dirty:
                     interval = max(interval, BULK_COMMIT_INTERVAL)
+                assert self._dirty_at is not None  # the wait ends dirty or closed; closed and clean returned
                 deadline = self._dirty_at + interval
                 while (
                     not self.closed

@@ -105,7 +105,7 @@ def open_index(path: Path, sch: tantivy.Schema, an: tantivy.TextAnalyzer, *, reu
     if not fresh:
         try:
             index = tantivy.Index(sch, path=str(path), reuse=True)
-        except Exception as exc:  # corrupt or incompatible: rebuilt from the vaults
+        except Exception as exc:  # noqa: BLE001 — corrupt or incompatible (tantivy's error types vary): rebuilt from the vaults
             log.warning("full-text index at %s unreadable (%s); recreating it", path, exc)
             fresh = True
     if fresh:
@@ -253,21 +253,23 @@ def expand(searcher: tantivy.Searcher, piece: tuple[str, ...]) -> list[str]:
 
 def user_query(sch: tantivy.Schema, pieces: list[tuple[str, ...]], expansions: list[list[str]]) -> tantivy.Query:
     """Every piece must match in some field (boosted); expansions add half-weight title/body terms."""
-    Q, O = tantivy.Query, tantivy.Occur
+    query, occur = tantivy.Query, tantivy.Occur
     musts = []
     for words, exps in zip(pieces, expansions, strict=True):
         should = []
         for fname, boost in FIELD_BOOSTS.items():
             if len(words) == 1:
-                q = Q.term_query(sch, fname, words[0])
+                q = query.term_query(sch, fname, words[0])
             else:
-                q = Q.phrase_query(sch, fname, list(words))
-            should.append((O.Should, Q.boost_query(q, boost)))
+                q = query.phrase_query(sch, fname, list(words))
+            should.append((occur.Should, query.boost_query(q, boost)))
             if fname in ("title", "body"):
                 for e in exps:
-                    should.append((O.Should, Q.boost_query(Q.term_query(sch, fname, e), boost * PREFIX_WEIGHT)))
-        musts.append((O.Must, Q.boolean_query(should)))
-    return Q.boolean_query(musts)
+                    should.append(
+                        (occur.Should, query.boost_query(query.term_query(sch, fname, e), boost * PREFIX_WEIGHT))
+                    )
+        musts.append((occur.Must, query.boolean_query(should)))
+    return query.boolean_query(musts)
 
 
 def filtered_query(
@@ -282,15 +284,15 @@ def filtered_query(
 
     Filters score 0 so they do not change the ranking.
     """
-    Q, O = tantivy.Query, tantivy.Occur
+    query, occur = tantivy.Query, tantivy.Occur
     clauses = [
-        (O.Must, user_q),
-        (O.Must, Q.const_score_query(Q.term_set_query(sch, "vault", list(vaults)), 0.0)),
+        (occur.Must, user_q),
+        (occur.Must, query.const_score_query(query.term_set_query(sch, "vault", list(vaults)), 0.0)),
     ]
     if tag_key:
-        clauses.append((O.Must, Q.const_score_query(Q.term_query(sch, "tags", tag_key), 0.0)))
+        clauses.append((occur.Must, query.const_score_query(query.term_query(sch, "tags", tag_key), 0.0)))
     if hidden_keys:
-        clauses.append((O.MustNot, Q.term_set_query(sch, "key", list(hidden_keys))))
+        clauses.append((occur.MustNot, query.term_set_query(sch, "key", list(hidden_keys))))
     if dead_vaults:
-        clauses.append((O.MustNot, Q.term_set_query(sch, "vault", list(dead_vaults))))
-    return Q.boolean_query(clauses)
+        clauses.append((occur.MustNot, query.term_set_query(sch, "vault", list(dead_vaults))))
+    return query.boolean_query(clauses)

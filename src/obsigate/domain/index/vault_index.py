@@ -450,7 +450,7 @@ class VaultIndex:
         skip = len(vault) + 1
         for _, addr in res.hits:
             doc = searcher.doc(addr)
-            path = doc.get_first("key")[skip:]
+            path = (doc.get_first("key") or "")[skip:]  # every document has its key
             if wanted is None or path in wanted:
                 yield path, doc.get_first("body") or "", tuple(doc.get_all("tagd"))
 
@@ -511,7 +511,7 @@ class VaultIndex:
             if gen is None:
                 gen = snippets.generator(searcher, user_q, self._schema)
             doc = searcher.doc(obj)
-            vault, _, path = doc.get_first("key").partition(":")
+            vault, _, path = (doc.get_first("key") or "").partition(":")  # every document has its key
             snippet = snippets.committed_snippet(gen, doc, doc.get_first("body") or "")
             hits.append(SearchHit(vault, path, note_title(path), float(score), snippet, tuple(doc.get_all("tagd"))))
-        return SearchPage(hits, res.count + len(extra))
+        return SearchPage(hits, res.count + len(extra))  # type: ignore[attr-defined]  # the stub lacks .count

@@ -109,7 +109,7 @@ def _prepare(root: str, disk_rel: str, size: int) -> tuple:
         # (or a prefix of it) finds nothing. Parsed first, so a secret cannot break the link it sits in.
         parsed = redact_note(parse_note(text), text)
         return ("note", parsed, seen)
-    except Exception as exc:  # a parser bug must not stop indexing
+    except Exception as exc:  # noqa: BLE001 — a parser bug must not stop indexing
         return ("parse_error", f"{type(exc).__name__}: {exc}", seen)
 
 
@@ -252,6 +252,9 @@ class Indexer:
         returned by the last :meth:`refresh_all` (or ``None``). ``error`` is present if the build or watcher
         failed, or if full-text commits are failing.
         """
+        notes: int | None
+        files: int | None
+        diags: int | None
         try:
             notes, files, diags = self._index.note_count(), self._index.file_count(), self._index.diagnostic_count()
         except RuntimeError:  # index closed during shutdown
@@ -525,7 +528,7 @@ class Indexer:
                         if items:
                             self._pending += len(items)
                             await send.send(items)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher falls back to polling
                     if self._stop.is_set():
                         break
                     # Trigger: notify gave up (e.g. a symlink loop). Outcome: retry with polling, and catch up

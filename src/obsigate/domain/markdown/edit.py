@@ -110,7 +110,8 @@ def replace_exact(
             "count_mismatch",
             f"the text occurs {len(starts)} times, not {expected_count}: give more context or the count",
         )
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for start in starts:
         out += (text[last:start], replace)
         last = start + len(find)

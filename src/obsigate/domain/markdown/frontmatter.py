@@ -369,7 +369,7 @@ def load_frontmatter(source: str, first_line: int = 2) -> tuple[dict[str, Any], 
         return {}, "invalid YAML in frontmatter: nested too deeply"
     try:
         value = _yaml().load(source)
-    except Exception as exc:  # any YAML failure (incl. RecursionError) means "invalid", never a crash
+    except Exception as exc:  # noqa: BLE001 — any YAML failure (incl. RecursionError) means "invalid", never a crash
         _local.yaml = None  # a failed load can leave parser state behind (e.g. the composer's depth)
         return {}, _describe(exc, first_line)
     if value is None:

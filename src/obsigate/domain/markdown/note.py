@@ -75,7 +75,7 @@ def parse_note(text: str) -> ParsedNote:
     """Parse a note's full text (CRLF accepted, a leading BOM ignored). Never raises."""
     try:
         return _parse(text)
-    except Exception:  # a parser bug must not take indexing down; keep the note, log the input shape
+    except Exception:  # noqa: BLE001 — a parser bug must not take indexing down; keep the note, log the input shape
         _log.exception("parse_note failed on a %d-character note; indexing it without metadata", len(text))
         body = text.replace("\r\n", "\n")
         return ParsedNote({}, None, body, 1, (), (), (), ())

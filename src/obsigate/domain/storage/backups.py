@@ -372,7 +372,7 @@ class BackupStore:
         fdir = self._folder(vault, rel, create=False)
         if fdir is None:
             return []
-        out = []
+        out: list[dict[str, Any]] = []
         for name in os.listdir(fdir):
             stem, _, suffix = name.rpartition(".")
             if suffix != "json" or not is_version_id(stem):

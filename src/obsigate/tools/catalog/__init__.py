@@ -24,7 +24,7 @@ def load() -> tuple[str, ...]:
             file names).
     """
     modules = [importlib.import_module(f".{info.name}", __name__) for info in pkgutil.iter_modules(__path__)]
-    orders = {}
+    orders: dict[str, int] = {}
     for module in modules:
         order = getattr(module, "ORDER", None)
         if not isinstance(order, int) or order in orders.values():

@@ -8,7 +8,7 @@ from pydantic import Field
 from obsigate.services import backups as svc
 from obsigate.services.backups import DiffBackupResult, ListBackupsResult, ListTrashResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, tool
+from obsigate.tools.registry import Rest, ToolArgs, tool
 from obsigate.tools.schemas import Limit, Offset, Path, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -24,7 +24,14 @@ class ListBackupsArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("list_backups", title="List a file's backups")
+@tool(
+    "list_backups",
+    title="List a file's backups",
+    label=("Sauvegardes consultées", "Backups listed"),
+    rest=Rest(
+        "GET", "/file/{vault}/backups", summary="A file's backups, newest first; without path, every backed-up path"
+    ),
+)
 def list_backups(ctx: ToolContext, args: ListBackupsArgs) -> ListBackupsResult:
     """List a file's backups (taken before each overwrite, move, delete), newest first; no path: every
     backed-up path (finds deleted notes)."""
@@ -40,7 +47,12 @@ class DiffBackupArgs(ToolArgs):
     )
 
 
-@tool("diff_backup", title="Compare a backup")
+@tool(
+    "diff_backup",
+    title="Compare a backup",
+    label=("Comparaison de sauvegarde : {path}", "Backup compared: {path}"),
+    rest=Rest("GET", "/file/{vault}/diff", summary="Unified diff from a backup to the current file or another backup"),
+)
 def diff_backup(ctx: ToolContext, args: DiffBackupArgs) -> DiffBackupResult:
     """Diff a backup against the current file or another version ('-': backup only, '+': other side only)."""
     return svc.diff_backup(ctx.workspace, ctx.permitted_vault, args.path, args.version, compare_with=args.compare_with)
@@ -52,7 +64,13 @@ class ListTrashArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("list_trash", title="List the trash", scopes=())
+@tool(
+    "list_trash",
+    title="List the trash",
+    scopes=(),
+    label=("Corbeille consultée", "Trash listed"),
+    rest=Rest("GET", "/trash/{vault}", summary="Deleted files still gone, a deleted folder as one entry, newest first"),
+)
 def list_trash(ctx: ToolContext, args: ListTrashArgs) -> ListTrashResult:
     """List deleted files that are still gone, a deleted folder as one entry with its files, newest first;
     restore_trash brings one back."""

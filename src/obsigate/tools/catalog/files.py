@@ -7,7 +7,7 @@ from pydantic import Field
 from obsigate.services import files as svc
 from obsigate.services.files import ReadFileRawResult, ReadFileResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, tool
+from obsigate.tools.registry import Rest, ToolArgs, tool
 from obsigate.tools.schemas import Path, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -20,7 +20,14 @@ class ReadFileArgs(ToolArgs):
     offset: int = Field(default=0, ge=0, le=2**40, description="Byte offset (next_offset).")
 
 
-@tool("read_file", title="Read a note")
+@tool(
+    "read_file",
+    title="Read a note",
+    label=("Fichier lu : {path}", "File read: {path}"),
+    rest=Rest(
+        "GET", "/file/{vault}", summary="Read a note: content, frontmatter, tags, links, headings", name="get_file"
+    ),
+)
 def read_file(ctx: ToolContext, args: ReadFileArgs) -> ReadFileResult:
     """Read a note: body, frontmatter, tags, links, headings; long notes in chunks. Secrets show as
     [REDACTED:...]."""
@@ -31,7 +38,17 @@ class ReadFileRawArgs(ReadFileArgs):
     pass
 
 
-@tool("read_file_raw", title="Read a file as stored")
+@tool(
+    "read_file_raw",
+    title="Read a file as stored",
+    label=("Fichier lu : {path}", "File read: {path}"),
+    rest=Rest(
+        "GET",
+        "/file/{vault}/source",
+        summary="A file as stored: the whole text with its frontmatter (secrets redacted), or base64 chunks",
+        name="get_file_source",
+    ),
+)
 def read_file_raw(ctx: ToolContext, args: ReadFileRawArgs) -> ReadFileRawResult:
     """Read a file as stored (frontmatter included); a binary as an image or resource block. Chunked like
     read_file."""

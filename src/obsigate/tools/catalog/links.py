@@ -12,7 +12,7 @@ from obsigate.services import graph as graph_svc
 from obsigate.services.backlinks import GetBacklinksResult
 from obsigate.services.graph import ExportGraphResult, GetGraphResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, tool
+from obsigate.tools.registry import Rest, ToolArgs, tool
 from obsigate.tools.schemas import Limit, Offset, Path, Tag, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -27,7 +27,12 @@ class GetBacklinksArgs(ToolArgs):
     unlinked: bool = Field(default=False, description="Also list unlinked mentions of its name or aliases.")
 
 
-@tool("get_backlinks", title="Backlinks of a note")
+@tool(
+    "get_backlinks",
+    title="Backlinks of a note",
+    label=("Backlinks analysés", "Backlinks checked"),
+    rest=Rest("GET", "/backlinks/{vault}", summary="Notes linking to a file, with the linking lines", name="backlinks"),
+)
 def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResult:
     """List the notes linking to a note or attachment, with the linking lines; unlinked adds plain-text
     mentions."""
@@ -45,7 +50,17 @@ class GetGraphArgs(ToolArgs):
     limit: int = Limit(200, le=graph_svc.MAX_NODES)
 
 
-@tool("get_graph", title="Link graph")
+@tool(
+    "get_graph",
+    title="Link graph",
+    label=("Graphe du vault consulté", "Vault graph viewed"),
+    rest=Rest(
+        "GET",
+        "/graph/{vault}",
+        summary="Link graph: nodes and edges, local (around a note) or the whole vault",
+        name="graph",
+    ),
+)
 def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
     """Get the link graph (nodes, edges) around a note (local, depth hops) or of a whole vault; big graphs keep
     the most linked nodes."""
@@ -60,7 +75,12 @@ class ExportGraphArgs(ToolArgs):
     tag: str | None = Tag()
 
 
-@tool("export_graph", title="Whole-vault link graph (compact)", scopes=())
+@tool(
+    "export_graph",
+    title="Whole-vault link graph (compact)",
+    scopes=(),
+    label=("Graphe complet du vault exporté", "Whole vault graph exported"),
+)
 def export_graph(ctx: ToolContext, args: ExportGraphArgs) -> ExportGraphResult:
     """Every note of a vault and the links between them, uncut and compact (paths once, edges as index pairs),
     for the web app's graph view; cached until the vault changes. Not offered to models: get_graph is theirs."""

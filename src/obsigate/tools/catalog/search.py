@@ -14,7 +14,7 @@ from obsigate.services.paths_search import SearchPathsResult
 from obsigate.services.search import MAX_SEARCH_OFFSET, ListTagsResult, SearchFulltextResult, SuggestTagsResult
 from obsigate.services.search_advanced import SearchAdvancedResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, tool
+from obsigate.tools.registry import Rest, ToolArgs, tool
 from obsigate.tools.schemas import Glob, Globs, Limit, Offset, Tag, VaultFilter
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -29,7 +29,12 @@ class SearchFulltextArgs(ToolArgs):
     offset: int = Offset(le=MAX_SEARCH_OFFSET)
 
 
-@tool("search_fulltext", title="Search notes")
+@tool(
+    "search_fulltext",
+    title="Search notes",
+    label=("Recherche dans le vault : {q}", "Vault searched: {q}"),
+    rest=Rest("GET", "/search", summary="Full-text search (BM25, title boosted)", name="search", defaults={"q": ""}),
+)
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
     """Find notes containing all the words, best first, with snippets. For exact text, regex or filters:
     search_advanced."""
@@ -70,7 +75,20 @@ class SearchAdvancedArgs(ToolArgs):
     size: SizeRange | None = Field(default=None, description="In bytes, inclusive.")
 
 
-@tool("search_advanced", title="Search notes exactly (filters, regex)")
+@tool(
+    "search_advanced",
+    title="Search notes exactly (filters, regex)",
+    label=("Recherche dans le vault : {q}", "Vault searched: {q}"),
+    rest=(
+        Rest("GET", "/search/advanced", summary="Exact or regex search with path, tag, date and size filters"),
+        Rest(
+            "POST",
+            "/search/advanced",
+            summary="Advanced search with the tool's arguments as a JSON body",
+            name="search_advanced_post",
+        ),
+    ),
+)
 def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvancedResult:
     """Find notes by exact text or regex, filtered by path globs, tag, dates and size; gives match counts and
     snippets. Stops after 2 s (timed_out): then narrow it."""
@@ -83,7 +101,12 @@ class ListTagsArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("list_tags", title="List tags")
+@tool(
+    "list_tags",
+    title="List tags",
+    label=("Tags consultés", "Tags listed"),
+    rest=Rest("GET", "/tags", summary="Tags with note counts", name="tags"),
+)
 def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
     """List the tags with their note counts, most used first (nested tags count for their parents)."""
     return svc.list_tags(ctx.workspace, ctx.scope, limit=args.limit, offset=args.offset)
@@ -96,7 +119,18 @@ class SearchPathsArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("search_paths", title="Find files by path")
+@tool(
+    "search_paths",
+    title="Find files by path",
+    label=("Chemins recherchés : {q}", "Paths searched: {q}"),
+    rest=Rest(
+        "GET",
+        "/tree-search",
+        summary="Find files by a fuzzy match on their path and title",
+        name="tree_search",
+        defaults={"q": ""},
+    ),
+)
 def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     """Find files by path or title, forgivingly ('plan budget' finds 'Projects/Budget Plan.md'). To search
     inside notes use search_fulltext."""
@@ -110,7 +144,12 @@ class SuggestTagsArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("suggest_tags", title="Suggest tags")
+@tool(
+    "suggest_tags",
+    title="Suggest tags",
+    label=("Tags suggérés pour {q}", "Tags suggested for {q}"),
+    rest=Rest("GET", "/tags/suggest", summary="Existing tags matching a prefix or a few letters, with note counts"),
+)
 def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
     """Suggest existing tags matching a prefix or a few letters, with note counts."""
     return svc.suggest_tags(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset)

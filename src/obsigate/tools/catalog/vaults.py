@@ -7,7 +7,7 @@ from pydantic import Field
 from obsigate.services import vaults as svc
 from obsigate.services.vaults import ListAllFilesResult, ListDirectoryResult, ListVaultsResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import ToolArgs, tool
+from obsigate.tools.registry import Rest, ToolArgs, tool
 from obsigate.tools.schemas import Limit, Offset, Path, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -18,7 +18,12 @@ class ListVaultsArgs(ToolArgs):
     pass
 
 
-@tool("list_vaults", title="List vaults")
+@tool(
+    "list_vaults",
+    title="List vaults",
+    label=("Liste des vaults consultée", "Vaults listed"),
+    rest=Rest("GET", "/vaults", summary="Vaults you can use", name="get_vaults"),
+)
 def list_vaults(ctx: ToolContext, args: ListVaultsArgs) -> ListVaultsResult:
     """List the vaults you can use, with note counts. Start here: other tools take a vault name."""
     return svc.list_accessible_vaults(ctx.workspace, ctx.scope)
@@ -31,7 +36,12 @@ class ListDirectoryArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("list_directory", title="List a folder")
+@tool(
+    "list_directory",
+    title="List a folder",
+    label=("Répertoire exploré : {path}", "Folder explored: {path}"),
+    rest=Rest("GET", "/browse/{vault}", summary="List one folder", name="browse"),
+)
 def list_directory(ctx: ToolContext, args: ListDirectoryArgs) -> ListDirectoryResult:
     """List a folder: sub-folders, then files, with sizes and dates (dot-names hidden)."""
     return svc.browse_directory(ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset)
@@ -45,7 +55,12 @@ class ListAllFilesArgs(ToolArgs):
     offset: int = Offset()
 
 
-@tool("list_all_files", title="List all files")
+@tool(
+    "list_all_files",
+    title="List all files",
+    label=("Fichiers listés", "Files listed"),
+    rest=Rest("GET", "/vault/{vault}/files", summary="Every file of a vault", name="vault_files"),
+)
 def list_all_files(ctx: ToolContext, args: ListAllFilesArgs) -> ListAllFilesResult:
     """List the paths of every file (notes and attachments) in a vault or folder."""
     return svc.list_all_files(

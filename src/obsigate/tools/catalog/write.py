@@ -3,14 +3,17 @@
 Names and parameters are the seeds' catalog. Risk ``write`` for create/edit/append/restore, ``dangerous`` for
 rename/move/replace/delete (blocked per vault by ``aiDestructiveTools``). Over MCP these are only reachable as
 ``propose_<tool>`` → ``apply_<tool>`` (``tools/confirmations.py``); REST calls them directly as the human's own
-action. Each tool is a thin pair over ``services.mutations``: the planner calls ``propose``, the tool calls
-``apply`` with the hashes its confirmed proposal read (``ctx.expected_reads``). Those hashes are the files'
+action. Each tool is a function declared with :func:`write_tool` over its ``services.mutations`` planner: the
+one adapter proposes with ``propose`` and applies with ``apply``, checked against the hashes its confirmed
+proposal read (``ctx.expected_reads``). Those hashes are the files'
 keyed versions (``domain/versions.py``), as read_file gives them, never their SHA-256: the confirmation token
 (a JWT its holder can decode) binds them, and the editor's save compares its ``version`` with them.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import Field
@@ -20,7 +23,7 @@ from obsigate.services import mutations as svc
 from obsigate.services.changes import BackupRef, Change, FileChange
 from obsigate.services.workspace import Workspace
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import Risk, Scope, ToolArgs, ToolOutput, tool
+from obsigate.tools.registry import Rest, Risk, ToolArgs, ToolOutput, tool
 from obsigate.tools.schemas import FolderPath, Glob, Globs, Path, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
@@ -45,12 +48,6 @@ class MutationResult(ToolOutput):
                    details=change.details)  # fmt: skip
 
 
-#: Writes that commute with any other write: applied to the file as it is then, not refused when it changed
-#: since the proposal (an append lands after whatever was written meanwhile; a create still refuses a file
-#: that appeared, with ``exists``). Every other write depends on what it read and answers ``conflict``.
-REBASED = frozenset({"append_to_file", "create_file", "create_directory"})
-
-
 def _versioned(planner: svc.Planner) -> svc.Planner:
     """``planner`` with its plan's ``reads`` given as the files' keyed versions (``Workspace.versions``)
     instead of their SHA-256: what a reader was shown (read_file's ``version``) is what a write is checked
@@ -65,36 +62,38 @@ def _versioned(planner: svc.Planner) -> svc.Planner:
     return plan
 
 
-def _pair(
-    op: str,
-    planner: svc.Planner,
-    risk: Risk,
-    title: str,
-    doc: str,
-    args_model: type[ToolArgs],
-    scopes: tuple[Scope, ...] = (Scope.IN_APP, Scope.MCP),
-) -> None:
-    """Register tool ``op`` over its service ``planner``: the spec's planner proposes with it, the tool
-    applies it (checked against the hashes its confirmed proposal read, unless ``op`` is :data:`REBASED`),
-    both on ``ctx.vault``, the vault ``permit`` resolved (the call's one grant check). ``scopes``: the
-    model-facing fronts that offer it (none: the web app, REST and the CLI only)."""
-    rebased = op in REBASED
+def write_tool(
+    name: str, planner: svc.Planner, **declaration: Any
+) -> Callable[[Callable[..., MutationResult]], Callable[..., MutationResult]]:
+    """Declare write tool ``name`` over its service ``planner``: ``@tool`` with ``declaration`` (title, risk,
+    label, rest, ``rebased``...), the decorated function giving the docstring and the argument model.
+
+    The one propose/apply adapter: the spec's planner proposes with ``planner`` (nothing changes), the tool
+    applies it, both on ``ctx.permitted_vault`` (the vault ``permit`` resolved: the call's one grant check), the
+    apply checked against the files its confirmed proposal read (``ctx.expected_reads``) unless the declaration
+    says ``rebased=True`` (the write commutes with any other: an append lands after whatever was written
+    meanwhile; a create still refuses a file that appeared, with ``exists``). Returns the applying function,
+    under the declared function's name and docstring (its own body is never run).
+    """
     versioned = _versioned(planner)
+    rebased = declaration.get("rebased", False)
 
     def fields(args: ToolArgs) -> dict[str, Any]:
         return args.model_dump(exclude={"vault"}, exclude_unset=True)
 
-    def plan(ctx: ToolContext, args: ToolArgs) -> Change:
+    def propose(ctx: ToolContext, args: ToolArgs) -> Change:
         return svc.propose(ctx.workspace, versioned, ctx.permitted_vault, **fields(args))
 
-    def run(ctx: ToolContext, args: ToolArgs) -> MutationResult:
-        expected = None if rebased else ctx.expected_reads
-        change = svc.apply(ctx.workspace, versioned, ctx.permitted_vault, expected=expected, **fields(args))
-        return MutationResult.of(change)
+    def decorate(declared: Callable[..., MutationResult]) -> Callable[..., MutationResult]:
+        @functools.wraps(declared)
+        def apply(ctx: ToolContext, args: ToolArgs) -> MutationResult:
+            expected = None if rebased else ctx.expected_reads
+            change = svc.apply(ctx.workspace, versioned, ctx.permitted_vault, expected=expected, **fields(args))
+            return MutationResult.of(change)
 
-    run.__doc__ = doc
-    run.__annotations__ = {"ctx": ToolContext, "args": args_model, "return": MutationResult}
-    tool(op, title=title, risk=risk, scopes=scopes, idempotent=False, planner=plan)(run)
+        return tool(name, idempotent=False, planner=propose, **declaration)(apply)
+
+    return decorate
 
 
 class PathArgs(ToolArgs):
@@ -174,104 +173,154 @@ class DeleteDirectoryArgs(FolderArgs):
     recursive: bool = Field(default=False, description="Also delete its contents (backed up first).")
 
 
-_LINKS = "links to it are updated."
-_pair(
+@write_tool(
     "create_file",
     svc.plan_create_file,
-    Risk.WRITE,
-    "Create a note",
-    "Create a new file (never overwrites; missing folders are created).",
-    ContentArgs,
+    title="Create a note",
+    risk=Risk.WRITE,
+    rebased=True,
+    label=("Fichier proposé : {path}", "File proposed: {path}"),
+    rest=Rest("POST", "/file/{vault}", summary="Create a file (never overwrites)"),
 )
-_pair(
+def create_file(ctx: ToolContext, args: ContentArgs) -> MutationResult:
+    """Create a new file (never overwrites; missing folders are created)."""
+
+
+@write_tool(
     "create_directory",
     svc.plan_create_directory,
-    Risk.WRITE,
-    "Create a folder",
-    "Create a folder (and missing parent folders).",
-    FolderArgs,
+    title="Create a folder",
+    risk=Risk.WRITE,
+    rebased=True,
+    label=("Dossier proposé : {path}", "Folder proposed: {path}"),
+    rest=Rest("POST", "/directory/{vault}", summary="Create a folder"),
 )
-_pair(
+def create_directory(ctx: ToolContext, args: FolderArgs) -> MutationResult:
+    """Create a folder (and missing parent folders)."""
+
+
+@write_tool(
     "edit_file",
     svc.plan_edit_file,
-    Risk.WRITE,
-    "Edit a note",
-    "Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays "
-    "byte for byte.",
-    EditFileArgs,
+    title="Edit a note",
+    risk=Risk.WRITE,
+    label=("Fichier modifié : {path}", "File edited: {path}"),
+    rest=Rest("PATCH", "/file/{vault}", summary="Edit a file: whole content, find/replace, or a heading's section"),
 )
-_pair(
+def edit_file(ctx: ToolContext, args: EditFileArgs) -> MutationResult:
+    """Change a file: whole content, an exact find/replace, or the section under a heading. The rest stays byte for byte."""
+
+
+@write_tool(
     "append_to_file",
     svc.plan_append_to_file,
-    Risk.WRITE,
-    "Append to a note",
-    "Append text to a file on a new line (creates the file if missing).",
-    ContentArgs,
+    title="Append to a note",
+    risk=Risk.WRITE,
+    rebased=True,
+    label=("Fichier complété : {path}", "File appended: {path}"),
+    rest=Rest("POST", "/file/{vault}/append", summary="Append text to a file (created if missing)", name="append_file"),
 )
-_pair(
+def append_to_file(ctx: ToolContext, args: ContentArgs) -> MutationResult:
+    """Append text to a file on a new line (creates the file if missing)."""
+
+
+@write_tool(
     "restore_backup",
     svc.plan_restore_backup,
-    Risk.WRITE,
-    "Restore a backup",
-    "Put back a backed-up version of a file (backing up the current one).",
-    RestoreArgs,
+    title="Restore a backup",
+    risk=Risk.WRITE,
+    label=("Sauvegarde restaurée : {path}", "Backup restored: {path}"),
+    rest=Rest("POST", "/file/{vault}/restore", summary="Restore a backup version of a file", name="restore_file"),
 )
+def restore_backup(ctx: ToolContext, args: RestoreArgs) -> MutationResult:
+    """Put back a backed-up version of a file (backing up the current one)."""
+
+
 # The trash's restore is the web app's (a person restoring what they deleted); models restore with restore_backup.
-_pair(
+@write_tool(
     "restore_trash",
     svc.plan_restore_trash,
-    Risk.WRITE,
-    "Restore from the trash",
-    "Bring back a deleted file, or every deleted file of a deleted folder, from its newest backup (never "
-    "overwrites: exists).",
-    RestoreTrashArgs,
+    title="Restore from the trash",
+    risk=Risk.WRITE,
     scopes=(),
+    label=("Restauré depuis la corbeille : {path}", "Restored from the trash: {path}"),
+    rest=Rest(
+        "POST",
+        "/trash/{vault}/restore",
+        summary="Restore a deleted file, or every file of a deleted folder (never overwrites)",
+    ),
 )
-_pair(
+def restore_trash(ctx: ToolContext, args: RestoreTrashArgs) -> MutationResult:
+    """Bring back a deleted file, or every deleted file of a deleted folder, from its newest backup (never overwrites: exists)."""
+
+
+@write_tool(
     "rename_file",
     svc.plan_rename_file,
-    Risk.DANGEROUS,
-    "Rename a file",
-    "Rename a file in its folder; " + _LINKS,
-    RenameArgs,
+    title="Rename a file",
+    risk=Risk.DANGEROUS,
+    label=("Fichier renommé : {path}", "File renamed: {path}"),
+    rest=Rest("POST", "/file/{vault}/rename", summary="Rename a file; links to it are rewritten"),
 )
-_pair(
+def rename_file(ctx: ToolContext, args: RenameArgs) -> MutationResult:
+    """Rename a file in its folder; links to it are updated."""
+
+
+@write_tool(
     "rename_directory",
     svc.plan_rename_directory,
-    Risk.DANGEROUS,
-    "Rename a folder",
-    "Rename a folder; " + _LINKS,
-    RenameFolderArgs,
+    title="Rename a folder",
+    risk=Risk.DANGEROUS,
+    label=("Dossier renommé : {path}", "Folder renamed: {path}"),
+    rest=Rest("PATCH", "/directory/{vault}", summary="Rename a folder; links into it are rewritten"),
 )
-_pair(
+def rename_directory(ctx: ToolContext, args: RenameFolderArgs) -> MutationResult:
+    """Rename a folder; links to it are updated."""
+
+
+@write_tool(
     "move_path",
     svc.plan_move_path,
-    Risk.DANGEROUS,
-    "Move a file or folder",
-    "Move a file or folder into another folder; " + _LINKS,
-    MoveArgs,
+    title="Move a file or folder",
+    risk=Risk.DANGEROUS,
+    label=("Élément déplacé : {path}", "Item moved: {path}"),
+    rest=Rest("POST", "/move/{vault}", summary="Move a file or folder into another folder; links are rewritten"),
 )
-_pair(
+def move_path(ctx: ToolContext, args: MoveArgs) -> MutationResult:
+    """Move a file or folder into another folder; links to it are updated."""
+
+
+@write_tool(
     "replace_in_files",
     svc.plan_replace_in_files,
-    Risk.DANGEROUS,
-    "Replace in notes",
-    "Replace text in every matching note (literal or regex; path globs). dry_run only counts.",
-    ReplaceArgs,
+    title="Replace in notes",
+    risk=Risk.DANGEROUS,
+    label=("Remplacements : {pattern}", "Replacements: {pattern}"),
+    rest=Rest("POST", "/search/replace", summary="Replace text across notes (dry_run to preview)"),
 )
-_pair(
+def replace_in_files(ctx: ToolContext, args: ReplaceArgs) -> MutationResult:
+    """Replace text in every matching note (literal or regex; path globs). dry_run only counts."""
+
+
+@write_tool(
     "delete_file",
     svc.plan_delete_file,
-    Risk.DANGEROUS,
-    "Delete a file",
-    "Delete a file (restore_backup can bring it back).",
-    PathArgs,
+    title="Delete a file",
+    risk=Risk.DANGEROUS,
+    label=("Fichier supprimé : {path}", "File deleted: {path}"),
+    rest=Rest("DELETE", "/file/{vault}", summary="Delete a file (kept in the backups)"),
 )
-_pair(
+def delete_file(ctx: ToolContext, args: PathArgs) -> MutationResult:
+    """Delete a file (restore_backup can bring it back)."""
+
+
+@write_tool(
     "delete_directory",
     svc.plan_delete_directory,
-    Risk.DANGEROUS,
-    "Delete a folder",
-    "Delete a folder (recursive if not empty); its files are backed up first.",
-    DeleteDirectoryArgs,
+    title="Delete a folder",
+    risk=Risk.DANGEROUS,
+    label=("Dossier supprimé : {path}", "Folder deleted: {path}"),
+    rest=Rest("DELETE", "/directory/{vault}", summary="Delete a folder (every file kept in the backups)"),
 )
+def delete_directory(ctx: ToolContext, args: DeleteDirectoryArgs) -> MutationResult:
+    """Delete a folder (recursive if not empty); its files are backed up first."""
