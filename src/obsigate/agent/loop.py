@@ -104,7 +104,7 @@ class Step:
 
     id: str
     name: str
-    arguments: dict[str, Any]
+    arguments: dict[str, Any] | None
     error: str | None
     label: str
     state: StepState = StepState.NEW
@@ -114,7 +114,7 @@ class Step:
     def from_json(cls, data: dict[str, Any]) -> Step:
         """A step as :meth:`Run.to_json` stored it."""
         return cls(
-            id=data["id"], name=data["name"], arguments=data.get("arguments") or {}, error=data.get("error"),
+            id=data["id"], name=data["name"], arguments=data.get("arguments"), error=data.get("error"),
             label=data.get("label") or data["name"], state=StepState(data.get("state") or "new"),
             content=data.get("content"),
         )  # fmt: skip
@@ -149,7 +149,8 @@ def _legacy_proposal_id(token: object) -> str:
         claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     except (IndexError, ValueError, binascii.Error):
         return ""
-    return claims.get("jti") if isinstance(claims, dict) and isinstance(claims.get("jti"), str) else ""
+    jti = claims.get("jti") if isinstance(claims, dict) else None
+    return jti if isinstance(jti, str) else ""
 
 
 @dataclass(slots=True)

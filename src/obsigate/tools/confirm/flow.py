@@ -186,15 +186,15 @@ async def settle(ctx: ToolContext, proposal: str | Mapping[str, Any], answer: An
             (``unknown_proposal``) for an id that names no pending proposal of the caller.
     """
     by_id = isinstance(proposal, str)
-    shown: Mapping[str, Any] = {} if by_id else proposal  # type: ignore[assignment]
-    token = None if by_id else shown.get("confirmation_token")
+    shown: Mapping[str, Any] = {} if isinstance(proposal, str) else proposal
+    token = shown.get("confirmation_token")
     if answer in (None, Answer.CANCEL) or (
         not by_id and (not isinstance(token, str) or not isinstance(shown.get("tool"), str))
     ):
         return dict(shown)
     service = _service(ctx)
     user = ctx.principal.name
-    pid = proposal if by_id else await anyio.to_thread.run_sync(lambda: service.proposal_id(token))
+    pid = proposal if isinstance(proposal, str) else await anyio.to_thread.run_sync(lambda: service.proposal_id(token))
     stored = None if pid is None else await anyio.to_thread.run_sync(lambda: service.proposal(pid, user=user))
     if by_id:
         if stored is None:  # spent, expired or never this caller's: nothing to decline, nothing to apply
@@ -224,7 +224,9 @@ async def settle(ctx: ToolContext, proposal: str | Mapping[str, Any], answer: An
         async with door(ctx, name, args, action="ai_tool_apply") as call:
             result = await apply(ctx, spec, args, call)
         return fit_to_budget({**closed, "status": "applied", "result": result}, ctx.workspace.limits.budget_chars)
-    async with door(ctx, name, {"proposal": pid}, action="ai_tool_apply") as call:
-        redeemed = await anyio.to_thread.run_sync(lambda: service.redeem_id(pid, user=user, tool=tool))
+    assert stored is not None  # by id: found above, or refused
+    proposal_id = stored.id
+    async with door(ctx, name, {"proposal": proposal_id}, action="ai_tool_apply") as call:
+        redeemed = await anyio.to_thread.run_sync(lambda: service.redeem_id(proposal_id, user=user, tool=tool))
         result = await _run(ctx, spec, redeemed, call, budget=False)
     return {**closed, "status": "applied", "result": result}
