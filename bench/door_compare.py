@@ -36,6 +36,14 @@ directories, authentication off and the tool rate limit lifted. It measures, aft
 ``MCP propose+apply create_file (in process)``
     ``propose_create_file`` (a new path each time) then ``apply_create_file`` with its
     ``confirmation_token``, timed together, over the in-process MCP client.
+``MCP apply edit_file (in process)``
+    ``apply_edit_file`` alone (its ``propose_edit_file`` untimed before it): a whole-content edit of one
+    existing note (a different note each time, from the start of the list): the apply's re-plan under the lock,
+    backup, atomic write and index refresh (issue 17: no diff rendered there, the backup from the bytes the
+    re-plan read).
+``MCP apply rename_file (in process)``
+    ``apply_rename_file`` alone, likewise, renaming one note (from the end of the list) in its folder: the
+    apply also rewrites, backs up and re-indexes every note linking to it.
 
 Read calls cycle over the vault's notes in a fixed order, the same in both trees. The MCP protocol era is
 ``--era`` (default ``legacy``: 2025-11-25, initialize + session, what ``make bench`` speaks). The app factory
@@ -69,8 +77,13 @@ MEASUREMENTS = {
     "mcp_read_file_inproc": "MCP read_file (in process)",
     "mcp_read_file_http": "MCP read_file (HTTP)",
     "mcp_propose_apply_inproc": "MCP propose+apply create_file (in process)",
+    "mcp_apply_edit_inproc": "MCP apply edit_file (in process)",
+    "mcp_apply_rename_inproc": "MCP apply rename_file (in process)",
 }
-IN_PROCESS_ONLY = ("call_tool_read_file", "mcp_read_file_inproc", "mcp_propose_apply_inproc")
+IN_PROCESS_ONLY = (
+    "call_tool_read_file", "mcp_read_file_inproc", "mcp_propose_apply_inproc", "mcp_apply_edit_inproc",
+    "mcp_apply_rename_inproc",
+)  # fmt: skip
 STATS = ("p50", "p95", "mean")
 
 
@@ -155,6 +168,19 @@ def _checked(result: Any, name: str) -> dict[str, Any]:
     return result.structured_content
 
 
+async def _timed_apply(propose: Any, apply: Any, calls: int, warmup: int) -> dict[str, float]:
+    """``token = await propose(i)`` untimed, then ``await apply(token)`` timed, ``warmup`` times untimed first
+    and ``calls`` times timed; the summary of the applies in ms."""
+    samples = []
+    for i in range(warmup + calls):
+        token = await propose(i)
+        t0 = time.perf_counter_ns()
+        await apply(token)
+        if i >= warmup:
+            samples.append((time.perf_counter_ns() - t0) / 1e6)
+    return summarise(samples)
+
+
 async def _mcp_reads(client: Any, paths: list[str], calls: int, warmup: int) -> dict[str, float]:
     async def read(i: int) -> None:
         _checked(await client.call_tool("read_file", {"vault": "demo", "path": paths[i % len(paths)]}), "read_file")
@@ -235,6 +261,31 @@ async def _measure_in_process(vault: Path, data_dir: Path, paths: list[str], a: 
                 _checked(await client.call_tool("apply_create_file", token), "apply_create_file")
 
             out["mcp_propose_apply_inproc"] = await _timed(propose_apply, a.writes, max(1, a.warmup // 4))
+
+            def applier(tool: str) -> Any:
+                async def apply(token: str) -> None:
+                    _checked(await client.call_tool(f"apply_{tool}", {"confirmation_token": token}), f"apply_{tool}")
+
+                return apply
+
+            async def propose_edit(i: int) -> str:
+                path = paths[i % len(paths)]
+                content = (vault / path).read_text(encoding="utf-8") + f"\nEdited {i}.\n"
+                args = {"vault": "demo", "path": path, "content": content}
+                return _checked(await client.call_tool("propose_edit_file", args), "propose_edit_file")[
+                    "confirmation_token"
+                ]
+
+            async def propose_rename(i: int) -> str:
+                path = paths[-1 - i % len(paths)]
+                args = {"vault": "demo", "path": path, "new_name": f"{path.rsplit('/', 1)[-1][:-3]} r{i}"}
+                return _checked(await client.call_tool("propose_rename_file", args), "propose_rename_file")[
+                    "confirmation_token"
+                ]
+
+            warm = max(1, a.warmup // 4)
+            out["mcp_apply_edit_inproc"] = await _timed_apply(propose_edit, applier("edit_file"), a.writes, warm)
+            out["mcp_apply_rename_inproc"] = await _timed_apply(propose_rename, applier("rename_file"), a.writes, warm)
     return out
 
 
@@ -373,7 +424,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="mcp.Client mode: legacy = 2025-11-25 with a session (default), auto = newest")  # fmt: skip
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 1 round, 20 calls, 5 writes, in-process measurements only (no HTTP)")  # fmt: skip
-    ap.add_argument("--timeout", type=float, default=120, help="seconds allowed per worker (default 120)")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds allowed per worker (default 300)")
     ap.add_argument("--out", type=Path, help="write the raw figures and the machine's state as JSON here")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--vault", help=argparse.SUPPRESS)

@@ -18,22 +18,26 @@ JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.")
 ASK = {"message": "Add a note and extend Ideas", "vault": "notes"}
 
 
-def _tokens_in_store(a: Any) -> list[str]:
-    """The confirmation tokens the paused runs hold server-side (to prove they went nowhere else)."""
+def _proposals_in_store(a: Any) -> list[str]:
+    """The proposal ids the paused runs hold server-side: ids of proposals the confirmation store holds (the
+    one copy), never a token (a credential) nor a copy of a proposal."""
     found = []
     for _, _, data in a.runs():
+        assert not JWT.search(data) and "confirmation_token" not in data, "a paused run holds a token"
         for item in json.loads(data).get("pending") or []:
-            found.append(item["proposal"]["confirmation_token"])
+            assert set(item) == {"id", "tool", "label", "proposal_id"}
+            found.append(item["proposal_id"])
+    with sqlite3.connect(a.data / "confirmations.sqlite3") as db:
+        stored = {row[0] for row in db.execute("SELECT jti FROM proposals")}
+    assert found and set(found) <= stored
     return found
 
 
-def _assert_no_token(a: Any, *texts: str, tokens: list[str]) -> None:
-    assert tokens and all(JWT.match(t) for t in tokens)
+def _assert_no_token(a: Any, *texts: str, proposals: list[str]) -> None:
+    assert proposals and all(re.fullmatch(r"[0-9a-f]{32}", p) for p in proposals)
     sent = json.dumps([r.json for r in a.fake.requests])
     for text in (*texts, sent):
         assert not JWT.search(text), "a confirmation token left the server"
-        for token in tokens:
-            assert token not in text
 
 
 def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
@@ -65,8 +69,8 @@ def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
     assert done["stopped"] == "awaiting_confirmation" and done["run_id"] == confirmation["run_id"]
     assert "".join(d["text"] for d in first.named("delta")) == "Let me look.I'll write both."
     assert not (a.vault / "Buoy.md").exists() and (a.vault / "Ideas.md").read_bytes() == ideas_before
-    tokens = _tokens_in_store(a)
-    assert len(tokens) == 2
+    proposals = _proposals_in_store(a)
+    assert len(proposals) == 2
 
     second = a.agent({"run_id": confirmation["run_id"], "confirm_all": True})
     assert second.status == 200, second.raw
@@ -84,10 +88,10 @@ def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
     assert a.sent_tool_names()[:1] == ["list_vaults"] and "propose_create_file" not in a.sent_tool_names()
     assert "create_file" in a.sent_tool_names()
     conversation = a.get(f"/api/ai/conversations/{done['conversation_id']}").text
-    _assert_no_token(a, first.raw, second.raw, conversation, tokens=tokens)
+    _assert_no_token(a, first.raw, second.raw, conversation, proposals=proposals)
     with sqlite3.connect(a.data / "assistant.sqlite3") as db:
         stored = json.dumps(db.execute("SELECT message FROM messages").fetchall())
-    assert not any(t in stored for t in tokens)
+    assert not JWT.search(stored)
 
 
 def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
@@ -106,7 +110,7 @@ def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
     first = a.agent({**ASK, "provider": "gemini"})
     assert first.status == 200, first.raw
     confirmation = first.one("confirmation")
-    tokens = _tokens_in_store(a)
+    proposals = _proposals_in_store(a)
     assert [x["tool"] for x in confirmation["actions"]] == ["create_file", "append_to_file"]
     assert not (a.vault / "Buoy.md").exists()
     second = a.agent({"run_id": confirmation["run_id"], "confirm_all": True})
@@ -120,7 +124,7 @@ def test_the_same_run_in_geminis_dialect(assistant: Any) -> None:
         contents[3]["parts"][0]["thoughtSignature"] == "c2lnMg==" and "thoughtSignature" not in contents[3]["parts"][1]
     )
     assert [p["functionResponse"]["name"] for p in contents[4]["parts"]] == ["create_file", "append_to_file"]
-    _assert_no_token(a, first.raw, second.raw, tokens=tokens)
+    _assert_no_token(a, first.raw, second.raw, proposals=proposals)
 
 
 def test_reject_changes_nothing_and_tells_the_model(assistant: Any) -> None:

@@ -45,19 +45,19 @@ def test_services_list_and_diff_a_file_even_after_it_was_deleted(ws: Workspace) 
     before = plan.read_bytes()
     version = ws.backups.save("notes", "Projects/Plan.md", before, reason="edit_file")
     plan.write_bytes(before.replace(b"small", b"large"))
-    listed = list_backups(ws, ws.get_vault("notes", None), "Projects/Plan.md")
+    listed = list_backups(ws, ws.get_vault("notes", None), "Projects/Plan.md").model_dump()
     assert listed["vault"] == "notes" and listed["path"] == "Projects/Plan.md" and listed["total"] == 1
-    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", version)
+    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", version).model_dump()
     assert out["compare_with"] is None and out["truncated"] is False and out["version"] == version
     assert "-The budget for the tidepool buoy is small. #project/sensors" in out["diff"]
     assert "+The budget for the tidepool buoy is large. #project/sensors" in out["diff"]
     gone = ws.backups.save("notes", "Projects/Plan.md", plan.read_bytes(), reason="delete_file")
     plan.unlink()
-    listed = list_backups(ws, ws.get_vault("notes", None), "Projects/Plan.md")
+    listed = list_backups(ws, ws.get_vault("notes", None), "Projects/Plan.md").model_dump()
     assert [v["version"] for v in listed["versions"]] == [gone, version] and listed["versions"][0]["deleted"]
-    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", gone)
+    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", gone).model_dump()
     assert "(absent now)" in out["diff"].splitlines()[1]
-    between = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", version, compare_with=gone)
+    between = diff_backup(ws, ws.get_vault("notes", None), "Projects/Plan.md", version, compare_with=gone).model_dump()
     assert between["compare_with"] == gone and "+The budget for the tidepool buoy is large." in between["diff"]
 
 
@@ -73,11 +73,11 @@ def test_services_check_paths_and_the_store(ws: Workspace) -> None:
         diff_backup(ws, ws.get_vault("notes", None), "Home.md", "20200101T000000.000000Z-0000")
     assert ws.backups is not None
     secret_version = ws.backups.save("notes", "Projects/Secret.md", b"old\n", reason="edit_file")
-    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Secret.md", secret_version)
+    out = diff_backup(ws, ws.get_vault("notes", None), "Projects/Secret.md", secret_version).model_dump()
     assert SECRET not in out["diff"] and "[REDACTED:openai-api-key]" in out["diff"]
     ws.backups.save("notes", "Long.md", "".join(f"line {i}\n" for i in range(3000)).encode(), reason="edit_file")
-    long = list_backups(ws, ws.get_vault("notes", None), "Long.md")["versions"][0]["version"]
-    cut = diff_backup(ws, ws.get_vault("notes", None), "Long.md", long)
+    long = list_backups(ws, ws.get_vault("notes", None), "Long.md").model_dump()["versions"][0]["version"]
+    cut = diff_backup(ws, ws.get_vault("notes", None), "Long.md", long).model_dump()
     assert cut["truncated"] is True and len(json.dumps(cut)) < ws.limits.budget_chars
     ws.backups = None
     with pytest.raises(Unavailable) as err:

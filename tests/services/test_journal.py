@@ -49,7 +49,7 @@ def test_a_change_cut_short_is_rolled_back_at_the_next_start(ws: Workspace) -> N
     out = ex.Outcome()
     for rel in ("Area", "Home.md"):
         ex._backup(ws, vault, rel, "test", out)
-    versions = {b["path"]: b["version"] for b in out.backups}
+    versions = {b.path: b.version for b in out.backups}
     entry = ws.journal.begin("v", "delete_directory")  # type: ignore[union-attr]
     ex._write(vault, ex.Write("Home.md", b"# Home\nrewritten\n"), entry, versions)
     ex._move(vault, ex.Move("Home.md", "New/Home.md"), entry)
@@ -89,7 +89,7 @@ def test_a_delete_leaves_nothing_hidden_and_keeps_every_file_in_the_backups(ws: 
     out = ex.execute(ws, vault, [ex.Remove("Area")], reason="delete_directory")
     assert not (vault.root / "Area").exists()
     assert [p.name for p in vault.root.iterdir()] == ["Home.md"]  # no .obsigate-deleted-* folder
-    assert {b["path"] for b in out.backups} == {"Area/A.md", "Area/Deep/B.md"}
+    assert {b.path for b in out.backups} == {"Area/A.md", "Area/Deep/B.md"}
     assert {f["path"] for f in ws.backups.files("v")} >= {"Area/A.md", "Area/Deep/B.md"}  # type: ignore[union-attr]
 
 
@@ -113,7 +113,7 @@ def test_recovery_never_undoes_an_edit_made_while_the_server_was_down(ws: Worksp
     out = ex.Outcome()
     ex._backup(ws, vault, "Home.md", "test", out)
     ex._backup(ws, vault, "Area/A.md", "test", out)
-    versions = {b["path"]: b["version"] for b in out.backups}
+    versions = {b.path: b.version for b in out.backups}
     entry = ws.journal.begin("v", "replace_in_files")  # type: ignore[union-attr]
     ex._write(vault, ex.Write("Home.md", b"# Home\nreplaced\n"), entry, versions)
     ex._write(vault, ex.Write("Area/A.md", b"# A\nreplaced\n"), entry, versions)
@@ -227,7 +227,7 @@ def test_a_failed_restore_never_costs_a_later_change_at_the_next_start(tmp_path:
     apply("delete_directory", path="Sub", recursive=True)
     apply("create_file", path="Sub", content="a file called Sub\n")
     apply("delete_file", path="Sub")
-    entries = list_trash(ws, vault)["entries"]
+    entries = list_trash(ws, vault).model_dump()["entries"]
     assert [(e["kind"], e["path"], e["count"], [f["path"] for f in e["files"]]) for e in entries] == [
         ("file", "Sub", 1, ["Sub"]), ("folder", "Sub", 1, ["Sub/a.md"])]  # fmt: skip
 

@@ -341,3 +341,33 @@ def test_a_heading_section_ends_at_the_next_heading_of_the_same_or_a_higher_leve
     (ws.vaults["v"].root / "levels.md").write_text("## A\n### Deeper\nd\n# Top\nt\n")
     apply(ws, "edit_file", path="levels.md", heading="### Deeper", content="e\n")  # a higher heading ends it
     assert read(ws, "levels.md") == b"## A\n### Deeper\ne\n# Top\nt\n"
+
+
+def test_an_apply_renders_no_diff_and_reads_each_rewritten_note_once_before_the_index(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rename that rewrites the notes linking to it: the apply computes no diff (a proposal shows them; the
+    applied change drops them), and backs up the bytes its re-plan read under the lock instead of reading each
+    note again; the index refresh is the only other read. The backups hold exactly the bytes before."""
+    from obsigate.domain.storage import vault_fs
+
+    diffs, reads = [], []
+    real_diff, real_read = m.redacted_diff, vault_fs.read_file
+    monkeypatch.setattr(m, "redacted_diff", lambda *a, **k: diffs.append(k["path"]) or real_diff(*a, **k))
+
+    def counted(root: Path, rel: str, *a: object, **k: object) -> object:
+        reads.append(rel)
+        return real_read(root, rel, *a, **k)
+
+    monkeypatch.setattr(vault_fs, "read_file", counted)
+    before = {rel: read(ws, rel) for rel in ("Home.md", "Projects/C++ (draft) v1.2.md")}
+    planned = propose(ws, "rename_file", path="Projects/Plan.md", new_name="Roadmap")
+    assert sorted(diffs) == ["Home.md", "Projects/C++ (draft) v1.2.md"] and all("diff" in d for d in planned.diffs)
+    diffs.clear(), reads.clear()
+
+    done = apply(ws, "rename_file", path="Projects/Plan.md", new_name="Roadmap")
+    assert diffs == [] and all("diff" not in c for c in done["changes"])
+    for rel in before:  # the re-plan's read, then the index refresh's: none for the backup
+        assert reads.count(rel) == 2, (rel, reads)
+    saved = {b["path"]: ws.backups.read("v", b["path"], b["version"]) for b in done["backups"]}  # type: ignore[union-attr]
+    assert {rel: saved[rel] for rel in before} == before

@@ -96,7 +96,7 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
 
 
 def test_newest_first_with_iso_times_and_ages(ws: Workspace) -> None:
-    out = list_recent(ws, ["notes"], now=NOW)
+    out = list_recent(ws, ["notes"], now=NOW).model_dump()
     assert [f["path"] for f in out["files"]] == list(AGES)
     assert [f["age"] for f in out["files"]] == [
         "5 minutes ago",
@@ -120,36 +120,37 @@ def test_newest_first_with_iso_times_and_ages(ws: Workspace) -> None:
     pic = next(f for f in out["files"] if f["path"] == "Attachments/pic.png")
     assert pic["title"] == "pic.png" and pic["is_note"] is False  # attachments are listed too
     assert (out["total"], out["offset"], out["truncated"], out["next_offset"]) == (5, 0, False, None)
-    assert out["index"] == {"state": "ready", "complete": True} and "warning" not in out
+    # no warning: the field is there (a model), and null
+    assert out["index"] == {"state": "ready", "complete": True} and out["warning"] is None
     assert out["mode"] == "modified"
 
 
 def test_paging_covers_every_file_once(ws: Workspace) -> None:
     seen, offset, pages = [], 0, 0
     while offset is not None:
-        page = list_recent(ws, ["notes"], limit=2, offset=offset, now=NOW)
+        page = list_recent(ws, ["notes"], limit=2, offset=offset, now=NOW).model_dump()
         assert page["total"] == 5 and page["offset"] == offset
         assert page["truncated"] is (page["next_offset"] is not None)
         seen += [f["path"] for f in page["files"]]
         offset, pages = page["next_offset"], pages + 1
     assert seen == list(AGES) and pages == 3
-    past_end = list_recent(ws, ["notes"], offset=50)
+    past_end = list_recent(ws, ["notes"], offset=50).model_dump()
     assert past_end["files"] == [] and past_end["total"] == 5 and past_end["next_offset"] is None
 
 
 def test_every_accessible_vault_by_default_and_one_on_request(ws: Workspace) -> None:
-    both = list_recent(ws, list(ws.vaults), now=NOW)
+    both = list_recent(ws, list(ws.vaults), now=NOW).model_dump()
     assert [(f["vault"], f["path"]) for f in both["files"][:2]] == [("other", "Private.md"), ("notes", "Ideas.md")]
     assert both["total"] == 6
-    only = list_recent(ws, ["other"], now=NOW)
+    only = list_recent(ws, ["other"], now=NOW).model_dump()
     assert [f["path"] for f in only["files"]] == ["Private.md"] and only["total"] == 1
 
 
 def test_only_the_vaults_in_scope(ws: Workspace) -> None:
     # the grant checks that choose the scope are the tool layer's: tests/tools/test_list_recent.py
-    mine = list_recent(ws, ["notes"], now=NOW)
+    mine = list_recent(ws, ["notes"], now=NOW).model_dump()
     assert {f["vault"] for f in mine["files"]} == {"notes"} and mine["total"] == 5
-    nothing = list_recent(ws, [])
+    nothing = list_recent(ws, []).model_dump()
     assert nothing["files"] == [] and nothing["total"] == 0 and nothing["truncated"] is False
 
 
@@ -180,8 +181,8 @@ def test_created_mode_differs_from_modified_on_real_files(tmp_path: Path) -> Non
     try:
         Indexer(index, vaults).refresh_all()
         ws = Workspace(vaults=vaults, index=index)
-        modified = list_recent(ws, list(ws.vaults), mode="modified", now=now)
-        created = list_recent(ws, list(ws.vaults), mode="created", now=now)
+        modified = list_recent(ws, list(ws.vaults), mode="modified", now=now).model_dump()
+        created = list_recent(ws, list(ws.vaults), mode="created", now=now).model_dump()
     finally:
         index.close()
     assert [f["path"] for f in modified["files"]] == ["first.md", "second.md", "old.md"]
@@ -203,8 +204,8 @@ def test_created_mode_uses_the_recorded_creation_time(tmp_path: Path) -> None:
             index.upsert_file("v", path, size=1, mtime_ns=ns - mtime_s * 10**9, created_ns=ns - created_s * 10**9)
         index.flush()
         ws = Workspace(vaults={"v": Vault("v", tmp_path)}, index=index)
-        modified = list_recent(ws, list(ws.vaults), now=NOW)
-        created = list_recent(ws, list(ws.vaults), mode="created", now=NOW)
+        modified = list_recent(ws, list(ws.vaults), now=NOW).model_dump()
+        created = list_recent(ws, list(ws.vaults), mode="created", now=NOW).model_dump()
     finally:
         index.close()
     assert [f["path"] for f in modified["files"]] == ["a.md", "b.md", "c.png"]
@@ -219,5 +220,5 @@ def test_warns_while_the_index_is_building(ws: Workspace) -> None:
         state = "indexing"
 
     ws.indexer = Building()  # type: ignore[assignment]
-    out = list_recent(ws, list(ws.vaults), now=NOW)
+    out = list_recent(ws, list(ws.vaults), now=NOW).model_dump()
     assert out["index"] == {"state": "indexing", "complete": False} and "may be missing" in out["warning"]

@@ -69,7 +69,9 @@ def search(ws: Workspace, vaults: list[str] | None = None, **kw) -> dict:
     """search_advanced over ``vaults`` (default: every vault), or over the one ``vault`` given, as the tool layer
     scopes a call."""
     vault = kw.pop("vault", None)
-    return adv.search_advanced(ws, [vault] if vault else list(ws.vaults) if vaults is None else vaults, **kw)
+    return adv.search_advanced(
+        ws, [vault] if vault else list(ws.vaults) if vaults is None else vaults, **kw
+    ).model_dump()
 
 
 def paths(out: dict) -> list[str]:

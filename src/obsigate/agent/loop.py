@@ -28,16 +28,23 @@ One run (AI architecture guide §3.3; feature #79 B2, B5, BUG-050):
    has (calls it makes anyway are answered "not run"); ``cancelled`` when the person stops the run.
 
 Every call's result enters the prompt stripped of credentials (``strip_secret_fields``) and cut to
-``tool_result_chars`` with a notice the model can act on.
+``tool_result_chars`` with a notice the model can act on (an applied change's result is cut there only: the
+tool layer hands it over uncut).
+
+A proposal lives in the tool layer's confirmation store, once: a paused run keeps its id (:class:`Pending`),
+never its token nor a copy of it; its paths are the ones stored with it (``Change.paths``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 import anyio
@@ -48,6 +55,7 @@ from obsigate.agent.providers.schemas import model_schema
 from obsigate.tools.api import (
     REGISTRY,
     Answer,
+    Proposal,
     Risk,
     ServiceError,
     ToolContext,
@@ -55,11 +63,14 @@ from obsigate.tools.api import (
     call_tool,
     fit_to_budget,
     offered_tools,
+    proposal_of,
     settle,
     strip_secret_fields,
 )
 
-__all__ = ["AgentLimits", "Emit", "Run", "RunLoop", "ask_model", "repair_text", "tool_defs"]
+__all__ = [
+    "AgentLimits", "Emit", "Pending", "Run", "RunLoop", "Step", "StepState", "ask_model", "repair_text", "tool_defs",
+]  # fmt: skip
 
 #: ``emit(event, data)``: one SSE event (``tool``, ``delta``, ``message``, ``confirmation``, ``notice``, ``done``).
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -77,12 +88,76 @@ class AgentLimits:
     run_ttl_s: float = 300.0
 
 
+class StepState(StrEnum):
+    """Where one call of a model turn stands: ``new`` (not run yet), ``pending`` (proposed, awaiting the
+    person), ``deferred`` (not reached: runs after the confirmation), ``done`` (answered: ``content`` set)."""
+
+    NEW = "new"
+    PENDING = "pending"
+    DEFERRED = "deferred"
+    DONE = "done"
+
+
+@dataclass(slots=True)
+class Step:
+    """One call of the last model turn: the model's ``id``, ``name`` and ``arguments`` (``error``: why they
+    could not be parsed), its step ``label``, its ``state`` and, once done, the ``content`` answering it."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | None
+    error: str | None
+    label: str
+    state: StepState = StepState.NEW
+    content: str | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Step:
+        """A step as :meth:`Run.to_json` stored it."""
+        return cls(
+            id=data["id"], name=data["name"], arguments=data.get("arguments"), error=data.get("error"),
+            label=data.get("label") or data["name"], state=StepState(data.get("state") or "new"),
+            content=data.get("content"),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A proposal of the paused turn awaiting the person: the call ``id`` it answers, its ``tool`` and ``label``,
+    and ``proposal_id``, its id in the confirmation store (the only copy of the proposal)."""
+
+    id: str
+    tool: str
+    label: str
+    proposal_id: str
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pending:
+        """A pending item as :meth:`Run.to_json` stored it; one stored before proposals were kept by id (a
+        server upgraded mid-run) held the whole ``propose_`` result: its id is read off its token (the
+        confirmation store checks it is this user's when it is settled)."""
+        pid = data.get("proposal_id")
+        if not isinstance(pid, str):
+            pid = _legacy_proposal_id((data.get("proposal") or {}).get("confirmation_token"))
+        return cls(id=data["id"], tool=data["tool"], label=data.get("label") or data["tool"], proposal_id=pid)
+
+
+def _legacy_proposal_id(token: object) -> str:
+    """The ``jti`` claim of a confirmation token kept by a run stored before proposals were kept by id
+    (unverified: the id is looked up, with the user, in the confirmation store); ``""`` if unreadable."""
+    try:
+        payload = str(token).split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (IndexError, ValueError, binascii.Error):
+        return ""
+    jti = claims.get("jti") if isinstance(claims, dict) else None
+    return jti if isinstance(jti, str) else ""
+
+
 @dataclass(slots=True)
 class Run:
     """One agent run's state; stored as JSON while paused (:meth:`to_json`). ``turn``: the calls of the last
-    model turn, each ``{"id", "name", "arguments", "error", "state": "done"|"pending"|"deferred", "content"}``;
-    ``pending``: the proposals awaiting the person, each ``{"id", "tool", "label", "proposal"}`` (``proposal``:
-    the ``propose_`` result, token included)."""
+    model turn (:class:`Step`); ``pending``: the proposals awaiting the person (:class:`Pending`: ids only)."""
 
     id: str
     user: str
@@ -97,21 +172,29 @@ class Run:
     iterations: int = 0
     calls_used: int = 0
     usage: Usage = field(default_factory=Usage)
-    turn: list[dict[str, Any]] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)
+    turn: list[Step] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
 
     @classmethod
     def new(cls, **kw: Any) -> Run:
         return cls(id=uuid.uuid4().hex, **kw)
 
     def to_json(self) -> dict[str, Any]:
+        """The run as JSON-safe data (a step's ``state`` as its string value)."""
         data = asdict(self)
         data["usage"] = self.usage.as_dict()
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Run:
-        return cls(**{**data, "usage": Usage(**data.get("usage", {}))})
+        """A run as :meth:`to_json` stored it, or as an earlier version did (steps as dicts with string states,
+        pending proposals held whole)."""
+        return cls(**{
+            **data,
+            "usage": Usage(**data.get("usage", {})),
+            "turn": [Step.from_json(e) for e in data.get("turn") or []],
+            "pending": [Pending.from_json(p) for p in data.get("pending") or []],
+        })  # fmt: skip
 
 
 def tool_defs(specs: list[ToolSpec]) -> list[ToolDef]:
@@ -216,6 +299,9 @@ class RunLoop:
         self.partial: list[str] = []
         #: a call was refused because the run's tool-call quota is spent: the run stops after this turn
         self.quota_hit = False
+        #: the proposals this loop made that await the person, by call id, for the confirmation event (in
+        #: memory only: the run keeps their ids)
+        self._shown: dict[str, Proposal] = {}
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -267,12 +353,12 @@ class RunLoop:
                 return spec.risk
         return None
 
-    async def _tool_event(self, entry: dict[str, Any], status: str, summary: str | None = None) -> None:
+    async def _tool_event(self, entry: Step, status: str, summary: str | None = None) -> None:
         # the tool's risk as registered ("read"/"write"/"dangerous"; None for a name no tool has): the web app
         # decides from it whether the vault changed, instead of keeping its own list of write tools
-        spec = REGISTRY.get(entry["name"])
+        spec = REGISTRY.get(entry.name)
         await self.emit("tool", {
-            "id": entry["id"], "name": entry["name"], "label": entry["label"], "status": status, "summary": summary,
+            "id": entry.id, "name": entry.name, "label": entry.label, "status": status, "summary": summary,
             "risk": spec.risk.value if spec else None,
         })  # fmt: skip
 
@@ -280,11 +366,11 @@ class RunLoop:
         data = fit_to_budget(strip_secret_fields(result), self.limits.tool_result_chars)
         return json.dumps(data, ensure_ascii=False)
 
-    async def _finish_entry(self, entry: dict[str, Any], content: str, status: str, summary: str | None) -> None:
-        entry["state"], entry["content"] = "done", content
+    async def _finish_entry(self, entry: Step, content: str, status: str, summary: str | None) -> None:
+        entry.state, entry.content = StepState.DONE, content
         await self._tool_event(entry, status, summary)
 
-    async def _fail(self, entry: dict[str, Any], exc: ServiceError) -> None:
+    async def _fail(self, entry: Step, exc: ServiceError) -> None:
         await self._finish_entry(entry, _error_content(exc), "error", exc.message[:300])
 
     def _spend(self, run: Run) -> bool:
@@ -294,7 +380,7 @@ class RunLoop:
         run.calls_used += 1
         return True
 
-    async def _quota(self, entry: dict[str, Any]) -> None:
+    async def _quota(self, entry: Step) -> None:
         self.quota_hit = True
         content = json.dumps({"error": {
             "code": "quota_exceeded",
@@ -302,26 +388,32 @@ class RunLoop:
         }})  # fmt: skip
         await self._finish_entry(entry, content, "error", "tool-call quota spent")
 
-    async def _read(self, run: Run, entry: dict[str, Any]) -> None:
+    async def _read(self, run: Run, entry: Step) -> None:
         await self._tool_event(entry, "running")
         try:
-            result = await call_tool(self.ctx, entry["name"], entry["arguments"])
+            result = await call_tool(self.ctx, entry.name, entry.arguments)
         except ServiceError as exc:
             await self._fail(entry, exc)
             return
         await self._finish_entry(entry, self._content(result), "ok", _summary(result))
 
-    async def _propose(self, run: Run, entry: dict[str, Any]) -> dict[str, Any] | None:
+    async def _propose(self, run: Run, entry: Step) -> Proposal | None:
+        """``propose_<tool>`` for ``entry``: the stored proposal (its id, paths and view), its token left behind."""
         try:
-            return await call_tool(self.ctx, f"propose_{entry['name']}", entry["arguments"])
+            result = await call_tool(self.ctx, f"propose_{entry.name}", entry.arguments)
+            proposal = await proposal_of(self.ctx, result)
         except ServiceError as exc:
             await self._fail(entry, exc)
             return None
+        if proposal is None:  # issued a moment ago: only a store that lost it gets here
+            await self._fail(entry, ServiceError("the proposal could not be stored", code="internal_error"))
+        return proposal
 
-    async def _apply(self, run: Run, entry: dict[str, Any], proposal: dict[str, Any]) -> None:
-        """Apply ``proposal`` (the person agreed) and finish ``entry`` with its result or error."""
+    async def _apply(self, run: Run, entry: Step, proposal_id: str) -> None:
+        """Apply the proposal ``proposal_id`` (the person agreed) and finish ``entry`` with its result or error:
+        the result uncut from the tool layer, cut once here (:meth:`_content`)."""
         try:
-            settled = await settle(self.ctx, proposal, Answer.ACCEPT)
+            settled = await settle(self.ctx, proposal_id, Answer.ACCEPT)
         except ServiceError as exc:
             await self._fail(entry, exc)
             return
@@ -334,15 +426,15 @@ class RunLoop:
         ``run.pending``."""
         run.turn, run.pending = [], []
         for call in calls:
-            run.turn.append({
-                "id": call.id, "name": call.name, "arguments": call.arguments, "error": call.error, "state": "new",
-                "content": None, "label": step_label(call.name, call.arguments, run.language),
-            })  # fmt: skip
+            run.turn.append(Step(
+                id=call.id, name=call.name, arguments=call.arguments, error=call.error,
+                label=step_label(call.name, call.arguments, run.language),
+            ))  # fmt: skip
         await self._run_entries(run, run.turn)
 
-    async def _run_entries(self, run: Run, entries: list[dict[str, Any]]) -> None:
+    async def _run_entries(self, run: Run, entries: list[Step]) -> None:
         touched: set[str] = set()
-        batch: list[dict[str, Any]] = []
+        batch: list[Step] = []
 
         async def flush() -> None:
             if batch:
@@ -352,21 +444,21 @@ class RunLoop:
                 batch.clear()
 
         for entry in entries:
-            risk = self._spec_risk(run, entry["name"])
-            if entry["error"] is not None or risk is None:
+            risk = self._spec_risk(run, entry.name)
+            if entry.error is not None or risk is None:
                 await flush()
                 code = "unknown_tool" if risk is None else "invalid_argument"
                 message = (
-                    f"no tool named {entry['name']!r} is offered; use one of the listed tools"
+                    f"no tool named {entry.name!r} is offered; use one of the listed tools"
                     if risk is None
-                    else entry["error"]
+                    else entry.error or ""
                 )
                 await self._finish_entry(
                     entry, json.dumps({"error": {"code": code, "message": message}}), "error", message[:300]
                 )
                 continue
             if run.pending and (risk is Risk.READ or touched & self._paths_of(entry)):
-                entry["state"] = "deferred"  # not reached: runs after the confirmation (BUG-050)
+                entry.state = StepState.DEFERRED  # not reached: runs after the confirmation (BUG-050)
                 await self._tool_event(entry, "deferred", "runs after the confirmation")
                 continue
             if not self._spend(run):
@@ -382,62 +474,57 @@ class RunLoop:
             if proposal is None:
                 continue
             if run.armed and risk is not Risk.DANGEROUS:  # approved once: later writes of the run go ahead
-                await self._apply(run, entry, proposal)
+                await self._apply(run, entry, proposal.id)
                 continue
-            entry["state"] = "pending"
-            touched |= {d.get("path") for d in proposal.get("diffs") or []} | self._paths_of(entry)
-            run.pending.append(
-                {"id": entry["id"], "tool": entry["name"], "label": entry["label"], "proposal": proposal}
-            )
-            await self._tool_event(entry, "pending_confirmation", str(proposal.get("summary") or "")[:300])
+            entry.state = StepState.PENDING
+            touched |= set(proposal.paths) | self._paths_of(entry)
+            run.pending.append(Pending(entry.id, entry.name, entry.label, proposal.id))
+            self._shown[entry.id] = proposal
+            await self._tool_event(entry, "pending_confirmation", str(proposal.view.get("summary") or "")[:300])
         await flush()
 
     @staticmethod
-    def _paths_of(entry: dict[str, Any]) -> set[str]:
-        args = entry.get("arguments") or {}
+    def _paths_of(entry: Step) -> set[str]:
+        args = entry.arguments or {}
         return {v for k in ("path", "source_path") if isinstance(v := args.get(k), str)}
 
     # --- confirmation -------------------------------------------------------------------------------
 
-    @staticmethod
-    def actions(run: Run) -> list[dict[str, Any]]:
-        """The confirmation event's actions: ``{id, tool, label, paths, diff}`` per pending proposal (the token
-        stays server-side)."""
+    def actions(self, run: Run) -> list[dict[str, Any]]:
+        """The confirmation event's actions: ``{id, tool, label, paths, diff, summary}`` per pending proposal
+        proposed by this loop (paths as stored with the proposal; the token stays server-side)."""
         out = []
         for item in run.pending:
-            diffs = item["proposal"].get("diffs") or []
-            paths: list[str] = []
-            for d in diffs:
-                for p in (d.get("path"), d.get("to")):
-                    if isinstance(p, str) and p not in paths:
-                        paths.append(p)
-            diff = "\n".join(d["diff"] for d in diffs if isinstance(d.get("diff"), str))
-            out.append({"id": item["id"], "tool": item["tool"], "label": item["label"], "paths": paths, "diff": diff,
-                        "summary": item["proposal"].get("summary")})  # fmt: skip
+            proposal = self._shown.get(item.id)
+            if proposal is None:
+                continue
+            diffs = proposal.view.get("diffs") or []
+            diff = "\n".join(d["diff"] for d in diffs if isinstance(d, dict) and isinstance(d.get("diff"), str))
+            out.append({"id": item.id, "tool": item.tool, "label": item.label, "paths": list(proposal.paths),
+                        "diff": diff, "summary": proposal.view.get("summary")})  # fmt: skip
         return out
 
     async def resolve(self, run: Run, confirm_all: bool) -> None:
         """The person's answer to the paused turn: apply (``confirm_all``) or decline every pending proposal,
         then run the deferred calls (declined: they are not run) and arm the run on approval."""
-        by_id = {item["id"]: item for item in run.pending}
+        by_id = {item.id: item.proposal_id for item in run.pending}
         for entry in run.turn:
-            if entry["state"] != "pending":
+            if entry.state is not StepState.PENDING:
                 continue
-            proposal = by_id[entry["id"]]["proposal"]
             if confirm_all:
-                await self._apply(run, entry, proposal)
+                await self._apply(run, entry, by_id[entry.id])
             else:
-                await settle(self.ctx, proposal, Answer.DECLINE)
+                await settle(self.ctx, by_id[entry.id], Answer.DECLINE)
                 content = json.dumps(
                     {"status": "rejected", "message": "the person rejected this change; nothing was changed"}
                 )
                 await self._finish_entry(entry, content, "error", "rejected")
         run.pending = []
-        deferred = [e for e in run.turn if e["state"] == "deferred"]
+        deferred = [e for e in run.turn if e.state is StepState.DEFERRED]
         if confirm_all:
             run.armed = True
             for entry in deferred:
-                entry["state"] = "new"
+                entry.state = StepState.NEW
             await self._run_entries(run, deferred)
         else:
             for entry in deferred:
@@ -451,15 +538,13 @@ class RunLoop:
         (tokens spent) and return the tool messages that answer its turn, so the conversation stays valid."""
         for item in run.pending:
             try:
-                await settle(self.ctx, item["proposal"], Answer.DECLINE)
+                await settle(self.ctx, item.proposal_id, Answer.DECLINE)
             except ServiceError:
-                pass  # an expired token is as good as declined
+                pass  # an expired proposal is as good as declined
         for entry in run.turn:
-            if entry["state"] != "done":
-                entry["state"], entry["content"] = (
-                    "done",
-                    json.dumps({"status": "not_run", "message": f"not run: {reason}"}),
-                )
+            if entry.state is not StepState.DONE:
+                entry.state = StepState.DONE
+                entry.content = json.dumps({"status": "not_run", "message": f"not run: {reason}"})
         run.pending = []
         return self.tool_messages(run)
 
@@ -467,7 +552,7 @@ class RunLoop:
     def tool_messages(run: Run) -> list[dict[str, Any]]:
         """One ``tool`` message per call of the last turn, in the model's order (cancelled calls included)."""
         return [
-            {"role": "tool", "tool_call_id": e["id"], "name": e["name"],
-             "content": e["content"] if e.get("content") is not None else json.dumps({"status": "not_run", "message": "cancelled"})}
+            {"role": "tool", "tool_call_id": e.id, "name": e.name,
+             "content": e.content if e.content is not None else json.dumps({"status": "not_run", "message": "cancelled"})}
             for e in run.turn
         ]  # fmt: skip

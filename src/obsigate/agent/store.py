@@ -1,8 +1,9 @@
 """The assistant's SQLite store: conversations (per user, messages kept verbatim for replay) and agent runs
 paused for confirmation (so a restart does not lose a run awaiting the person's approval).
 
-File: ``<data_dir>/assistant.sqlite3`` (the composition root creates it 0600: paused runs hold confirmation
-tokens, which are credentials). Every query is filtered by user: a user never reads, resumes or deletes
+File: ``<data_dir>/assistant.sqlite3`` (the composition root creates it 0600: conversations quote the vault).
+A paused run keeps the ids of its proposals, never their tokens nor a copy of them: the confirmation store
+holds each proposal once. Every query is filtered by user: a user never reads, resumes or deletes
 another's conversation or run — for them it does not exist (``not_found``).
 
 One connection for the process, behind a lock (operations are short); WAL with ``synchronous=NORMAL``: a
@@ -84,7 +85,7 @@ class ConversationInfo:
 @dataclass(frozen=True, slots=True)
 class PausedRun:
     """A run awaiting confirmation, as stored: ``id``, ``conversation_id``, ``expires`` (epoch s) and ``data``
-    (the run's state as JSON-safe dict; holds the proposals, tokens included — never sent anywhere)."""
+    (the run's state as a JSON-safe dict, ``agent.loop.Run.to_json``: its proposals by id)."""
 
     id: str
     conversation_id: str

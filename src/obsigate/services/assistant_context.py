@@ -12,7 +12,7 @@ Caps (:class:`~obsigate.services.workspace.Limits`): a file over ``context_max_f
 marker; once ``context_max_files`` files or ``context_max_total_chars`` characters are in, the remaining
 candidates are skipped (``too_many_files``, ``total_chars``). Every cut and every skipped file is reported.
 
-Files are listed by the listing service (``services.vaults.list_all_files``: hidden entries, editor
+Files are listed by the listing service (``services.vaults.file_paths``: hidden entries, editor
 temporaries and escaping symlinks never appear) and read by ``services.files.note_text`` (the one path guard,
 redaction), behind a small cache of the redacted text keyed by the file's ``(mtime_ns, size)``.
 """
@@ -52,7 +52,6 @@ MODES = ("directory", "files", "general")
 MAX_FILE_BYTES = 8 * 1024 * 1024
 TREE_MAX_LINES = 300  # the tree is a map for the model, not a listing: bounded whatever the folder holds
 MAX_SKIPPED_LISTED = 100  # beyond this, skipped files are only counted (``skipped_more``)
-_LISTING_LIMIT = 10**9  # list_all_files pages; the context wants the whole listing (the index serves it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +218,7 @@ def _folder_files(ws: Workspace, vault: Vault, rel: str) -> list[str]:
     Raises:
         NotFound: no such folder (or a file).
     """
-    listing = vaults_svc.list_all_files(ws, vault, dir=rel, recursive=True, limit=_LISTING_LIMIT)
-    return [f["path"] for f in listing["files"]]
+    return vaults_svc.file_paths(ws, vault, rel)
 
 
 def _tree(root_label: str, base: str, paths: Sequence[str]) -> tuple[str, bool]:
@@ -250,15 +248,15 @@ def _top_level_tree(ws: Workspace, vault: Vault) -> tuple[str, bool]:
     files; and whether entries were left out."""
     page = vaults_svc.browse_directory(ws, vault, "", limit=TREE_MAX_LINES - 1)
     lines = [f"{vault.name}/"]
-    for e in page["entries"]:
-        if e["type"] == "dir":
-            count = e.get("files", 0)
-            lines.append(f"  {e['name']}/ ({count} file{'' if count == 1 else 's'})")
+    for e in page.entries:
+        if e.type == "dir":
+            count = e.files or 0
+            lines.append(f"  {e.name}/ ({count} file{'' if count == 1 else 's'})")
         else:
-            lines.append(f"  {e['name']}")
-    if page["truncated"]:
-        lines.append(f"  ... {page['total'] - len(page['entries'])} more entries")
-    return redact_text("\n".join(lines)), bool(page["truncated"])
+            lines.append(f"  {e.name}")
+    if page.truncated:
+        lines.append(f"  ... {page.total - len(page.entries)} more entries")
+    return redact_text("\n".join(lines)), page.truncated
 
 
 def _dedupe(items: Sequence[str]) -> list[str]:

@@ -8,7 +8,8 @@ occurrences of the file's name or one of its aliases, case-insensitive, outside 
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from pydantic import BaseModel, Field
 
 from obsigate.domain.links.resolve import clip_around
 from obsigate.domain.markdown.note import parse_note
@@ -16,6 +17,7 @@ from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound, ServiceError
 from obsigate.services.files import note_text
 from obsigate.services.paths import resolve_safe_path
+from obsigate.services.results import IndexState, Page, Result
 from obsigate.services.workspace import Workspace, page_fields
 
 MAX_LIMIT = 200
@@ -35,6 +37,43 @@ def _target(ws: Workspace, vault: Vault, path: str) -> str:
     return rel
 
 
+class LinkOccurrence(BaseModel):
+    line: int | None = Field(description="1-based line of the link in the linking note.")
+    context: str | None = Field(description="The linking line (clipped).")
+    subpath: str | None = Field(default=None, description="'#Heading' or '#^block' the link points at.")
+    display: str | None = None
+    kind: str = Field(description="'wikilink', 'markdown' or 'frontmatter'")
+    embed: bool
+    key: str | None = Field(default=None, description="Frontmatter property holding the link.")
+
+
+class BacklinkInfo(BaseModel):
+    path: str
+    title: str
+    count: int = Field(description="Links from this note to the file (links lists at most 20).")
+    links: list[LinkOccurrence]
+
+
+class Mention(BaseModel):
+    line: int
+    context: str
+
+
+class UnlinkedInfo(BaseModel):
+    path: str
+    title: str
+    count: int
+    mentions: list[Mention]
+
+
+class GetBacklinksResult(Result, Page):
+    vault: str
+    path: str
+    backlinks: list[BacklinkInfo]
+    unlinked: list[UnlinkedInfo] | None = None
+    index: IndexState
+
+
 def get_backlinks(
     ws: Workspace,
     vault: Vault,
@@ -43,15 +82,13 @@ def get_backlinks(
     limit: int = 50,
     offset: int = 0,
     unlinked: bool = False,
-) -> dict[str, Any]:
+) -> GetBacklinksResult:
     """Notes of ``vault`` (already permitted by the tool layer) linking to ``path`` (any file: note or
     attachment), by linking note path.
 
-    Returns ``{"vault", "path", "backlinks": [{"path", "title", "count", "links": [{"line", "context",
-    "subpath", "display", "kind", "embed", "key"}]}], "total", "offset", "truncated", "next_offset",
-    "index": {...}}``; ``total`` counts linking notes; ``links`` lists at most 20 occurrences per note
+    Returns a :class:`GetBacklinksResult`: ``total`` counts linking notes; ``links`` lists at most 20 occurrences per note
     (``count`` has them all); ``context`` is the linking line, redacted and clipped. With ``unlinked``, also
-    ``"unlinked": [{"path", "title", "count", "mentions": [{"line", "context"}]}]`` for up to ``limit`` notes
+    ``unlinked`` for up to ``limit`` notes
     (see :func:`unlinked_mentions`).
 
     Raises:
@@ -63,44 +100,41 @@ def get_backlinks(
     rel = _target(ws, vault, path)
     page, total = ws.index.backlinks(vault.name, rel, limit=limit, offset=offset)
     items = [
-        {
-            "path": b.path,
-            "title": note_title(b.path),
-            "count": len(b.links),
-            "links": [
-                {
-                    "line": r.line,
-                    "context": r.context,  # redacted once, with the whole result, by the tool layer
-                    "subpath": r.subpath,
-                    "display": r.display,
-                    "kind": r.kind,
-                    "embed": r.embed,
-                    "key": r.key,
-                }
+        BacklinkInfo(
+            path=b.path,
+            title=note_title(b.path),
+            count=len(b.links),
+            links=[
+                LinkOccurrence(
+                    line=r.line,
+                    context=r.context,  # redacted once, with the whole result, by the tool layer
+                    subpath=r.subpath,
+                    display=r.display,
+                    kind=r.kind,
+                    embed=r.embed,
+                    key=r.key,
+                )
                 for r in b.links[:LINKS_PER_NOTE]
             ],
-        }
+        )
         for b in page
     ]
-    out: dict[str, Any] = {
-        "vault": vault.name,
-        "path": rel,
-        "backlinks": items,
+    return GetBacklinksResult(
+        vault=vault.name,
+        path=rel,
+        backlinks=items,
         **page_fields(total, offset, len(items)),
-    }
-    if unlinked:
-        out["unlinked"] = unlinked_mentions(ws, vault, rel, limit=limit)
-    out["index"] = ws.index_state()
-    return out
+        unlinked=unlinked_mentions(ws, vault, rel, limit=limit) if unlinked else None,
+        index=ws.index_state(),
+    )
 
 
-def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> list[dict[str, Any]]:
+def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> list[UnlinkedInfo]:
     """Other notes that name ``rel`` (its title or an alias) in plain text without linking to it.
 
     Candidates are the full-text hits for each name (up to 200 each); a mention is a case-insensitive,
     whole-word occurrence outside frontmatter and outside link spans; notes that already link to ``rel`` are
-    left out, as in Obsidian. Returns ``[{"path", "title", "count", "mentions": [{"line", "context"}]}]``
-    (≤ ``limit`` notes, ≤ 20 mentions each, by path).
+    left out, as in Obsidian. Returns :class:`UnlinkedInfo` items (≤ ``limit`` notes, ≤ 20 mentions each, by path).
     """
     names = [note_title(rel)]
     if is_note(rel):
@@ -126,15 +160,12 @@ def unlinked_mentions(ws: Workspace, vault: Vault, rel: str, *, limit: int) -> l
         mentions = []
         for i, line in enumerate(parsed.body.split("\n")):
             for m in pattern.finditer(_LINK_SPAN.sub(lambda s: " " * len(s.group()), line)):
-                mentions.append({"line": parsed.body_line + i, "context": clip_around(line, m.group())})
+                mentions.append(Mention(line=parsed.body_line + i, context=clip_around(line, m.group())))
         if mentions:
             out.append(
-                {
-                    "path": source,
-                    "title": note_title(source),
-                    "count": len(mentions),
-                    "mentions": mentions[:LINKS_PER_NOTE],
-                }
+                UnlinkedInfo(
+                    path=source, title=note_title(source), count=len(mentions), mentions=mentions[:LINKS_PER_NOTE]
+                )
             )
             if len(out) >= limit:
                 break

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
 
 from obsigate.domain.diff import MAX_DIFF_CHARS, MAX_DIFF_INPUT_BYTES
 from obsigate.domain.storage import vault_fs
@@ -23,11 +25,20 @@ from obsigate.domain.storage.backups import (
 from obsigate.domain.vault import Vault
 from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
+from obsigate.services.results import Page, Result
 from obsigate.services.workspace import Workspace, check_page, page_fields
 
 __all__ = [
     "MAX_FOLDER_FILES",
     "MAX_LIMIT",
+    "BackedUpFile",
+    "BackupVersion",
+    "DiffBackupResult",
+    "ListBackupsResult",
+    "ListTrashResult",
+    "TrashEntry",
+    "Trashed",
+    "TrashedFile",
     "diff_backup",
     "list_backups",
     "list_trash",
@@ -107,16 +118,43 @@ def _current_bytes(safe: SafePath) -> bytes | None:
 MAX_LIMIT = 1000
 
 
-def list_backups(ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0) -> dict[str, Any]:
+class BackupVersion(BaseModel):
+    version: str = Field(description="Version id; ids sort by age.")
+    created: str = Field(description="When the backup was taken, ISO 8601 UTC.")
+    size: int = Field(description="Size of the saved file in bytes.")
+    file_version: str = Field(description="The saved file's version, as read_file's (equal: same content).")
+    reason: str = Field(description="The change that made the backup: edit_file, delete_file, rename_file...")
+    deleted: bool = Field(default=False, description="The file was deleted; this backup holds its content.")
+
+
+class BackedUpFile(BaseModel):
+    path: str
+    versions: int
+    latest: str = Field(description="Newest version id.")
+    created: str = Field(description="When the newest backup was taken, ISO 8601 UTC.")
+    reason: str
+    deleted: bool = Field(description="The newest backup holds a file that was deleted.")
+
+
+class ListBackupsResult(Result, Page):
+    vault: str
+    path: str | None
+    versions: list[BackupVersion] = Field(description="The file's versions, newest first (with path).")
+    files: list[BackedUpFile] | None = Field(
+        default=None, description="Without path: every backed-up path, most recent first."
+    )
+
+
+def list_backups(
+    ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0
+) -> ListBackupsResult:
     """The saved versions of one file of ``vault`` (already permitted by the tool layer), newest first; without
     ``path``, every path of the vault that has backups, most recent first (how a deleted note or folder is
     found again). The file need not exist any more: a deleted note keeps its backups under its old path.
 
     Either list is paged: at most ``limit`` entries (1..``MAX_LIMIT``) from ``offset`` on.
 
-    Returns ``{"vault", "path", "versions": [{"version", "created", "size", "file_version", "reason", "deleted"}],
-    "files": [{"path", "versions", "latest", "created", "reason", "deleted"}] | None, "total", "offset",
-    "truncated", "next_offset"}``: ``versions`` (:meth:`BackupStore.versions`) with a path, ``files`` (:meth:`BackupStore.files`)
+    Returns a :class:`ListBackupsResult`: ``versions`` (:meth:`BackupStore.versions`) with a path, ``files`` (:meth:`BackupStore.files`)
     without one (``versions`` is then ``[]``); ``total`` counts the whole list, ``next_offset`` is the
     ``offset`` of the next page (``None`` at the end). ``file_version`` is the keyed version of the saved
     bytes, as read_file's ``version`` (equal when the file is back to this backup), never their SHA-256: a
@@ -131,13 +169,15 @@ def list_backups(ws: Workspace, vault: Vault, path: str | None, *, limit: int = 
         with store_errors():
             files = _store(ws).files(vault.name)
         page = files[offset : offset + limit]
-        return {
-            "vault": vault.name,
-            "path": None,
-            "versions": [],
-            "files": page,
-            **page_fields(len(files), offset, len(page)),
-        }
+        return ListBackupsResult.model_validate(
+            {
+                "vault": vault.name,
+                "path": None,
+                "versions": [],
+                "files": page,
+                **page_fields(len(files), offset, len(page)),
+            }
+        )
     safe = resolve_safe_path(vault, path)
     with store_errors():
         versions = _store(ws).versions(vault.name, safe.rel)
@@ -145,25 +185,38 @@ def list_backups(ws: Workspace, vault: Vault, path: str | None, *, limit: int = 
         {k: v for k, v in entry.items() if k != "sha256"} | {"file_version": ws.versions.of_sha256(entry["sha256"])}
         for entry in versions[offset : offset + limit]
     ]
-    return {
-        "vault": vault.name,
-        "path": safe.rel,
-        "versions": page,
-        "files": None,
-        **page_fields(len(versions), offset, len(page)),
-    }
+    return ListBackupsResult.model_validate(
+        {
+            "vault": vault.name,
+            "path": safe.rel,
+            "versions": page,
+            "files": None,
+            **page_fields(len(versions), offset, len(page)),
+        }
+    )
+
+
+class DiffBackupResult(Result):
+    vault: str
+    path: str
+    version: str
+    compare_with: str | None = Field(description="The other version id, or null for the current file.")
+    diff: str = Field(
+        description="Unified diff from the backup to the other side (secrets redacted); '' when identical; "
+        "a one-line note for binary files."
+    )
 
 
 def diff_backup(
     ws: Workspace, vault: Vault, path: str, version: str, *, compare_with: str | None = None
-) -> dict[str, Any]:
+) -> DiffBackupResult:
     """Compare backup ``version`` of a file of ``vault`` (already permitted by the tool layer) with another
     version (``compare_with``) or, by default, with the file as it is now (absent = every line removed). The
     diff goes from the backup to the other side and is redacted; it is cut to fit the tool result budget (at
     most ``MAX_DIFF_CHARS`` characters).
 
-    Returns ``{"vault", "path", "version", "compare_with" (a version id, or None = the current file),
-    "diff" ("" when identical), "truncated"}``.
+    Returns a :class:`DiffBackupResult` (``compare_with``: a version id, or None = the current file; ``diff``:
+    ``""`` when identical).
 
     Raises:
         NotFound (version), PathOutsideVault, BadRequest (malformed version id); Unavailable: no backup store;
@@ -175,14 +228,9 @@ def diff_backup(
     max_chars = min(MAX_DIFF_CHARS, max(2_000, ws.limits.budget_chars - 2_000))
     with store_errors():
         diff, truncated = store.diff(vault.name, safe.rel, version, compare_with, current, max_chars=max_chars)
-    return {
-        "vault": vault.name,
-        "path": safe.rel,
-        "version": version,
-        "compare_with": compare_with,
-        "diff": diff,
-        "truncated": truncated,
-    }
+    return DiffBackupResult(
+        vault=vault.name, path=safe.rel, version=version, compare_with=compare_with, diff=diff, truncated=truncated
+    )
 
 
 #: Files listed under one deleted folder of :func:`list_trash` (``count`` gives them all; restoring the folder
@@ -199,11 +247,21 @@ def _absent(vault: Vault, rel: str) -> bool:
         return False
 
 
-def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Trashed:
+    """A deleted file still gone: its ``path``, ``version`` (its newest backup: the content it had),
+    ``deleted_at`` (ISO 8601 UTC) and the ``reason`` of that backup (``delete_file``...)."""
+
+    path: str
+    version: str
+    deleted_at: str
+    reason: str
+
+
+def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list[Trashed]:
     """The trash of ``vault``: every file whose newest backup was taken as it was deleted and whose path is
-    still free (a file renamed away or re-created is not in the trash), most recently deleted first, each
-    ``{"path", "version" (its newest backup: the content it had), "deleted_at", "reason"}``. ``under``: only
-    that path or the files below that folder.
+    still free (a file renamed away or re-created is not in the trash), most recently deleted first.
+    ``under``: only that path or the files below that folder.
 
     Raises:
         Unavailable: no backup store; ServiceError ``backup_failed``.
@@ -216,7 +274,7 @@ def trashed_files(ws: Workspace, vault: Vault, under: str | None = None) -> list
         if not f["deleted"] or (under and path != under and not path.startswith(f"{under}/")):
             continue
         if _absent(vault, path):
-            out.append({"path": path, "version": f["latest"], "deleted_at": f["created"], "reason": f["reason"]})
+            out.append(Trashed(path, f["latest"], f["created"], f["reason"]))
     return out
 
 
@@ -233,16 +291,36 @@ def _deleted_folder(vault: Vault, rel: str, absent: dict[str, bool]) -> str | No
     return None
 
 
-def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0) -> dict[str, Any]:
+class TrashedFile(BaseModel):
+    path: str
+    version: str = Field(description="Its newest backup: the content it had when it was deleted.")
+    deleted_at: str = Field(description="ISO 8601 UTC.")
+    reason: str = Field(description="delete_file or delete_directory.")
+    size: int | None = Field(description="Bytes.")
+
+
+class TrashEntry(BaseModel):
+    kind: str = Field(description="'file', or 'folder': a deleted folder and the files it held.")
+    path: str
+    deleted_at: str = Field(description="The latest deletion in the entry, ISO 8601 UTC.")
+    count: int = Field(description="Files in the entry.")
+    files: list[TrashedFile] = Field(description=f"By path; a folder's first {MAX_FOLDER_FILES}.")
+
+
+class ListTrashResult(Result, Page):
+    vault: str
+    entries: list[TrashEntry] = Field(description="Newest deletion first.")
+
+
+def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0) -> ListTrashResult:
     """The trash of ``vault`` (already permitted by the tool layer) as a person sees it: each deleted file whose
     folder still exists is an entry, and the files of a deleted folder are one entry (the highest folder that
     is gone), newest deletion first; paged by entries. A deleted file and a deleted folder of the same path
     (``Sub`` deleted as a folder, then a file ``Sub`` made and deleted) are two entries, told apart by
     ``kind``, as ``restore_trash`` tells them apart.
 
-    Returns ``{"vault", "entries": [{"kind" ("file" | "folder"), "path", "deleted_at" (the latest deletion
-    in it), "count" (files), "files": [{"path", "version", "deleted_at", "reason", "size" (bytes, or None)}] (a folder's first
-    ``MAX_FOLDER_FILES``, by path)}], "total", "offset", "truncated", "next_offset"}``. A file comes back with
+    Returns a :class:`ListTrashResult` (an entry's ``files``: a folder's first ``MAX_FOLDER_FILES``, by
+    path; a file's ``size`` is ``None`` when its backup cannot be read). A file comes back with
     ``restore_trash`` (or ``restore_backup`` of its ``version``).
 
     Raises:
@@ -250,23 +328,26 @@ def list_trash(ws: Workspace, vault: Vault, *, limit: int = 100, offset: int = 0
         ``backup_failed``.
     """
     check_page(limit, offset, max_limit=MAX_LIMIT)
-    entries: dict[tuple[str, str], dict[str, Any]] = {}  # by (kind, path): a file and a folder may share a path
+    grouped: dict[tuple[str, str], list[Trashed]] = {}  # by (kind, path): a file and a folder may share a path
     absent: dict[str, bool] = {}
     for f in trashed_files(ws, vault):  # newest first: an entry's first file gives its time and place
-        folder = _deleted_folder(vault, f["path"], absent)
-        kind, where = ("folder", folder) if folder else ("file", f["path"])
-        entry = entries.setdefault((kind, where), {"kind": kind, "path": where, "deleted_at": f["deleted_at"],
-                                                   "count": 0, "files": []})  # fmt: skip
-        entry["count"] += 1
-        entry["files"].append(f)
-    ordered = list(entries.values())
-    page = ordered[offset : offset + limit]
+        folder = _deleted_folder(vault, f.path, absent)
+        grouped.setdefault(("folder", folder) if folder else ("file", f.path), []).append(f)
+    keys = list(grouped)
     store = _store(ws)
-    for entry in page:
-        entry["files"] = sorted(entry["files"], key=lambda f: f["path"])[:MAX_FOLDER_FILES]
-        for f in entry["files"]:
-            try:
-                f["size"] = int(store.info(vault.name, f["path"], f["version"]).get("size", 0))
-            except BackupError:  # pruned or damaged since it was listed: listed without a size
-                f["size"] = None
-    return {"vault": vault.name, "entries": page, **page_fields(len(ordered), offset, len(page))}
+
+    def size(f: Trashed) -> int | None:
+        try:
+            return int(store.info(vault.name, f.path, f.version).get("size", 0))
+        except BackupError:  # pruned or damaged since it was listed: listed without a size
+            return None
+
+    page = [
+        TrashEntry(
+            kind=kind, path=where, deleted_at=grouped[kind, where][0].deleted_at, count=len(grouped[kind, where]),
+            files=[TrashedFile(path=f.path, version=f.version, deleted_at=f.deleted_at, reason=f.reason, size=size(f))
+                   for f in sorted(grouped[kind, where], key=lambda f: f.path)[:MAX_FOLDER_FILES]],
+        )
+        for kind, where in keys[offset : offset + limit]
+    ]  # fmt: skip
+    return ListTrashResult(vault=vault.name, entries=page, **page_fields(len(keys), offset, len(page)))

@@ -71,11 +71,8 @@ class Change(BaseModel):
                     out.append(p)
         return out
 
-    def applied(self, backups: list[dict[str, str]] | list[BackupRef]) -> Change:
-        """This change once done: the diffs dropped, ``backups`` set."""
-        return self.model_copy(
-            update={
-                "changes": [f.model_copy(update={"diff": None}) for f in self.changes],
-                "backups": [BackupRef.model_validate(b) for b in backups],
-            }
-        )
+    def applied(self, backups: list[BackupRef]) -> Change:
+        """This change once done: the diffs dropped (an apply renders none: kept for a planned change handed
+        here), ``backups`` set."""
+        changes = [f if f.diff is None else f.model_copy(update={"diff": None}) for f in self.changes]
+        return self.model_copy(update={"changes": changes, "backups": list(backups)})

@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from obsigate.domain.markdown.note import distinct_tags, parse_note
 from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.storage import vault_fs
@@ -22,6 +24,7 @@ from obsigate.domain.vault import Vault, decode_note, is_note
 from obsigate.domain.versions import served_sha256
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import SafePath, fs_errors, resolve_safe_path
+from obsigate.services.results import Result
 from obsigate.services.workspace import Workspace
 
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024
@@ -101,6 +104,59 @@ def _window(text: str, offset: int, max_bytes: int, max_json_chars: int) -> tupl
         size = max(64, int(size * max_json_chars / encoded * 0.95))
 
 
+class LinkInfo(BaseModel):
+    target: str = Field(description="Link path as written (without #subpath); '' = this note.")
+    subpath: str | None = None
+    display: str | None = None
+    kind: str = Field(description="'wikilink', 'markdown' or 'frontmatter'")
+    embed: bool
+    line: int
+    key: str | None = Field(default=None, description="Frontmatter property holding the link.")
+    resolved: str | None = Field(default=None, description="Vault path the link points to; null when unresolved.")
+
+
+class HeadingInfo(BaseModel):
+    level: int
+    text: str
+    line: int
+
+
+class FileChunk(Result):
+    """A file read in chunks: its ``size`` in bytes, ``sha256`` (of the whole file as served: a note redacted)
+    and ``version``, where this chunk starts (``offset``) and the next one does (``next_offset``; null at the
+    end)."""
+
+    vault: str
+    path: str
+    size: int
+    sha256: str = Field(description="SHA-256 of the whole file as served (a note redacted).")
+    version: str = Field(description="Changes whenever the stored file does; opaque.")
+    offset: int
+    next_offset: int | None = None
+
+
+class ReadFileResult(FileChunk):
+    content: str = Field(description="Note body after the frontmatter (secrets redacted).")
+    frontmatter: dict[str, Any]
+    frontmatter_error: str | None = None
+    tags: list[str]
+    aliases: list[str]
+    links: list[LinkInfo]
+    headings: list[HeadingInfo]
+    modified: str
+
+
+class ReadFileRawResult(FileChunk):
+    mime_type: str
+    encoding: str = Field(description="'utf-8' for text, 'base64' for binary files")
+    content: str = Field(description="Text, or '' for binaries over MCP: the bytes come as an image/resource block.")
+
+    def exact_fields(self) -> tuple[str, ...]:
+        """The fields holding exact bytes (a binary chunk's base64 ``content``), which ``pipeline.finish``
+        neither redacts nor cuts; none for text."""
+        return ("content",) if self.encoding == "base64" else ()
+
+
 def note_text(vault: Vault, path: str) -> str:
     """The redacted text of one note or text file of ``vault`` (lossy decoding of invalid UTF-8), with its
     line breaks kept (line numbers stay true).
@@ -115,13 +171,11 @@ def note_text(vault: Vault, path: str) -> str:
     return redact_text(text, keep_lines=True)
 
 
-def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> dict[str, Any]:
+def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> ReadFileResult:
     """A note's body and metadata, redacted. ``vault`` is the vault the tool layer already permitted (the
     caller's grants are checked there, never here).
 
-    Returns ``{"vault", "path", "content", "frontmatter", "frontmatter_error", "tags", "aliases", "links":
-    [{"target", "subpath", "display", "kind", "embed", "line", "key", "resolved"}], "headings": [{"level", "text", "line"}],
-    "size", "modified", "sha256", "version", "offset", "next_offset", "truncated"}`` (``sha256``: of the whole
+    Returns a :class:`ReadFileResult` (``sha256``: of the whole
     file as served, redacted; ``version``: the stored bytes' keyed version, ``domain/versions.py``, which a
     save sends back). ``content`` is the body after the
     frontmatter block; offsets are UTF-8 byte offsets into that body, and ``offset`` is where ``content`` really
@@ -156,27 +210,26 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
     else:
         raise BadRequest(f"{safe.rel!r} is not a text note", code="not_text", hint="use read_file_raw")
     chunk, start, next_offset, _ = _window(body, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
-    return {
-        "vault": vault.name,
-        "path": safe.rel,
-        "content": chunk,
+    return ReadFileResult(
+        vault=vault.name,
+        path=safe.rel,
+        content=chunk,
         **meta,
-        "size": len(data),
-        "modified": datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).isoformat(timespec="seconds"),
-        "sha256": served_sha256(redact_text(text)),  # of the file as served, never of its secrets
-        "version": ws.versions.of(data),
-        "offset": start,
-        "next_offset": next_offset,
-        "truncated": next_offset is not None,
-    }
+        size=len(data),
+        modified=datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).isoformat(timespec="seconds"),
+        sha256=served_sha256(redact_text(text)),  # of the file as served, never of its secrets
+        version=ws.versions.of(data),
+        offset=start,
+        next_offset=next_offset,
+        truncated=next_offset is not None,
+    )
 
 
-def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> dict[str, Any]:
+def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -> ReadFileRawResult:
     """The file exactly as stored, from ``vault`` (already permitted by the tool layer): text redacted and
     windowed like read_file, or binary bytes as base64 in chunks of at most ``limits.max_read_bytes`` bytes.
 
-    Returns ``{"vault", "path", "mime_type", "encoding": "utf-8"|"base64", "content", "size", "sha256",
-    "version", "offset", "next_offset", "truncated"}``. ``size`` is the whole file's, ``sha256`` the whole
+    Returns a :class:`ReadFileRawResult`: ``encoding`` ``"utf-8"`` or ``"base64"``; ``size`` is the whole file's, ``sha256`` the whole
     file's as served (a text redacted, a binary as stored), ``version`` as :func:`read_file_text`'s; ``offset`` is where
     the chunk starts (text: a UTF-8 byte offset into the redacted text, snapped to a character boundary;
     binary: a byte offset into the file) and ``next_offset`` where the next one does (``None`` at the end).
@@ -205,23 +258,23 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
         end = min(len(data), offset + ws.limits.max_read_bytes)
         next_offset = end if end < len(data) else None
         chunk = base64.b64encode(data[offset:end]).decode("ascii")
-        return {
+        return ReadFileRawResult(
             **common,
-            "encoding": "base64",
-            "content": chunk,
-            "offset": offset,
-            "next_offset": next_offset,
-            "truncated": next_offset is not None,
-        }
+            encoding="base64",
+            content=chunk,
+            offset=offset,
+            next_offset=next_offset,
+            truncated=next_offset is not None,
+        )
     chunk, start, next_offset, _ = _window(shown, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
-    return {
+    return ReadFileRawResult(
         **common,
-        "encoding": "utf-8",
-        "content": chunk,
-        "offset": start,
-        "next_offset": next_offset,
-        "truncated": next_offset is not None,
-    }
+        encoding="utf-8",
+        content=chunk,
+        offset=start,
+        next_offset=next_offset,
+        truncated=next_offset is not None,
+    )
 
 
 def read_file_bytes(ws: Workspace, vault: Vault, path: str) -> tuple[str, bytes, str]:

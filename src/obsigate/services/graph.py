@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict, deque
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
 
 from obsigate.domain.vault import Vault, is_note, note_title
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import kind_of, normalize_rel
+from obsigate.services.results import IndexState, Result
 from obsigate.services.workspace import Workspace
 
 MAX_NODES = 2_000
@@ -27,7 +30,7 @@ EDGES_PER_NODE = 5  # the edge list is cut at limit × this
 EXPLORE_FACTOR = 5  # a local walk visits at most limit × this files before ranking them
 EXPORTS_KEPT = 8  # whole-vault exports cached (vault × tag), the least recently used dropped first
 
-_exports: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
+_exports: OrderedDict[tuple[str, str, str], ExportGraphResult] = OrderedDict()
 _exports_lock = threading.Lock()
 
 
@@ -35,6 +38,31 @@ def _node(key: str, unresolved: bool) -> dict[str, Any]:
     if unresolved:
         return {"id": key, "title": key.rsplit("/", 1)[-1], "type": "unresolved"}
     return {"id": key, "title": note_title(key), "type": "note" if is_note(key) else "attachment"}
+
+
+class GraphNode(BaseModel):
+    id: str = Field(description="Vault-relative path, or the link text of an unresolved node.")
+    title: str
+    type: str = Field(description="'note', 'attachment' or 'unresolved' (linked but not created yet)")
+    degree: int = Field(description="Edges touching the node in this graph.")
+    depth: int | None = Field(default=None, description="Hops from the centre (local scope).")
+
+
+class GraphEdge(BaseModel):
+    source: str
+    target: str
+    count: int = Field(description="Links from source to target.")
+
+
+class GetGraphResult(Result):
+    vault: str
+    scope: str
+    center: str | None
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    total_nodes: int
+    total_edges: int
+    index: IndexState
 
 
 def get_graph(
@@ -46,7 +74,7 @@ def get_graph(
     scope: str | None = None,
     tag: str | None = None,
     limit: int = 200,
-) -> dict[str, Any]:
+) -> GetGraphResult:
     """Nodes and edges of the link graph of ``vault`` (already permitted by the tool layer).
 
     Args:
@@ -57,9 +85,7 @@ def get_graph(
         limit: most nodes returned (1..2000); edges are cut at ``limit`` × 5.
 
     Returns:
-        ``{"vault", "scope", "center", "nodes": [{"id", "title", "type": "note"|"attachment"|"unresolved",
-        "degree", "depth"?}], "edges": [{"source", "target", "count"}], "total_nodes", "total_edges",
-        "truncated", "index": {...}}``. ``id`` is the vault-relative path (or the link text of an unresolved
+        :class:`GetGraphResult`. A node's ``id`` is the vault-relative path (or the link text of an unresolved
         node); ``count`` is the number of links from source to target.
 
     Raises:
@@ -111,31 +137,25 @@ def get_graph(
     center = rel if scope == "local" else None
     ranked = sorted(ids, key=lambda i: (i != center, -degree[i], i))
     chosen = set(ranked[:limit])
-    nodes = []
-    for i in ranked[:limit]:
-        node = _node(i, i not in keep)
-        node["degree"] = degree[i]
-        if i in depth_of:
-            node["depth"] = depth_of[i]
-        nodes.append(node)
+    nodes = [GraphNode(**_node(i, i not in keep), degree=degree[i], depth=depth_of.get(i)) for i in ranked[:limit]]
     out_edges = [
-        {"source": s, "target": t, "count": n}
+        GraphEdge(source=s, target=t, count=n)
         for (s, t), n in sorted(kept_edges.items())
         if s in chosen and t in chosen
     ]
     total_edges = len(kept_edges)
     cap = limit * EDGES_PER_NODE
-    return {
-        "vault": name,
-        "scope": scope,
-        "center": center,
-        "nodes": nodes,
-        "edges": out_edges[:cap],
-        "total_nodes": len(ids),
-        "total_edges": total_edges,
-        "truncated": capped or len(ids) > limit or len(out_edges) > cap or len(out_edges) < total_edges,
-        "index": ws.index_state(),
-    }
+    return GetGraphResult(
+        vault=name,
+        scope=scope,
+        center=center,
+        nodes=nodes,
+        edges=out_edges[:cap],
+        total_nodes=len(ids),
+        total_edges=total_edges,
+        truncated=capped or len(ids) > limit or len(out_edges) > cap or len(out_edges) < total_edges,
+        index=ws.index_state(),
+    )
 
 
 def _neighbourhood(
@@ -175,7 +195,22 @@ def _neighbourhood(
     return depth_of, edges, capped
 
 
-def export_graph(ws: Workspace, vault: Vault, *, tag: str | None = None) -> dict[str, Any]:
+class ExportGraphResult(Result):
+    """The whole graph, never cut to the result budget (``UNBOUNDED``): it is offered to no model, only to the web
+    app, whose graph view needs every note."""
+
+    UNBOUNDED: ClassVar[bool] = True
+
+    vault: str
+    version: str = Field(description="Changes whenever the vault's index changes (the REST route's ETag).")
+    tag: str | None
+    notes: list[str] = Field(description="Node i < len(notes): the note at this path.")
+    unresolved: list[str] = Field(description="Node len(notes) + j: a link to a note not created yet.")
+    edges: list[int] = Field(description="Flat (source, target) node index pairs, one per linking note and target.")
+    index: IndexState
+
+
+def export_graph(ws: Workspace, vault: Vault, *, tag: str | None = None) -> ExportGraphResult:
     """Every note of ``vault`` and the links between them, compact (the web app's whole-vault graph).
 
     Unlike :func:`get_graph` nothing is cut: a 10k-note vault gives 10k paths. Built from the index's link
@@ -186,8 +221,7 @@ def export_graph(ws: Workspace, vault: Vault, *, tag: str | None = None) -> dict
         tag: keep only notes carrying this tag or a nested one (and the unresolved links they make).
 
     Returns:
-        ``{"vault", "version", "tag", "notes": [path], "unresolved": [link text], "edges": [s0, t0, s1, t1,
-        …], "index"}``. Node ``i`` is ``notes[i]``, or ``unresolved[i - len(notes)]`` (a link to a note not
+        :class:`ExportGraphResult` (``edges``: ``[s0, t0, s1, t1, …]``). Node ``i`` is ``notes[i]``, or ``unresolved[i - len(notes)]`` (a link to a note not
         created yet); ``edges`` is flat, one (source, target) index pair per linking note and linked node,
         in the direction of the link. Attachments and same-note links are left out, as in the vault scope
         of :func:`get_graph`.
@@ -206,10 +240,10 @@ def export_graph(ws: Workspace, vault: Vault, *, tag: str | None = None) -> dict
             _exports[key] = cached
             while len(_exports) > EXPORTS_KEPT:
                 _exports.popitem(last=False)
-    return {**cached, "index": ws.index_state()}
+    return cached.model_copy(update={"index": ws.index_state()})
 
 
-def _build_export(ws: Workspace, name: str, tag: str, version: str) -> dict[str, Any]:
+def _build_export(ws: Workspace, name: str, tag: str, version: str) -> ExportGraphResult:
     notes = [r.path for r in ws.index.file_records(name) if r.note]
     if tag:
         tagged = ws.index.notes_with_tag(name, tag)
@@ -223,11 +257,12 @@ def _build_export(ws: Workspace, name: str, tag: str, version: str) -> dict[str,
         s, t = index.get(source), missing.get(target) if dest is None else index.get(dest)
         if s is not None and t is not None:
             edges += (s, t)
-    return {
-        "vault": name,
-        "version": version,
-        "tag": tag or None,
-        "notes": notes,
-        "unresolved": unresolved,
-        "edges": edges,
-    }
+    return ExportGraphResult(
+        vault=name,
+        version=version,
+        tag=tag or None,
+        notes=notes,
+        unresolved=unresolved,
+        edges=edges,
+        index=ws.index_state(),
+    )

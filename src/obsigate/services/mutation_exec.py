@@ -16,7 +16,7 @@ import hashlib
 import logging
 import stat
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from obsigate.domain.storage.atomic import is_atomic_temp, remove_stale_temps
 from obsigate.domain.storage.journal import Entry, ReadBackup, Recovered, RootOf
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import read_backup, save_backup
+from obsigate.services.changes import BackupRef
 from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavailable
 from obsigate.services.paths import fs_errors, kind_of
 from obsigate.services.workspace import Workspace
@@ -79,10 +80,10 @@ Step = Write | MakeDir | Move | Remove
 
 @dataclass(slots=True)
 class Outcome:
-    """What :func:`execute` did: backups made (``[{"path", "version"}]``) and every path it touched;
-    ``sha256``: the backed-up bytes' hashes by path (the journal's undo check needs them; not a result)."""
+    """What :func:`execute` did: backups made (:class:`BackupRef`) and every path it touched; ``sha256``: the
+    backed-up bytes' hashes by path (the journal's undo check needs them; not a result)."""
 
-    backups: list[dict[str, str]] = field(default_factory=list)
+    backups: list[BackupRef] = field(default_factory=list)
     touched: list[str] = field(default_factory=list)
     sha256: dict[str, str] = field(default_factory=dict)
 
@@ -110,8 +111,11 @@ def _read(vault: Vault, rel: str) -> bytes:
         return vault_fs.read_file(vault.root, rel)[0]
 
 
-def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) -> None:
-    """Save the file at ``rel`` (or every file under the folder ``rel``) to the backup store."""
+def _backup(
+    ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome, read: Mapping[str, bytes] | None = None
+) -> None:
+    """Save the file at ``rel`` (or every file under the folder ``rel``) to the backup store; ``read``: bytes
+    the plan already read under the vault's lock, by path (saved as they are, not read again)."""
     if ws.backups is None:
         raise Unavailable("no backup store is configured; refusing to change files without backups")
     found = kind_of(vault, rel)
@@ -122,8 +126,8 @@ def _backup(ws: Workspace, vault: Vault, rel: str, reason: str, out: Outcome) ->
     else:
         return
     for path in items:
-        data = _read(vault, path)
-        out.backups.append({"path": path, "version": save_backup(ws.backups, vault.name, path, data, reason=reason)})
+        data = read[path] if read and path in read else _read(vault, path)
+        out.backups.append(BackupRef(path=path, version=save_backup(ws.backups, vault.name, path, data, reason=reason)))
         out.sha256[path] = hashlib.sha256(data).hexdigest()
 
 
@@ -221,9 +225,12 @@ def _remove(ws: Workspace, vault: Vault, step: Remove, entry: Entry, versions: d
         vault_fs.remove_tree(vault.root, step.path)
 
 
-def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) -> Outcome:
+def execute(
+    ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str, read: Mapping[str, bytes] | None = None
+) -> Outcome:
     """Run ``steps`` on ``vault`` all-or-nothing (see the module docstring). The caller holds
-    :func:`vault_lock` and has checked the plan is still current.
+    :func:`vault_lock` and has checked the plan is still current; ``read``: the bytes the plan read under that
+    lock, by path, which the backups reuse.
 
     Returns:
         :class:`Outcome` with the backups made and the touched paths (old and new); the index is refreshed
@@ -241,10 +248,10 @@ def execute(ws: Workspace, vault: Vault, steps: Sequence[Step], *, reason: str) 
         for step in steps:
             at = step.src if isinstance(step, Move) else step.path
             if (isinstance(step, Write) and not step.exclusive) or isinstance(step, Remove | Move):
-                _backup(ws, vault, at, reason, out)
+                _backup(ws, vault, at, reason, out, read)
     except OSError as exc:  # unreadable, or vanished since the plan: nothing was changed yet
         raise _step_error(exc, at, []) from exc
-    versions = {b["path"]: b["version"] for b in out.backups}
+    versions = {b.path: b.version for b in out.backups}
     entry = ws.journal.begin(vault.name, reason) if ws.journal is not None else Entry(None, vault.name)
     try:
         for step in steps:

@@ -15,8 +15,10 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from obsigate.domain.diff import redacted_diff
@@ -58,16 +60,44 @@ def _sha(data: bytes | None) -> str:
     return "" if data is None else hashlib.sha256(data).hexdigest()
 
 
+@dataclass(slots=True)
+class _Planning:
+    """How the planner running in this context works: ``render`` its diffs (a proposal shows them; an apply
+    would throw them away), and the bytes of every file it ``read`` (an apply backs them up from there instead
+    of reading each file again: it holds the vault's lock, and ``_check`` compared their hashes)."""
+
+    render: bool = True
+    read: dict[str, bytes] = field(default_factory=dict)
+
+
+_PLANNING: ContextVar[_Planning | None] = ContextVar("obsigate_planning", default=None)
+
+
+@contextmanager
+def _planning(*, render: bool) -> Iterator[_Planning]:
+    """Run a planner with ``render`` diffs or not, collecting the bytes it reads."""
+    state = _Planning(render=render)
+    token = _PLANNING.set(state)
+    try:
+        yield state
+    finally:
+        _PLANNING.reset(token)
+
+
 def _read(vault: Vault, rel: str) -> bytes | None:
     """The bytes of the regular file ``rel``, ``None`` if absent. A folder or special file → BadRequest; a
-    symlink → PathOutsideVault."""
+    symlink → PathOutsideVault. Noted in the running :class:`_Planning`."""
     try:
         with fs_errors(rel):
-            return vault_fs.read_file(vault.root, rel)[0]
+            data = vault_fs.read_file(vault.root, rel)[0]
     except (FileNotFoundError, NotADirectoryError):
         return None
     except IsADirectoryError:
         raise BadRequest(f"{rel!r} is a folder", code="is_a_directory") from None
+    state = _PLANNING.get()
+    if state is not None:
+        state.read[rel] = data
+    return data
 
 
 def _existing(vault: Vault, rel: str) -> bytes:
@@ -129,7 +159,10 @@ def _proposal(summary: str, changes: list[Any], reads: dict[str, str], details: 
 
 
 def _change(rel: str, action: str, before: bytes | None, after: bytes | None, to: str | None = None) -> FileChange:
-    return FileChange(path=rel, action=action, to=to, diff=_diff(rel, before, after, to=to))
+    """One file's change; its redacted diff only when the running plan renders diffs (a proposal)."""
+    state = _PLANNING.get()
+    diff = _diff(rel, before, after, to=to) if state is None or state.render else None
+    return FileChange(path=rel, action=action, to=to, diff=diff)
 
 
 # --------------------------------------------------------------------------------------- entry points
@@ -145,7 +178,8 @@ def propose(ws: Workspace, planner: Planner, vault: Vault, **args: Any) -> Chang
         ``path_outside_vault``, ``count_mismatch``...).
     """
     _ensure_writable(vault)
-    return planner(ws, vault, **args).change.model_copy(update={"vault": vault.name})
+    with _planning(render=True):
+        return planner(ws, vault, **args).change.model_copy(update={"vault": vault.name})
 
 
 def apply(
@@ -165,10 +199,10 @@ def apply(
         Conflict (``conflict`` when a file changed since ``expected``, ``exists``), plus :func:`propose`'s.
     """
     _ensure_writable(vault)
-    with vault_lock(vault):
+    with vault_lock(vault), _planning(render=False) as planning:  # no diff: an applied change shows none
         plan = planner(ws, vault, **args)
         _check(expected, plan.change.reads)
-        done = execute(ws, vault, plan.steps, reason=plan.reason) if plan.steps else None
+        done = execute(ws, vault, plan.steps, reason=plan.reason, read=planning.read) if plan.steps else None
     change = plan.change.model_copy(update={"vault": vault.name})
     if done is None:  # a dry run, or an edit that changes nothing: no path was touched
         change = change.model_copy(update={"changes": []})
@@ -337,8 +371,8 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
         raise Unavailable("no backup store is configured")
     trashed = trashed_files(ws, vault, under=rel)
     if kind is None:
-        kind = "file" if any(f["path"] == rel for f in trashed) else "folder"
-    files = [f for f in trashed if (f["path"] == rel) == (kind == "file")]
+        kind = "file" if any(f.path == rel for f in trashed) else "folder"
+    files = [f for f in trashed if (f.path == rel) == (kind == "file")]
     if not files:
         if _exists(vault, rel):
             raise Conflict(
@@ -348,24 +382,24 @@ def plan_restore_trash(ws: Workspace, vault: Vault, *, path: str, kind: str | No
             )
         raise NotFound(f"the trash holds no deleted {kind} at {rel!r}", hint="list_trash shows what can be restored")
     one = kind == "file"
-    restored = {f["path"] for f in files}
+    restored = {f.path for f in files}
     changes: list[FileChange] = []
     steps: list[Step] = []
     reads: dict[str, str] = {}
-    for f in sorted(files, key=lambda f: f["path"]):
-        _parent_ok(vault, f["path"])  # a file now where its folder was: not_a_directory
-        folders = f["path"].split("/")[:-1]
+    for f in sorted(files, key=lambda f: f.path):
+        _parent_ok(vault, f.path)  # a file now where its folder was: not_a_directory
+        folders = f.path.split("/")[:-1]
         clash = next((p for p in ("/".join(folders[: i + 1]) for i in range(len(folders))) if p in restored), None)
         if clash:  # restoring 'Sub' and 'Sub/a.md' together: one of the two paths cannot be had
-            raise BadRequest(f"the trash holds a file {clash!r} and a folder of that name holding {f['path']!r}; "
+            raise BadRequest(f"the trash holds a file {clash!r} and a folder of that name holding {f.path!r}; "
                              "restore them one at a time", code="not_a_directory",
                              hint="restore single files from the folder's entry")  # fmt: skip
-        data = read_backup(ws.backups, vault.name, f["path"], f["version"])
+        data = read_backup(ws.backups, vault.name, f.path, f.version)
         if len(changes) < 200:  # a folder's files are listed as delete_directory lists them: no diffs
-            change = _change(rel, "create", None, data) if one else FileChange(path=f["path"], action="create", diff="")
+            change = _change(rel, "create", None, data) if one else FileChange(path=f.path, action="create", diff="")
             changes.append(change)
-        steps.append(Write(f["path"], data, exclusive=True))
-        reads[f["path"]] = _sha(None)
+        steps.append(Write(f.path, data, exclusive=True))
+        reads[f.path] = _sha(None)
     n = len(files)
     summary = (
         f"restore {rel} from the trash"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from pydantic import BaseModel
 
 from obsigate.domain.text import fold
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
 from obsigate.services.redacted_paths import shown_path
+from obsigate.services.results import Page, Result
 from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_QUERY_WORDS = 8
@@ -54,6 +56,18 @@ def path_score(path: str, words: list[str]) -> float | None:
     return score - len(path) / 1000.0
 
 
+class PathHit(BaseModel):
+    vault: str
+    path: str
+    title: str
+    score: float
+
+
+class SearchPathsResult(Result, Page):
+    query: str
+    hits: list[PathHit]
+
+
 def search_paths(
     ws: Workspace,
     q: str,
@@ -61,13 +75,12 @@ def search_paths(
     *,
     limit: int = 20,
     offset: int = 0,
-) -> dict[str, Any]:
+) -> SearchPathsResult:
     """Files of ``vaults`` (declared names the tool layer already put in the caller's scope: the one named, or
     every vault they may use) whose path fuzzily matches ``q`` (every word must match), as a reader is shown
     it: a secret in a name is matched as its ``[REDACTED:…]`` marker, never letter by letter.
 
-    Returns ``{"query", "hits": [{"vault", "path", "title", "score"}], "total", "offset", "truncated",
-    "next_offset"}``, best first.
+    Returns a :class:`SearchPathsResult`, best first.
 
     Raises:
         BadRequest: an empty query, ``limit`` outside 1..100 or a negative ``offset``.
@@ -84,7 +97,6 @@ def search_paths(
                 scored.append((-score, name, path))
     scored.sort()
     hits = [
-        {"vault": v, "path": p, "title": note_title(p), "score": round(-s, 3)}
-        for s, v, p in scored[offset : offset + limit]
+        PathHit(vault=v, path=p, title=note_title(p), score=round(-s, 3)) for s, v, p in scored[offset : offset + limit]
     ]
-    return {"query": q, "hits": hits, **page_fields(len(scored), offset, len(hits))}
+    return SearchPathsResult(query=q, hits=hits, **page_fields(len(scored), offset, len(hits)))

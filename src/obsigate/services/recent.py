@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+
+from pydantic import BaseModel, Field
 
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
+from obsigate.services.results import FromIndex, Page, Result
 from obsigate.services.workspace import Workspace, iso_utc, page_fields
 
 MODES = ("modified", "created")
@@ -65,6 +67,24 @@ def _plural(n: int, unit: str) -> str:
     return f"1 {unit} ago" if n == 1 else f"{n} {unit}s ago"
 
 
+class RecentFile(BaseModel):
+    vault: str
+    path: str
+    title: str
+    is_note: bool
+    size: int = Field(description="Bytes.")
+    modified: str = Field(description="Last modification, ISO 8601 UTC.")
+    created: str = Field(description="Creation time, ISO 8601 UTC (the modification time when unknown).")
+    age: str = Field(
+        description="How long ago, from the time of the chosen mode: 'just now', '3 hours ago', 'yesterday'..."
+    )
+
+
+class ListRecentResult(Result, Page, FromIndex):
+    mode: str
+    files: list[RecentFile]
+
+
 def list_recent(
     ws: Workspace,
     vaults: Sequence[str],
@@ -73,7 +93,7 @@ def list_recent(
     limit: int = 20,
     offset: int = 0,
     now: float | None = None,
-) -> dict[str, Any]:
+) -> ListRecentResult:
     """The most recently modified (or created) files, notes and attachments alike, newest first.
 
     Scope: ``vaults``, declared names the tool layer already put in the caller's scope (the one named, or
@@ -87,10 +107,9 @@ def list_recent(
         now: the current time in seconds since the epoch (default: the clock), for ``age``.
 
     Returns:
-        ``{"mode", "files": [{"vault", "path", "title", "is_note", "size" (bytes), "modified", "created"
-        (ISO 8601 UTC), "age" (:func:`humanize_age` of the ``mode`` time)}], "total" (files in scope),
-        "offset", "truncated", "next_offset" (``None`` at the end), "index": {"state", "complete"}}`` and,
-        while the first index build runs, a ``warning`` (recent files may be missing).
+        :class:`ListRecentResult`: each file's ``age`` is :func:`humanize_age` of its ``mode`` time, ``total``
+        counts the files in scope; while the first index build runs, a ``warning`` (recent files may be
+        missing).
 
     Raises:
         BadRequest: ``mode`` not ``modified``/``created``, ``limit`` outside 1..100, ``offset`` outside
@@ -107,23 +126,22 @@ def list_recent(
         created = rec.created_ns or rec.mtime_ns
         stamp = created if mode == "created" else rec.mtime_ns
         files.append(
-            {
-                "vault": rec.vault,
-                "path": rec.path,
-                "title": note_title(rec.path),
-                "is_note": rec.note,
-                "size": rec.size,
-                "modified": iso_utc(rec.mtime_ns),
-                "created": iso_utc(created),
-                "age": humanize_age(clock - stamp / 1e9),
-            }
+            RecentFile(
+                vault=rec.vault,
+                path=rec.path,
+                title=note_title(rec.path),
+                is_note=rec.note,
+                size=rec.size,
+                modified=iso_utc(rec.mtime_ns),
+                created=iso_utc(created),
+                age=humanize_age(clock - stamp / 1e9),
+            )
         )
-    out: dict[str, Any] = {
-        "mode": mode,
-        "files": files,
+    index = ws.index_state()
+    return ListRecentResult(
+        mode=mode,
+        files=files,
         **page_fields(total, offset, len(files)),
-        "index": ws.index_state(),
-    }
-    if not out["index"]["complete"]:
-        out["warning"] = "the index is still being built; recent files may be missing"
-    return out
+        index=index,
+        warning=None if index.complete else "the index is still being built; recent files may be missing",
+    )

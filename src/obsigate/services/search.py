@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from pydantic import BaseModel, Field
 
 from obsigate.services.errors import BadRequest
 from obsigate.services.paths_search import subsequence_span
+from obsigate.services.results import FromIndex, IndexState, Page, Result
 from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_LIMIT = 100
 MAX_SEARCH_OFFSET = 10_000  # deeper pages are never useful, and the engine allocates offset + limit slots
+
+
+class SearchHitInfo(BaseModel):
+    vault: str
+    path: str
+    title: str
+    score: float
+    snippet: str = Field(description="Matching passage; matches wrapped in <mark>…</mark>.")
+    tags: list[str]
+
+
+class SearchFulltextResult(Result, Page, FromIndex):
+    query: str
+    hits: list[SearchHitInfo]
 
 
 def search_vaults(
@@ -21,12 +37,11 @@ def search_vaults(
     tag: str | None = None,
     limit: int = 20,
     offset: int = 0,
-) -> dict[str, Any]:
+) -> SearchFulltextResult:
     """BM25 search of ``q`` (plain words, never query syntax) in ``vaults`` (declared names the tool layer
     already put in the caller's scope: the one named, or every vault they may use; empty → no hits).
 
-    Returns ``{"query", "hits": [{"vault", "path", "title", "score", "snippet", "tags"}], "total", "offset",
-    "truncated", "next_offset", "index": {"state", "complete"}}``. Snippets mark matches with ``<mark>``
+    Returns a :class:`SearchFulltextResult`. Snippets mark matches with ``<mark>``
     and are redacted. While the index is still being built, ``index.complete`` is false and a ``warning``
     says results may be missing.
 
@@ -48,20 +63,28 @@ def search_vaults(
         }
         for h in page.hits
     ]
-    out: dict[str, Any] = {
-        "query": q, "hits": hits, **page_fields(page.total, offset, len(hits)), "index": ws.index_state(),
-    }  # fmt: skip
-    if not out["index"]["complete"]:
-        out["warning"] = "the index is still being built; results may be incomplete"
-    return out
+    index = ws.index_state()
+    warning = None if index.complete else "the index is still being built; results may be incomplete"
+    return SearchFulltextResult.model_validate(
+        {"query": q, "hits": hits, **page_fields(page.total, offset, len(hits)), "index": index, "warning": warning}
+    )
 
 
-def list_tags(ws: Workspace, vaults: Sequence[str], *, limit: int = 500, offset: int = 0) -> dict[str, Any]:
+class TagInfo(BaseModel):
+    tag: str
+    count: int = Field(description="Notes carrying the tag or one of its nested children.")
+
+
+class ListTagsResult(Result, Page):
+    tags: list[TagInfo]
+    index: IndexState
+
+
+def list_tags(ws: Workspace, vaults: Sequence[str], *, limit: int = 500, offset: int = 0) -> ListTagsResult:
     """Distinct tags of ``vaults`` (names already in the caller's scope) with the number of notes carrying each
     (nested parents counted, as Obsidian's tag pane).
 
-    Returns ``{"tags": [{"tag", "count"}], "total", "offset", "truncated", "next_offset", "index": {...}}``,
-    most used first.
+    Returns a :class:`ListTagsResult`, most used first.
 
     Raises:
         BadRequest: ``limit`` < 1 or ``offset`` < 0.
@@ -69,11 +92,16 @@ def list_tags(ws: Workspace, vaults: Sequence[str], *, limit: int = 500, offset:
     check_page(limit, offset)
     tags = ws.index.list_tags(vaults=vaults)
     chunk = tags[offset : offset + limit]
-    return {
-        "tags": [{"tag": t.tag, "count": t.count} for t in chunk],
+    return ListTagsResult(
+        tags=[TagInfo(tag=t.tag, count=t.count) for t in chunk],
         **page_fields(len(tags), offset, len(chunk)),
-        "index": ws.index_state(),
-    }
+        index=ws.index_state(),
+    )
+
+
+class SuggestTagsResult(Result, Page):
+    query: str
+    tags: list[TagInfo]
 
 
 def suggest_tags(
@@ -83,13 +111,13 @@ def suggest_tags(
     *,
     limit: int = 20,
     offset: int = 0,
-) -> dict[str, Any]:
+) -> SuggestTagsResult:
     """Tags of ``vaults`` (names already in the caller's scope) for ``q`` (leading ``#`` optional,
     case-insensitive), with note counts, best first: tags starting
     with ``q``, then tags with a nested part starting with it (``sensors`` → ``project/sensors``), then tags
     holding ``q``'s letters in order. Within a group, most used first. An empty ``q`` gives the most used tags.
 
-    Returns ``{"query", "tags": [{"tag", "count"}], "total", "offset", "truncated", "next_offset"}``.
+    Returns a :class:`SuggestTagsResult`.
 
     Raises:
         BadRequest: ``limit`` outside 1..100, negative ``offset``.
@@ -109,5 +137,5 @@ def suggest_tags(
             continue
         ranked.append((group, -t.count, t.tag))
     ranked.sort()
-    chunk = [{"tag": tag, "count": -neg} for _, neg, tag in ranked[offset : offset + limit]]
-    return {"query": q, "tags": chunk, **page_fields(len(ranked), offset, len(chunk))}
+    chunk = [TagInfo(tag=tag, count=-neg) for _, neg, tag in ranked[offset : offset + limit]]
+    return SuggestTagsResult(query=q, tags=chunk, **page_fields(len(ranked), offset, len(chunk)))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import regex as rx
+from pydantic import BaseModel, Field
 from wcmatch import glob as wcglob
 
 from obsigate.domain.index.sqlite_store import tag_key
@@ -29,6 +30,7 @@ from obsigate.domain.index.vault_index import FileRecord
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
+from obsigate.services.results import FromIndex, Page, Result
 from obsigate.services.search import MAX_LIMIT, MAX_SEARCH_OFFSET
 from obsigate.services.search_args import MAX_Q_CHARS, compile_globs, compile_query, size_range, time_range
 from obsigate.services.workspace import Workspace, iso_utc
@@ -218,19 +220,40 @@ def _scan(
             )
 
 
-def _hit(ws: Workspace, f: _Found) -> dict[str, Any]:
+def _hit(ws: Workspace, f: _Found) -> AdvancedHit:
     """One result hit; a hit found without ``q`` gets the start of its body as snippet, read now."""
     if f.snippet is None:
         f.snippet, f.tags = "", ()
         for _, body, tags in ws.index.note_texts(f.vault, [f.path]):
             f.snippet, f.tags = _lead(body), tags
-    return {
-        "vault": f.vault, "path": f.path, "title": note_title(f.path), "snippet": f.snippet, "matches": f.matches,
-        "size": f.size, "modified": iso_utc(f.mtime_ns), "created": iso_utc(f.created_ns), "tags": list(f.tags or ()),
-    }  # fmt: skip
+    return AdvancedHit(
+        vault=f.vault, path=f.path, title=note_title(f.path), snippet=f.snippet, matches=f.matches,
+        size=f.size, modified=iso_utc(f.mtime_ns), created=iso_utc(f.created_ns), tags=list(f.tags or ()),
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------ the search
+
+
+class AdvancedHit(BaseModel):
+    vault: str
+    path: str
+    title: str
+    snippet: str = Field(
+        description="About 200 characters around the first match, matches in <mark>…</mark>; without q, the note's start."
+    )
+    matches: int = Field(description="Matches in the note (counted up to 1000).")
+    size: int = Field(description="Bytes.")
+    modified: str = Field(description="ISO 8601, UTC.")
+    created: str = Field(description="ISO 8601, UTC.")
+    tags: list[str]
+
+
+class SearchAdvancedResult(Result, Page, FromIndex):
+    query: str
+    sort: str
+    hits: list[AdvancedHit]
+    timed_out: bool = Field(description="The time budget ran out: hits and total are partial (see warning).")
 
 
 def search_advanced(
@@ -250,7 +273,7 @@ def search_advanced(
     created: Mapping[str, Any] | None = None,
     modified: Mapping[str, Any] | None = None,
     size: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> SearchAdvancedResult:
     """Notes of ``vaults`` matching ``q`` (literal or regex) and every given filter.
 
     Args:
@@ -268,9 +291,7 @@ def search_advanced(
         size: ``{"min", "max"}`` bytes, inclusive.
 
     Returns:
-        ``{"query", "sort", "hits": [{"vault", "path", "title", "snippet", "matches", "size", "modified",
-        "created", "tags"}], "total", "offset", "truncated", "next_offset", "timed_out", "index": {"state",
-        "complete"}, "warning"}``. ``matches`` counts up to 1000 per note; ``modified``/``created`` are ISO 8601
+        :class:`SearchAdvancedResult`. ``matches`` counts up to 1000 per note; ``modified``/``created`` are ISO 8601
         UTC. When time ran out (``timed_out``) results are partial, ``truncated`` is true and ``warning`` says so.
 
     Raises:
@@ -320,22 +341,22 @@ def search_advanced(
         warnings.append(f"{scan.slow} notes took longer than {NOTE_TIMEOUT_S:g} s to match the regex and were skipped")
     timed_out = scan.out_of_time or scan.slow > 0
     index = ws.index_state()
-    if not index["complete"]:
+    if not index.complete:
         warnings.append("the index is still being built; results may be incomplete")
 
     found = scan.found
     found.sort(key=_sort_key(sort))
     hits = [_hit(ws, f) for f in found[offset : offset + limit]]
     end = offset + len(hits)
-    return {
-        "query": q,
-        "sort": sort,
-        "hits": hits,
-        "total": len(found),
-        "offset": offset,
-        "truncated": end < len(found) or timed_out,
-        "next_offset": end if end < len(found) else None,
-        "timed_out": timed_out,
-        "index": index,
-        "warning": "; ".join(warnings) or None,
-    }
+    return SearchAdvancedResult(
+        query=q,
+        sort=sort,
+        hits=hits,
+        total=len(found),
+        offset=offset,
+        truncated=end < len(found) or timed_out,
+        next_offset=end if end < len(found) else None,
+        timed_out=timed_out,
+        index=index,
+        warning="; ".join(warnings) or None,
+    )

@@ -6,40 +6,75 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.text import nfc
 from obsigate.domain.vault import Vault, is_editor_temp, is_note, is_servable_name, walk
 from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.paths import fs_errors, kind_of, resolve_safe_path
+from obsigate.services.results import Page, Result
 from obsigate.services.workspace import Workspace, iso_utc
 
 
-def list_accessible_vaults(ws: Workspace, vaults: Sequence[str]) -> list[dict[str, Any]]:
+class VaultInfo(BaseModel):
+    name: str
+    notes: int
+    read_only: bool
+    destructive_tools: bool
+
+
+class ListVaultsResult(Result):
+    vaults: list[VaultInfo]
+
+
+def list_accessible_vaults(ws: Workspace, vaults: Sequence[str]) -> ListVaultsResult:
     """The vaults named in ``vaults`` (declared names the tool layer already put in the caller's scope, e.g.
-    every vault they may use), in that order: ``[{"name", "notes", "read_only", "destructive_tools"}]``."""
-    out = []
-    for name in vaults:
-        vault = ws.vaults[name]
-        out.append(
-            {
-                "name": name,
-                "notes": ws.index.note_count(name),
-                "read_only": vault.read_only,
-                "destructive_tools": ws.destructive.get(name, True),
-            }
-        )
-    return out
+    every vault they may use), in that order."""
+    return ListVaultsResult(
+        vaults=[
+            VaultInfo(
+                name=name,
+                notes=ws.index.note_count(name),
+                read_only=ws.vaults[name].read_only,
+                destructive_tools=ws.destructive.get(name, True),
+            )
+            for name in vaults
+        ]
+    )
+
+
+class DirEntry(BaseModel):
+    name: str
+    path: str
+    type: str = Field(description="'dir' or 'file'")
+    size: int | None = None
+    modified: str | None = None
+    is_note: bool | None = None
+    files: int | None = Field(default=None, description="Folders: files inside, at any depth.")
+    notes: int | None = Field(default=None, description="Folders: notes inside, at any depth.")
+
+
+class FolderSummary(BaseModel):
+    dirs: int
+    files: int
+    notes: int
+
+
+class ListDirectoryResult(Result, Page):
+    vault: str
+    path: str
+    summary: FolderSummary = Field(description="This folder's own sub-folders, files and notes (every page).")
+    entries: list[DirEntry]
 
 
 def browse_directory(
     ws: Workspace, vault: Vault, path: str | None, *, limit: int = 200, offset: int = 0
-) -> dict[str, Any]:
+) -> ListDirectoryResult:
     """One folder's visible entries of ``vault`` (already permitted by the tool layer), folders first then
     files, each sorted by name (case-insensitive).
 
-    Returns ``{"vault", "path", "entries": [{"name", "path", "type": "dir"|"file", "size"?, "modified"?,
-    "is_note"?, "files"?, "notes"?}], "summary": {"dirs", "files", "notes"}, "total", "offset", "truncated",
-    "next_offset"}``. A folder entry carries ``files``/``notes``: how many indexed files and notes it holds at
+    Returns a :class:`ListDirectoryResult`. A folder entry carries ``files``/``notes``: how many indexed files and notes it holds at
     any depth, so a page of a 10k-file root is still an overview of the whole vault. ``summary`` counts this
     folder's own entries (all pages).
 
@@ -80,7 +115,7 @@ def browse_directory(
     except OSError:  # the folder vanished since the listing
         stats = {}
     page["entries"] = [e if isinstance(e, dict) else _file_entry(e[0], stats.get(e[1])) for e in page["entries"]]
-    return page
+    return ListDirectoryResult.model_validate(page)
 
 
 def _file_entry(rel: str, st: os.stat_result | None) -> dict[str, Any]:
@@ -104,6 +139,19 @@ def _count_below(ws: Workspace, vault: str, folder: str, dirs: list[dict[str, An
         d["files"], d["notes"] = counts[d["name"]]
 
 
+class FileInfo(BaseModel):
+    path: str
+    size: int
+    modified: str
+    is_note: bool
+
+
+class ListAllFilesResult(Result, Page):
+    vault: str
+    dir: str
+    files: list[FileInfo]
+
+
 def list_all_files(
     ws: Workspace,
     vault: Vault,
@@ -112,33 +160,49 @@ def list_all_files(
     recursive: bool = True,
     limit: int = 500,
     offset: int = 0,
-) -> dict[str, Any]:
+) -> ListAllFilesResult:
     """Every visible file of ``vault`` (already permitted by the tool layer) under ``dir`` (default: the
     root), sorted by vault-relative path (code points).
 
     Served from the index once it is ready (no disk walk per page, so paging a 100k-file vault is cheap);
     while the first build runs, from a walk of the folder.
 
-    Returns ``{"vault", "dir", "files": [{"path", "size", "modified", "is_note"}], "total", "offset",
-    "truncated", "next_offset"}``.
+    Returns a :class:`ListAllFilesResult`.
 
     Raises:
         NotFound (no such folder), PathOutsideVault.
     """
-    safe = resolve_safe_path(vault, dir or "", allow_root=True)
-    if kind_of(vault, safe.rel) != "dir":
-        raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}")
-    prefix = f"{safe.rel}/" if safe.rel else ""
-    if ws.index_state()["complete"]:
-        found = [(r.path, r.size, r.mtime_ns) for r in ws.index.file_records(vault.name, under=safe.rel or None)]
-    else:
-        found = sorted((e.path, e.size, e.mtime_ns) for e, _ in walk(vault, safe.rel))
+    rel, found = _files_below(ws, vault, dir)
+    prefix = f"{rel}/" if rel else ""
     files = [
         {"path": path, "size": size, "modified": iso_utc(mtime), "is_note": is_note(path)}
         for path, size, mtime in found
         if recursive or "/" not in path[len(prefix) :]
     ]
-    return _page({"vault": vault.name, "dir": safe.rel}, "files", files, limit, offset)
+    return ListAllFilesResult.model_validate(_page({"vault": vault.name, "dir": rel}, "files", files, limit, offset))
+
+
+def file_paths(ws: Workspace, vault: Vault, dir: str | None = None) -> list[str]:
+    """The path of every visible file of ``vault`` under ``dir`` (any depth), as :func:`list_all_files` lists
+    them, unpaged: a whole listing without a model per file.
+
+    Raises:
+        NotFound (no such folder), PathOutsideVault.
+    """
+    return [path for path, _, _ in _files_below(ws, vault, dir)[1]]
+
+
+def _files_below(ws: Workspace, vault: Vault, dir: str | None) -> tuple[str, list[tuple[str, int, int]]]:
+    """``(folder, [(path, size, mtime_ns)])``: the files under folder ``dir`` by path, from the index once it
+    is ready, else from a walk."""
+    safe = resolve_safe_path(vault, dir or "", allow_root=True)
+    if kind_of(vault, safe.rel) != "dir":
+        raise NotFound(f"folder {safe.rel!r} does not exist in vault {vault.name!r}")
+    if ws.index_state().complete:
+        return safe.rel, [
+            (r.path, r.size, r.mtime_ns) for r in ws.index.file_records(vault.name, under=safe.rel or None)
+        ]
+    return safe.rel, sorted((e.path, e.size, e.mtime_ns) for e, _ in walk(vault, safe.rel))
 
 
 def _page(head: dict[str, Any], key: str, items: list[Any], limit: int, offset: int) -> dict[str, Any]:

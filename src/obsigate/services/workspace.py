@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
@@ -14,6 +14,7 @@ from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import FileVersions
 from obsigate.services.errors import BadRequest, NotFound, VaultAccessDenied
+from obsigate.services.results import IndexState
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,17 @@ def iso_utc(ns: int) -> str:
     return datetime.fromtimestamp(ns // 10**9, tz=UTC).isoformat(timespec="seconds")
 
 
-def page_fields(total: int, offset: int, count: int) -> dict[str, Any]:
+class PageFields(TypedDict):
+    """The paging fields of a list result (:class:`~obsigate.services.results.Page` and ``truncated``), as
+    keyword arguments of its model."""
+
+    total: int
+    offset: int
+    truncated: bool
+    next_offset: int | None
+
+
+def page_fields(total: int, offset: int, count: int) -> PageFields:
     """Paging keys of a list result: ``{"total", "offset", "truncated", "next_offset"}`` for a page of ``count``
     items starting at ``offset`` out of ``total`` (``next_offset`` is ``None`` at the end). ``truncated`` is
     true when the page ends before ``total``; the tool layer then adds the ``notice`` saying how to go on
@@ -128,10 +139,11 @@ class Workspace:
             raise NotFound(f"vault {name!r} does not exist", hint="call list_vaults to see the vaults you can use")
         return vault
 
-    def index_state(self) -> dict[str, Any]:
-        """``{"state": "indexing"|"ready", "complete": bool}``: results may be missing while not complete."""
+    def index_state(self) -> IndexState:
+        """The index's ``state`` (``"indexing"`` or ``"ready"``) and whether it is ``complete``: results may be
+        missing while not."""
         state = self.indexer.state if self.indexer is not None else "ready"
-        return {"state": state, "complete": state == "ready"}
+        return IndexState(state=state, complete=state == "ready")
 
     def accessible(self, allowed: Iterable[str] | None) -> list[str]:
         """Names of declared vaults the caller may use (``allowed``: their grants, ``None`` = every vault), in

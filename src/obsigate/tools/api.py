@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from obsigate.tools import catalog
 from obsigate.tools.budget import fit_to_budget
-from obsigate.tools.confirm.flow import Answer, settle, strip_secret_fields
+from obsigate.tools.confirm.flow import Answer, Proposal, proposal_of, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
 from obsigate.tools.errors import (
@@ -42,11 +42,11 @@ from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
 
 __all__ = [
     "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",
-    "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "RateLimited", "Risk",
+    "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "Proposal", "RateLimited", "Risk",
     "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
     "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
     "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
-    "offered_tools", "parse", "prompt_arguments", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
+    "offered_tools", "parse", "prompt_arguments", "proposal_of", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
 ]  # fmt: skip
 
 # the catalogue, in tools/list order, after the fronts' own operations (web-only tools, MCP prompts, resources

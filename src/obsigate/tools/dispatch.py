@@ -27,7 +27,7 @@ from obsigate.tools.kinds import KINDS, OPERATIONS, Kind
 from obsigate.tools.pipeline import (
     MODEL_MODES,
     Permit,
-    backup_ids,
+    backups_of,
     finish,
     grant,
     locate_paths,
@@ -151,9 +151,10 @@ async def call_tool(
                 if derived is not None
                 else "this front cannot confirm it; use the web app",
             )
-        data = finish(ctx, spec, await invoke(spec.func, run_ctx, parsed))
+        out = await invoke(spec.func, run_ctx, parsed)
         if spec.risk is not Risk.READ:
-            call.backups = backup_ids(data)
+            call.backups = backups_of(out)
+        data = finish(ctx, spec, out)
         audit_paths = getattr(spec.result_model, "audit_paths", None)  # a front operation's paths (the context)
         if callable(audit_paths):
             call.paths = audit_paths(data)

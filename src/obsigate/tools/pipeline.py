@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from obsigate.domain.redaction import redact_payload
 from obsigate.domain.vault import Vault
+from obsigate.services.changes import BackupRef
 from obsigate.services.errors import BadRequest, Forbidden
 from obsigate.services.redacted_paths import MARK, locate
 from obsigate.tools.budget import fit_to_budget
@@ -27,7 +28,7 @@ from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Risk, ToolKind, ToolSpec
 
 __all__ = [
-    "MODEL_MODES", "PATH_ARGS", "Permit", "backup_ids", "finish", "grant", "locate_paths", "names_redacted_path", "parse",
+    "MODEL_MODES", "PATH_ARGS", "Permit", "backups_of", "finish", "grant", "locate_paths", "names_redacted_path", "parse",
     "permit",
 ]  # fmt: skip
 
@@ -143,9 +144,11 @@ def locate_paths(ctx: ToolContext, vault: Vault | None, parsed: BaseModel) -> tu
     return (parsed.model_copy(update=found) if found else parsed), expected
 
 
-def finish(ctx: ToolContext, spec: ToolSpec, out: Any, *, budget_chars: int | None = None) -> dict[str, Any]:
+def finish(
+    ctx: ToolContext, spec: ToolSpec, out: Any, *, budget_chars: int | None = None, cut: bool = True
+) -> dict[str, Any]:
     """``out`` as ``spec``'s result model, in JSON form, redacted once and cut to the size budget (default the
-    workspace's ``budget_chars``).
+    workspace's ``budget_chars``; not at all without ``cut``: a caller that cuts the result once itself).
 
     A result model may name fields that carry exact bytes (base64) with an ``exact_fields()`` method, e.g.
     read_file_raw's binary chunk: those are neither redacted (that would corrupt the bytes) nor cut (the service
@@ -156,21 +159,18 @@ def finish(ctx: ToolContext, spec: ToolSpec, out: Any, *, budget_chars: int | No
     exact_fields = getattr(model, "exact_fields", None)
     exact = {k: data.pop(k) for k in exact_fields()} if callable(exact_fields) else {}
     data = redact_payload(data)
-    if not getattr(model, "UNBOUNDED", False):
+    if cut and not getattr(model, "UNBOUNDED", False):
         data = fit_to_budget(data, ctx.workspace.limits.budget_chars if budget_chars is None else budget_chars)
     data.update(exact)
     return data
 
 
-def backup_ids(data: dict[str, Any]) -> list[str] | None:
-    """Backup ids a write tool's result reports, for the audit: ``backup_id`` (str) or ``backups`` (ids, or
-    ``{"path", "version"}`` objects, given as ``path@version``)."""
-    ids: list[str] = []
-    if isinstance(data.get("backup_id"), str):
-        ids.append(data["backup_id"])
-    for item in data.get("backups") or []:
-        if isinstance(item, str):
-            ids.append(item)
-        elif isinstance(item, dict) and isinstance(item.get("version"), str):
-            ids.append(f"{item['path']}@{item['version']}" if isinstance(item.get("path"), str) else item["version"])
+def backups_of(out: Any) -> list[str] | None:
+    """Backup ids a write tool's result model reports, for the audit, read off the model (never its dump): a
+    ``backup_id`` string, and its ``backups`` (``BackupRef``, as the apply made them) as ``path@version``;
+    ``None`` when it has none."""
+    single = getattr(out, "backup_id", None)
+    ids = [single] if isinstance(single, str) else []
+    for ref in map(BackupRef.model_validate, getattr(out, "backups", None) or ()):  # a BackupRef, or its fields
+        ids.append(f"{ref.path}@{ref.version}")
     return ids or None

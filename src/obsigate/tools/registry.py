@@ -28,6 +28,7 @@ from typing import Any, Literal, get_type_hints
 from pydantic import BaseModel, ConfigDict, Field
 
 from obsigate.services.changes import FileChange
+from obsigate.services.results import Result
 from obsigate.tools.schemas import lean_schema
 
 TOOL_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
@@ -79,12 +80,8 @@ class ToolArgs(BaseModel):
         return self.model_dump(exclude={"vault"})
 
 
-class ToolOutput(BaseModel):
-    """Base of every result model. ``truncated`` is true when anything was cut (page end or size budget);
-    ``notice`` says what was cut and how to get the rest."""
-
-    truncated: bool = False
-    notice: str | None = None
+#: Base of every result model: a service's typed result (``services.results.Result``), passed through unchanged.
+ToolOutput = Result
 
 
 class ConfirmArgs(ToolArgs):

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from obsigate.services import results
 from obsigate.services.search_args import MAX_GLOB_CHARS, MAX_GLOBS
 
 MAX_LIST_OFFSET = 10_000_000
@@ -70,28 +71,8 @@ def Offset(le: int = MAX_LIST_OFFSET) -> Any:  # noqa: N802
 # --- shared result pieces -----------------------------------------------------------------------------------
 
 
-class Page(BaseModel):
-    """Pagination of a list: ``total`` items exist; this page starts at ``offset``; ``next_offset`` continues
-    (``None`` at the end)."""
-
-    total: int
-    offset: int = 0
-    next_offset: int | None = None
-
-
-class IndexState(BaseModel):
-    """Search index state: ``indexing`` while the first build runs, then ``ready``."""
-
-    state: str
-    complete: bool
-
-
-class FromIndex(BaseModel):
-    """A result read from the search index: its ``index`` state, and a ``warning`` when the index was still
-    being built (results may be missing)."""
-
-    index: IndexState
-    warning: str | None = None
+# The result parts many services share, declared beside them (services/results.py); named here too for the tools.
+Page, IndexState, FromIndex = results.Page, results.IndexState, results.FromIndex
 
 
 # --- schema clean-up ----------------------------------------------------------------------------------------

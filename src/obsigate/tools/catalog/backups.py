@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from obsigate.services import backups as svc
+from obsigate.services.backups import DiffBackupResult, ListBackupsResult, ListTrashResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import Rest, ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import Limit, Offset, Page, Path, Vault
+from obsigate.tools.registry import Rest, ToolArgs, tool
+from obsigate.tools.schemas import Limit, Offset, Path, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
 ORDER = 6
@@ -23,33 +24,6 @@ class ListBackupsArgs(ToolArgs):
     offset: int = Offset()
 
 
-class BackupVersion(BaseModel):
-    version: str = Field(description="Version id; ids sort by age.")
-    created: str = Field(description="When the backup was taken, ISO 8601 UTC.")
-    size: int = Field(description="Size of the saved file in bytes.")
-    file_version: str = Field(description="The saved file's version, as read_file's (equal: same content).")
-    reason: str = Field(description="The change that made the backup: edit_file, delete_file, rename_file...")
-    deleted: bool = Field(default=False, description="The file was deleted; this backup holds its content.")
-
-
-class BackedUpFile(BaseModel):
-    path: str
-    versions: int
-    latest: str = Field(description="Newest version id.")
-    created: str = Field(description="When the newest backup was taken, ISO 8601 UTC.")
-    reason: str
-    deleted: bool = Field(description="The newest backup holds a file that was deleted.")
-
-
-class ListBackupsResult(ToolOutput, Page):
-    vault: str
-    path: str | None
-    versions: list[BackupVersion] = Field(description="The file's versions, newest first (with path).")
-    files: list[BackedUpFile] | None = Field(
-        default=None, description="Without path: every backed-up path, most recent first."
-    )
-
-
 @tool(
     "list_backups",
     title="List a file's backups",
@@ -61,7 +35,7 @@ class ListBackupsResult(ToolOutput, Page):
 def list_backups(ctx: ToolContext, args: ListBackupsArgs) -> ListBackupsResult:
     """List a file's backups (taken before each overwrite, move, delete), newest first; no path: every
     backed-up path (finds deleted notes)."""
-    return ListBackupsResult(**svc.list_backups(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return svc.list_backups(ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset)
 
 
 class DiffBackupArgs(ToolArgs):
@@ -73,17 +47,6 @@ class DiffBackupArgs(ToolArgs):
     )
 
 
-class DiffBackupResult(ToolOutput):
-    vault: str
-    path: str
-    version: str
-    compare_with: str | None = Field(description="The other version id, or null for the current file.")
-    diff: str = Field(
-        description="Unified diff from the backup to the other side (secrets redacted); '' when identical; "
-        "a one-line note for binary files."
-    )
-
-
 @tool(
     "diff_backup",
     title="Compare a backup",
@@ -92,35 +55,13 @@ class DiffBackupResult(ToolOutput):
 )
 def diff_backup(ctx: ToolContext, args: DiffBackupArgs) -> DiffBackupResult:
     """Diff a backup against the current file or another version ('-': backup only, '+': other side only)."""
-    result = svc.diff_backup(ctx.workspace, ctx.permitted_vault, **args.service_args())
-    return DiffBackupResult(**result)
+    return svc.diff_backup(ctx.workspace, ctx.permitted_vault, args.path, args.version, compare_with=args.compare_with)
 
 
 class ListTrashArgs(ToolArgs):
     vault: str = Vault()
     limit: int = Limit(100, le=svc.MAX_LIMIT)
     offset: int = Offset()
-
-
-class TrashedFile(BaseModel):
-    path: str
-    version: str = Field(description="Its newest backup: the content it had when it was deleted.")
-    deleted_at: str = Field(description="ISO 8601 UTC.")
-    reason: str = Field(description="delete_file or delete_directory.")
-    size: int | None = Field(description="Bytes.")
-
-
-class TrashEntry(BaseModel):
-    kind: str = Field(description="'file', or 'folder': a deleted folder and the files it held.")
-    path: str
-    deleted_at: str = Field(description="The latest deletion in the entry, ISO 8601 UTC.")
-    count: int = Field(description="Files in the entry.")
-    files: list[TrashedFile] = Field(description=f"By path; a folder's first {svc.MAX_FOLDER_FILES}.")
-
-
-class ListTrashResult(ToolOutput, Page):
-    vault: str
-    entries: list[TrashEntry] = Field(description="Newest deletion first.")
 
 
 @tool(
@@ -133,4 +74,4 @@ class ListTrashResult(ToolOutput, Page):
 def list_trash(ctx: ToolContext, args: ListTrashArgs) -> ListTrashResult:
     """List deleted files that are still gone, a deleted folder as one entry with its files, newest first;
     restore_trash brings one back."""
-    return ListTrashResult(**svc.list_trash(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return svc.list_trash(ctx.workspace, ctx.permitted_vault, limit=args.limit, offset=args.offset)

@@ -3,15 +3,17 @@ the web app (offered to no model)."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from obsigate.services import backlinks as backlinks_svc
 from obsigate.services import graph as graph_svc
+from obsigate.services.backlinks import GetBacklinksResult
+from obsigate.services.graph import ExportGraphResult, GetGraphResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import Rest, ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import IndexState, Limit, Offset, Page, Path, Tag, Vault
+from obsigate.tools.registry import Rest, ToolArgs, tool
+from obsigate.tools.schemas import Limit, Offset, Path, Tag, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
 ORDER = 3
@@ -25,43 +27,6 @@ class GetBacklinksArgs(ToolArgs):
     unlinked: bool = Field(default=False, description="Also list unlinked mentions of its name or aliases.")
 
 
-class LinkOccurrence(BaseModel):
-    line: int | None = Field(description="1-based line of the link in the linking note.")
-    context: str | None = Field(description="The linking line (clipped).")
-    subpath: str | None = Field(default=None, description="'#Heading' or '#^block' the link points at.")
-    display: str | None = None
-    kind: str = Field(description="'wikilink', 'markdown' or 'frontmatter'")
-    embed: bool
-    key: str | None = Field(default=None, description="Frontmatter property holding the link.")
-
-
-class BacklinkInfo(BaseModel):
-    path: str
-    title: str
-    count: int = Field(description="Links from this note to the file (links lists at most 20).")
-    links: list[LinkOccurrence]
-
-
-class Mention(BaseModel):
-    line: int
-    context: str
-
-
-class UnlinkedInfo(BaseModel):
-    path: str
-    title: str
-    count: int
-    mentions: list[Mention]
-
-
-class GetBacklinksResult(ToolOutput, Page):
-    vault: str
-    path: str
-    backlinks: list[BacklinkInfo]
-    unlinked: list[UnlinkedInfo] | None = None
-    index: IndexState
-
-
 @tool(
     "get_backlinks",
     title="Backlinks of a note",
@@ -71,7 +36,9 @@ class GetBacklinksResult(ToolOutput, Page):
 def get_backlinks(ctx: ToolContext, args: GetBacklinksArgs) -> GetBacklinksResult:
     """List the notes linking to a note or attachment, with the linking lines; unlinked adds plain-text
     mentions."""
-    return GetBacklinksResult(**backlinks_svc.get_backlinks(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return backlinks_svc.get_backlinks(
+        ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset, unlinked=args.unlinked
+    )
 
 
 class GetGraphArgs(ToolArgs):
@@ -81,31 +48,6 @@ class GetGraphArgs(ToolArgs):
     scope: Literal["local", "vault"] | None = Field(default=None, description="Default: local if path is a file.")
     tag: str | None = Tag()
     limit: int = Limit(200, le=graph_svc.MAX_NODES)
-
-
-class GraphNode(BaseModel):
-    id: str = Field(description="Vault-relative path, or the link text of an unresolved node.")
-    title: str
-    type: str = Field(description="'note', 'attachment' or 'unresolved' (linked but not created yet)")
-    degree: int = Field(description="Edges touching the node in this graph.")
-    depth: int | None = Field(default=None, description="Hops from the centre (local scope).")
-
-
-class GraphEdge(BaseModel):
-    source: str
-    target: str
-    count: int = Field(description="Links from source to target.")
-
-
-class GetGraphResult(ToolOutput):
-    vault: str
-    scope: str
-    center: str | None
-    nodes: list[GraphNode]
-    edges: list[GraphEdge]
-    total_nodes: int
-    total_edges: int
-    index: IndexState
 
 
 @tool(
@@ -122,27 +64,15 @@ class GetGraphResult(ToolOutput):
 def get_graph(ctx: ToolContext, args: GetGraphArgs) -> GetGraphResult:
     """Get the link graph (nodes, edges) around a note (local, depth hops) or of a whole vault; big graphs keep
     the most linked nodes."""
-    return GetGraphResult(**graph_svc.get_graph(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return graph_svc.get_graph(
+        ctx.workspace, ctx.permitted_vault, path=args.path, depth=args.depth, scope=args.scope, tag=args.tag,
+        limit=args.limit,
+    )  # fmt: skip
 
 
 class ExportGraphArgs(ToolArgs):
     vault: str = Vault()
     tag: str | None = Tag()
-
-
-class ExportGraphResult(ToolOutput):
-    """The whole graph, never cut to the result budget (``UNBOUNDED``): it is offered to no model, only to the web
-    app, whose graph view needs every note."""
-
-    UNBOUNDED: ClassVar[bool] = True
-
-    vault: str
-    version: str = Field(description="Changes whenever the vault's index changes (the REST route's ETag).")
-    tag: str | None
-    notes: list[str] = Field(description="Node i < len(notes): the note at this path.")
-    unresolved: list[str] = Field(description="Node len(notes) + j: a link to a note not created yet.")
-    edges: list[int] = Field(description="Flat (source, target) node index pairs, one per linking note and target.")
-    index: IndexState
 
 
 @tool(
@@ -154,4 +84,4 @@ class ExportGraphResult(ToolOutput):
 def export_graph(ctx: ToolContext, args: ExportGraphArgs) -> ExportGraphResult:
     """Every note of a vault and the links between them, uncut and compact (paths once, edges as index pairs),
     for the web app's graph view; cached until the vault changes. Not offered to models: get_graph is theirs."""
-    return ExportGraphResult(**graph_svc.export_graph(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return graph_svc.export_graph(ctx.workspace, ctx.permitted_vault, tag=args.tag)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from obsigate.services import paths_search as paths_svc
 from obsigate.services import search as svc
 from obsigate.services import search_advanced as adv_svc
 from obsigate.services import search_args
-from obsigate.services.search import MAX_SEARCH_OFFSET
+from obsigate.services.paths_search import SearchPathsResult
+from obsigate.services.search import MAX_SEARCH_OFFSET, ListTagsResult, SearchFulltextResult, SuggestTagsResult
+from obsigate.services.search_advanced import SearchAdvancedResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import Rest, ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import FromIndex, Glob, Globs, IndexState, Limit, Offset, Page, Tag, VaultFilter
+from obsigate.tools.registry import Rest, ToolArgs, tool
+from obsigate.tools.schemas import Glob, Globs, Limit, Offset, Tag, VaultFilter
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
 ORDER = 4
@@ -27,20 +29,6 @@ class SearchFulltextArgs(ToolArgs):
     offset: int = Offset(le=MAX_SEARCH_OFFSET)
 
 
-class SearchHitInfo(BaseModel):
-    vault: str
-    path: str
-    title: str
-    score: float
-    snippet: str = Field(description="Matching passage; matches wrapped in <mark>…</mark>.")
-    tags: list[str]
-
-
-class SearchFulltextResult(ToolOutput, Page, FromIndex):
-    query: str
-    hits: list[SearchHitInfo]
-
-
 @tool(
     "search_fulltext",
     title="Search notes",
@@ -50,7 +38,7 @@ class SearchFulltextResult(ToolOutput, Page, FromIndex):
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
     """Find notes containing all the words, best first, with snippets. For exact text, regex or filters:
     search_advanced."""
-    return SearchFulltextResult(**svc.search_vaults(ctx.workspace, vaults=ctx.scope, **args.service_args()))
+    return svc.search_vaults(ctx.workspace, args.q, ctx.scope, tag=args.tag, limit=args.limit, offset=args.offset)
 
 
 class TimeRange(ToolArgs):
@@ -87,27 +75,6 @@ class SearchAdvancedArgs(ToolArgs):
     size: SizeRange | None = Field(default=None, description="In bytes, inclusive.")
 
 
-class AdvancedHit(BaseModel):
-    vault: str
-    path: str
-    title: str
-    snippet: str = Field(
-        description="About 200 characters around the first match, matches in <mark>…</mark>; without q, the note's start."
-    )
-    matches: int = Field(description="Matches in the note (counted up to 1000).")
-    size: int = Field(description="Bytes.")
-    modified: str = Field(description="ISO 8601, UTC.")
-    created: str = Field(description="ISO 8601, UTC.")
-    tags: list[str]
-
-
-class SearchAdvancedResult(ToolOutput, Page, FromIndex):
-    query: str
-    sort: str
-    hits: list[AdvancedHit]
-    timed_out: bool = Field(description="The time budget ran out: hits and total are partial (see warning).")
-
-
 @tool(
     "search_advanced",
     title="Search notes exactly (filters, regex)",
@@ -125,23 +92,13 @@ class SearchAdvancedResult(ToolOutput, Page, FromIndex):
 def search_advanced(ctx: ToolContext, args: SearchAdvancedArgs) -> SearchAdvancedResult:
     """Find notes by exact text or regex, filtered by path globs, tag, dates and size; gives match counts and
     snippets. Stops after 2 s (timed_out): then narrow it."""
-    return SearchAdvancedResult(**adv_svc.search_advanced(ctx.workspace, ctx.scope, **args.service_args()))
+    return adv_svc.search_advanced(ctx.workspace, ctx.scope, **args.service_args())
 
 
 class ListTagsArgs(ToolArgs):
     vault: str | None = VaultFilter()
     limit: int = Limit(500, le=1000)
     offset: int = Offset()
-
-
-class TagInfo(BaseModel):
-    tag: str
-    count: int = Field(description="Notes carrying the tag or one of its nested children.")
-
-
-class ListTagsResult(ToolOutput, Page):
-    tags: list[TagInfo]
-    index: IndexState
 
 
 @tool(
@@ -152,7 +109,7 @@ class ListTagsResult(ToolOutput, Page):
 )
 def list_tags(ctx: ToolContext, args: ListTagsArgs) -> ListTagsResult:
     """List the tags with their note counts, most used first (nested tags count for their parents)."""
-    return ListTagsResult(**svc.list_tags(ctx.workspace, ctx.scope, **args.service_args()))
+    return svc.list_tags(ctx.workspace, ctx.scope, limit=args.limit, offset=args.offset)
 
 
 class SearchPathsArgs(ToolArgs):
@@ -160,18 +117,6 @@ class SearchPathsArgs(ToolArgs):
     vault: str | None = VaultFilter()
     limit: int = Limit(20, le=100)
     offset: int = Offset()
-
-
-class PathHit(BaseModel):
-    vault: str
-    path: str
-    title: str
-    score: float
-
-
-class SearchPathsResult(ToolOutput, Page):
-    query: str
-    hits: list[PathHit]
 
 
 @tool(
@@ -189,7 +134,7 @@ class SearchPathsResult(ToolOutput, Page):
 def search_paths(ctx: ToolContext, args: SearchPathsArgs) -> SearchPathsResult:
     """Find files by path or title, forgivingly ('plan budget' finds 'Projects/Budget Plan.md'). To search
     inside notes use search_fulltext."""
-    return SearchPathsResult(**paths_svc.search_paths(ctx.workspace, vaults=ctx.scope, **args.service_args()))
+    return paths_svc.search_paths(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset)
 
 
 class SuggestTagsArgs(ToolArgs):
@@ -197,11 +142,6 @@ class SuggestTagsArgs(ToolArgs):
     vault: str | None = VaultFilter()
     limit: int = Limit(20, le=100)
     offset: int = Offset()
-
-
-class SuggestTagsResult(ToolOutput, Page):
-    query: str
-    tags: list[TagInfo]
 
 
 @tool(
@@ -212,4 +152,4 @@ class SuggestTagsResult(ToolOutput, Page):
 )
 def suggest_tags(ctx: ToolContext, args: SuggestTagsArgs) -> SuggestTagsResult:
     """Suggest existing tags matching a prefix or a few letters, with note counts."""
-    return SuggestTagsResult(**svc.suggest_tags(ctx.workspace, vaults=ctx.scope, **args.service_args()))
+    return svc.suggest_tags(ctx.workspace, args.q, ctx.scope, limit=args.limit, offset=args.offset)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from obsigate.services import vaults as svc
+from obsigate.services.vaults import ListAllFilesResult, ListDirectoryResult, ListVaultsResult
 from obsigate.tools.context import ToolContext
-from obsigate.tools.registry import Rest, ToolArgs, ToolOutput, tool
-from obsigate.tools.schemas import Limit, Offset, Page, Path, Vault
+from obsigate.tools.registry import Rest, ToolArgs, tool
+from obsigate.tools.schemas import Limit, Offset, Path, Vault
 
 #: Position of this family in tools/list (tools/catalog/__init__.py).
 ORDER = 1
@@ -15,17 +16,6 @@ ORDER = 1
 
 class ListVaultsArgs(ToolArgs):
     pass
-
-
-class VaultInfo(BaseModel):
-    name: str
-    notes: int
-    read_only: bool
-    destructive_tools: bool
-
-
-class ListVaultsResult(ToolOutput):
-    vaults: list[VaultInfo]
 
 
 @tool(
@@ -36,7 +26,7 @@ class ListVaultsResult(ToolOutput):
 )
 def list_vaults(ctx: ToolContext, args: ListVaultsArgs) -> ListVaultsResult:
     """List the vaults you can use, with note counts. Start here: other tools take a vault name."""
-    return ListVaultsResult(vaults=svc.list_accessible_vaults(ctx.workspace, ctx.scope))
+    return svc.list_accessible_vaults(ctx.workspace, ctx.scope)
 
 
 class ListDirectoryArgs(ToolArgs):
@@ -44,30 +34,6 @@ class ListDirectoryArgs(ToolArgs):
     path: str = Path("Folder; '' = the vault root.", default="")
     limit: int = Limit(200, le=1000)
     offset: int = Offset()
-
-
-class DirEntry(BaseModel):
-    name: str
-    path: str
-    type: str = Field(description="'dir' or 'file'")
-    size: int | None = None
-    modified: str | None = None
-    is_note: bool | None = None
-    files: int | None = Field(default=None, description="Folders: files inside, at any depth.")
-    notes: int | None = Field(default=None, description="Folders: notes inside, at any depth.")
-
-
-class FolderSummary(BaseModel):
-    dirs: int
-    files: int
-    notes: int
-
-
-class ListDirectoryResult(ToolOutput, Page):
-    vault: str
-    path: str
-    summary: FolderSummary = Field(description="This folder's own sub-folders, files and notes (every page).")
-    entries: list[DirEntry]
 
 
 @tool(
@@ -78,7 +44,7 @@ class ListDirectoryResult(ToolOutput, Page):
 )
 def list_directory(ctx: ToolContext, args: ListDirectoryArgs) -> ListDirectoryResult:
     """List a folder: sub-folders, then files, with sizes and dates (dot-names hidden)."""
-    return ListDirectoryResult(**svc.browse_directory(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return svc.browse_directory(ctx.workspace, ctx.permitted_vault, args.path, limit=args.limit, offset=args.offset)
 
 
 class ListAllFilesArgs(ToolArgs):
@@ -89,19 +55,6 @@ class ListAllFilesArgs(ToolArgs):
     offset: int = Offset()
 
 
-class FileInfo(BaseModel):
-    path: str
-    size: int
-    modified: str
-    is_note: bool
-
-
-class ListAllFilesResult(ToolOutput, Page):
-    vault: str
-    dir: str
-    files: list[FileInfo]
-
-
 @tool(
     "list_all_files",
     title="List all files",
@@ -110,4 +63,6 @@ class ListAllFilesResult(ToolOutput, Page):
 )
 def list_all_files(ctx: ToolContext, args: ListAllFilesArgs) -> ListAllFilesResult:
     """List the paths of every file (notes and attachments) in a vault or folder."""
-    return ListAllFilesResult(**svc.list_all_files(ctx.workspace, ctx.permitted_vault, **args.service_args()))
+    return svc.list_all_files(
+        ctx.workspace, ctx.permitted_vault, dir=args.dir, recursive=args.recursive, limit=args.limit, offset=args.offset
+    )

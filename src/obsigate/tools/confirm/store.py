@@ -14,8 +14,9 @@ absent}``: the token's holder can decode it, and a plain hash of arguments holdi
 could be checked against guesses of a secret in a file name; :meth:`ConfirmationService.digest`).
 
 Server side, ``<data_dir>/confirmations.sqlite3`` (0600) keeps, per ``jti``, the proposal (``proposals``: user,
-tool, vault, arguments, reads, paths, exp; deleted when redeemed) and the spent tokens (``used``: jti primary
-key). Redeeming inserts the ``jti`` into ``used`` in the same transaction that takes the proposal out, so a
+tool, vault, arguments, reads, paths, the proposal as shown without its token, exp; deleted when redeemed) and
+the spent tokens (``used``: jti primary key). It is the one copy of a pending proposal: everything else (the
+in-app agent's paused run, an inline settle) refers to it by its ``jti``, the proposal id. Redeeming inserts the ``jti`` into ``used`` in the same transaction that takes the proposal out, so a
 token works once even across concurrent calls and restarts (the table is on disk). Expired rows are purged.
 
 A token is a credential: it is never logged (the audit log keeps only the ``jti``).
@@ -30,7 +31,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ __all__ = [
     "TOKEN_TYPE",
     "ConfirmationService",
     "Issued",
+    "Proposal",
     "Redeemed",
     "canonical_json",
     "invalid_confirmation",
@@ -78,6 +80,8 @@ CREATE TABLE IF NOT EXISTS used (jti TEXT PRIMARY KEY, used_at INTEGER NOT NULL,
 CREATE INDEX IF NOT EXISTS proposals_exp ON proposals(exp);
 CREATE INDEX IF NOT EXISTS used_exp ON used(exp);
 """
+#: Added after the first release: a store made before it gets the column (empty views) when opened.
+_VIEW_COLUMN = "ALTER TABLE proposals ADD COLUMN view_json TEXT NOT NULL DEFAULT '{}'"
 
 
 def canonical_json(value: Any) -> str:
@@ -111,6 +115,7 @@ class Issued:
     jti: str
     expires_at: int
     expires_in: int
+    view: dict[str, Any] = field(default_factory=dict)
 
     @property
     def expires_at_iso(self) -> str:
@@ -128,6 +133,19 @@ class Redeemed:
     args: dict[str, Any]
     reads: dict[str, str]
     paths: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A pending proposal, read by its ``id`` (the token's ``jti``) without spending it: the ``tool`` it runs on
+    ``vault``, the ``paths`` it touches (worked out once, by the planner's ``Change.paths``) and ``view``, the
+    ``propose_`` result as it was shown, without its token."""
+
+    id: str
+    tool: str
+    vault: str
+    paths: list[str]
+    view: dict[str, Any]
 
 
 class ConfirmationService:
@@ -162,6 +180,8 @@ class ConfirmationService:
         ensure_private_file(self._db_path)
         with self._connect() as db:
             db.executescript(_SCHEMA)
+            if "view_json" not in {row[1] for row in db.execute("PRAGMA table_info(proposals)")}:
+                db.execute(_VIEW_COLUMN)
 
     @classmethod
     def in_data_dir(
@@ -202,6 +222,7 @@ class ConfirmationService:
         args: Mapping[str, Any],
         reads: Mapping[str, str],
         paths: list[str] | None = None,
+        view: Callable[[Issued], dict[str, Any]] | None = None,
     ) -> Issued:
         """Store a proposal and return its signed token.
 
@@ -212,6 +233,8 @@ class ConfirmationService:
             args: the tool's validated arguments as JSON (``model_dump(mode="json", by_alias=True)``).
             reads: ``{vault-relative path: the version of the bytes read, "" = absent}`` from the plan.
             paths: the paths the proposal touches, for the audit record of the application.
+            view: makes the proposal as shown (JSON-safe, never the token) from the :class:`Issued` token, before
+                it is stored with the proposal for whoever settles it by id; returned as ``Issued.view``.
 
         Also purges expired proposals and spent tokens.
         """
@@ -226,17 +249,30 @@ class ConfirmationService:
             },
         )
         now, exp, jti = claims["iat"], claims["exp"], claims["jti"]
+        issued = Issued(token=token, jti=jti, expires_at=exp, expires_in=self.ttl_s)
+        if view is not None:
+            issued = replace(issued, view=view(issued))
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM proposals WHERE exp < ?", (now,))
             db.execute("DELETE FROM used WHERE exp < ?", (now - USED_GRACE_S,))
             db.execute(
-                "INSERT INTO proposals(jti, user, tool, vault, args_json, reads_json, paths_json, exp) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (jti, user, tool, vault or "", args_json, reads_json, json.dumps(paths or []), exp),
+                "INSERT INTO proposals(jti, user, tool, vault, args_json, reads_json, paths_json, exp, view_json) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    jti,
+                    user,
+                    tool,
+                    vault or "",
+                    args_json,
+                    reads_json,
+                    json.dumps(paths or []),
+                    exp,
+                    json.dumps(issued.view, ensure_ascii=False),
+                ),
             )
             db.execute("COMMIT")
-        return Issued(token=token, jti=jti, expires_at=exp, expires_in=self.ttl_s)
+        return issued
 
     # --- redeem ---------------------------------------------------------------------------------------
 
@@ -330,6 +366,75 @@ class ConfirmationService:
             reads=json.loads(reads_json),
             paths=json.loads(paths_json),
         )
+
+    def proposal_id(self, token: object) -> str | None:
+        """The id (``jti``) of the proposal ``token`` stands for, verified as :meth:`decode` does (nothing is
+        spent); ``None`` for anything that is not a valid token."""
+        try:
+            return str(self.decode(token)["jti"])
+        except ServiceError:
+            return None
+
+    def proposal(self, proposal_id: str, *, user: str) -> Proposal | None:
+        """``user``'s pending proposal ``proposal_id`` (unexpired, unspent), or ``None``."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT tool, vault, paths_json, view_json FROM proposals WHERE jti = ? AND user = ? AND exp >= ?",
+                (proposal_id, user, self._now()),
+            ).fetchone()
+        if row is None:
+            return None
+        tool, vault, paths_json, view_json = row
+        return Proposal(proposal_id, tool, vault, json.loads(paths_json), json.loads(view_json))
+
+    def redeem_id(self, proposal_id: str, *, user: str, tool: str) -> Redeemed:
+        """Spend ``user``'s proposal ``proposal_id`` for ``tool`` as :meth:`redeem` spends a token, for a caller
+        that holds the id server-side (the in-app agent's paused run: the person approved it in the web app).
+        The id is no credential: the row must be ``user``'s, for ``tool``, and unexpired.
+
+        Raises:
+            ServiceError: ``invalid_confirmation`` (``unknown_proposal``: none such of this user and tool, or
+                expired), ``token_reused`` (409: already spent).
+        """
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT vault, args_json, reads_json, paths_json, exp FROM proposals "
+                "WHERE jti = ? AND user = ? AND tool = ?",
+                (proposal_id, user, tool),
+            ).fetchone()
+            spent = db.execute("SELECT 1 FROM used WHERE jti = ?", (proposal_id,)).fetchone()
+            if spent is not None:
+                db.execute("ROLLBACK")
+                raise Conflict(
+                    code="token_reused",
+                    message="this confirmation token was already used",
+                    hint=f"each token works once: call propose_{tool} again",
+                )
+            if row is None or row[4] < self._now():
+                db.execute("ROLLBACK")
+                raise invalid_confirmation("unknown_proposal" if row is None else "expired", tool)
+            vault, args_json, reads_json, paths_json, exp = row
+            db.execute("INSERT INTO used(jti, used_at, exp) VALUES (?, ?, ?)", (proposal_id, self._now(), exp))
+            db.execute("DELETE FROM proposals WHERE jti = ?", (proposal_id,))
+            db.execute("COMMIT")
+        return Redeemed(proposal_id, tool, vault, json.loads(args_json), json.loads(reads_json), json.loads(paths_json))
+
+    def revoke_id(self, proposal_id: str, *, user: str) -> str | None:
+        """Spend ``user``'s pending proposal ``proposal_id`` unapplied (declined); return the id, or ``None``
+        when there was none such to spend."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT exp FROM proposals WHERE jti = ? AND user = ?", (proposal_id, user)).fetchone()
+            if row is None:
+                db.execute("ROLLBACK")
+                return None
+            db.execute(
+                "INSERT OR IGNORE INTO used(jti, used_at, exp) VALUES (?, ?, ?)", (proposal_id, self._now(), row[0])
+            )
+            db.execute("DELETE FROM proposals WHERE jti = ?", (proposal_id,))
+            db.execute("COMMIT")
+        return proposal_id
 
     def revoke(self, token: object, *, user: str) -> str | None:
         """Spend ``token`` without applying it (the user declined it inline); return its ``jti``, or ``None`` if

@@ -246,7 +246,7 @@ def summarize_directory(ctx: ToolContext, args: SummarizeDirectoryArgs) -> str:
 
     The folder must exist (``""``: the root); ``not_found``, ``not_a_directory``, ``path_outside_vault``."""
     ws, vault = ctx.workspace, ctx.permitted_vault
-    path = vaults.browse_directory(ws, vault, str(locate(ws, vault, args.path)), limit=1)["path"]  # as shown
+    path = vaults.browse_directory(ws, vault, str(locate(ws, vault, args.path)), limit=1).path  # as shown
     return _message(ctx, _render_summarize_directory({"vault": vault.name, "path": path}, _has(ctx)))
 
 

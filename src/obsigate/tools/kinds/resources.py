@@ -42,8 +42,8 @@ class FileResourceArgs(VaultResourceArgs):
 @operation(Kind.RESOURCE, VAULT_TEMPLATE, title="Vault")
 def vault_resource(ctx: ToolContext, args: VaultResourceArgs) -> dict[str, Any]:
     """A vault: ``{"kind": "vault", "name", "notes", "read_only"}``."""
-    info = next(iter(vaults.list_accessible_vaults(ctx.workspace, [ctx.permitted_vault.name])))
-    return {"kind": "vault", "name": info["name"], "notes": info["notes"], "read_only": info["read_only"]}
+    info = vaults.list_accessible_vaults(ctx.workspace, [ctx.permitted_vault.name]).vaults[0]
+    return {"kind": "vault", "name": info.name, "notes": info.notes, "read_only": info.read_only}
 
 
 @operation(Kind.RESOURCE, FILE_TEMPLATE, title="File")
@@ -51,7 +51,8 @@ def file_resource(ctx: ToolContext, args: FileResourceArgs) -> dict[str, Any]:
     """A file: ``{"kind": "file", "content", "encoding": "utf-8"|"base64", "mime_type", "truncated",
     "next_offset", ...}`` as ``services.files.read_raw_file`` gives it (text redacted)."""
     vault = ctx.permitted_vault  # a path as shown: a name holding a secret redacted
-    return {"kind": "file", **files.read_raw_file(ctx.workspace, vault, str(locate(ctx.workspace, vault, args.path)))}
+    data = files.read_raw_file(ctx.workspace, vault, str(locate(ctx.workspace, vault, args.path)))
+    return {"kind": "file", **data.model_dump()}
 
 
 def accessible_vaults(ctx: ToolContext) -> list[str]:
