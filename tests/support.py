@@ -31,48 +31,6 @@ SMALL_VAULT = {
 }
 
 
-# Every tool an MCP client with vault access sees in tools/list (frozen here; write tools only as pairs).
-MCP_TOOLS = {
-    "list_vaults",
-    "list_directory",
-    "list_all_files",
-    "read_file",
-    "read_file_raw",
-    "search_fulltext",
-    "list_tags",
-    "search_paths",
-    "suggest_tags",
-    "get_backlinks",
-    "get_graph",
-    "list_recent",
-    "search_advanced",
-    "list_backups",
-    "diff_backup",
-    "propose_create_file",
-    "apply_create_file",
-    "propose_create_directory",
-    "apply_create_directory",
-    "propose_edit_file",
-    "apply_edit_file",
-    "propose_append_to_file",
-    "apply_append_to_file",
-    "propose_restore_backup",
-    "apply_restore_backup",
-    "propose_rename_file",
-    "apply_rename_file",
-    "propose_rename_directory",
-    "apply_rename_directory",
-    "propose_move_path",
-    "apply_move_path",
-    "propose_replace_in_files",
-    "apply_replace_in_files",
-    "propose_delete_file",
-    "apply_delete_file",
-    "propose_delete_directory",
-    "apply_delete_directory",
-}
-
-
 def alice_token(data: Path, vaults: Iterable[str] = ("notes",)) -> str:
     """A bearer JWT of a new user ``alice`` allowed ``vaults``, made in the data dir ``data`` (created) that a
     server then opens: the user store with a cheap argon2 setting, the token from its signing secret."""

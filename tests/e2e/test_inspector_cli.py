@@ -25,7 +25,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from support import MCP_TOOLS, REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
+from catalogue import MCP_TOOLS
+from support import REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
 
 pytestmark = pytest.mark.e2e
 

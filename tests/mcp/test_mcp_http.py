@@ -14,11 +14,12 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from catalogue import MCP_TOOLS
 from jsonschema import Draft202012Validator
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
-from support import MCP_TOOLS, free_port, uvicorn_thread, write_tree
+from support import free_port, uvicorn_thread, write_tree
 
 from obsigate.auth.tokens import TokenService
 from obsigate.mcp.server import ERROR_META_KEY

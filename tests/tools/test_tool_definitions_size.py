@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from catalogue import MAX_TOOLS_LIST_CHARS  # the frozen catalogue holds its size budget
 from jsonschema import Draft202012Validator
-from tools.test_catalog import MAX_TOOLS_LIST_CHARS  # the frozen catalogue holds its size budget
 
 from obsigate.mcp.server import to_mcp_tool
 from obsigate.tools.api import REGISTRY

@@ -1,4 +1,4 @@
-"""The services' dependencies in one object, built once by the composition root (``api/app.py``, ``cli.py``)."""
+"""The services' dependencies in one object, built once by the composition root (``bootstrap.py``)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,110 @@
+"""The frozen tool catalogue: every tool's name, arguments, risk, fronts and place in tools/list, and the size
+budget of tools/list. Adding a tool means adding it here (tests/tools/test_catalog.py checks the registry against
+this; tests/support.py derives MCP_TOOLS from it; tests/tools/test_tool_definitions_size.py reads the budget)."""
+
+from __future__ import annotations
+
+from obsigate.tools.registry import Risk
+
+EXPECTED = {
+    "list_vaults": [],
+    "list_directory": ["vault", "path", "limit", "offset"],
+    "list_all_files": ["vault", "dir", "limit", "recursive", "offset"],
+    "read_file": ["vault", "path", "offset"],
+    "read_file_raw": ["vault", "path", "offset"],
+    "search_fulltext": ["q", "vault", "tag", "limit", "offset"],
+    "list_tags": ["vault", "limit", "offset"],
+    "search_paths": ["q", "vault", "limit", "offset"],
+    "suggest_tags": ["q", "vault", "limit", "offset"],
+    "get_backlinks": ["vault", "path", "limit", "offset", "unlinked"],
+    "get_graph": ["vault", "path", "depth", "scope", "tag", "limit"],
+    "export_graph": ["vault", "tag"],
+    "list_recent": ["vault", "limit", "mode", "offset"],
+    "search_advanced": [
+        "q",
+        "vault",
+        "tag",
+        "limit",
+        "offset",
+        "sort",
+        "case_sensitive",
+        "whole_word",
+        "regex",
+        "include_paths",
+        "exclude_paths",
+        "created",
+        "modified",
+        "size",
+    ],
+    "list_backups": ["vault", "path", "limit", "offset"],
+    "diff_backup": ["vault", "path", "version", "compare_with"],
+    "list_trash": ["vault", "limit", "offset"],
+    # the fronts' own operations, offered to no model (tools/catalog/fronts.py)
+    "bookslm_context": ["mode", "vault", "directory", "files", "extra_files", "extra_directories"],
+    "download_file": ["vault", "path"],
+    "vault_switches": [],
+}
+# The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
+WRITES = {
+    "create_file": (Risk.WRITE, ["vault", "path", "content"]),
+    "create_directory": (Risk.WRITE, ["vault", "path"]),
+    "edit_file": (Risk.WRITE, ["vault", "path", "content", "find", "replace", "expected_count", "heading"]),
+    "append_to_file": (Risk.WRITE, ["vault", "path", "content"]),
+    "restore_backup": (Risk.WRITE, ["vault", "path", "version"]),
+    "rename_file": (Risk.DANGEROUS, ["vault", "path", "new_name"]),
+    "rename_directory": (Risk.DANGEROUS, ["vault", "path", "new_name"]),
+    "move_path": (Risk.DANGEROUS, ["vault", "source_path", "destination_dir"]),
+    "replace_in_files": (
+        Risk.DANGEROUS,
+        [
+            "find",
+            "replace",
+            "vault",
+            "case_sensitive",
+            "whole_word",
+            "regex",
+            "include_paths",
+            "exclude_paths",
+            "replace_all",
+            "dry_run",
+        ],
+    ),
+    "delete_file": (Risk.DANGEROUS, ["vault", "path"]),
+    "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
+    "restore_trash": (Risk.WRITE, ["vault", "path", "kind"]),
+}
+#: Writes applied to the file as it is then (they commute with any other write), not refused when it changed since
+#: the proposal: each is declared ``rebased=True``.
+REBASED = {"create_file", "create_directory", "append_to_file"}
+#: The web app's own tools (its trash view, the whole-vault graph): REST, the web app and the CLI only, never
+#: offered to a model (a graph export may be bigger than a model's context).
+WEB_ONLY = {
+    *["list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"],
+    *["bookslm_context", "download_file", "vault_switches"],  # the fronts' own operations (tools/catalog/fronts.py)
+}
+
+#: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
+#: the tool's entry above.
+#: Where tools/list is now with json.dumps' default separators (53.4k; 136k before issue 8): a ratchet. What is
+#: left is structure: 37 tools' names, titles and hints (~9k), input schemas (~17k, every bound kept) and
+#: result schemas (~23k: types only; 11 propose_ and 11 apply_ tools share two result shapes). The compact
+#: JSON actually sent is under the 50k target (asserted below). Issue 9 gave list_backups its limit/offset and
+#: page fields (+314 chars), paid in part by shorter read/backup tool descriptions (-114): 53.7k.
+MAX_TOOLS_LIST_CHARS = 53_700
+
+#: tools/list order: the catalogue's families by their ORDER (tools/catalog/__init__.py), each in declaration order.
+LISTED_ORDER = [
+    *["list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw"],
+    *["get_backlinks", "get_graph", "export_graph"],
+    *["search_fulltext", "search_advanced", "list_tags", "search_paths", "suggest_tags", "list_recent"],
+    *["list_backups", "diff_backup", "list_trash"],
+    *["create_file", "create_directory", "edit_file", "append_to_file", "restore_backup", "restore_trash"],
+    *["rename_file", "rename_directory", "move_path", "replace_in_files", "delete_file", "delete_directory"],
+    *["bookslm_context", "download_file", "vault_switches"],
+]
+
+#: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as
+#: its propose_/apply_ pair.
+MCP_TOOLS = {name for name in EXPECTED if name not in WEB_ONLY} | {
+    f"{step}_{name}" for name in WRITES if name not in WEB_ONLY for step in ("propose", "apply")
+}
