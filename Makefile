@@ -116,7 +116,7 @@ clean:
 
 # The tool layer's door (read_file in process, over MCP in process and over HTTP; propose+apply) against a
 # reference commit, side by side in one run. REF=<rev> to change the reference.
-REF ?= 3f5798e
+REF ?= e2a5c20
 bench-door: $(STAMP)
 	$(BIN)/python -m bench.door_compare --ref $(REF)
 
