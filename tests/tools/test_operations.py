@@ -110,3 +110,33 @@ def test_vault_switches_is_a_tool_for_admins_only(runtime: ToolRuntime, tmp_path
     assert info.value.code == "forbidden"
     records = [r for r in audit(tmp_path) if r.get("tool") == "vault_switches"]
     assert [(r["user"], r["result"]) for r in records] == [("root", "ok"), ("alice", "forbidden")], records
+
+
+def test_an_exhausted_budget_never_locks_an_admin_out_of_the_vault_switches(runtime: ToolRuntime) -> None:
+    """The admins' pages read the switches on every load (and check grants against them): an agent's spent
+    rate budget refuses the vault calls, never that list (found by the issue-17 break-in run)."""
+    import dataclasses
+
+    from obsigate.tools.api import vault_switches
+    from obsigate.tools.ratelimit import ToolRateLimiter
+
+    limited = dataclasses.replace(runtime, limiter=ToolRateLimiter(2, 60))
+    admin = ToolContext(Principal(name="root", is_admin=True, vaults=None, auth_kind="jwt"), limited, mode="rest")
+    for _ in range(2):
+        anyio.run(call_tool, admin, "list_vaults", {})
+    with pytest.raises(ServiceError) as info:
+        anyio.run(call_tool, admin, "list_vaults", {})
+    assert info.value.code == "rate_limited"
+    for _ in range(3):
+        assert [v["name"] for v in anyio.run(vault_switches, admin)] == ["notes", "other"]
+
+
+@pytest.mark.parametrize(("uri", "path"), [("vault://", None), ("vault:///Home.md", "Home.md")])
+def test_a_resource_naming_no_vault_is_invalid_not_an_internal_error(
+    runtime: ToolRuntime, uri: str, path: str | None
+) -> None:
+    from obsigate.tools.api import read_resource
+
+    with pytest.raises(ServiceError) as info:
+        anyio.run(read_resource, ToolContext(ALICE, runtime, mode="mcp"), uri, "", path)
+    assert info.value.code == "invalid_argument"

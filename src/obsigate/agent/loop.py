@@ -57,6 +57,7 @@ from obsigate.tools.api import (
     Answer,
     Proposal,
     Risk,
+    Scope,
     ServiceError,
     ToolContext,
     ToolSpec,
@@ -426,9 +427,11 @@ class RunLoop:
         ``run.pending``."""
         run.turn, run.pending = [], []
         for call in calls:
+            spec = REGISTRY.get(call.name)
+            offered = spec is not None and Scope.IN_APP in spec.scopes  # else refused: shown by its name only
             run.turn.append(Step(
                 id=call.id, name=call.name, arguments=call.arguments, error=call.error,
-                label=step_label(call.name, call.arguments, run.language),
+                label=step_label(call.name, call.arguments, run.language) if offered else call.name,
             ))  # fmt: skip
         await self._run_entries(run, run.turn)
 

@@ -92,13 +92,20 @@ def find_tool(ctx: ToolContext, name: str, *, front_call: bool = False) -> ToolS
 
 
 async def call_tool(
-    ctx: ToolContext, name: str, arguments: dict[str, Any] | None, *, front_call: bool = False
+    ctx: ToolContext,
+    name: str,
+    arguments: dict[str, Any] | None,
+    *,
+    front_call: bool = False,
+    limiter: Any = DEFAULT_LIMITER,
 ) -> dict[str, Any]:
     """Run tool ``name`` for ``ctx`` and return its structured result (a JSON-safe dict).
 
     ``front_call``: the front runs one of its own operations for the person (a web-only tool such as
     ``download_file`` or ``bookslm_context``, ``scopes=()``), not a tool a model picked: the front's scope
     filter does not apply, everything else does (a model's call never sets it, so it never reaches them).
+    ``limiter``: the rate limiter to hit (default: the front's; ``None``: none, for a front's bookkeeping read
+    that must not spend, nor be refused by, a budget meant for vault calls).
 
     Each step once, inside :func:`~obsigate.tools.door.door` (argument checks, rate limit, error mapping,
     audit): look up → validate → permit (vault, ``aiDestructiveTools``) → locate (redacted paths) → confirm →
@@ -160,7 +167,7 @@ async def call_tool(
             call.paths = audit_paths(data)
         return data
 
-    return await _through_door(ctx, name, args, run, before=look_up)
+    return await _through_door(ctx, name, args, run, before=look_up, limiter=limiter)
 
 
 async def call_operation(

@@ -71,4 +71,6 @@ async def vault_switches(ctx: ToolContext) -> list[dict[str, Any]]:
     Raises:
         ServiceError: ``forbidden`` (the caller is not an admin), ``rate_limited``.
     """
-    return (await call_tool(ctx, "vault_switches", {}, front_call=True))["vaults"]
+    # no rate limit: the admins' pages read it on every load, and an agent's exhausted budget must never lock
+    # an admin out of revoking a grant
+    return (await call_tool(ctx, "vault_switches", {}, front_call=True, limiter=None))["vaults"]

@@ -28,7 +28,7 @@ def Vault() -> Any:  # noqa: N802 - used like pydantic.Field
     return Field(description="Vault name.", min_length=1, max_length=64)
 
 
-def VaultFilter(*, max_length: int | None = None) -> Any:  # noqa: N802
+def VaultFilter(*, max_length: int = 64) -> Any:  # noqa: N802
     """An optional ``vault`` argument that narrows a search or list to one vault: omitted (or ``null``) means
     every vault; a name, when given, is not empty (``""`` is ``invalid_argument``, not "every vault")."""
     return Field(default=None, description="Only this vault; default: all.", min_length=1, max_length=max_length)

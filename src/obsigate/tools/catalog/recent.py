@@ -15,7 +15,7 @@ ORDER = 5
 
 
 class ListRecentArgs(ToolArgs):
-    vault: str | None = VaultFilter(max_length=64)
+    vault: str | None = VaultFilter()
     limit: int = Limit(20, le=svc.MAX_LIMIT)
     mode: Literal["modified", "created"] = "modified"
     offset: int = Offset()

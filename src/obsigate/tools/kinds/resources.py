@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from obsigate.services import files, vaults
 from obsigate.services.redacted_paths import locate
@@ -30,13 +30,13 @@ class VaultResourceArgs(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     uri: str
-    vault: str
+    vault: str = Field(min_length=1, max_length=64)
 
 
 class FileResourceArgs(VaultResourceArgs):
     """A file resource: also the ``path`` in the vault, as a reader was shown it."""
 
-    path: str
+    path: str = Field(max_length=1024)
 
 
 @operation(Kind.RESOURCE, VAULT_TEMPLATE, title="Vault")
