@@ -68,7 +68,7 @@ def _arguments(spec: ToolSpec) -> list[str]:
         return ["No arguments."]
     required = set(schema.get("required", ()))
     rows = ["| Argument | Type | Required | Bounds | Description |", "|---|---|---|---|---|"]
-    for name, prop in props.items():
+    for name, prop in _flattened(props):
         cells = (
             f"`{name}`",
             _cell(_type(prop)),
@@ -78,6 +78,17 @@ def _arguments(spec: ToolSpec) -> list[str]:
         )
         rows.append("| " + " | ".join(cells) + " |")
     return rows
+
+
+def _flattened(props: dict[str, Any], prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Each argument, then the fields of an object argument as ``group.field`` (search_advanced's ``created``:
+    ``created.after``, ``created.before``; REST's query form names them ``created_after``...)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name, prop in props.items():
+        out.append((prefix + name, prop))
+        if isinstance(prop.get("properties"), dict):
+            out += _flattened(prop["properties"], f"{prefix}{name}.")
+    return out
 
 
 def _facts(spec: ToolSpec) -> list[str]:
