@@ -39,6 +39,7 @@ SERVER_FILES = {
     "config.py": "the settings file in the data dir",
     "bootstrap.py": "the vault roots and the data dir, checked at start",
     "services/errors.py": "rewrites docs/mcp.md (make docs)",
+    "tools/reference.py": "writes docs/tools.md (make docs)",
     "api/app.py": "the web app's index.html from the package",
 }
 
