@@ -194,7 +194,12 @@ async def settle(ctx: ToolContext, proposal: str | Mapping[str, Any], answer: An
         return dict(shown)
     service = _service(ctx)
     user = ctx.principal.name
-    pid = proposal if isinstance(proposal, str) else await anyio.to_thread.run_sync(lambda: service.proposal_id(token))
+    if isinstance(proposal, str):
+        pid: str | None = proposal
+    elif answer == Answer.DECLINE:  # the paths stored with it go into the decline's audit record
+        pid = await anyio.to_thread.run_sync(lambda: service.proposal_id(token))
+    else:  # an accept by token: apply redeems the token itself, nothing to look up first
+        pid = None
     stored = None if pid is None else await anyio.to_thread.run_sync(lambda: service.proposal(pid, user=user))
     if by_id:
         if stored is None:  # spent, expired or never this caller's: nothing to decline, nothing to apply
