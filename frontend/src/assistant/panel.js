@@ -9,6 +9,7 @@ import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
+import { imagesPart } from "./images.js";
 import { STATUS_ICON, contextFields, diffKind, initialState, reduce, stepsSummary } from "./state.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
@@ -139,7 +140,8 @@ export function mountAssistant(root, options) {
     submit: () => (controller ? controller.abort() : ask()),
     newConversation: () => { convs.newConversation(); c.input.focus(); },
   });
-  const mentions = mentionsPart(c, { t, context, state: () => state, dispatch });
+  const mentions = mentionsPart(c, { t, context, state: () => state, dispatch, attachImage: (item) => images.attachVault(item.vault, item.path) });
+  const images = imagesPart(c, { t });
   const models = modelsPart(c, t, onError);
   const convs = conversationsPart(c, { t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w) });
   root.replaceChildren(c.section);
@@ -213,10 +215,11 @@ export function mountAssistant(root, options) {
     if (!message) return;
     c.input.value = "";
     mentions.close();
-    c.log.append(h("div", { class: "msg user" }, message));
+    const pics = images.take();
+    c.log.append(h("div", { class: "msg user" }, message, pics.view));
     const ctx = context() || {};
     stream(state.agent, {
-      message, language: language(),
+      message, language: language(), images: pics.body,
       vault: ctx.vault || undefined,
       ...contextFields(c.mode.value, state.chips, ctx),
       provider: c.provider.value || undefined,
