@@ -1,8 +1,9 @@
 """Images in the assistant's conversation (issue 18 item 3), end to end: a real ObsiGate on loopback, the
 scripted fake provider recording what it receives in each dialect (OpenAI ``image_url`` parts, Gemini
 ``inlineData``), the refusals made before any provider call, the history that keeps images by reference and
-resends the most recent ones. One server for the module (the vision model is the default: ``gpt-4o`` on the
-``custom`` provider, ``gemini-2.5-flash`` on ``gemini``; ``fake-model`` has no vision flag)."""
+resends the most recent ones. One server for the module, auth on: ``alice`` may use the vault ``notes``,
+``carol`` only ``private`` (the vision model is the default: ``gpt-4o`` on the ``custom`` provider,
+``gemini-2.5-flash`` on ``gemini``; ``fake-model`` has no vision flag)."""
 
 from __future__ import annotations
 
@@ -39,15 +40,39 @@ def data_url(data: bytes, mime: str = "image/png") -> str:
     return f"data:{mime};base64,{base64.b64encode(data).decode()}"
 
 
+def tokens(data: Path) -> dict[str, str]:
+    """Bearer tokens of two new users made in the data dir ``data`` before the server opens it: ``alice``
+    (vault ``notes``) and ``carol`` (vault ``private``)."""
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from obsigate.auth.tokens import TokenService
+    from obsigate.auth.users import UserStore
+
+    data.mkdir(parents=True, exist_ok=True)
+    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
+    try:
+        issue = TokenService(data / "jwt_secret").issue
+        return {"alice": issue(users.add_user("alice", None, vaults=["notes"])),
+                "carol": issue(users.add_user("carol", None, vaults=["private"]))}  # fmt: skip
+    finally:
+        users.close()
+
+
 @dataclass
 class Server:
     url: str
     fake: FakeLLM
     data: Path
+    tokens: dict[str, str]
+    user: str = "alice"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[self.user]}"}
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         """``(status, parsed)``: the SSE events as ``[(event, data)]``, or the JSON error body."""
-        response = httpx2.post(f"{self.url}{path}", json=body, timeout=60)
+        response = httpx2.post(f"{self.url}{path}", json=body, headers=self.headers, timeout=60)
         if response.headers.get("content-type", "").startswith("text/event-stream"):
             events = []
             for block in response.text.replace("\r\n", "\n").split("\n\n"):
@@ -64,7 +89,7 @@ class Server:
         return self.post("/api/ai/bookslm/agent", body)
 
     def get(self, path: str) -> httpx2.Response:
-        return httpx2.get(f"{self.url}{path}", timeout=30)
+        return httpx2.get(f"{self.url}{path}", headers=self.headers, timeout=30)
 
     def last(self) -> dict[str, Any]:
         return self.fake.requests[-1].json
@@ -81,14 +106,16 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 mp.setenv(key, value)
         root = tmp_path_factory.mktemp("images")
         vault = write_tree(root / "vault", SMALL_VAULT)
+        private = write_tree(root / "private", {"Attachments/pic.png": PNG})
+        given = tokens(root / "data")
         settings = load_settings(
-            data_dir=root / "data", port=free_port(), vaults={"notes": {"path": str(vault)}},
-            tool_rate_limit=10_000, auth_enabled=False,
+            data_dir=root / "data", port=free_port(), tool_rate_limit=10_000, auth_enabled=True,
+            vaults={"notes": {"path": str(vault)}, "private": {"path": str(private)}},
         )  # fmt: skip
         server = LiveServer(settings).start()
         server.wait_ready()
         try:
-            yield Server(server.url, fake, root / "data")
+            yield Server(server.url, fake, root / "data", given)
         finally:
             server.stop()
 
@@ -148,8 +175,15 @@ def test_openai_parts_history_and_the_stored_image(srv: Server) -> None:
         "What is in these?\n[image not shown to you: clip.png]\n[image not shown to you: pic.png]"
     )
 
+    # another person gets neither the conversation nor its images
+    srv.user = "carol"
+    try:
+        assert srv.get(f"/api/ai/conversations/{cid}/images/{refs[0]['id']}").status_code == 404
+    finally:
+        srv.user = "alice"
+
     # deleting the conversation deletes its images
-    assert httpx2.delete(f"{srv.url}/api/ai/conversations/{cid}").status_code == 200
+    assert httpx2.delete(f"{srv.url}/api/ai/conversations/{cid}", headers=srv.headers).status_code == 200
     assert srv.get(f"/api/ai/conversations/{cid}/images/{refs[0]['id']}").status_code == 404
 
 
@@ -181,7 +215,7 @@ BAD = [
     ({"images": [{"path": "Home.md"}]}, 400, "invalid_argument"),  # a note is no image
     ({"images": [{"path": "../outside.png"}]}, 400, "path_outside_vault"),
     ({"images": [{"path": "Attachments/none.png"}]}, 404, "not_found"),
-    ({"images": [{"path": "Attachments/pic.png", "vault": "other"}]}, 404, "not_found"),
+    ({"images": [{"path": "Attachments/pic.png", "vault": "private"}]}, 403, "vault_access_denied"),  # not alice's
     ({"images": [{"url": data_url(PNG[:8] + b"\0" * (images.MAX_IMAGE_BYTES + 1))}]}, 413, "too_large"),
 ]
 
