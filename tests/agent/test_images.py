@@ -27,6 +27,7 @@ from support import SMALL_VAULT, free_port, write_tree
 from obsigate.agent import images
 from obsigate.agent.providers.image_parts import gemini_parts, openai_content
 from obsigate.config import load_settings
+from obsigate.tools.errors import PayloadTooLarge
 
 # a real 1x1 PNG (and the same pixel as GIF): what a browser's clipboard or a vault would hold
 PNG = base64.b64decode(
@@ -203,6 +204,22 @@ def test_gemini_inline_data_in_an_agent_run(srv: Server) -> None:
     ]}  # fmt: skip
 
 
+def test_a_resumed_run_resends_the_images(srv: Server) -> None:
+    srv.fake.add(
+        o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "Seen.md", "content": "# Seen\n"})]),
+        o.stream_text(["Noted."]),
+    )
+    status, events = srv.agent({"message": "Note what you see", "vault": "notes", "images": [{"url": data_url(PNG)}]})
+    assert status == 200, events
+    run_id = _done(events)["run_id"]
+    assert _done(events)["stopped"] == "awaiting_confirmation"
+    status, events = srv.agent({"run_id": run_id, "confirm_all": True})
+    assert status == 200 and _done(events)["stopped"] == "completed", events
+    resumed = srv.last()["messages"]
+    assert [m["role"] for m in resumed] == ["system", "user", "assistant", "tool"]
+    assert resumed[1]["content"][1] == {"type": "image_url", "image_url": {"url": data_url(PNG)}}
+
+
 BAD = [
     ({"model": "fake-model", "images": [{"url": data_url(PNG)}]}, 400, "vision_unsupported"),
     ({"images": [{"url": data_url(b"%PDF-1.7 not an image", "image/png")}]}, 400, "invalid_argument"),
@@ -274,3 +291,13 @@ def test_history_resends_only_the_most_recent_images() -> None:
         {"text": "m9"}, {"inlineData": {"mimeType": "image/png", "data": base64.b64encode(stored[f"{9:064x}"]).decode()}}
     ]  # fmt: skip
     assert all("data" not in m["images"][0] for m in images.for_provider(messages, load, vision=False))
+
+
+def test_data_urls_checked_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    jpeg = b"\xff\xd8\xff\xe0\0\x10JFIF\0" + b"\0" * 20
+    assert images.decode_data_url(data_url(jpeg, "image/jpg")) == ("image/jpeg", jpeg)  # the common misspelling
+    assert images.decode_data_url(data_url(GIF, "IMAGE/GIF")) == ("image/gif", GIF)
+    monkeypatch.setattr(images, "MAX_IMAGE_BYTES", 100)
+    with pytest.raises(PayloadTooLarge):  # under the length check, over the cap once decoded
+        images.decode_data_url(data_url(PNG[:8] + b"\0" * 93))
+    assert images.decode_data_url(data_url(PNG[:8] + b"\0" * 92))[0] == "image/png"
