@@ -125,7 +125,9 @@ def test_paste_drop_and_at_images_are_sent_shown_and_reopened(page: Any, app_ser
     assert page.locator(".msg.user .msg-images img").first.get_attribute("alt") == "clip.png"
 
 
-def test_a_file_that_is_not_an_image_is_refused_in_the_panel(page: Any, app_server: Any) -> None:
+def test_refused_in_the_panel_a_file_that_is_not_an_image_and_images_for_a_model_without_vision(
+    page: Any, app_server: Any, fake: FakeLLM
+) -> None:
     page.goto(f"{app_server.url}/#/v/notes/Ideas.md", wait_until="networkidle")
     page.click("#assistant-btn")
     page.wait_for_selector(".assistant textarea")
@@ -136,3 +138,15 @@ def test_a_file_that_is_not_an_image_is_refused_in_the_panel(page: Any, app_serv
     }""")
     assert "only PNG, JPEG, WebP and GIF" in page.wait_for_selector(".image-error").inner_text()
     assert page.locator(".image-chip").count() == 0
+
+    # a model the list knows without vision (DeepSeek's): said at once, the chip kept, nothing sent
+    page.evaluate(_GIVE, ["paste", base64.b64encode(PASTED).decode(), "clip.png"])
+    page.wait_for_selector(".image-chip")
+    page.select_option(".assistant-bar select >> nth=1", "deepseek")
+    page.fill(".assistant textarea", "What is this?")
+    page.click(".assistant-input button[type=submit]")
+    assert "cannot read images" in page.wait_for_selector(".image-error:has-text('vision')").inner_text()
+    assert page.locator(".image-chip").count() == 1 and page.locator(".msg.user").count() == 0
+    assert page.input_value(".assistant textarea") == "What is this?"
+    assert fake.requests == []
+    _shoot(page, "assistant-image-no-vision")

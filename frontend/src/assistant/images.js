@@ -53,8 +53,8 @@ export function storedImages(images, cid) {
 
 /**
  * Wire paste, drop and the chips to the panel's controls `c` (section, form, input, chips). deps: `t`.
- * Returns `{attachVault(vault, path), take()}`: `take()` empties the chips and gives `{body, view}`, the
- * request's `images` field (undefined when none) and the thumbnails to show in the sent message.
+ * Returns `{blocked(caps), attachVault(vault, path), take()}`: `take()` empties the chips and gives `{body, view}`,
+ * the request's `images` field (undefined when none) and the thumbnails to show in the sent message.
  */
 export function imagesPart(c, { t }) {
   let attached = []; // {url, name, src} pasted, or {vault, path, name, src} from the vault
@@ -116,6 +116,12 @@ export function imagesPart(c, { t }) {
   });
 
   return {
+    /** True (and said) when images are attached and `caps` (the model's flags; null: unknown) has no vision. */
+    blocked(caps) {
+      if (!attached.length || !caps || caps.vision) return false;
+      say(t("assistant.images.noVision"));
+      return true;
+    },
     /** Attach a vault image (an @-mention of an image file). */
     attachVault(vault, path) {
       add({ vault, path, name: path.split("/").pop(), src: api.rawUrl(vault, path) });

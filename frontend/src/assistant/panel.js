@@ -116,7 +116,9 @@ function modelsPart(c, t, onError) {
     c.badges.replaceChildren(...Object.entries(m?.capabilities || {}).filter(([, on]) => on)
       .map(([flag]) => h("span", { class: "badge", title: t(`capability.${flag}`) }, t(`capability.${flag}`))));
   }
-  return { load: loadModels, fill: fillModels, badges: showBadges };
+  /** The chosen model's capability flags, or null when the list does not know it (the server decides). */
+  const capabilities = () => models?.providers.find((x) => x.name === c.provider.value)?.models.find((x) => x.name === c.model.value)?.capabilities || null;
+  return { load: loadModels, fill: fillModels, badges: showBadges, capabilities };
 }
 
 /**
@@ -212,7 +214,7 @@ export function mountAssistant(root, options) {
 
   function ask() {
     const message = c.input.value.trim();
-    if (!message) return;
+    if (!message || images.blocked(models.capabilities())) return; // images for a model that cannot see: said, kept
     c.input.value = "";
     mentions.close();
     const pics = images.take();
