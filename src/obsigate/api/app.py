@@ -32,6 +32,7 @@ from obsigate.api import (
     routes_admin,
     routes_ai,
     routes_ai_config,
+    routes_ai_skills,
     routes_assistant_context,
     routes_auth,
     routes_files,
@@ -143,6 +144,7 @@ def build_app(
         routes_ai_config,
         routes_admin,
         routes_assistant_context,
+        routes_ai_skills,  # before any /api/ai/{name} route: "skills" is not a name
         routes_ai,
     ):  # routes: every plain tool route, one table
         app.include_router(module.router)
