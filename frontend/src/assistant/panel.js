@@ -9,6 +9,9 @@ import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
+import { skillsPart } from "./skills.js";
+import { sayer, slashPart } from "./slash.js";
+import { messageOf } from "./commands.js";
 import { STATUS_ICON, contextFields, diffKind, initialState, reduce, stepsSummary } from "./state.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
@@ -142,6 +145,9 @@ export function mountAssistant(root, options) {
   const mentions = mentionsPart(c, { t, context, state: () => state, dispatch });
   const models = modelsPart(c, t, onError);
   const convs = conversationsPart(c, { t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w) });
+  const say = sayer(c.log); // skills and slash commands answer in the conversation
+  const skills = skillsPart(c, { t, onError, say });
+  const slash = slashPart(c, { t, say, skills, models });
   root.replaceChildren(c.section);
 
   /** Apply an action, then draw what it changed. */
@@ -209,8 +215,9 @@ export function mountAssistant(root, options) {
   }
 
   function ask() {
-    const message = c.input.value.trim();
-    if (!message) return;
+    const line = c.input.value.trim();
+    if (!line || slash.take(line)) return; // a /command runs in the panel
+    const message = messageOf(line); // "//x" sends "/x"
     c.input.value = "";
     mentions.close();
     c.log.append(h("div", { class: "msg user" }, message));
@@ -221,6 +228,7 @@ export function mountAssistant(root, options) {
       ...contextFields(c.mode.value, state.chips, ctx),
       provider: c.provider.value || undefined,
       model: c.model.value || undefined,
+      skill: skills.current() || undefined,
       conversation_id: state.conversationId || undefined,
     });
   }

@@ -157,6 +157,6 @@ def check_skill(body: Any) -> SkillInput:
     """
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
-    skill = parse(SkillInput, body)
+    skill = parse(SkillInput, body, hint="id: a-z, 0-9, - and _ (1-40); description: one line; see docs/assistant.md")
     assert isinstance(skill, SkillInput)
     return skill
