@@ -53,7 +53,7 @@ class SkillBook:
                 continue
             try:
                 checked = SkillInput.model_validate(
-                    {"id": skill_id, **entry, "icon": entry.get("icon") or DEFAULT_ICON}
+                    {**entry, "id": skill_id, "icon": entry.get("icon") or DEFAULT_ICON}
                 )
             except ValueError:
                 continue
