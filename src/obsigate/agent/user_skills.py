@@ -31,7 +31,7 @@ class SkillBook:
     """The built-in skills plus each person's own, over ``<data_dir>/skills.json``. Thread-safe.
 
     Args:
-        data_dir: the data folder (created ``0700`` on the first write if missing).
+        data_dir: the data folder (it must exist).
     """
 
     def __init__(self, data_dir: Path | str) -> None:
@@ -133,8 +133,7 @@ class SkillBook:
             self._file.write(data)
 
     def _lock_path(self) -> Path:
-        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return self.data_dir / LOCK_FILE
+        return self.data_dir / LOCK_FILE  # the data dir exists: the composition root made it (0700)
 
     def _fresh(self, user: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """The file's object as on disk now, for a change, and ``user``'s entries in it (created if missing)."""
