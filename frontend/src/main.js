@@ -6,6 +6,7 @@ import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
 import "./styles/assistant-images.css"; // the panel's images (assistant/images.js)
+import "./styles/skills.css";
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";

@@ -97,3 +97,10 @@ export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${se
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);
 /** Stream an answer: `agent` true for the agent (tools, confirmations; a resume is {run_id, confirm_all}), false for a plain chat. */
 export const ask = (agent, body, onEvent, opts) => events(agent ? "/api/ai/bookslm/agent" : "/api/ai/bookslm/chat", body, onEvent, opts);
+/** The providers, which are configured, the defaults; keys masked (any signed-in user). */
+export const aiStatus = (opts) => get("/api/ai/status", null, opts);
+/** The built-in skills and the caller's own: {skills: [{id, icon, description, prompt, builtin}]}. */
+export const skills = (opts) => get("/api/ai/skills", null, opts);
+/** Create or replace one of the caller's skills ({id, icon?, description, prompt}). */
+export const saveSkill = (body, opts) => send("POST", "/api/ai/skills", body, opts);
+export const deleteSkill = (id, opts) => send("DELETE", `/api/ai/skills/${seg(id)}`, undefined, opts);

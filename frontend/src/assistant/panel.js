@@ -10,6 +10,9 @@ import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
 import { imagesPart } from "./images.js";
+import { skillsPart } from "./skills.js";
+import { sayer, slashPart } from "./slash.js";
+import { messageOf } from "./commands.js";
 import { STATUS_ICON, contextFields, diffKind, initialState, reduce, stepsSummary } from "./state.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
@@ -146,6 +149,9 @@ export function mountAssistant(root, options) {
   const images = imagesPart(c, { t });
   const models = modelsPart(c, t, onError);
   const convs = conversationsPart(c, { t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w) });
+  const say = sayer(c.log); // skills and slash commands answer in the conversation
+  const skills = skillsPart(c, { t, onError, say });
+  const slash = slashPart(c, { t, say, skills, models });
   root.replaceChildren(c.section);
 
   /** Apply an action, then draw what it changed. */
@@ -213,8 +219,10 @@ export function mountAssistant(root, options) {
   }
 
   function ask() {
-    const message = c.input.value.trim();
-    if (!message || images.blocked(models.capabilities())) return; // images for a model that cannot see: said, kept
+    const line = c.input.value.trim();
+    if (!line || slash.take(line)) return; // a /command runs in the panel
+    if (images.blocked(models.capabilities())) return; // images for a model that cannot see: said, kept
+    const message = messageOf(line); // "//x" sends "/x"
     c.input.value = "";
     mentions.close();
     const pics = images.take();
@@ -226,6 +234,7 @@ export function mountAssistant(root, options) {
       ...contextFields(c.mode.value, state.chips, ctx),
       provider: c.provider.value || undefined,
       model: c.model.value || undefined,
+      skill: skills.current() || undefined,
       conversation_id: state.conversationId || undefined,
     });
   }

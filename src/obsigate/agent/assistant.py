@@ -26,6 +26,7 @@ from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
+from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import Conflict, ServiceError, ToolContext, ToolRuntime
 
@@ -90,6 +91,7 @@ class Assistant:
         provider_factory: ``ProviderConfig`` → a provider client; clients are kept per configuration (their
             connection pools and per-server quirks survive between requests) and closed by :meth:`aclose`.
         limits: the agent's limits.
+        skills: each person's own skills (``/api/ai/skills``); the prompt builder resolves a request's skill.
     """
 
     def __init__(
@@ -100,12 +102,14 @@ class Assistant:
         prompt: PromptBuilder,
         provider_factory: Callable[[ProviderConfig], Provider],
         limits: AgentLimits = AgentLimits(),
+        skills: SkillBook | None = None,
     ) -> None:
         self.runtime = runtime
         self.providers = providers
         self.store = store
         self.prompt = prompt
         self.limits = limits
+        self.skills = skills
         self._factory = provider_factory
         self._clients: dict[ProviderConfig, Provider] = {}
         #: (provider, base URL, model) that rejected tools once: later runs go straight to plain chat

@@ -33,6 +33,7 @@ from obsigate.api import (
     routes_ai,
     routes_ai_config,
     routes_ai_images,
+    routes_ai_skills,
     routes_assistant_context,
     routes_auth,
     routes_files,
@@ -144,6 +145,7 @@ def build_app(
         routes_ai_config,
         routes_admin,
         routes_assistant_context,
+        routes_ai_skills,  # before any /api/ai/{name} route: "skills" is not a name
         routes_ai,
         routes_ai_images,
     ):  # routes: every plain tool route, one table
