@@ -31,6 +31,7 @@ from obsigate.api import (
     routes,
     routes_admin,
     routes_ai,
+    routes_ai_actions,
     routes_ai_config,
     routes_assistant_context,
     routes_auth,
@@ -144,6 +145,7 @@ def build_app(
         routes_admin,
         routes_assistant_context,
         routes_ai,
+        routes_ai_actions,  # POST /api/ai/{action}: only the 16 action ids match it
     ):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.
