@@ -44,7 +44,8 @@ function placeUnder(view, container, node, pos, { left = true } = {}) {
   if (!at) return false;
   const box = container.getBoundingClientRect();
   node.style.top = `${Math.round(at.bottom - box.top + 4)}px`;
-  if (left) node.style.left = `${Math.round(Math.max(0, Math.min(at.left - box.left, box.width - 120)))}px`;
+  // the whole of `node` (the bar with its menu open) stays inside the box, right edge included
+  if (left) node.style.left = `${Math.round(Math.max(0, Math.min(at.left - box.left, box.width - node.offsetWidth)))}px`;
   return true;
 }
 
@@ -63,7 +64,7 @@ export function aiToolbar(container) {
   bar.addEventListener("mousedown", (e) => { if (e.target !== input) e.preventDefault(); }); // keep the selection
 
   let pending = null; // the action waiting for its field
-  openBtn.addEventListener("click", () => setMenu(menu.hidden));
+  openBtn.addEventListener("click", () => { setMenu(menu.hidden); sync(); });
   menu.addEventListener("click", (e) => {
     const action = actionById(e.target.closest("[data-action]")?.dataset.action);
     if (!action) return;
@@ -74,6 +75,7 @@ export function aiToolbar(container) {
     input.placeholder = L(`aitoolbar.field.${action.needs}Placeholder`);
     input.value = "";
     form.hidden = false;
+    sync();
     input.focus();
   });
   form.addEventListener("submit", (e) => {
@@ -156,9 +158,8 @@ export function aiToolbar(container) {
       btn(".ai-reject", L("aitoolbar.reject"), () => close())));
   }
 
-  function note(r, message, ...extra) {
+  const note = (r, message, ...extra) =>
     draw(r, el("p.ai-status", message), el("div.ai-buttons", ...extra, btn(".ai-close", L("aitoolbar.close"), () => close())));
-  }
 
   function failed(r, message) {
     r.failed = true;
