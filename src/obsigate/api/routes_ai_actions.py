@@ -11,8 +11,9 @@ cap, no provider) are 4xx JSON like every route's. Same-site checks and authenti
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 from starlette.convertors import Convertor, register_url_convertor
@@ -37,6 +38,7 @@ class _ActionConvertor(Convertor[str]):
 
 
 register_url_convertor("ai_text_action", _ActionConvertor())
+_Action = Annotated[str, Path(description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md §5).")]
 
 
 class ActionBody(BaseModel):
@@ -58,7 +60,7 @@ class ActionBody(BaseModel):
     summary="Transform the editor's selection (one of 16 actions); the answer streamed (SSE)",
     dependencies=SAME_SITE,
 )
-async def text_action(request: Request, principal: CurrentPrincipal, action: str, body: Raw) -> EventSourceResponse:
+async def text_action(request: Request, principal: CurrentPrincipal, action: _Action, body: Raw) -> EventSourceResponse:
     actions = TextActions(_assistant(request))
     parsed = _parse(ActionBody, body)
     req = TextRequest(action=action, **parsed.model_dump())
