@@ -1,6 +1,6 @@
 """Issue 18 item 1 in Chromium: the editor's AI toolbar against the scripted fake provider. Select a line, run an
 action, see the diff; Reject leaves the text, Accept replaces it, Undo restores it, Stop stops the stream (and
-the server's request to the provider); translate asks for its language first."""
+the server's request to the provider); translate asks for its language first; a provider's failure is shown."""
 
 from __future__ import annotations
 
@@ -99,6 +99,14 @@ def test_select_run_review_reject_accept_undo_stop(page: Any, served: tuple[str,
     page.wait_for_selector(".ai-diff")
     assert fake.requests[-1].json["messages"][0]["content"].endswith("Translate it into French.")
     page.click(".ai-reject")
+
+    # a provider failure is shown in the panel, the text left as it was
+    fake.add(o.unauthorized())
+    _select_line(page, LINE)
+    _run(page, "shorten")
+    page.wait_for_selector(".ai-status.error >> text=The AI action failed")
+    page.click(".ai-close")
+    assert LINE in _doc(page)
 
     # Stop: the stream ends, nothing is replaced, and the server hangs up on the provider
     fake.add(o.stream_text([f"word{i} " for i in range(200)], delay_s=0.05))
