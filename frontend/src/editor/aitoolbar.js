@@ -84,18 +84,15 @@ export function aiToolbar(container) {
   });
   bar.addEventListener("keydown", (e) => { if (e.key === "Escape") { setMenu(false); view?.focus(); } });
 
-  function setMenu(open) {
-    menu.hidden = !open;
-    form.hidden = true;
-    openBtn.setAttribute("aria-expanded", String(open));
-  }
+  const setMenu = (open) => { menu.hidden = !open; form.hidden = true; openBtn.setAttribute("aria-expanded", String(open)); };
 
   const place = (node, pos, opts) => placeUnder(view, container, node, pos, opts);
 
   function sync(update) {
     if (run && update?.docChanged && !run.applied) { // the selection's place follows the edits around it
-      run.from = update.changes.mapPos(run.from, -1);
-      run.to = update.changes.mapPos(run.to, 1);
+      // text typed at either edge stays outside it: Accept then still finds the selection as it was sent
+      run.from = update.changes.mapPos(run.from, 1);
+      run.to = Math.max(run.from, update.changes.mapPos(run.to, -1));
     }
     const sel = view.state.selection.main;
     const show = !run && !sel.empty;
