@@ -5,6 +5,7 @@ import { VIEWS, isView } from "./views.js"; // here: the screens' style sheets k
 import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
+import "./styles/assistant-images.css"; // the panel's images (assistant/images.js)
 import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS would not load)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";

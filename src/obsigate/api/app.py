@@ -33,6 +33,7 @@ from obsigate.api import (
     routes_ai,
     routes_ai_actions,
     routes_ai_config,
+    routes_ai_images,
     routes_assistant_context,
     routes_auth,
     routes_files,
@@ -145,6 +146,7 @@ def build_app(
         routes_admin,
         routes_assistant_context,
         routes_ai,
+        routes_ai_images,
         routes_ai_actions,  # POST /api/ai/{action}: only the 16 action ids match it
     ):  # routes: every plain tool route, one table
         app.include_router(module.router)

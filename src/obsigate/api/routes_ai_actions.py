@@ -38,7 +38,9 @@ class _ActionConvertor(Convertor[str]):
 
 
 register_url_convertor("ai_text_action", _ActionConvertor())
-_Action = Annotated[str, Path(description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md §5).")]
+_Action = Annotated[
+    str, Path(description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md: the editor's AI toolbar).")
+]
 
 
 class ActionBody(BaseModel):
