@@ -104,3 +104,5 @@ export const skills = (opts) => get("/api/ai/skills", null, opts);
 /** Create or replace one of the caller's skills ({id, icon?, description, prompt}). */
 export const saveSkill = (body, opts) => send("POST", "/api/ai/skills", body, opts);
 export const deleteSkill = (id, opts) => send("DELETE", `/api/ai/skills/${seg(id)}`, undefined, opts);
+/** An editor AI text action on a selection ({text, target_lang?, tone?, instruction?}), the answer streamed (delta, done, error). */
+export const aiAction = (action, body, onEvent, opts) => events(`/api/ai/${seg(action)}`, body, onEvent, opts);
