@@ -177,6 +177,8 @@ export function mountAssistant(root, options) {
     const answer = (yes) => {
       approve.disabled = reject.disabled = true;
       card.classList.add(yes ? "approved" : "rejected");
+      for (const d of card.querySelectorAll("details")) d.open = false; // answered: the run's next words show
+
       stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths), { resume: owner === turn });
     };
     approve.addEventListener("click", () => answer(true));
@@ -188,7 +190,7 @@ export function mountAssistant(root, options) {
   async function stream(agent, body, written = [], { resume = false } = {}) {
     controller = new AbortController();
     if (!resume || !turn) {
-      turn = turnView(t, render);
+      turn = turnView(t, render, () => { if (controller) c.log.scrollTop = c.log.scrollHeight; });
       c.log.append(turn.view);
     }
     dispatch({ type: "start", written, resume });

@@ -17,11 +17,12 @@ function stepName(t, s) {
 }
 
 /**
- * A request's view. `render(markdown) -> Node` (sanitised; without it, text). Returns `{view, footer, draw}`:
+ * A request's view. `render(markdown) -> Node` (sanitised; without it, text); `painted()` after each render of
+ * the answer (the panel keeps the log scrolled to its end). Returns `{view, footer, draw}`:
  * `draw(turn)` after each change of the turn (the answer's re-render is throttled to RENDER_EVERY_MS while it
  * streams, immediate once it ended), `footer` the message's slot for cards and buttons.
  */
-export function turnView(t, render) {
+export function turnView(t, render, painted = null) {
   const steps = h("ul", { class: "steps" });
   const summary = h("summary", {});
   const fold = h("details", { class: "steps-fold", hidden: true }, summary, steps);
@@ -41,6 +42,7 @@ export function turnView(t, render) {
     if (wanted === shown) return;
     shown = wanted;
     answer.replaceChildren(render ? render(wanted) : document.createTextNode(wanted));
+    painted?.();
   };
 
   const draw = (turn) => {
@@ -50,7 +52,7 @@ export function turnView(t, render) {
         if (!li) { li = h("li", {}); rows.set(s.id, li); steps.append(li); }
         li.className = `step step-${s.status}${s.state ? ` step-state-${s.state}` : ""}`;
         li.replaceChildren(h("span", { class: "step-icon", "aria-label": stepName(t, s) }, STATUS_ICON[s.status] || "·"),
-          " ", s.label, s.summary ? h("span", { class: "muted" }, ` — ${s.summary}`) : null);
+          " ", s.label, ...(s.summary ? [h("span", { class: "muted" }, ` — ${s.summary}`)] : []));
       }
       fold.hidden = !turn.steps.length;
       summary.textContent = stepsSummary(turn, t);
