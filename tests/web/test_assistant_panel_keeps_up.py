@@ -52,6 +52,7 @@ def test_a_resumed_run_streams_into_the_same_message_and_the_tree_keeps_up(
                 ("r", "read_file", {"vault": "notes", "path": "Ideas.md"}),
                 ("u", "no_such_tool", {}),
                 ("c", "create_file", {"vault": "notes", "path": "Buoy.md", "content": "# Buoy\n"}),
+                ("a", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "\nSee the float too.\n"}),
             ],
             text="Reading.",
         ),
@@ -61,20 +62,23 @@ def test_a_resumed_run_streams_into_the_same_message_and_the_tree_keeps_up(
     _open_panel(page, app_server.url)
     _ask(page, "Add a Buoy note")
     card = page.wait_for_selector(".turn .turn-footer .confirm-card")  # the card belongs to the message
-    assert page.locator(".steps-fold summary").inner_text().startswith("3 steps")
+    assert page.locator(".steps-fold summary").inner_text().startswith("4 steps")
     assert "Tool not available: no_such_tool" in _labels(page)[1]
     assert "Create file: Buoy.md" in _labels(page)[2]
     card.query_selector("button.primary").click()
 
-    # the tree shows the new note while the run still streams (Stop is still there: no `done` yet)
+    # the tree shows the new note and the open note its new line while the run still streams (Stop is still
+    # there: no `done` yet)
     page.wait_for_selector("#tree >> text=Buoy")
+    page.wait_for_selector(".markdown-body >> text=See the float too.")
     assert page.locator(".assistant-input button[type=submit]").inner_text() == "Stop"
     page.wait_for_selector(".assistant-input button[type=submit] >> text=Send")
 
     assert page.locator(".assistant-log .turn").count() == 1  # one request, one message
-    assert page.locator(".steps-fold summary").inner_text().startswith("4 steps")  # before and after the pause
+    assert page.locator(".steps-fold summary").inner_text().startswith("5 steps")  # before and after the pause
     labels = _labels(page)
-    assert "File created: Buoy.md" in labels[2] and "File read: Buoy.md" in labels[3]
+    assert "File created: Buoy.md" in labels[2] and "File appended: Ideas.md" in labels[3]
+    assert "File read: Buoy.md" in labels[4]
     answer = page.locator(".turn .msg.assistant")
     assert answer.inner_text().startswith("Reading.")
     assert answer.locator("strong", has_text="bold").count() == 1

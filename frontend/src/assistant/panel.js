@@ -219,6 +219,8 @@ export function mountAssistant(root, options) {
     if (!message) return;
     c.input.value = "";
     mentions.close();
+    // a new message supersedes a confirmation still waiting (the server declines it): its card is done
+    for (const b of c.log.querySelectorAll(".confirm-card:not(.approved):not(.rejected) button")) b.disabled = true;
     c.log.append(h("div", { class: "msg user" }, message));
     const ctx = context() || {};
     stream(state.agent, {

@@ -6,8 +6,11 @@
 import { h } from "./h.js";
 import { STATUS_ICON, answerText, stepsSummary } from "./state.js";
 
-/** How often a streaming answer is rendered again, at most (ms): markdown of a long answer costs a few ms. */
+/** How often a streaming answer is rendered again, at most (ms); a long answer whose render costs more waits
+ * RENDER_SHARE times its last render's cost, so rendering never takes more than 1/RENDER_SHARE of the page's
+ * time while it streams (a 17 KB answer costs tens of ms per render on a loaded 2-core machine). */
 export const RENDER_EVERY_MS = 120;
+export const RENDER_SHARE = 5;
 
 /** The icon's spoken name: the step's state when the catalog has one (rejected, not run...), else its status. */
 function stepName(t, s) {
@@ -35,13 +38,16 @@ export function turnView(t, render, painted = null) {
   let wanted = "";
   let timer = null;
   let last = 0;
+  let cost = 0; // the last render's duration (ms)
 
   const paint = () => {
     timer = null;
-    last = Date.now();
     if (wanted === shown) return;
+    const start = Date.now();
     shown = wanted;
     answer.replaceChildren(render ? render(wanted) : document.createTextNode(wanted));
+    last = Date.now();
+    cost = last - start;
     painted?.();
   };
 
@@ -62,7 +68,7 @@ export function turnView(t, render, painted = null) {
     answer.hidden = !wanted && turn.ended;
     answer.classList.toggle("streaming", !turn.ended);
     if (turn.ended) { clearTimeout(timer); paint(); } else if (!timer && wanted !== shown) {
-      timer = setTimeout(paint, Math.max(0, last + RENDER_EVERY_MS - Date.now()));
+      timer = setTimeout(paint, Math.max(0, last + Math.max(RENDER_EVERY_MS, cost * RENDER_SHARE) - Date.now()));
     }
   };
   return { view, footer, draw };
