@@ -377,9 +377,9 @@ class Assistant:
         stored = self.store.messages(principal.name, cid)
         messages = [{k: v for k, v in m.items() if k != "raw"} for m in stored]
         paused = self.store.waiting(principal.name, cid)
-        waiting = await waiting_view(self._ctx(principal, None), paused, language) if paused else None
-        run = Run.from_json(paused.data) if paused and waiting else None
-        steps = conversation_steps(stored, language, run)
+        run = Run.from_json(paused.data) if paused else None
+        waiting = await waiting_view(self._ctx(principal, None), paused, run, language) if paused and run else None
+        steps = conversation_steps(stored, language, run if waiting else None)
         return {**info, "messages": messages, "steps": steps, "waiting": waiting}
 
     async def delete_conversation(self, principal: Principal, cid: str) -> None:

@@ -77,11 +77,11 @@ def conversation_steps(
     return groups
 
 
-async def waiting_view(ctx: ToolContext, paused: PausedRun, language: str) -> dict[str, Any] | None:
-    """The run awaiting confirmation as its ``confirmation`` event showed it: ``{run_id, expires, actions}``,
-    each action ``{id, tool, label, paths, diff, summary}`` read by id from the confirmation store (never its
-    token); ``None`` when none of its proposals is still pending (expired or spent: nothing left to approve)."""
-    run = Run.from_json(paused.data)
+async def waiting_view(ctx: ToolContext, paused: PausedRun, run: Run, language: str) -> dict[str, Any] | None:
+    """The run awaiting confirmation (``paused`` as stored, ``run`` its state) as its ``confirmation`` event
+    showed it: ``{run_id, expires, actions}``, each action ``{id, tool, label, paths, diff, summary}`` read by
+    id from the confirmation store (never its token); ``None`` when none of its proposals is still pending
+    (expired or spent: nothing is left to approve)."""
     calls = {step.id: step for step in run.turn}
     actions = []
     for item in run.pending:
