@@ -133,3 +133,30 @@ def test_a_reload_while_a_run_waits_brings_the_card_back_and_labels_are_honest(
     assert not any("File deleted: Ideas.md" in x for x in _labels(page))
     assert (web_vault / "Ideas.md").exists()
     assert page.watch.problems() == []
+
+
+def test_an_open_editor_keeps_its_unsaved_words_when_the_assistant_changes_the_note(
+    page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
+) -> None:
+    fake.add(
+        o.stream_tool_calls(
+            [("a", "append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "\nTheirs.\n"})]
+        ),
+        o.stream_text(["Appended."]),
+    )
+    page.goto(f"{app_server.url}/#/v/notes/Ideas.md", wait_until="networkidle")
+    page.click("#edit-note")
+    page.click(".editor-box .cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nunsaved words")
+    page.click("#assistant-btn")
+    _ask(page, "Append to Ideas")
+    page.wait_for_selector(".confirm-card button.primary").click()
+    page.wait_for_selector(".turn .msg.assistant >> text=Appended.")
+    assert (web_vault / "Ideas.md").read_text().endswith("Theirs.\n")
+    assert "unsaved words" in page.locator(".editor-box .cm-content").inner_text()  # not replaced under them
+    page.click("#assistant-btn")  # the panel closed, the usual path: saving over the changed file is a conflict
+    page.watch.expect("409")
+    page.click("#save-note")
+    page.wait_for_selector("dialog.confirm >> text=The file changed on disk")
+    assert page.watch.problems() == []
