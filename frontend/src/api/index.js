@@ -91,7 +91,7 @@ export const deleteKey = (name, keyId, opts) => send("DELETE", `/api/admin/users
 // ---- the assistant --------------------------------------------------------------------------------------
 /** params {limit}. */
 export const conversations = (params, opts) => get("/api/ai/conversations", params, opts);
-export const conversation = (id, opts) => get(`/api/ai/conversations/${seg(id)}`, null, opts);
+export const conversation = (id, opts, params = null) => get(`/api/ai/conversations/${seg(id)}`, params, opts);
 /** The link to an image kept with one of your conversations (agent/images.py). */
 export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${seg(id)}/images/${seg(imageId)}`;
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import anyio
 
 from obsigate.agent import images as img
+from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
@@ -390,15 +391,22 @@ class Assistant:
         """``principal``'s conversations, newest first (headers only)."""
         return [c.as_dict() for c in self.store.conversations(principal.name, limit=limit, offset=offset)]
 
-    def get_conversation(self, principal: Principal, cid: str) -> dict[str, Any]:
-        """One conversation: its header and messages (``raw`` provider payloads left out).
+    async def get_conversation(self, principal: Principal, cid: str, language: str = "en") -> dict[str, Any]:
+        """One conversation: its header and messages (``raw`` provider payloads left out), the tool ``steps``
+        of each request and the run ``waiting`` for the person's approval, or None (:mod:`agent.history`;
+        labels in ``language``), so a reopened conversation shows its steps and its approval card again.
 
         Raises:
             NotFound: not one of ``principal``'s.
         """
         info = self.store.conversation(principal.name, cid).as_dict()
-        messages = [{k: v for k, v in m.items() if k != "raw"} for m in self.store.messages(principal.name, cid)]
-        return {**info, "messages": messages}
+        stored = self.store.messages(principal.name, cid)
+        messages = [{k: v for k, v in m.items() if k != "raw"} for m in stored]
+        paused = self.store.waiting(principal.name, cid)
+        run = Run.from_json(paused.data) if paused else None
+        waiting = await waiting_view(self._ctx(principal, None), paused, run, language) if paused and run else None
+        steps = conversation_steps(stored, language, run if waiting else None)
+        return {**info, "messages": messages, "steps": steps, "waiting": waiting}
 
     async def delete_conversation(self, principal: Principal, cid: str) -> None:
         """Delete one of ``principal``'s conversations; proposals of a run still waiting are declined.
