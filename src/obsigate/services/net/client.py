@@ -13,8 +13,10 @@ bytes: a gzip bomb is cut too).
 from __future__ import annotations
 
 import socket
+import ssl
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import anyio
@@ -108,16 +110,22 @@ class PinnedBackend(httpcore2.AsyncNetworkBackend):
         await self.inner.sleep(seconds)
 
 
+@cache
+def _tls() -> ssl.SSLContext:
+    """The verifying TLS context, made once (loading the CA bundle takes a noticeable fraction of a second)."""
+    return httpx2.create_ssl_context(trust_env=False)
+
+
 class GuardedTransport(httpx2.AsyncHTTPTransport):
     """An httpx2 transport whose connections all go through ``backend`` (:class:`PinnedBackend`); no proxy, no
     environment (``trust_env=False``: ``HTTP(S)_PROXY`` and ``SSL_CERT_FILE`` are not read), HTTP/1.1."""
 
     def __init__(self, backend: PinnedBackend) -> None:
-        super().__init__(trust_env=False)
+        super().__init__(verify=_tls(), trust_env=False)
         # httpx2 builds its pool with the default backend; the same pool, built on ours (httpcore2's public
         # network_backend argument). The pinned tests fail if a new httpx2 stops reading `_pool`.
         self._pool = httpcore2.AsyncConnectionPool(
-            ssl_context=httpx2.create_ssl_context(trust_env=False),
+            ssl_context=_tls(),
             max_connections=4,
             network_backend=backend,
         )
@@ -168,8 +176,9 @@ async def fetch(
     sent.setdefault("user-agent", _USER_AGENT)
     sent.setdefault("accept-encoding", "gzip, deflate")
     per_op = httpx2.Timeout(min(10.0, deadline_s))
-    current = httpx2.URL(url) if isinstance(url, str) else url
     try:
+        current = httpx2.URL(url)
+        check_url(current)  # before anything is set up
         with anyio.fail_after(deadline_s):
             async with httpx2.AsyncClient(
                 transport=GuardedTransport(backend), trust_env=False, follow_redirects=False, timeout=per_op
