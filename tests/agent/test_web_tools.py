@@ -70,5 +70,5 @@ def test_without_a_search_engine_web_search_is_not_offered(assistant: Any, sites
     assert out.status == 200, out.raw
     names = a.sent_tool_names()
     assert "fetch_url" in names and "web_search" not in names
-    refused = json.loads([m for m in a.fake.requests[1].json["messages"] if m["role"] == "tool"][0]["content"])
+    refused = json.loads(next(m for m in a.fake.requests[1].json["messages"] if m["role"] == "tool")["content"])
     assert refused["error"]["code"] == "url_not_allowed" and len(sites.secret.paths) == hits
