@@ -31,6 +31,7 @@ def test_the_model_searches_then_reads_a_page(assistant: Any, sites: Sites) -> N
     out = a.agent({"message": "what do herons do?", "vault": "notes", "language": "fr"})
     assert out.status == 200, out.raw
     assert {"web_search", "fetch_url"} <= set(a.sent_tool_names())
+    assert "Web search is not configured" not in json.dumps(a.fake.requests[0].json["messages"])
     done = [t for t in out.tools() if t["status"] != "running"]
     assert [(t["name"], t["status"]) for t in done] == [
         ("web_search", "ok"),
@@ -70,5 +71,6 @@ def test_without_a_search_engine_web_search_is_not_offered(assistant: Any, sites
     assert out.status == 200, out.raw
     names = a.sent_tool_names()
     assert "fetch_url" in names and "web_search" not in names
+    assert "Web search is not configured on this server" in json.dumps(a.fake.requests[0].json["messages"][0])
     refused = json.loads(next(m for m in a.fake.requests[1].json["messages"] if m["role"] == "tool")["content"])
     assert refused["error"]["code"] == "url_not_allowed" and len(sites.secret.paths) == hits

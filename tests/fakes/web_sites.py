@@ -23,6 +23,28 @@ PAGE = (
 BIG = 50 * 1024 * 1024
 
 
+def tiny_pdf(text: str) -> bytes:
+    """A one-page PDF showing ``text`` in Helvetica, built by hand (objects, xref table, trailer: ISO 32000-1 §7.5)."""
+    content = f"BT /F1 24 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
 def searxng_answer(query: str, count: int) -> dict[str, Any]:
     """A SearXNG 200 body as searx/webutils.py:get_json_response writes it (no number_of_results: removed 2026-05)."""
     return {
@@ -62,12 +84,13 @@ def searxng_answer(query: str, count: int) -> dict[str, Any]:
 
 @dataclass
 class Site:
-    """A running loopback server: ``url`` (``http://host:port``), the ``paths`` requested with their headers,
-    ``sent`` bytes of the big body."""
+    """A running loopback server: ``url`` (``http://host:port``), the ``paths`` requested with their headers and
+    their ``queries``, ``sent`` bytes of the big body."""
 
     host: str
     port: int = 0
     paths: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
     sent: list[int] = field(default_factory=list)
 
     @property
@@ -94,6 +117,7 @@ def _handler(site: Site, links: dict[str, str]) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             url = urlsplit(self.path)
             site.paths.append((url.path, dict(self.headers)))
+            site.queries.append(url.query)
             if url.path == "/page":
                 self.reply(200, PAGE.encode(), Set_Cookie="sid=abc")
             elif url.path == "/echo":
@@ -102,6 +126,12 @@ def _handler(site: Site, links: dict[str, str]) -> type[BaseHTTPRequestHandler]:
                 self.reply(200, b"plain words\nsecond line", "text/plain; charset=utf-8")
             elif url.path.startswith("/to/"):  # /to/<name>: a redirect to links[name]
                 self.reply(302, b"", Location=links[url.path[4:]])
+            elif url.path == "/report.pdf":
+                self.reply(200, tiny_pdf("Heron migration report"), "application/pdf")
+            elif url.path == "/broken.pdf":
+                self.reply(200, b"%PDF-1.4 this is not a PDF", "application/pdf")
+            elif url.path == "/data.json":
+                self.reply(200, b'{"bird":"heron","count":3}', "application/json")
             elif url.path == "/image":
                 self.reply(200, b"\x89PNG\r\n\x1a\n" + b"0" * 100, "image/png")
             elif url.path == "/missing":

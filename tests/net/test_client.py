@@ -43,6 +43,17 @@ def test_an_allowed_page_is_read_as_text_with_its_title(sites: Sites) -> None:
     assert (text.text, text.title) == ("plain words\nsecond line", None)
 
 
+def test_pdf_and_json_are_read_as_text(sites: Sites) -> None:
+    web = WebAccess(policy=ALLOWED)
+    pdf = run(fetch_readable, web, f"{sites.site.url}/report.pdf", 20_000)
+    assert (pdf.content_type, pdf.text) == ("application/pdf", "Heron migration report")
+    data = run(fetch_readable, web, f"{sites.site.url}/data.json", 20_000)
+    assert data.text == '{\n  "bird": "heron",\n  "count": 3\n}'
+    with pytest.raises(ServiceError) as broken:
+        run(fetch_readable, web, f"{sites.site.url}/broken.pdf", 20_000)
+    assert (broken.value.code, broken.value.details["reason"]) == ("fetch_failed", "pdf")
+
+
 def test_with_nothing_allowed_every_loopback_form_is_refused_unsent(sites: Sites) -> None:
     port = sites.secret.port
     before = len(sites.secret.paths)
