@@ -128,6 +128,8 @@ def test_other_content_types_and_error_statuses_are_refused(sites: Sites) -> Non
     assert (error.code, error.details["status"]) == ("fetch_failed", 404)
     error = refused(f"http://127.0.0.2:{sites.secret.port + 1 if sites.secret.port < 65535 else 1}/", ALLOWED)
     assert error.code in ("fetch_failed", "timeout")
+    error = refused("http://no-such-host.invalid/", ALLOWED)  # resolved offline in the tests (tests/conftest.py)
+    assert error.code == "fetch_failed" and "does not resolve" in error.message
 
 
 def test_the_checked_address_is_the_one_connected_to(sites: Sites) -> None:
