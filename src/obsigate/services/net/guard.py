@@ -167,9 +167,10 @@ def check_addresses(target: Target, addresses: Iterable[str], policy: NetPolicy)
     if not named:
         for ip in found:
             if not (policy.allows_address(ip) or policy.allows_address(unwrap(ip)) or is_public(ip)):
+                named_as = target.host if target.host == str(ip) else f"{target.host} resolves to {ip}, which"
                 raise _refuse(
-                    f"{target.host} resolves to {ip}, an address that is not public (loopback, private, "
-                    "link-local or reserved); only public addresses can be fetched",
+                    f"{named_as} is not a public address (loopback, private, link-local or reserved); only "
+                    "public addresses can be fetched",
                     "address",
                 )
     if target.port not in policy.ports and not listed:
