@@ -4,10 +4,10 @@ little), JSON pretty-printed, text and markdown as they are. CPU-bound: call it 
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 from dataclasses import dataclass
+from io import BytesIO
 
 from obsigate.services.errors import ServiceError
 from obsigate.services.net.client import Fetched
@@ -88,7 +88,7 @@ def _pdf(data: bytes, url: str) -> Readable:
     from pypdf.errors import PyPdfError
 
     try:
-        reader = PdfReader(io.BytesIO(data))
+        reader = PdfReader(BytesIO(data))  # bytes in memory, not a file
         pages = reader.pages
         count = len(pages)
         texts = [pages[i].extract_text() or "" for i in range(min(count, MAX_PDF_PAGES))]
