@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.vault import Vault
+from obsigate.services.net.web import WebAccess
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirm.store import ConfirmationService
@@ -23,7 +24,8 @@ class ToolRuntime:
     limiters (``None`` = unlimited) — ``limiter`` for agents and scripts, ``web_limiter`` for the web app's
     people (``mode="web"``, a higher budget: search-as-you-type must not hit an agent's limit) — the registry
     the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
-    ``unavailable``)."""
+    ``unavailable``); ``web``: the outbound settings of the web tools (the guard's allow list, the search
+    engine)."""
 
     workspace: Workspace
     audit: AuditLog | None = None
@@ -31,6 +33,7 @@ class ToolRuntime:
     web_limiter: ToolRateLimiter | None = None
     registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
     confirmations: ConfirmationService | None = None
+    web: WebAccess = field(default_factory=WebAccess)
 
 
 @dataclass(frozen=True, slots=True)
