@@ -11,8 +11,8 @@ folder by writing, in its answer, one fenced block per change::
 for the request's own vault. The server parses the *finished* answer (:func:`parse_actions`: strict JSON, known
 actions and fields only, at most :data:`MAX_BLOCKS` blocks of at most :data:`MAX_BLOCK_CHARS` characters, an
 unclosed block refused: a cut answer never becomes a change) and proposes each action through the tool layer's
-door like an agent's write (:class:`ActionLoop`: ``propose_create_file``, the same planner, diff and stored
-proposal), so the person gets the same confirmation card and the same resume path
+door like an agent's write (:class:`obsigate.agent.action_runs.ActionLoop`: ``propose_create_file``, the same
+planner, diff and stored proposal), so the person gets the same confirmation card and the same resume path
 (``POST /api/ai/bookslm/agent {run_id, confirm_all}``). A block that cannot be used is never dropped silently:
 it becomes a ``notice`` ``action_invalid`` and a line of the conversation (:func:`note_message`).
 
@@ -64,6 +64,7 @@ class BlockError:
     message: str
 
     def text(self) -> str:
+        """The error as the person and the model read it: ``obsigate-action block N: why``."""
         return f"{ACTION_TAG} block {self.index}: {self.message}"
 
 
