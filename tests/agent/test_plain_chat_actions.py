@@ -48,8 +48,8 @@ def test_two_blocks_two_proposals_one_card_approve_writes_like_any_write(assista
     assert "".join(d["text"] for d in out.named("delta")) == TWO  # the answer streams as it is
     pending = out.tools("pending_confirmation")
     assert [(t["id"], t["name"], t["label"]) for t in pending] == [
-        ("action-1", "create_file", "File proposed: Trips/Budget.md"),
-        ("action-2", "create_directory", "Folder proposed: Trips/Photos"),
+        ("action-1", "create_file", "Create file: Trips/Budget.md"),
+        ("action-2", "create_directory", "Create folder: Trips/Photos"),
     ]
     card = out.one("confirmation")
     assert [x["paths"] for x in card["actions"]] == [["Trips/Budget.md"], ["Trips/Photos"]]
@@ -70,9 +70,7 @@ def test_two_blocks_two_proposals_one_card_approve_writes_like_any_write(assista
         assert (f"propose_{tool}", "ai_tool_propose") in records and (f"apply_{tool}", "ai_tool_apply") in records
     messages = _conversation(a, done["conversation_id"])
     assert [m["role"] for m in messages] == ["user", "assistant", "assistant"]
-    assert (
-        messages[-1]["content"] == "- File proposed: Trips/Budget.md: applied\n- Folder proposed: Trips/Photos: applied"
-    )
+    assert messages[-1]["content"] == "- File created: Trips/Budget.md\n- Folder created: Trips/Photos"
     assert a.agent({"run_id": card["run_id"], "confirm_all": True}).body["code"] == "run_not_paused"
 
     # the next turn: the note rides on the answer (roles still alternate), the model knows what was written
@@ -83,7 +81,7 @@ def test_two_blocks_two_proposals_one_card_approve_writes_like_any_write(assista
     sent = a.fake.requests[1].json["messages"]
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
     assert sent[2]["content"].startswith("Here are the two notes") and sent[2]["content"].endswith(
-        "Trips/Photos: applied"
+        "- Folder created: Trips/Photos"
     )
 
 
@@ -112,14 +110,16 @@ def test_reject_writes_nothing_and_bad_blocks_are_errors_in_the_conversation(ass
     cid = out.one("done")["conversation_id"]
     note = _conversation(a, cid)[-1]
     assert note["role"] == "assistant" and note["content"].count("\n") == 3  # the 3 bad blocks and the refusal
-    assert "block 3: unknown action" in note["content"] and "File proposed: Ideas.md: error" in note["content"]
+    assert (
+        "block 3: unknown action" in note["content"] and "Create file: Ideas.md — failed (exists: " in note["content"]
+    )
 
     rejected = a.agent({"run_id": card["run_id"], "confirm_all": False})
     assert [(t["id"], t["status"], t["summary"]) for t in rejected.tools()] == [("action-1", "error", "rejected")]
     assert rejected.one("done")["stopped"] == "completed"
     assert not (a.vault / "Kept").exists() and not (a.vault / "Broken.md").exists()
     assert (a.vault / "Ideas.md").read_text().startswith("# Ideas")
-    assert _conversation(a, cid)[-1]["content"].startswith("- File proposed: Kept/Out.md: rejected")
+    assert _conversation(a, cid)[-1]["content"] == "- Create file: Kept/Out.md — rejected"
     assert ("decline_create_file", "ai_tool_decline") in [(r.get("tool"), r.get("action")) for r in _audit(a)]
 
     # blocks with nothing usable: errors only, no card, the chat just ends
@@ -143,7 +143,7 @@ def test_a_new_message_instead_of_an_answer_declines_the_blocks(assistant: Any) 
     assert not (a.vault / "Later.md").exists()
     sent = a.fake.requests[1].json["messages"]
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]  # the note joined the answer
-    assert "Later.md: not applied (not run: the person sent a new message" in sent[2]["content"]
+    assert "Create file: Later.md — not run (not run: the person sent a new message" in sent[2]["content"]
 
 
 def test_a_provider_that_rejects_tools_falls_back_to_the_chat_with_actions(assistant: Any) -> None:

@@ -3,7 +3,7 @@
 
 What the model writes cannot be steered reliably: with the ``chatml-function-calling`` template the prompt's
 quotes reach it as ``&#34;`` entities, and in our runs it paraphrased, wrapped the JSON in a ``text`` fence or
-wrote entities instead of quotes (docs/assistant.md §5). So this test asserts the parse path on whatever it
+wrote entities instead of quotes (docs/assistant.md, "Plain chat's actions"). So this test asserts the parse path on whatever it
 produces: each ``obsigate-action`` block of the real answer became exactly one outcome (a usable one a proposal
 on the confirmation card or a refused proposal, a bad one an ``action_invalid`` notice), nothing was written
 without an approval, and the stream ended with ``done``. The fake provider's tests (``test_plain_chat_actions.py``) cover

@@ -50,7 +50,7 @@ def test_plain_chat_blocks_show_the_apply_card_and_approve_writes(
     card = page.wait_for_selector(".confirm-card")
     assert page.locator(".confirm-card li").count() == 2
     assert page.locator(".confirm-card .action-label").all_inner_texts() == [
-        "File proposed: Trips/Budget.md", "Folder proposed: Trips/Photos",
+        "Create file: Trips/Budget.md", "Create folder: Trips/Photos",
     ]  # fmt: skip
     assert "+# Budget" in page.locator(".confirm-card pre.diff").first.inner_text()
     notice = page.locator(".assistant .notice").first.inner_text()

@@ -12,8 +12,9 @@ import json
 from typing import Any
 
 from obsigate.agent.actions_protocol import Action, note_message, parse_actions
-from obsigate.agent.labels import step_label
+from obsigate.agent.labels import state_label, step_state
 from obsigate.agent.loop import Pending, Run, RunLoop, Step, StepState
+from obsigate.tools.api import REGISTRY
 
 __all__ = ["ActionLoop", "offer_actions", "outcome_lines", "settled_note"]
 
@@ -32,9 +33,11 @@ class ActionLoop(RunLoop):
         ``run.pending`` their proposals; one the tool layer refuses (a file that exists, a vault the person may
         not write...) ends as an ``error`` step at once and goes to :attr:`refused`."""
         run.turn, run.pending, run.text_actions = [], [], True
+        self.language = run.language  # the step labels' (RunLoop._tool_event)
         for action in actions:
+            label = state_label(action.tool, action.arguments, run.language, "proposed")
             entry = Step(id=f"action-{action.index}", name=action.tool, arguments=action.arguments, error=None,
-                         label=step_label(action.tool, action.arguments, run.language))  # fmt: skip
+                         label=label)  # fmt: skip
             await self._tool_event(entry, "running")
             proposal = await self._propose(run, entry)
             if proposal is None:
@@ -63,38 +66,24 @@ async def offer_actions(loop: ActionLoop, run: Run, text: str) -> list[str]:
     return lines
 
 
-_STATUS = {
-    "applied": {"fr": "appliqué", "en": "applied"},
-    "rejected": {"fr": "refusé", "en": "rejected"},
-    "not_run": {"fr": "non appliqué", "en": "not applied"},
-    "error": {"fr": "erreur", "en": "error"},
-}
-
-
-def _status_of(step: Step) -> tuple[str, str]:
-    """``(status, detail)`` of a finished step, read off the content that answers it."""
-    try:
-        data = json.loads(step.content or "{}")
-    except ValueError:
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
-    if isinstance(data.get("error"), dict):
-        error = data["error"]
-        return "error", f"{error.get('code')}: {error.get('message')}"
-    status = str(data.get("status") or "not_run")
-    if status == "applied":
-        return status, ""
-    return (status if status in _STATUS else "not_run"), str(data.get("message") or "")
-
-
 def outcome_lines(steps: list[Step], language: str) -> list[str]:
-    """One line per finished step (``fr``/``en``): its label, what became of it and why."""
+    """One line per finished step (``fr``/``en``): its label as the steps list says it (``labels.state_label``:
+    "File created: a.md", "Create file: a.md — rejected"...) and, for a failure or a change not run, why."""
     lines = []
     for step in steps:
-        status, detail = _status_of(step)
-        word = _STATUS[status].get(language, _STATUS[status]["en"])
-        lines.append(f"- {step.label}: {word}" + (f" ({detail[:200]})" if detail else ""))
+        spec = REGISTRY.get(step.name)
+        state = step_state(spec.risk.value if spec else None, "error", step.content)
+        line = f"- {state_label(step.name, step.arguments, language, state)}"
+        try:
+            answer = json.loads(step.content or "{}")
+        except ValueError:
+            answer = None
+        answer = answer if isinstance(answer, dict) else {}
+        if isinstance(error := answer.get("error"), dict):
+            line += f" ({error.get('code')}: {str(error.get('message'))[:200]})"
+        elif state == "not_run" and answer.get("message"):  # why: superseded by a new message, expired...
+            line += f" ({str(answer['message'])[:200]})"
+        lines.append(line)
     return lines
 
 

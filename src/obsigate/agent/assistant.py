@@ -21,12 +21,15 @@ from typing import Any, Protocol
 
 import anyio
 
+from obsigate.agent import images as img
 from obsigate.agent.action_runs import ActionLoop, offer_actions, settled_note
 from obsigate.agent.actions_protocol import note_message
+from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
+from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import Conflict, ServiceError, ToolContext, ToolRuntime
 
@@ -38,7 +41,7 @@ class Ask:
     """A chat or agent request, validated by the route: the person's ``message``, the context ``mode``
     (``directory``/``files``/``general``) with ``vault``, ``directory``, ``files``, ``extra_files``,
     ``extra_directories``; ``provider``/``model`` overrides; a ``skill``; the ``conversation_id`` to continue;
-    ``language`` (``fr``/``en``)."""
+    ``language`` (``fr``/``en``); ``images``: pasted or vault images (``agent/images.py``)."""
 
     message: str
     mode: str = "general"
@@ -52,12 +55,13 @@ class Ask:
     skill: str | None = None
     conversation_id: str | None = None
     language: str = "en"
+    images: tuple[img.ImageInput, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """A request ready to stream (:meth:`Assistant.prepare`): who asks, what, the provider configuration, the
-    system prompt, the conversation id and its messages so far."""
+    system prompt, the conversation id and its messages so far; the request's checked ``images``."""
 
     principal: Principal
     ask: Ask
@@ -65,6 +69,7 @@ class Prepared:
     system: str
     conversation_id: str
     history: list[dict[str, Any]]
+    images: tuple[img.Image, ...] = ()
 
 
 class ProviderResolver(Protocol):
@@ -89,6 +94,7 @@ class Assistant:
         provider_factory: ``ProviderConfig`` → a provider client; clients are kept per configuration (their
             connection pools and per-server quirks survive between requests) and closed by :meth:`aclose`.
         limits: the agent's limits.
+        skills: each person's own skills (``/api/ai/skills``); the prompt builder resolves a request's skill.
     """
 
     def __init__(
@@ -99,12 +105,14 @@ class Assistant:
         prompt: PromptBuilder,
         provider_factory: Callable[[ProviderConfig], Provider],
         limits: AgentLimits = AgentLimits(),
+        skills: SkillBook | None = None,
     ) -> None:
         self.runtime = runtime
         self.providers = providers
         self.store = store
         self.prompt = prompt
         self.limits = limits
+        self.skills = skills
         self._factory = provider_factory
         self._clients: dict[ProviderConfig, Provider] = {}
         #: (provider, base URL, model) that rejected tools once: later runs go straight to plain chat
@@ -200,21 +208,25 @@ class Assistant:
         door call), the conversation. Errors here are the request's own (the route answers them as 4xx).
 
         Raises:
-            ServiceError: ``provider_not_configured``, ``invalid_argument`` (a bad model name, an unknown skill),
+            ServiceError: ``provider_not_configured``, ``invalid_argument`` (a bad model name, an unknown skill, a
+                bad image), ``too_large`` (an image), ``vision_unsupported`` (images for a model without vision),
                 ``not_found`` (a conversation that is not the caller's), the context's errors
                 (``vault_access_denied``, ``path_outside_vault``...).
         """
         config = self.providers.resolve(ask.provider, ask.model)
         if ask.conversation_id:
             self._check_free(ask.conversation_id)
+        images = await img.prepare_images(self._ctx(principal, None), ask.images, ask.vault, config.name, config.model)
         system = await self.prompt(self._ctx(principal, None), ask, agent)
         cid, history = self._open(principal, ask, config)
+        for image in images:
+            self.store.put_image(principal.name, cid, image.id, image.mime_type, image.data)
         if ask.conversation_id:  # a new message supersedes a confirmation still waiting in this conversation
             waiting = self.store.open_runs(principal.name, cid)
             if waiting:
                 await self._close_runs(principal, waiting, "the person sent a new message instead of confirming", cid)
                 history = self.store.messages(principal.name, cid)
-        return Prepared(principal, ask, config, system, cid, history)
+        return Prepared(principal, ask, config, system, cid, history, images=tuple(images))
 
     async def chat(self, prepared: Prepared, emit: Emit) -> None:
         """A plain chat turn: the answer streamed as ``delta`` events, then ``done``.
@@ -228,12 +240,12 @@ class Assistant:
 
     async def _chat(self, prepared: Prepared, emit: Emit) -> None:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
-        user_msg = {"role": "user", "content": ask.message}
+        user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
         loop = RunLoop(self._ctx(principal, None), self._client(config), self.limits, emit, self._noop)
-        request = ChatRequest(system=prepared.system, messages=[*prepared.history, user_msg], tools=None)
         try:
-            turn = await loop.stream(request)
+            messages = await self._with_images(principal, cid, config, [*prepared.history, user_msg])
+            turn = await loop.stream(ChatRequest(system=prepared.system, messages=messages, tools=None))
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, cid, ask.language, loop, None)
             raise
@@ -263,6 +275,17 @@ class Assistant:
         await self._pause(loop, principal, run)
         return True
 
+    async def _with_images(
+        self, principal: Principal, cid: str, config: ProviderConfig, messages: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """``messages`` with the conversation's most recent images as bytes for ``config``'s model (agent/images.py);
+        read and encoded in a worker thread (8 MiB of images: ~0.3 s on a busy 2-core machine)."""
+        if not any(m.get("images") for m in messages):
+            return messages
+        return await anyio.to_thread.run_sync(
+            img.provider_messages, self.store, principal.name, cid, config.name, config.model, messages
+        )
+
     @staticmethod
     async def _noop(messages: list[dict[str, Any]]) -> None:
         return None
@@ -280,12 +303,14 @@ class Assistant:
             system=prepared.system, vault=ask.vault, language=ask.language,
         )  # fmt: skip
         loop = self._loop(principal, run, config, emit)
-        user_msg = {"role": "user", "content": ask.message}
+        user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
         if (config.name, config.base_url, config.model) in self._tool_less:
             run.tools_on = False
             await emit("notice", {"code": "tools_unsupported", "message": loop.tools_notice(run)})
-        await self._drive(loop, principal, run, [*prepared.history, user_msg])
+        await self._drive(
+            loop, principal, run, await self._with_images(principal, cid, config, [*prepared.history, user_msg])
+        )
 
     def claim(self, principal: Principal, run_id: str) -> Run:
         """Take ``principal``'s paused run ``run_id`` for resuming (exactly one of two racing resumes wins).
@@ -323,7 +348,9 @@ class Assistant:
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, run.conversation_id, run.language, loop, run)
             raise
-        await self._drive(loop, principal, run, self.store.messages(principal.name, run.conversation_id))
+        history = self.store.messages(principal.name, run.conversation_id)
+        history = await self._with_images(principal, run.conversation_id, config, history)
+        await self._drive(loop, principal, run, history)
 
     def _loop(self, principal: Principal, run: Run, config: ProviderConfig, emit: Emit) -> RunLoop:
         async def record(messages: list[dict[str, Any]]) -> None:
@@ -397,15 +424,22 @@ class Assistant:
         """``principal``'s conversations, newest first (headers only)."""
         return [c.as_dict() for c in self.store.conversations(principal.name, limit=limit, offset=offset)]
 
-    def get_conversation(self, principal: Principal, cid: str) -> dict[str, Any]:
-        """One conversation: its header and messages (``raw`` provider payloads left out).
+    async def get_conversation(self, principal: Principal, cid: str, language: str = "en") -> dict[str, Any]:
+        """One conversation: its header and messages (``raw`` provider payloads left out), the tool ``steps``
+        of each request and the run ``waiting`` for the person's approval, or None (:mod:`agent.history`;
+        labels in ``language``), so a reopened conversation shows its steps and its approval card again.
 
         Raises:
             NotFound: not one of ``principal``'s.
         """
         info = self.store.conversation(principal.name, cid).as_dict()
-        messages = [{k: v for k, v in m.items() if k != "raw"} for m in self.store.messages(principal.name, cid)]
-        return {**info, "messages": messages}
+        stored = self.store.messages(principal.name, cid)
+        messages = [{k: v for k, v in m.items() if k != "raw"} for m in stored]
+        paused = self.store.waiting(principal.name, cid)
+        run = Run.from_json(paused.data) if paused else None
+        waiting = await waiting_view(self._ctx(principal, None), paused, run, language) if paused and run else None
+        steps = conversation_steps(stored, language, run if waiting else None)
+        return {**info, "messages": messages, "steps": steps, "waiting": waiting}
 
     async def delete_conversation(self, principal: Principal, cid: str) -> None:
         """Delete one of ``principal``'s conversations; proposals of a run still waiting are declined.

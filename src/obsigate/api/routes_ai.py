@@ -23,6 +23,7 @@ from obsigate.agent.assistant import Ask, Assistant
 from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
 from obsigate.api.deps import CurrentPrincipal
+from obsigate.api.routes_ai_images import ImageBody, image_inputs
 from obsigate.api.routes_write import check_same_site
 from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, parse
 
@@ -51,6 +52,7 @@ class AskBody(BaseModel):
     skill: str | None = Field(default=None, min_length=1, max_length=64)
     conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
     language: Literal["fr", "en"] | None = None
+    images: list[ImageBody] = Field(default_factory=list, max_length=32)  # the real cap: agent/images.py
 
 
 class ResumeBody(BaseModel):
@@ -83,7 +85,7 @@ def _ask(request: Request, body: AskBody) -> Ask:
         message=body.message, mode=body.mode, vault=body.vault, directory=body.directory, files=tuple(body.files),
         extra_files=tuple(body.extra_files), extra_directories=tuple(body.extra_directories), provider=body.provider,
         model=body.model, skill=body.skill, conversation_id=body.conversation_id,
-        language=language_of(body.language, request.headers.get("accept-language")),
+        language=language_of(body.language, request.headers.get("accept-language")), images=image_inputs(body.images),
     )  # fmt: skip
 
 
@@ -161,8 +163,14 @@ async def conversations(
 
 
 @router.get("/conversations/{conversation_id}", summary="One of your conversations with its messages")
-async def conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
-    return _assistant(request).get_conversation(principal, conversation_id)
+async def conversation(
+    request: Request,
+    principal: CurrentPrincipal,
+    conversation_id: str,
+    language: Annotated[Literal["fr", "en"] | None, Query(description="the step labels' language")] = None,
+) -> dict[str, Any]:
+    lang = language_of(language, request.headers.get("accept-language"))
+    return await _assistant(request).get_conversation(principal, conversation_id, lang)
 
 
 @router.delete("/conversations/{conversation_id}", summary="Delete one of your conversations", dependencies=SAME_SITE)
