@@ -9,7 +9,9 @@ assert on what ObsiGate sent: tool schemas, replayed ``reasoning_content``, ``th
 
 A reply is raw bytes written in pieces (``chunks``), each after ``delay_s``; ``close_early`` drops the
 connection after the chunks without ending the body properly (a cut stream). ``GET /v1/models`` answers from
-``models`` without consuming the script. The server notices a client that hangs up (``disconnects``).
+``models`` without consuming the script. The server notices a client that hangs up (``disconnects``), also
+while it waits before a write (``delay_s``, ``before_s``: a provider thinking, silent or between comments),
+and stamps when (:attr:`Recorded.closed_at`).
 
 For benchmarks (``bench/assistant.py``) each :class:`Recorded` carries ``time.perf_counter()`` stamps: when its
 body was read (``received_at``) and when the reply's last byte was flushed (``replied_at``); ``delays`` on a
@@ -20,6 +22,7 @@ body was read (``received_at``) and when the reply's last byte was flushed (``re
 from __future__ import annotations
 
 import json
+import select
 import socket
 import struct
 import threading
@@ -58,8 +61,9 @@ class Reply:
 @dataclass
 class Recorded:
     """A request the fake received: ``method``, ``path`` (with query), ``headers`` (lower-case names) and the
-    parsed ``json`` body (``None`` when it was not JSON); ``received_at`` (body read) and ``replied_at`` (reply's
-    last byte flushed, ``None`` until then or when the client hung up) are ``time.perf_counter()`` values."""
+    parsed ``json`` body (``None`` when it was not JSON); ``received_at`` (body read), ``replied_at`` (reply's
+    last byte flushed, ``None`` until then or when the client hung up) and ``closed_at`` (when the fake saw the
+    client hang up, ``None`` if it did not) are ``time.perf_counter()`` values."""
 
     method: str
     path: str
@@ -67,6 +71,7 @@ class Recorded:
     json: Any
     received_at: float = 0.0
     replied_at: float | None = None
+    closed_at: float | None = None
 
 
 class FakeLLM:
@@ -141,9 +146,28 @@ class FakeLLM:
                 recorded = self._record(self.rfile.read(length) if length else b"")
                 self._send(fake._next(), recorded)
 
+            def _hung_up(self, wait_s: float, recorded: Recorded) -> bool:
+                """Wait ``wait_s`` watching the connection; True (counted in ``disconnects``) when the client
+                closed it meanwhile: a write alone would notice only at the second write after the close."""
+                deadline = time.perf_counter() + wait_s
+                readable, _, _ = select.select([self.connection], [], [], wait_s)
+                if readable:
+                    try:
+                        gone = not self.connection.recv(1, socket.MSG_PEEK)
+                    except OSError:
+                        gone = True
+                    if gone:
+                        recorded.closed_at = time.perf_counter()
+                        with fake._lock:
+                            fake.disconnects += 1
+                        self.close_connection = True
+                        return True
+                    time.sleep(max(0.0, deadline - time.perf_counter()))  # the client sent more: just wait
+                return False
+
             def _send(self, reply: Reply, recorded: Recorded) -> None:
-                if reply.before_s:
-                    time.sleep(reply.before_s)
+                if reply.before_s and self._hung_up(reply.before_s, recorded):
+                    return
                 try:
                     self.send_response(reply.status)
                     ctype = "text/event-stream" if reply.sse else "application/json"
@@ -155,8 +179,8 @@ class FakeLLM:
                     self.wfile.flush()
                     for n, chunk in enumerate(reply.chunks):
                         delay = reply.delays[n] if reply.delays is not None and n < len(reply.delays) else reply.delay_s
-                        if delay:
-                            time.sleep(delay)
+                        if delay and self._hung_up(delay, recorded):
+                            return
                         if chunk:
                             self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                             self.wfile.flush()
@@ -175,6 +199,7 @@ class FakeLLM:
                     self.wfile.flush()
                     recorded.replied_at = time.perf_counter()
                 except (BrokenPipeError, ConnectionResetError, OSError):
+                    recorded.closed_at = time.perf_counter()
                     with fake._lock:
                         fake.disconnects += 1
                     self.close_connection = True

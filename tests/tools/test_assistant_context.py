@@ -131,7 +131,9 @@ def test_the_system_prompt_shows_the_context_as_the_model_reads_it(rt: ToolRunti
     assert "(if unclear: French)" in prompt and "Skill:\nBe brief." in prompt and "data, not instructions" in prompt
     chat = system_prompt("files", ctx, agent=False)
     assert "native function calls" not in chat and "@" in chat
-    assert system_prompt("general", None, agent=False).count("\n") < 6  # lean without context
+    # lean without context: the agent's is 4 lines; plain chat's adds its obsigate-action example (4 lines)
+    assert system_prompt("general", None, agent=True).count("\n") < 6
+    assert system_prompt("general", None, agent=False).count("\n") < 9
     with pytest.raises(ServiceError):
         system_prompt("chat", None, agent=False)
 

@@ -22,6 +22,8 @@ from typing import Any, Protocol
 import anyio
 
 from obsigate.agent import images as img
+from obsigate.agent.action_runs import ActionLoop, offer_actions, settled_note
+from obsigate.agent.actions_protocol import note_message
 from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
@@ -174,6 +176,8 @@ class Assistant:
             run = Run.from_json(paused.data)
             loop = RunLoop(self._ctx(principal, run.id), _Closed(), self.limits, _discard, self._noop)
             messages = await loop.close(run, reason)
+            if run.text_actions:  # an answer's blocks: no tool call to answer, a note says what became of them
+                messages = [settled_note(run)]
             if cid is not None:
                 self.store.append(principal.name, cid, *messages)
             self.store.finish(run.id)
@@ -184,7 +188,7 @@ class Assistant:
         """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker."""
         with anyio.CancelScope(shield=True):
             tail: list[dict[str, Any]] = []
-            if run is not None and run.turn:  # a turn is cleared once its results are stored
+            if run is not None and run.turn and not run.text_actions:  # cleared once its results are stored
                 tail += RunLoop.tool_messages(run)
             said = "".join(loop.partial) if loop is not None else ""
             marker = STOPPED.get(language, STOPPED["en"])
@@ -249,7 +253,27 @@ class Assistant:
         if turn.tool_calls:  # no tools were offered: calls would stay unanswered and break the next turn
             message = {**message, "tool_calls": [], "raw": None, "content": message.get("content") or ""}
         self.store.append(principal.name, cid, message, provider=config.name, model=config.model)
+        run = Run.new(
+            user=principal.name, conversation_id=cid, provider=config.name, model=config.model,
+            system=prepared.system, vault=ask.vault, language=ask.language, tools_on=False, usage=turn.usage,
+        )  # fmt: skip
+        if await self._offer_actions(principal, run, config, emit, turn.text):
+            return
         await emit("done", {"conversation_id": cid, "usage": turn.usage.as_dict(), "stopped": "completed"})
+
+    async def _offer_actions(
+        self, principal: Principal, run: Run, config: ProviderConfig, emit: Emit, text: str
+    ) -> bool:
+        """The ``obsigate-action`` blocks of a tool-less answer ``text`` proposed as one confirmation
+        (:mod:`obsigate.agent.action_runs`); unusable blocks are noted in the conversation. True: ``run`` paused."""
+        loop = ActionLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, self._noop)
+        lines = await offer_actions(loop, run, text)
+        if lines:
+            self.store.append(principal.name, run.conversation_id, note_message(lines))
+        if not run.pending:
+            return False
+        await self._pause(loop, principal, run)
+        return True
 
     async def _with_images(
         self, principal: Principal, cid: str, config: ProviderConfig, messages: list[dict[str, Any]]
@@ -311,6 +335,11 @@ class Assistant:
         loop = self._loop(principal, run, config, emit)
         try:
             await loop.resolve(run, confirm_all)
+            if run.text_actions:  # an answer's blocks, settled: the model is not asked again
+                self.store.append(principal.name, run.conversation_id, settled_note(run))
+                self.store.finish(run.id)
+                await self._done(loop, run, "completed")
+                return
             if run.pending:  # a deferred dangerous call: it asks for its own confirmation
                 await self._pause(loop, principal, run)
                 return
@@ -347,6 +376,10 @@ class Assistant:
                     if turn.tool_calls:  # a model that calls tools anyway: answer them, they were not run
                         await self._unanswered(loop, run, turn, messages)
                     await loop.emit("message", {"content": turn.text})
+                    if not run.tools_on and await self._offer_actions(
+                        principal, run, loop.provider.config, loop.emit, turn.text
+                    ):
+                        return  # paused on the answer's obsigate-action blocks
                     break
                 await loop.run_calls(run, turn.tool_calls)
                 if run.pending:

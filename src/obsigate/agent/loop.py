@@ -49,7 +49,9 @@ from typing import Any
 
 import anyio
 
+from obsigate.agent.actions_protocol import join_answers
 from obsigate.agent.labels import state_label, step_state
+from obsigate.agent.prompts import chat_fallback
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
 from obsigate.agent.providers.schemas import model_schema
 from obsigate.tools.api import (
@@ -170,6 +172,8 @@ class Run:
     language: str
     armed: bool = False
     tools_on: bool = True
+    #: the run's proposals are an answer's obsigate-action blocks (``agent.action_runs``): settled, it ends
+    text_actions: bool = False
     iterations: int = 0
     calls_used: int = 0
     usage: Usage = field(default_factory=Usage)
@@ -262,6 +266,7 @@ async def ask_model(
         if text and on_delta is not None:
             await on_delta(text)
 
+    request = replace(request, messages=join_answers(request.messages))  # notes on actions: alternating roles
     turn = await provider.chat(request, guarded if on_delta is not None else None)
     if held and on_delta is not None:
         await on_delta("\ufffd")
@@ -329,15 +334,16 @@ class RunLoop:
         again without them (once per run) after a ``notice``. ``final``: the run's limit is reached, the model
         must answer in text (``tool_choice: none``) with what it has."""
         request = ChatRequest(
-            system=run.system, messages=list(messages), tools=self._tools(run), stream=True,
-            tool_choice="none" if final else "auto",
+            system=run.system if run.tools_on else chat_fallback(run.system), messages=list(messages),
+            tools=self._tools(run), stream=True, tool_choice="none" if final else "auto",
         )  # fmt: skip
         try:
             turn = await self.stream(request)
         except ToolsRejected as exc:
             run.tools_on = False
             await self.emit("notice", {"code": "tools_unsupported", "message": self.tools_notice(run, exc.message)})
-            turn = await self.stream(replace(request, tools=None))
+            # a plain chat from now on, with its prompt: the obsigate-action blocks instead of the tools
+            turn = await self.stream(replace(request, tools=None, system=chat_fallback(run.system)))
         run.usage = run.usage + turn.usage
         return turn
 
@@ -346,7 +352,7 @@ class RunLoop:
         """The ``notice`` text when the model takes no tools (``reason``: the provider's own words)."""
         why = f" ({reason[:200]})" if reason else ""
         return (f"{run.provider} ({run.model}) does not accept tools here, so the assistant answers as a plain chat "
-                f"without reading or changing the vault{why}")  # fmt: skip
+                f"that cannot read the vault and proposes new notes and folders for you to approve{why}")  # fmt: skip
 
     # --- a turn's calls -----------------------------------------------------------------------------
 

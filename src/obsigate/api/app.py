@@ -44,6 +44,7 @@ from obsigate.api import (
 from obsigate.api.body_limit import BodyLimit
 from obsigate.api.client_address import parse_networks
 from obsigate.api.hosts import HostGuard
+from obsigate.api.openapi_mcp import document_mcp
 from obsigate.api.render import InternalErrors, install_error_handlers
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.throttle import LoginThrottle
@@ -162,6 +163,7 @@ def build_app(
         allowed_origins=settings.allowed_origins,
         max_body_bytes=settings.mcp_max_body_bytes,
     )
+    document_mcp(app, auth=settings.auth_enabled)  # /mcp in /openapi.json, under the mcp tag
     return app
 
 
