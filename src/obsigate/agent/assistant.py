@@ -21,12 +21,13 @@ from typing import Any, Protocol
 
 import anyio
 
+from obsigate.agent import undo
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
 from obsigate.auth.principal import Principal
-from obsigate.tools.api import Conflict, ServiceError, ToolContext, ToolRuntime
+from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
 
@@ -300,7 +301,36 @@ class Assistant:
         async def record(messages: list[dict[str, Any]]) -> None:
             self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
 
-        return RunLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, record)
+        loop = RunLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, record)
+        loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
+        return loop
+
+    def _keep_change(self, ctx: ToolContext, principal: Principal) -> Callable[[Run, dict[str, Any]], Awaitable[None]]:
+        async def keep(run: Run, result: dict[str, Any]) -> None:
+            data = await undo.record(ctx, result)
+            if data is not None:
+                self.store.add_change(principal.name, run.id, data)
+
+        return keep
+
+    async def undo_run(self, ctx: ToolContext, run_id: str, *, force: bool = False) -> dict[str, Any]:
+        """Undo every change of ``ctx``'s caller's run ``run_id`` (:func:`obsigate.agent.undo.undo`, on ``ctx``:
+        the person's confirmed context); the report with ``run_id``.
+
+        Raises:
+            NotFound: no change of such a run of the caller. Conflict: ``run_undone`` (the second time),
+                ``conflict`` (files changed since; nothing done).
+        """
+        records = self.store.run_changes(ctx.principal.name, run_id)
+        if not records:
+            raise NotFound("no run of yours with changes to undo", hint="only a run that applied changes can be undone")
+        self.store.begin_undo(ctx.principal.name, run_id)
+        report = None
+        try:
+            report = {"run_id": run_id, **(await undo.undo(ctx, records, force=force)).as_dict()}
+        finally:
+            self.store.end_undo(run_id, report)
+        return report
 
     async def _drive(self, loop: RunLoop, principal: Principal, run: Run, messages: list[dict[str, Any]]) -> None:
         """Model turns until an answer, a pause or a limit; ``done`` at the end."""

@@ -23,7 +23,7 @@ from obsigate.agent.assistant import Ask, Assistant
 from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
 from obsigate.api.deps import CurrentPrincipal
-from obsigate.api.routes_write import check_same_site
+from obsigate.api.routes_write import Write, check_same_site
 from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, parse
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
@@ -169,3 +169,24 @@ async def conversation(request: Request, principal: CurrentPrincipal, conversati
 async def delete_conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
     await _assistant(request).delete_conversation(principal, conversation_id)
     return {"deleted": conversation_id}
+
+
+class UndoBody(BaseModel):
+    """``force``: also replace files changed since the run (their current content is backed up first)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    force: bool = False
+
+
+@router.post(
+    "/runs/{run_id}/undo",
+    summary="Undo every file change of one of your agent runs, from the backups",
+    dependencies=SAME_SITE,
+)
+async def undo_run(request: Request, ctx: Write, run_id: str, body: Raw = None) -> dict[str, Any]:
+    """``{"run_id", "restored": [{vault, path, action}], "unchanged", "skipped", "conflicts"}``; 404 not
+    your run or no change, 409 ``run_undone`` (the second time) or ``conflict`` (files changed since the run:
+    nothing done; ``details.changed``; send ``{"force": true}`` to undo anyway)."""
+    undo = _parse(UndoBody, body if body is not None else {})
+    return await _assistant(request).undo_run(ctx, run_id[:64], force=undo.force)
