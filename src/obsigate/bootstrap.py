@@ -330,5 +330,6 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
         max_iterations=settings.ai_max_iterations, max_tool_calls=settings.bookslm_max_tool_calls,
         tool_result_chars=settings.ai_tool_result_chars, run_ttl_s=settings.mcp_confirmation_ttl,
         max_args_bytes=settings.ai_max_tool_args_bytes,
+        context_share=settings.ai_context_share, context_window=settings.ai_context_window,
     )  # fmt: skip
     return Assistant(runtime, ai_settings, AgentStore(path), build_system_prompt, make_provider, limits)

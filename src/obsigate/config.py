@@ -205,6 +205,12 @@ class Settings(BaseSettings):
         le=1,
         description="Share of the model's context window the gathered notes may fill before a request must accept it.",
     )
+    ai_context_window: int = Field(
+        default=0,
+        ge=0,
+        le=100_000_000,
+        description="The model's context window in tokens for that share; 0: known per model family, else 32768.",
+    )
     max_body_bytes: int = Field(
         default=8 * 1024 * 1024,
         ge=64 * 1024,

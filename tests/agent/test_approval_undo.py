@@ -31,7 +31,7 @@ def test_approve_all_then_a_replace_of_an_unseen_note_asks_again(assistant: Any)
                 _call("n1", "edit_file", path="New.md", content="# New\n\nthe run's own note\n"),
                 _call("r1", "edit_file", path="Projects/Plan.md", content="# Plan\n\nreplaced whole\n"),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_tool_calls([_call("r2", "edit_file", path="Projects/Plan.md", find="whole", replace="again")]),
         o.stream_text(["done"]),
     )
@@ -67,7 +67,7 @@ def test_undo_restores_every_file_once_and_refuses_newer_work(assistant: Any) ->
                 _call("d1", "delete_file", path="Home.md"),
                 _call("p1", "append_to_file", path="Projects/Plan.md", content="one"),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_tool_calls([_call("p2", "append_to_file", path="Projects/Plan.md", content="two")]),
         o.stream_text(["done"]),
     )
@@ -117,7 +117,7 @@ def test_agent_runs_have_their_own_rate_budget(assistant: Any) -> None:
     a = assistant(tool_rate_limit=60, agent_rate_limit=90)
     for run in range(4):
         a.fake.add(o.stream_tool_calls([(f"r{run}_{i}", "list_vaults", {}) for i in range(25)]), o.stream_text(["ok"]))
-    for run in range(3):  # 3 x (1 context + 25 calls) = 78: over the 60 of a REST client, within the agent's 90
+    for _ in range(3):  # 3 x (1 context + 25 calls) = 78: over the 60 of a REST client, within the agent's 90
         done = a.agent(ASK)
         assert done.one("done")["stopped"] == "completed", done.raw
         assert len(done.tools("ok")) == 25
@@ -140,7 +140,7 @@ def test_oversized_arguments_are_refused_and_not_replayed(assistant: Any) -> Non
                 _call("big", "create_file", path="Big.md", content=big),
                 _call("ok", "create_file", path="Small.md", content="small"),
             ]
-        ),  # fmt: skip
+        ),
         o.stream_text(["too big, sorry"]),
         o.stream_text(["later turn"]),
     )
@@ -157,3 +157,25 @@ def test_oversized_arguments_are_refused_and_not_replayed(assistant: Any) -> Non
         assert big not in sent and "refused (over the 2048-byte cap)" in sent
     tool_result = next(m for m in a.fake.requests[1].json["messages"] if m.get("tool_call_id") == "big")
     assert json.loads(tool_result["content"])["error"]["code"] == "too_large"
+
+
+def test_a_context_over_its_share_of_the_window_warns_first(assistant: Any) -> None:
+    a = assistant(ai_context_window=3000)  # a share of 0.5: 1500 tokens; the agent's tool schemas alone are more
+    body = {"mode": "directory", "vault": "notes", "directory": ""}
+    shown = httpx2.post(f"{a.url}/api/ai/bookslm/context", json=body).json()["estimate"]
+    assert shown["context_window"] == 3000 and shown["share"] == 0.5 and shown["limit_tokens"] == 1500
+    assert shown["over"] and shown["estimated_tokens"] > 1500
+    small = httpx2.post(f"{a.url}/api/ai/bookslm/context", json={"mode": "general", "agent": False}).json()
+    assert not small["estimate"]["over"] and small["estimate"]["estimated_tokens"] < shown["estimated_tokens"]
+
+    refused = a.agent({**ASK, **body})
+    assert (refused.status, refused.body["code"]) == (413, "context_too_large"), refused.raw
+    figures = refused.body["details"]  # the context endpoint's figures, and the message (4 tokens)
+    assert figures["estimated_tokens"] - shown["estimated_tokens"] == 4
+    assert {**figures, "estimated_tokens": 0} == {**shown, "estimated_tokens": 0}
+    assert a.fake.requests == [] and a.get("/api/ai/conversations").json()["conversations"] == []
+    a.fake.add(o.stream_text(["read it all"]))
+    accepted = a.agent({**ASK, **body, "accept_large_context": True})
+    assert accepted.one("message")["content"] == "read it all"
+    bad = a.agent({**ASK, **body, "accept_large_context": "yes"})
+    assert (bad.status, bad.body["code"]) == (400, "invalid_argument")

@@ -13,6 +13,7 @@ said (the text streamed so far) and ends with "Stopped." / "Exécution arrêtée
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -21,13 +22,13 @@ from typing import Any, Protocol
 
 import anyio
 
-from obsigate.agent import undo
+from obsigate.agent import context_budget, undo
 from obsigate.agent.labels import STOPPED
-from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
+from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, tool_defs
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
 from obsigate.auth.principal import Principal
-from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime
+from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime, offered_tools
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
 
@@ -37,7 +38,8 @@ class Ask:
     """A chat or agent request, validated by the route: the person's ``message``, the context ``mode``
     (``directory``/``files``/``general``) with ``vault``, ``directory``, ``files``, ``extra_files``,
     ``extra_directories``; ``provider``/``model`` overrides; a ``skill``; the ``conversation_id`` to continue;
-    ``language`` (``fr``/``en``)."""
+    ``language`` (``fr``/``en``); ``accept_large_context``: send even over the context share
+    (:mod:`obsigate.agent.context_budget`)."""
 
     message: str
     mode: str = "general"
@@ -51,6 +53,7 @@ class Ask:
     skill: str | None = None
     conversation_id: str | None = None
     language: str = "en"
+    accept_large_context: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +208,9 @@ class Assistant:
         if ask.conversation_id:
             self._check_free(ask.conversation_id)
         system = await self.prompt(self._ctx(principal, None), ask, agent)
+        history = self.store.messages(principal.name, ask.conversation_id) if ask.conversation_id else []
+        size = self.estimate(self._ctx(principal, None), config, ask.vault, agent, system, history, ask.message)
+        size.check(ask.accept_large_context)  # before a conversation is made: a refused request leaves none
         cid, history = self._open(principal, ask, config)
         if ask.conversation_id:  # a new message supersedes a confirmation still waiting in this conversation
             waiting = self.store.open_runs(principal.name, cid)
@@ -212,6 +218,19 @@ class Assistant:
                 await self._close_runs(principal, waiting, "the person sent a new message instead of confirming", cid)
                 history = self.store.messages(principal.name, cid)
         return Prepared(principal, ask, config, system, cid, history)
+
+    def estimate(
+        self, ctx: ToolContext, config: ProviderConfig, vault: str | None, agent: bool, *parts: Any
+    ) -> context_budget.ContextEstimate:
+        """The size of a request to ``config``'s model made of ``parts`` (the system prompt, the history — its
+        ``raw`` copies left out —, the message) and, for an ``agent`` run, the tool schemas it is offered."""
+        parts = tuple(
+            [{k: v for k, v in m.items() if k != "raw"} for m in p] if isinstance(p, list) else p for p in parts
+        )
+        tools = [dataclasses.asdict(t) for t in tool_defs(offered_tools(ctx, vault))] if agent else []
+        return context_budget.estimate(
+            *parts, tools, model=config.model, share=self.limits.context_share, window=self.limits.context_window
+        )
 
     async def chat(self, prepared: Prepared, emit: Emit) -> None:
         """A plain chat turn: the answer streamed as ``delta`` events, then ``done``.

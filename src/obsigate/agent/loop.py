@@ -85,13 +85,17 @@ class AgentLimits:
     """``max_iterations``: model turns per run; ``max_tool_calls``: tool calls per run
     (``BOOKSLM_MAX_TOOL_CALLS``); ``tool_result_chars``: the budget of one tool result in the prompt;
     ``run_ttl_s``: how long a paused run waits (the confirmation TTL); ``max_args_bytes``: the largest
-    arguments of one call (UTF-8 bytes of their JSON, :mod:`obsigate.agent.arg_cap`)."""
+    arguments of one call (UTF-8 bytes of their JSON, :mod:`obsigate.agent.arg_cap`); ``context_share`` and
+    ``context_window`` (0: the model's, from a table): a request over that share of the window must be
+    accepted first (:mod:`obsigate.agent.context_budget`)."""
 
     max_iterations: int = 10
     max_tool_calls: int = 25
     tool_result_chars: int = 20_000
     run_ttl_s: float = 300.0
     max_args_bytes: int = DEFAULT_MAX_ARGS_BYTES
+    context_share: float = 0.5
+    context_window: int = 0
 
 
 class StepState(StrEnum):

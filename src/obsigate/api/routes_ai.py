@@ -51,6 +51,9 @@ class AskBody(BaseModel):
     skill: str | None = Field(default=None, min_length=1, max_length=64)
     conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
     language: Literal["fr", "en"] | None = None
+    accept_large_context: bool = Field(
+        default=False, description="Send even when the context would fill over the share of the model's window."
+    )
 
 
 class ResumeBody(BaseModel):
@@ -84,6 +87,7 @@ def _ask(request: Request, body: AskBody) -> Ask:
         extra_files=tuple(body.extra_files), extra_directories=tuple(body.extra_directories), provider=body.provider,
         model=body.model, skill=body.skill, conversation_id=body.conversation_id,
         language=language_of(body.language, request.headers.get("accept-language")),
+        accept_large_context=body.accept_large_context,
     )  # fmt: skip
 
 

@@ -7,35 +7,64 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 
+from obsigate.agent.prompts import system_prompt
 from obsigate.api.deps import Ctx
-from obsigate.tools.api import BadRequest, collect_context
+from obsigate.tools.api import BadRequest, ServiceError, ToolContext, collect_context
 
 router = APIRouter(prefix="/api", tags=["assistant"])
 
 _FIELDS = ("mode", "vault", "directory", "files", "extra_files", "extra_directories")
+#: The fields of the size estimate: which provider and model, and whether for an agent run (tool schemas).
+_ESTIMATE = ("provider", "model", "agent")
 
 _BODY = Body(
     description="{mode: directory|files|general, vault?, directory?, files?, extra_files?, extra_directories?, "
-    "include_content?: bool (default false)}",
+    "include_content?: bool (default false), provider?, model?, agent?: bool (default true)}",
     examples=[{"mode": "directory", "vault": "notes", "directory": "Projects", "extra_files": ["Home.md"]}],
 )
 
 
 @router.post("/ai/bookslm/context", summary="The assistant's context for a mode, without calling a model")
-async def bookslm_context(ctx: Ctx, body: Annotated[dict[str, Any], _BODY]) -> dict[str, Any]:
+async def bookslm_context(request: Request, ctx: Ctx, body: Annotated[dict[str, Any], _BODY]) -> dict[str, Any]:
     """The collected context: ``{"mode", "vault", "directory", "tree", "vaults", "files": [{"path", "chars",
     "full_chars", "truncated"}], "skipped": [{"path", "reason"}], "skipped_more", "total_chars", "truncated",
     "limits"}``; each file also has its (redacted) ``content`` with ``"include_content": true``. Errors: 400
-    ``invalid_argument``/``path_outside_vault``, 403 ``vault_access_denied``, 404 ``not_found``, 429."""
-    unknown = sorted(set(body) - {*_FIELDS, "include_content"})
+    ``invalid_argument``/``path_outside_vault``, 403 ``vault_access_denied``, 404 ``not_found``, 429.
+
+    ``estimate``: the size of a request sent with this context to ``provider``/``model`` (default: the
+    configured ones) — ``{estimated_tokens, context_window, share, limit_tokens, over}``
+    (:mod:`obsigate.agent.context_budget`; the conversation so far is not counted) — or ``null`` when no
+    provider is configured."""
+    unknown = sorted(set(body) - {*_FIELDS, *_ESTIMATE, "include_content"})
     if unknown:
-        fields = ", ".join((*_FIELDS, "include_content"))
+        fields = ", ".join((*_FIELDS, *_ESTIMATE, "include_content"))
         raise BadRequest(f"unknown field(s): {', '.join(unknown)}", hint=f"fields: {fields}")
     include = body.get("include_content", False)
     if not isinstance(include, bool):
         raise BadRequest("include_content must be true or false")
     # audited as the assistant's own front: this is what it would send
     in_app = dataclasses.replace(ctx, mode="in_app")
-    return await collect_context(in_app, include_content=include, **{k: body.get(k) for k in _FIELDS})
+    data = await collect_context(in_app, include_content=True, **{k: body.get(k) for k in _FIELDS})
+    data["estimate"] = _estimate(request, in_app, body, data)
+    if not include:
+        data["files"] = [{k: v for k, v in f.items() if k != "content"} for f in data["files"]]
+    return data
+
+
+def _estimate(request: Request, ctx: ToolContext, body: dict[str, Any], context: dict[str, Any]) -> Any:
+    """The context's size estimate for the body's provider/model (``null``: no assistant or provider)."""
+    agent = body.get("agent", True)
+    names = [body.get(k) for k in ("provider", "model")]
+    if not isinstance(agent, bool) or not all(v is None or (isinstance(v, str) and 0 < len(v) <= 200) for v in names):
+        raise BadRequest("agent must be true or false; provider and model strings (at most 200 characters)")
+    assistant = getattr(request.app.state, "assistant", None)
+    if assistant is None:
+        return None
+    try:
+        config = assistant.providers.resolve(*names)
+    except ServiceError:
+        return None  # no provider configured: nothing to measure against
+    prompt = system_prompt(context["mode"], context, agent=agent)
+    return assistant.estimate(ctx, config, context.get("vault"), agent, prompt).as_dict()
