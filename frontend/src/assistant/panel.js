@@ -9,6 +9,7 @@ import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
+import { largeContextCard, undoBar } from "./run-actions.js";
 import { STATUS_ICON, contextFields, diffKind, initialState, reduce, stepsSummary } from "./state.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
@@ -190,13 +191,16 @@ export function mountAssistant(root, options) {
     dispatch({ type: "start", written });
     c.send.textContent = t("assistant.stop");
     c.send.classList.add("danger");
+    let done = null; // the run's end, for "Undo this run"
     try {
       await api.ask(agent, body, (name, data) => {
+        if (name === "done") done = data;
         dispatch({ type: "event", name, data });
         c.log.scrollTop = c.log.scrollHeight;
       }, { ...QUIET, signal: controller.signal });
     } catch (err) {
       if (err.name === "AbortError") dispatch({ type: "stopped" });
+      else if (err.code === "context_too_large") c.log.append(largeContextCard(err, { t, onSend: () => stream(agent, { ...body, accept_large_context: true }, written) }));
       else onError(err);
     } finally {
       dispatch({ type: "end" });
@@ -204,6 +208,10 @@ export function mountAssistant(root, options) {
       c.send.textContent = t("assistant.send");
       c.send.classList.remove("danger");
       if (state.turn.wrote && onWrite) onWrite(state.turn.written);
+      if (state.turn.wrote && done?.run_id && done.stopped !== "awaiting_confirmation") {
+        c.log.append(undoBar(done.run_id, { t, onWrite, onError }));
+        c.log.scrollTop = c.log.scrollHeight;
+      }
       if (!c.conversations.hidden) convs.list(); // a new or longer conversation shows at once
     }
   }
