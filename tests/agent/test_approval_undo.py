@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import httpx2
+from fakes import gemini_replies as g
 from fakes import openai_replies as o
 
 ASK = {"message": "Tidy my notes", "vault": "notes"}
@@ -157,6 +158,18 @@ def test_oversized_arguments_are_refused_and_not_replayed(assistant: Any) -> Non
         assert big not in sent and "refused (over the 2048-byte cap)" in sent
     tool_result = next(m for m in a.fake.requests[1].json["messages"] if m.get("tool_call_id") == "big")
     assert json.loads(tool_result["content"])["error"]["code"] == "too_large"
+
+    # Gemini's dialect: the call's args replaced in the replayed content, its thought signature kept
+    a.fake.add(
+        g.stream_calls([("create_file", {"vault": "notes", "path": "G.md", "content": big})], signature="c2lnMQ=="),
+        g.stream_text(["smaller next time"]),
+    )
+    sent_before = len(a.fake.requests)
+    gemini = a.agent({**ASK, "provider": "gemini"})
+    assert gemini.one("done")["stopped"] == "completed" and not (a.vault / "G.md").exists()
+    replayed = a.fake.requests[sent_before + 1].json["contents"][1]["parts"][0]
+    assert replayed["thoughtSignature"] == "c2lnMQ==" and "refused" in replayed["functionCall"]["args"]["omitted"]
+    assert big not in json.dumps(a.fake.requests[sent_before + 1].json)
 
 
 def test_a_context_over_its_share_of_the_window_warns_first(assistant: Any) -> None:
