@@ -40,10 +40,9 @@ def cap_arguments(turn: Turn, cap: int) -> dict[str, str]:
     is dropped) become :func:`placeholder`. Returns ``{call id: error message}`` of the refused calls."""
     refused: dict[str, str] = {}
     marks: dict[str, dict[str, str]] = {}
+    raw_sizes = _raw_sizes(turn.message.get("raw"))  # arguments that did not even parse count as sent
     for call in turn.tool_calls:
-        if call.arguments is None:
-            continue
-        size = size_of(call.arguments)
+        size = max(raw_sizes.get(call.id, 0), size_of(call.arguments) if call.arguments is not None else 0)
         if size <= cap:
             continue
         refused[call.id] = (
@@ -62,6 +61,21 @@ def cap_arguments(turn: Turn, cap: int) -> dict[str, str]:
     message["raw"] = _scrub_raw(message.get("raw"), turn, marks)
     turn.message = message
     return refused
+
+
+def _raw_sizes(raw: Any) -> dict[str, int]:
+    """``{call id: UTF-8 size of its arguments string}`` of an OpenAI-compatible ``raw`` message (``{}`` otherwise)."""
+    calls = raw.get("tool_calls") if isinstance(raw, dict) else None
+    sizes = {}
+    for c in calls if isinstance(calls, list) else ():
+        args = (
+            c.get("function", {}).get("arguments")
+            if isinstance(c, dict) and isinstance(c.get("function"), dict)
+            else None
+        )
+        if isinstance(c.get("id"), str) and isinstance(args, str):
+            sizes[c["id"]] = len(args.encode("utf-8", "replace"))
+    return sizes
 
 
 def _scrub_raw(raw: Any, turn: Turn, marks: dict[str, dict[str, str]]) -> Any:

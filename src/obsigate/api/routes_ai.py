@@ -193,4 +193,4 @@ async def undo_run(request: Request, ctx: Write, run_id: str, body: Raw = None) 
     your run or no change, 409 ``run_undone`` (the second time) or ``conflict`` (files changed since the run:
     nothing done; ``details.changed``; send ``{"force": true}`` to undo anyway)."""
     undo = _parse(UndoBody, body if body is not None else {})
-    return await _assistant(request).undo_run(ctx, run_id[:64], force=undo.force)
+    return await _assistant(request).undo_run(ctx, run_id, force=undo.force)
