@@ -22,8 +22,8 @@ One run (AI architecture guide §3.3; feature #79 B2, B5, BUG-050):
    ``write`` tools that only add (create, append, a folder) or change a note the person approved or the run
    created are proposed and applied at once, while ``dangerous`` ones (rename, move, replace, delete) and
    writes that would replace content of a note the person was not shown (:mod:`obsigate.agent.approval`)
-   still pause for a confirmation of their own, deferred ones included — an approval never lets a change the person did not see destroy anything; false declines them (tokens
-   spent) and tells the model;
+   still pause for a confirmation of their own, deferred ones included — an approval never lets a change the
+   person did not see destroy anything; false declines them (tokens spent) and tells the model;
 5. stops: after ``max_iterations`` model turns (``max_iterations``) or once ``max_tool_calls`` calls are spent
    (``quota_exceeded``), the model gets one last turn with ``tool_choice: none`` and must answer with what it
    has (calls it makes anyway are answered "not run"); ``cancelled`` when the person stops the run.
@@ -472,13 +472,9 @@ class RunLoop:
             risk = self._spec_risk(run, entry.name)
             if entry.error is not None or risk is None:
                 await flush()
-                code = (
-                    "unknown_tool"
-                    if risk is None
-                    else "too_large"
-                    if entry.id in self._oversized
-                    else "invalid_argument"
-                )
+                code = "invalid_argument" if risk is not None else "unknown_tool"
+                if risk is not None and entry.id in self._oversized:  # arguments over the cap (agent/arg_cap.py)
+                    code = "too_large"
                 message = (
                     f"no tool named {entry.name!r} is offered; use one of the listed tools"
                     if risk is None

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Body, Request
 
 from obsigate.agent.prompts import system_prompt
 from obsigate.api.deps import Ctx
-from obsigate.tools.api import BadRequest, ServiceError, ToolContext, collect_context
+from obsigate.tools.api import BadRequest, ServiceError, collect_context
 
 router = APIRouter(prefix="/api", tags=["assistant"])
 
@@ -44,27 +44,38 @@ async def bookslm_context(request: Request, ctx: Ctx, body: Annotated[dict[str, 
     include = body.get("include_content", False)
     if not isinstance(include, bool):
         raise BadRequest("include_content must be true or false")
+    agent, config = _model_of(request, body)  # checked before anything is collected
     # audited as the assistant's own front: this is what it would send
     in_app = dataclasses.replace(ctx, mode="in_app")
     data = await collect_context(in_app, include_content=True, **{k: body.get(k) for k in _FIELDS})
-    data["estimate"] = _estimate(request, in_app, body, data)
+    data["estimate"] = None
+    if config is not None:
+        prompt = system_prompt(data["mode"], data, agent=agent)
+        data["estimate"] = request.app.state.assistant.estimate(
+            in_app, config, data.get("vault"), agent, prompt
+        ).as_dict()
     if not include:
         data["files"] = [{k: v for k, v in f.items() if k != "content"} for f in data["files"]]
     return data
 
 
-def _estimate(request: Request, ctx: ToolContext, body: dict[str, Any], context: dict[str, Any]) -> Any:
-    """The context's size estimate for the body's provider/model (``null``: no assistant or provider)."""
+def _model_of(request: Request, body: dict[str, Any]) -> tuple[bool, Any]:
+    """The body's ``agent`` flag and the provider configuration its ``provider``/``model`` name (``None``: no
+    assistant, or no provider configured: nothing to measure against).
+
+    Raises:
+        BadRequest: ``invalid_argument`` for a wrong type, an unknown provider or a bad model name.
+    """
     agent = body.get("agent", True)
     names = [body.get(k) for k in ("provider", "model")]
     if not isinstance(agent, bool) or not all(v is None or (isinstance(v, str) and 0 < len(v) <= 200) for v in names):
         raise BadRequest("agent must be true or false; provider and model strings (at most 200 characters)")
     assistant = getattr(request.app.state, "assistant", None)
     if assistant is None:
-        return None
+        return agent, None
     try:
-        config = assistant.providers.resolve(*names)
-    except ServiceError:
-        return None  # no provider configured: nothing to measure against
-    prompt = system_prompt(context["mode"], context, agent=agent)
-    return assistant.estimate(ctx, config, context.get("vault"), agent, prompt).as_dict()
+        return agent, assistant.providers.resolve(*names)
+    except ServiceError as exc:
+        if exc.code != "provider_not_configured":
+            raise
+        return agent, None
