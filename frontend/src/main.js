@@ -5,6 +5,7 @@ import { VIEWS, isView } from "./views.js"; // here: the screens' style sheets k
 import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
+import "./styles/assistant-images.css"; // the panel's images (assistant/images.js)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";

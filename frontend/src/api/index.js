@@ -92,6 +92,8 @@ export const deleteKey = (name, keyId, opts) => send("DELETE", `/api/admin/users
 /** params {limit}. */
 export const conversations = (params, opts) => get("/api/ai/conversations", params, opts);
 export const conversation = (id, opts) => get(`/api/ai/conversations/${seg(id)}`, null, opts);
+/** The link to an image kept with one of your conversations (agent/images.py). */
+export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${seg(id)}/images/${seg(imageId)}`;
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);
 /** Stream an answer: `agent` true for the agent (tools, confirmations; a resume is {run_id, confirm_all}), false for a plain chat. */
 export const ask = (agent, body, onEvent, opts) => events(agent ? "/api/ai/bookslm/agent" : "/api/ai/bookslm/chat", body, onEvent, opts);

@@ -3,6 +3,7 @@
 import { confirmDialog } from "../dialog.js";
 import * as api from "../api/index.js";
 import { h } from "./h.js";
+import { storedImages } from "./images.js";
 
 const QUIET = { quiet: true, auth401: false }; // the panel shows its errors itself (onError)
 const CURRENT = "obsigate.assistant.conversation"; // this tab's open conversation, reopened after a reload
@@ -73,7 +74,7 @@ export function conversationsPart(c, { t, render, onError, language, state, disp
     c.log.replaceChildren();
     for (const m of conv.messages) {
       const text = typeof m.content === "string" ? m.content : "";
-      if (m.role === "user") c.log.append(h("div", { class: "msg user" }, text));
+      if (m.role === "user") c.log.append(h("div", { class: "msg user" }, text, storedImages(m.images, id)));
       else if (m.role === "assistant" && text) c.log.append(answerBlock(text));
     }
     if (conv.provider && [...c.provider.options].some((o) => o.value === conv.provider)) {

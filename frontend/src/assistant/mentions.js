@@ -5,13 +5,15 @@ import { icon } from "../dom.js";
 import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { mentionAt, mentionItems } from "./state.js";
+import { isImagePath } from "./image-rules.js";
 
 /**
  * Wire the completion to the panel's controls `c` (input, menu, chips, mode, mentionsMode).
  * deps: `t`, `context()` (its vault is where names are looked up), `state()` (the panel's state: its chips),
- * `dispatch(action)`. Returns `{drawChips(), close()}`.
+ * `dispatch(action)`, `attachImage(item)` (an image file chosen: attached as an image, not as context).
+ * Returns `{drawChips(), close()}`.
  */
-export function mentionsPart(c, { t, context, state, dispatch }) {
+export function mentionsPart(c, { t, context, state, dispatch, attachImage }) {
   const { input, menu, chips, mode, mentionsMode } = c;
   const mention = { at: null, items: [], active: -1, ctrl: null, timer: 0 };
 
@@ -41,7 +43,7 @@ export function mentionsPart(c, { t, context, state, dispatch }) {
     menu.replaceChildren(...mention.items.map((item, i) => h("li", {
       role: "option", id: `as-mention-${i}`, class: `mention-option mention-${item.kind}`,
       onmousedown: (e) => { e.preventDefault(); choose(i); },
-    }, icon(item.kind === "folder" ? "folder" : "note", "icon mention-icon"),
+    }, icon(item.kind === "folder" ? "folder" : isImagePath(item.path) ? "image" : "note", "icon mention-icon"),
     h("span", { class: "mention-title" }, item.title),
     h("span", { class: "mention-path muted" }, item.kind === "folder" ? `${item.path}/` : item.path))));
     if (!items.length) menu.append(h("li", { class: "mention-none muted", role: "option", "aria-disabled": "true" }, t("assistant.mention.none")));
@@ -90,7 +92,8 @@ export function mentionsPart(c, { t, context, state, dispatch }) {
     input.value = input.value.slice(0, at.start) + input.value.slice(end); // the "@words" become the chip
     input.setSelectionRange(at.start, at.start);
     input.focus();
-    dispatch({ type: "chip", chip: item });
+    if (item.kind === "file" && attachImage && isImagePath(item.path)) attachImage(item);
+    else dispatch({ type: "chip", chip: item });
   }
 
   function drawChips() {

@@ -10,6 +10,7 @@ import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
 import { largeContextCard, undoBar } from "./run-actions.js";
+import { imagesPart } from "./images.js";
 import { STATUS_ICON, contextFields, diffKind, initialState, reduce, stepsSummary } from "./state.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
@@ -116,7 +117,9 @@ function modelsPart(c, t, onError) {
     c.badges.replaceChildren(...Object.entries(m?.capabilities || {}).filter(([, on]) => on)
       .map(([flag]) => h("span", { class: "badge", title: t(`capability.${flag}`) }, t(`capability.${flag}`))));
   }
-  return { load: loadModels, fill: fillModels, badges: showBadges };
+  /** The chosen model's capability flags, or null when the list does not know it (the server decides). */
+  const capabilities = () => models?.providers.find((x) => x.name === c.provider.value)?.models.find((x) => x.name === c.model.value)?.capabilities || null;
+  return { load: loadModels, fill: fillModels, badges: showBadges, capabilities };
 }
 
 /**
@@ -140,7 +143,8 @@ export function mountAssistant(root, options) {
     submit: () => (controller ? controller.abort() : ask()),
     newConversation: () => { convs.newConversation(); c.input.focus(); },
   });
-  const mentions = mentionsPart(c, { t, context, state: () => state, dispatch });
+  const mentions = mentionsPart(c, { t, context, state: () => state, dispatch, attachImage: (item) => images.attachVault(item.vault, item.path) });
+  const images = imagesPart(c, { t });
   const models = modelsPart(c, t, onError);
   const convs = conversationsPart(c, { t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w) });
   root.replaceChildren(c.section);
@@ -218,13 +222,14 @@ export function mountAssistant(root, options) {
 
   function ask() {
     const message = c.input.value.trim();
-    if (!message) return;
+    if (!message || images.blocked(models.capabilities())) return; // images for a model that cannot see: said, kept
     c.input.value = "";
     mentions.close();
-    c.log.append(h("div", { class: "msg user" }, message));
+    const pics = images.take();
+    c.log.append(h("div", { class: "msg user" }, message, pics.view));
     const ctx = context() || {};
     stream(state.agent, {
-      message, language: language(),
+      message, language: language(), images: pics.body,
       vault: ctx.vault || undefined,
       ...contextFields(c.mode.value, state.chips, ctx),
       provider: c.provider.value || undefined,

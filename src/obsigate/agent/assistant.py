@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import anyio
 
 from obsigate.agent import context_budget, undo
+from obsigate.agent import images as img
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, tool_defs
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
@@ -39,7 +40,7 @@ class Ask:
     (``directory``/``files``/``general``) with ``vault``, ``directory``, ``files``, ``extra_files``,
     ``extra_directories``; ``provider``/``model`` overrides; a ``skill``; the ``conversation_id`` to continue;
     ``language`` (``fr``/``en``); ``accept_large_context``: send even over the context share
-    (:mod:`obsigate.agent.context_budget`)."""
+    (:mod:`obsigate.agent.context_budget`); ``images``: pasted or vault images (``agent/images.py``)."""
 
     message: str
     mode: str = "general"
@@ -54,12 +55,13 @@ class Ask:
     conversation_id: str | None = None
     language: str = "en"
     accept_large_context: bool = False
+    images: tuple[img.ImageInput, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """A request ready to stream (:meth:`Assistant.prepare`): who asks, what, the provider configuration, the
-    system prompt, the conversation id and its messages so far."""
+    system prompt, the conversation id and its messages so far; the request's checked ``images``."""
 
     principal: Principal
     ask: Ask
@@ -67,6 +69,7 @@ class Prepared:
     system: str
     conversation_id: str
     history: list[dict[str, Any]]
+    images: tuple[img.Image, ...] = ()
 
 
 class ProviderResolver(Protocol):
@@ -200,24 +203,28 @@ class Assistant:
         door call), the conversation. Errors here are the request's own (the route answers them as 4xx).
 
         Raises:
-            ServiceError: ``provider_not_configured``, ``invalid_argument`` (a bad model name, an unknown skill),
+            ServiceError: ``provider_not_configured``, ``invalid_argument`` (a bad model name, an unknown skill, a
+                bad image), ``too_large`` (an image), ``vision_unsupported`` (images for a model without vision),
                 ``not_found`` (a conversation that is not the caller's), the context's errors
                 (``vault_access_denied``, ``path_outside_vault``...).
         """
         config = self.providers.resolve(ask.provider, ask.model)
         if ask.conversation_id:
             self._check_free(ask.conversation_id)
+        images = await img.prepare_images(self._ctx(principal, None), ask.images, ask.vault, config.name, config.model)
         system = await self.prompt(self._ctx(principal, None), ask, agent)
         history = self.store.messages(principal.name, ask.conversation_id) if ask.conversation_id else []
         size = self.estimate(self._ctx(principal, None), config, ask.vault, agent, system, history, ask.message)
         size.check(ask.accept_large_context)  # before a conversation is made: a refused request leaves none
         cid, history = self._open(principal, ask, config)
+        for image in images:
+            self.store.put_image(principal.name, cid, image.id, image.mime_type, image.data)
         if ask.conversation_id:  # a new message supersedes a confirmation still waiting in this conversation
             waiting = self.store.open_runs(principal.name, cid)
             if waiting:
                 await self._close_runs(principal, waiting, "the person sent a new message instead of confirming", cid)
                 history = self.store.messages(principal.name, cid)
-        return Prepared(principal, ask, config, system, cid, history)
+        return Prepared(principal, ask, config, system, cid, history, images=tuple(images))
 
     def estimate(
         self, ctx: ToolContext, config: ProviderConfig, vault: str | None, agent: bool, *parts: Any
@@ -244,12 +251,12 @@ class Assistant:
 
     async def _chat(self, prepared: Prepared, emit: Emit) -> None:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
-        user_msg = {"role": "user", "content": ask.message}
+        user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
         loop = RunLoop(self._ctx(principal, None), self._client(config), self.limits, emit, self._noop)
-        request = ChatRequest(system=prepared.system, messages=[*prepared.history, user_msg], tools=None)
         try:
-            turn = await loop.stream(request)
+            messages = await self._with_images(principal, cid, config, [*prepared.history, user_msg])
+            turn = await loop.stream(ChatRequest(system=prepared.system, messages=messages, tools=None))
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, cid, ask.language, loop, None)
             raise
@@ -258,6 +265,17 @@ class Assistant:
             message = {**message, "tool_calls": [], "raw": None, "content": message.get("content") or ""}
         self.store.append(principal.name, cid, message, provider=config.name, model=config.model)
         await emit("done", {"conversation_id": cid, "usage": turn.usage.as_dict(), "stopped": "completed"})
+
+    async def _with_images(
+        self, principal: Principal, cid: str, config: ProviderConfig, messages: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """``messages`` with the conversation's most recent images as bytes for ``config``'s model (agent/images.py);
+        read and encoded in a worker thread (8 MiB of images: ~0.3 s on a busy 2-core machine)."""
+        if not any(m.get("images") for m in messages):
+            return messages
+        return await anyio.to_thread.run_sync(
+            img.provider_messages, self.store, principal.name, cid, config.name, config.model, messages
+        )
 
     @staticmethod
     async def _noop(messages: list[dict[str, Any]]) -> None:
@@ -276,12 +294,14 @@ class Assistant:
             system=prepared.system, vault=ask.vault, language=ask.language,
         )  # fmt: skip
         loop = self._loop(principal, run, config, emit)
-        user_msg = {"role": "user", "content": ask.message}
+        user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
         if (config.name, config.base_url, config.model) in self._tool_less:
             run.tools_on = False
             await emit("notice", {"code": "tools_unsupported", "message": loop.tools_notice(run)})
-        await self._drive(loop, principal, run, [*prepared.history, user_msg])
+        await self._drive(
+            loop, principal, run, await self._with_images(principal, cid, config, [*prepared.history, user_msg])
+        )
 
     def claim(self, principal: Principal, run_id: str) -> Run:
         """Take ``principal``'s paused run ``run_id`` for resuming (exactly one of two racing resumes wins).
@@ -314,7 +334,9 @@ class Assistant:
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, run.conversation_id, run.language, loop, run)
             raise
-        await self._drive(loop, principal, run, self.store.messages(principal.name, run.conversation_id))
+        history = self.store.messages(principal.name, run.conversation_id)
+        history = await self._with_images(principal, run.conversation_id, config, history)
+        await self._drive(loop, principal, run, history)
 
     def _loop(self, principal: Principal, run: Run, config: ProviderConfig, emit: Emit) -> RunLoop:
         async def record(messages: list[dict[str, Any]]) -> None:

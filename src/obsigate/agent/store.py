@@ -1,5 +1,5 @@
-"""The assistant's SQLite store: conversations (per user, messages kept verbatim for replay) and agent runs
-paused for confirmation (so a restart does not lose a run awaiting the person's approval).
+"""The assistant's SQLite store: conversations (per user, messages kept verbatim for replay; their images'
+bytes once per conversation, deleted with it) and agent runs paused for confirmation (so a restart does not lose a run awaiting the person's approval).
 
 File: ``<data_dir>/assistant.sqlite3`` (the composition root creates it 0600: conversations quote the vault).
 A paused run keeps the ids of its proposals, never their tokens nor a copy of them: the confirmation store
@@ -71,6 +71,13 @@ CREATE TABLE IF NOT EXISTS run_undos (
     state TEXT NOT NULL,
     at REAL NOT NULL,
     report TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS images (
+    conversation_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    mime_type TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (conversation_id, id)
 );
 """
 
@@ -240,12 +247,40 @@ class AgentStore:
                 ).fetchall()
                 db.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM runs WHERE conversation_id = ?", (cid,))
+                db.execute("DELETE FROM images WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM conversations WHERE id = ?", (cid,))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
         return [PausedRun(r[0], r[1], r[2], json.loads(r[3])) for r in paused]
+
+    # --- images (agent/images.py: messages keep references, the bytes are here once per conversation) -----
+
+    def put_image(self, user: str, cid: str, image_id: str, mime_type: str, data: bytes) -> None:
+        """Keep an image of ``user``'s conversation ``cid`` under ``image_id`` (its SHA-256: stored once).
+
+        Raises:
+            NotFound: no such conversation of this user.
+        """
+        with self._connect() as db:
+            self._owned(db, user, cid)
+            db.execute("INSERT OR IGNORE INTO images VALUES (?, ?, ?, ?)", (cid, image_id, mime_type, data))
+
+    def image(self, user: str, cid: str, image_id: str) -> tuple[str, bytes]:
+        """``(mime type, bytes)`` of image ``image_id`` of ``user``'s conversation ``cid``.
+
+        Raises:
+            NotFound: no such conversation of this user, or no such image in it.
+        """
+        with self._connect() as db:
+            self._owned(db, user, cid)
+            row = db.execute(
+                "SELECT mime_type, data FROM images WHERE conversation_id = ? AND id = ?", (cid, image_id)
+            ).fetchone()
+        if row is None:
+            raise NotFound("no such image in this conversation")
+        return row[0], bytes(row[1])
 
     # --- paused runs ------------------------------------------------------------------------------
 

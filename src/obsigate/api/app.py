@@ -32,6 +32,7 @@ from obsigate.api import (
     routes_admin,
     routes_ai,
     routes_ai_config,
+    routes_ai_images,
     routes_assistant_context,
     routes_auth,
     routes_files,
@@ -144,6 +145,7 @@ def build_app(
         routes_admin,
         routes_assistant_context,
         routes_ai,
+        routes_ai_images,
     ):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.

@@ -23,6 +23,7 @@ from obsigate.agent.assistant import Ask, Assistant
 from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
 from obsigate.api.deps import CurrentPrincipal
+from obsigate.api.routes_ai_images import ImageBody, image_inputs
 from obsigate.api.routes_write import Write, check_same_site
 from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, parse
 
@@ -54,6 +55,7 @@ class AskBody(BaseModel):
     accept_large_context: bool = Field(
         default=False, description="Send even when the context would fill over the share of the model's window."
     )
+    images: list[ImageBody] = Field(default_factory=list, max_length=32)  # the real cap: agent/images.py
 
 
 class ResumeBody(BaseModel):
@@ -86,7 +88,7 @@ def _ask(request: Request, body: AskBody) -> Ask:
         message=body.message, mode=body.mode, vault=body.vault, directory=body.directory, files=tuple(body.files),
         extra_files=tuple(body.extra_files), extra_directories=tuple(body.extra_directories), provider=body.provider,
         model=body.model, skill=body.skill, conversation_id=body.conversation_id,
-        language=language_of(body.language, request.headers.get("accept-language")),
+        language=language_of(body.language, request.headers.get("accept-language")), images=image_inputs(body.images),
         accept_large_context=body.accept_large_context,
     )  # fmt: skip
 

@@ -9,7 +9,8 @@ neutral fields, signatures and reasoning dropped (``llm.md`` §2.5: signatures a
 
 Neutral messages (JSON-safe dicts, stored as they are in SQLite):
 
-* ``{"role": "user", "content": str}``
+* ``{"role": "user", "content": str, "images"?: [ref]}`` — ``images``: references kept with the conversation
+  (``agent/images.py``); those to send carry ``data`` (base64), the rest go as a text note (``image_parts``)
 * ``{"role": "assistant", "content": str, "tool_calls": [{"id", "name", "arguments": dict}], "raw": dict,
   "provider": str, "model": str}`` — ``tool_calls`` may be empty, ``raw`` is the native message
   (OpenAI: the ``choices[0].message`` object; Gemini: the candidate's ``content`` object)

@@ -40,6 +40,7 @@ from obsigate.agent.providers.base import (
     Usage,
 )
 from obsigate.agent.providers.http import classify, open_response
+from obsigate.agent.providers.image_parts import gemini_parts
 from obsigate.agent.providers.schemas import gemini_schema
 from obsigate.agent.providers.sse import SSEDecoder
 
@@ -178,14 +179,12 @@ def _contents(config: ProviderConfig, messages: list[Message]) -> list[dict[str,
         msg = messages[i]
         role = msg.get("role")
         if role == "user":
-            part = {"text": str(msg.get("content") or "")}
+            parts = gemini_parts(msg)  # {"text"}, then its images as inlineData parts
             last = contents[-1] if contents else None
-            if last is not None and last["role"] == "user" and all("text" in p for p in last["parts"]):
-                last["parts"].append(
-                    part
-                )  # a question left unanswered (its turn failed): Gemini wants turns to alternate
+            if last is not None and last["role"] == "user" and not any("functionResponse" in p for p in last["parts"]):
+                last["parts"].extend(parts)  # a question left unanswered (its turn failed): turns must alternate
             else:
-                contents.append({"role": "user", "parts": [part]})
+                contents.append({"role": "user", "parts": parts})
             i += 1
         elif role == "assistant":
             previous = msg

@@ -44,6 +44,7 @@ from obsigate.agent.providers.base import (
     Usage,
 )
 from obsigate.agent.providers.http import classify, error_message, open_response
+from obsigate.agent.providers.image_parts import openai_content
 from obsigate.agent.providers.sse import aiter_sse_data
 
 __all__ = ["OpenAICompatProvider", "build_messages", "build_tools"]
@@ -70,7 +71,8 @@ def build_tools(tools: list[ToolDef]) -> list[dict[str, Any]]:
 def build_messages(config: ProviderConfig, system: str, messages: list[Message]) -> list[dict[str, Any]]:
     """The ``messages`` array for ``config`` from the neutral conversation (``base`` module docstring).
 
-    System prompt first (omitted when empty); user and tool messages mapped field by field; an assistant message
+    System prompt first (omitted when empty); user and tool messages mapped field by field (a user message's
+    ``images`` as ``image_url`` parts: :func:`~obsigate.agent.providers.image_parts.openai_content`); an assistant message
     is its ``raw`` dict, untouched, when it came from this provider and model (reasoning and signatures must be
     replayed verbatim, §0.2), else rebuilt from ``content`` and ``tool_calls`` (arguments dumped as JSON
     strings; reasoning, which is bound to the model that wrote it, dropped).
@@ -79,7 +81,9 @@ def build_messages(config: ProviderConfig, system: str, messages: list[Message])
     for msg in messages:
         role = msg.get("role")
         if role == "user":
-            out.append({"role": "user", "content": msg.get("content", "")})
+            out.append(
+                {"role": "user", "content": openai_content(msg) if msg.get("images") else msg.get("content", "")}
+            )
         elif role == "tool":
             out.append({"role": "tool", "tool_call_id": msg["tool_call_id"], "content": msg.get("content", "")})
         elif role == "assistant":

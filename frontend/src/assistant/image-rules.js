@@ -1,0 +1,40 @@
+// The rules of the assistant's images (docs/assistant.md "Images"), apart from the DOM (images.js): which files
+// are images, the caps the server applies (agent/images.py), how far a large paste is scaled down, and the
+// shape an image takes in a chat/agent request. No DOM: covered by `node --test`.
+
+/** The types the server accepts (checked there by their magic bytes). */
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+/** The most images one message may carry (the server's MAX_IMAGES). */
+export const MAX_IMAGES = 4;
+/**
+ * A pasted or dropped image over this many bytes is scaled down before sending: four of them, base64-encoded
+ * (4/3), must fit the 8 MiB request body with the message. The server's own cap is 5 MiB per image.
+ */
+export const SEND_BYTES = 1.25 * 1024 * 1024;
+/** The longest side of a scaled-down image, in pixels. */
+export const MAX_SIDE = 2048;
+
+/** True when `path` names an image the assistant can be given (by its extension; the server checks the bytes). */
+export function isImagePath(path) {
+  return /\.(png|jpe?g|webp|gif)$/i.test(path || "");
+}
+
+/** The scale (≤ 1) that brings a `width`×`height` image's longest side to `max` pixels at most. */
+export function fitScale(width, height, max = MAX_SIDE) {
+  const side = Math.max(width, height, 1);
+  return Math.min(1, max / side);
+}
+
+/**
+ * The request's `images` field from the attached images: a pasted one `{url, name}` (its data URL), a vault one
+ * `{path, vault}`. Order kept; nothing beyond MAX_IMAGES (the panel never attaches more).
+ */
+export function wireImages(attached) {
+  return attached.slice(0, MAX_IMAGES).map((a) => (a.url ? { url: a.url, name: a.name } : { path: a.path, vault: a.vault }));
+}
+
+/** Whether `attached` (the chips) can take one more image; `a` is not added twice (same vault path or same data). */
+export function canAttach(attached, a) {
+  if (attached.length >= MAX_IMAGES) return false;
+  return !attached.some((x) => (a.url ? x.url === a.url : x.vault === a.vault && x.path === a.path));
+}

@@ -1,0 +1,33 @@
+// assistant/image-rules.js: which files are images, the scale of a large paste, the request's `images` field.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+const r = await import("../../../frontend/src/assistant/image-rules.js");
+
+test("image files are told by their extension, in any case", () => {
+  for (const p of ["a.png", "Pics/b.JPG", "c.jpeg", "d.webp", "e.gif"]) assert.equal(r.isImagePath(p), true, p);
+  for (const p of ["a.svg", "b.md", "png", "c.png.md", "", null]) assert.equal(r.isImagePath(p), false, String(p));
+});
+
+test("a large image is scaled to its longest side, a small one is left alone", () => {
+  assert.equal(r.fitScale(4096, 1024), 0.5);
+  assert.equal(r.fitScale(1000, 3000, 1500), 0.5);
+  assert.equal(r.fitScale(800, 600), 1);
+  assert.equal(r.fitScale(0, 0), 1);
+});
+
+test("the request's images: data URLs with their names, vault images by path, at most MAX_IMAGES", () => {
+  const pasted = { url: "data:image/png;base64,AA==", name: "clip.png", src: "x" };
+  const vault = { vault: "notes", path: "Pics/a.png", name: "a.png", src: "y" };
+  assert.deepEqual(r.wireImages([pasted, vault]), [{ url: pasted.url, name: "clip.png" }, { path: "Pics/a.png", vault: "notes" }]);
+  assert.equal(r.wireImages(Array(9).fill(vault)).length, r.MAX_IMAGES);
+});
+
+test("an image is attached once, and only up to MAX_IMAGES", () => {
+  const a = { vault: "notes", path: "a.png" };
+  assert.equal(r.canAttach([a], { vault: "notes", path: "a.png" }), false);
+  assert.equal(r.canAttach([a], { vault: "other", path: "a.png" }), true);
+  assert.equal(r.canAttach([{ url: "data:1" }], { url: "data:1" }), false);
+  const full = Array.from({ length: r.MAX_IMAGES }, (_, i) => ({ vault: "n", path: `${i}.png` }));
+  assert.equal(r.canAttach(full, { vault: "n", path: "new.png" }), false);
+});
