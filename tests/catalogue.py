@@ -43,6 +43,7 @@ EXPECTED = {
     "bookslm_context": ["mode", "vault", "directory", "files", "extra_files", "extra_directories"],
     "download_file": ["vault", "path"],
     "vault_switches": [],
+    "text_action_input": ["action", "text"],  # the editor's AI text actions (tools/catalog/text_actions.py)
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -81,6 +82,7 @@ REBASED = {"create_file", "create_directory", "append_to_file"}
 WEB_ONLY = {
     *["list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"],
     *["bookslm_context", "download_file", "vault_switches"],  # the fronts' own operations (tools/catalog/fronts.py)
+    "text_action_input",  # the editor's AI text actions (tools/catalog/text_actions.py)
 }
 
 #: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
@@ -102,6 +104,7 @@ LISTED_ORDER = [
     *["create_file", "create_directory", "edit_file", "append_to_file", "restore_backup", "restore_trash"],
     *["rename_file", "rename_directory", "move_path", "replace_in_files", "delete_file", "delete_directory"],
     *["bookslm_context", "download_file", "vault_switches"],
+    "text_action_input",
 ]
 
 #: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as

@@ -35,6 +35,7 @@ SERVER_FILES = {
     "domain/index/sqlite_store.py": "the SQLite index file in the data dir",
     "domain/vault.py": "Vault resolves its own root once, at construction (the root is trusted)",
     "agent/settings.py": "config.json and api_keys.json in the data dir",
+    "agent/dotenv_file.py": "the provider keys of .env in the data dir",
     "tools/audit.py": "the audit log in the data dir",
     "config.py": "the settings file in the data dir",
     "bootstrap.py": "the vault roots and the data dir, checked at start",

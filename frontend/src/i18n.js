@@ -11,6 +11,8 @@ import searchEn from "./i18n/search.en.json";
 import searchFr from "./i18n/search.fr.json";
 import assistantEn from "./i18n/assistant.en.json";
 import assistantFr from "./i18n/assistant.fr.json";
+import skillsEn from "./i18n/skills.en.json";
+import skillsFr from "./i18n/skills.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -18,6 +20,8 @@ const CATALOGS = {
   en: { ...en, ...treeEn, ...viewerEn, ...searchEn, ...assistantEn },
   fr: { ...fr, ...treeFr, ...viewerFr, ...searchFr, ...assistantFr },
 };
+Object.assign(CATALOGS.en, skillsEn); // the assistant's skills and slash commands
+Object.assign(CATALOGS.fr, skillsFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

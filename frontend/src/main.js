@@ -6,6 +6,8 @@ import "./styles/viewer.css";
 import "./styles/search.css";
 import "./styles/assistant.css";
 import "./styles/assistant-images.css"; // the panel's images (assistant/images.js)
+import "./styles/skills.css";
+import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS would not load)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
@@ -191,42 +193,28 @@ function buildShell() {
 // ---- the assistant (its module loads on first open: it is not part of the first page load) ---------------
 let assistant = null; // {mount(), handle} once the panel's module is loaded
 
-/** Answer text with [[wikilinks]] turned into links to the notes (everything else stays text). */
-function renderAnswer(text) {
-  const box = el("div.answer-text");
-  const re = /\[\[([^\]|#\n]+)(#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]/g;
-  let last = 0;
-  for (const m of text.matchAll(re)) {
-    box.append(text.slice(last, m.index));
-    const target = m[1].trim();
-    const path = /\.[a-z0-9]+$/i.test(target) ? target : `${target}.md`;
-    box.append(el("a.wikilink", { href: noteHref(state.vault, path) }, m[3] || m[1]));
-    last = m.index + m[0].length;
-  }
-  box.append(text.slice(last));
-  return box;
-}
-
 async function toggleAssistant(pane, button) {
   const open = pane.hidden;
   pane.hidden = !open;
   button.setAttribute("aria-expanded", String(open));
   if (!open || assistant) return;
   assistant = { handle: null };
-  const { mountAssistant } = await import("./assistant/panel.js");
+  const [{ mountAssistant }, { answerRenderer }] = await Promise.all([import("./assistant/panel.js"), import("./assistant/answer.js")]);
   const options = {
     t,
     language: getLang,
-    render: renderAnswer,
+    render: await answerRenderer(() => state.vault), // answers as sanitised markdown, note links open the note
     onError: (err) => showError(err.body || err),
     context: () => {
       const r = parseRoute();
       const path = r.view === "note" ? r.path : null;
       return { vault: state.vault, files: path ? [path] : [], directory: path && path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "" };
     },
+    // After each change the assistant applied: the tree, and the open note shown again -- unless the editor is
+    // open: its text is the person's, never replaced under them (a save over the changed file is a conflict).
     onWrite: () => {
       state.shell.tree.refresh();
-      if (parseRoute().view === "note") { state.shell.note.current = null; route(); }
+      if (parseRoute().view === "note" && !state.shell.main.querySelector(".editor-wrap")) { state.shell.note.current = null; route(); }
     },
   };
   // Drawn again in a new language; the open conversation comes back from the server (the panel keeps its id).

@@ -7,6 +7,7 @@ that reads :mod:`obsigate.config` besides the CLI, and the one that wires the tr
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from dataclasses import dataclass
@@ -316,13 +317,14 @@ def open_ai_settings(settings: Settings, data_dir: Path) -> AISettings:
 
 def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_settings: AISettings) -> Assistant:
     """The in-app assistant over the tool layer: its store ``<data_dir>/assistant.sqlite3`` (0600: paused runs
-    keep confirmation tokens), the provider settings, the agent's limits (``OBSIGATE_AI_MAX_ITERATIONS``,
+    keep confirmation tokens), each person's skills (``<data_dir>/skills.json``), the provider settings, the agent's limits (``OBSIGATE_AI_MAX_ITERATIONS``,
     ``BOOKSLM_MAX_TOOL_CALLS``, ``ai_tool_result_chars``; a paused run waits the confirmation TTL)."""
     from obsigate.agent.assistant import Assistant  # like the transports: loaded only when an app is built
     from obsigate.agent.context import build_system_prompt
     from obsigate.agent.loop import AgentLimits
     from obsigate.agent.providers import make_provider
     from obsigate.agent.store import AgentStore
+    from obsigate.agent.user_skills import SkillBook
 
     path = data_dir / ASSISTANT_FILE
     ensure_private_file(path)
@@ -332,4 +334,6 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
         max_args_bytes=settings.ai_max_tool_args_bytes,
         context_share=settings.ai_context_share, context_window=settings.ai_context_window,
     )  # fmt: skip
-    return Assistant(runtime, ai_settings, AgentStore(path), build_system_prompt, make_provider, limits)
+    skills = SkillBook(data_dir)  # <data_dir>/skills.json: each person's own skills
+    prompt = functools.partial(build_system_prompt, skills=skills)
+    return Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)

@@ -64,7 +64,7 @@ def test_read_propose_two_pause_approve_write_answer(assistant: Any) -> None:
     assert [x["tool"] for x in actions] == ["create_file", "append_to_file"]
     assert actions[0]["paths"] == ["Buoy.md"] and "+# Buoy" in actions[0]["diff"] and "Sketch ✓" in actions[0]["diff"]
     assert actions[1]["paths"] == ["Ideas.md"] and "+See [[Buoy]]." in actions[1]["diff"]
-    assert actions[0]["label"] == "File proposed: Buoy.md" and actions[1]["label"] == "File appended: Ideas.md"
+    assert actions[0]["label"] == "Create file: Buoy.md" and actions[1]["label"] == "Append to file: Ideas.md"
     done = first.one("done")
     assert done["stopped"] == "awaiting_confirmation" and done["run_id"] == confirmation["run_id"]
     assert "".join(d["text"] for d in first.named("delta")) == "Let me look.I'll write both."

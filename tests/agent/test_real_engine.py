@@ -100,6 +100,21 @@ def test_streamed_chat_token_by_token(engine: str, assistant: Any) -> None:
     assert messages[-1]["content"] == text
 
 
+def test_an_editor_ai_action_streams_text(engine: str, assistant: Any) -> None:
+    """An editor AI text action (``POST /api/ai/title``, issue 18: the shortest answer of the 16) through the
+    ``custom`` provider streams non-empty text as ``delta`` events and ends with ``done`` holding that text."""
+    a = assistant(env=_env(engine))
+    started = time.monotonic()
+    out = a.post("/api/ai/title", {"text": "The cat sat on the mat all day."}, timeout=180)
+    _phase("editor AI action", started)
+    assert out.status == 200, out.raw
+    assert not out.named("error"), out.items
+    text = "".join(d["text"] for d in out.named("delta"))
+    assert text.strip(), out.items
+    assert out.one("done")["text"] == text and [e for e, _ in out.items][-1] == "done"
+    print(f"[real engine] title answer: {text!r}")
+
+
 def test_agent_run_calls_a_read_tool_and_answers(engine: str, assistant: Any, small_vault: Path) -> None:
     """An agent run survives the engine's refusal of streamed tool turns (asked again non-streamed, tools
     kept), runs at least one read tool to a final status, replays the model's tool-call message on the next

@@ -57,11 +57,11 @@ def test_steps_one_card_with_two_diffs_approve_all_then_the_tree_shows_the_new_n
     assert page.locator(".steps-fold summary").first.inner_text().startswith("3 steps")
     assert not (web_vault / "Buoy.md").exists()  # nothing before the approval
     approve.click()
-    page.wait_for_selector(".msg.assistant a.wikilink")
+    page.wait_for_selector(".msg.assistant a.internal-link")
     assert (web_vault / "Buoy.md").read_text() == "# Buoy\n\nA float.\n"
     assert (web_vault / "Ideas.md").read_text().endswith("See [[Buoy]].")
     page.wait_for_selector("#tree >> text=Buoy")  # the tree refreshed after the write
-    page.click(".msg.assistant a.wikilink")  # a link in the answer opens the note
+    page.click(".msg.assistant a.internal-link")  # a link in the answer opens the note
     page.wait_for_selector(".note-title >> text=Buoy")
     assert page.watch.problems() == []
 

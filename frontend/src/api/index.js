@@ -91,7 +91,7 @@ export const deleteKey = (name, keyId, opts) => send("DELETE", `/api/admin/users
 // ---- the assistant --------------------------------------------------------------------------------------
 /** params {limit}. */
 export const conversations = (params, opts) => get("/api/ai/conversations", params, opts);
-export const conversation = (id, opts) => get(`/api/ai/conversations/${seg(id)}`, null, opts);
+export const conversation = (id, opts, params = null) => get(`/api/ai/conversations/${seg(id)}`, params, opts);
 /** The link to an image kept with one of your conversations (agent/images.py). */
 export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${seg(id)}/images/${seg(imageId)}`;
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);
@@ -99,3 +99,12 @@ export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversa
 export const ask = (agent, body, onEvent, opts) => events(agent ? "/api/ai/bookslm/agent" : "/api/ai/bookslm/chat", body, onEvent, opts);
 /** Undo every file change of one of your agent runs ({force}: also files changed since). */
 export const undoRun = (runId, body, opts) => send("POST", `/api/ai/runs/${seg(runId)}/undo`, body, opts);
+/** The providers, which are configured, the defaults; keys masked (any signed-in user). */
+export const aiStatus = (opts) => get("/api/ai/status", null, opts);
+/** The built-in skills and the caller's own: {skills: [{id, icon, description, prompt, builtin}]}. */
+export const skills = (opts) => get("/api/ai/skills", null, opts);
+/** Create or replace one of the caller's skills ({id, icon?, description, prompt}). */
+export const saveSkill = (body, opts) => send("POST", "/api/ai/skills", body, opts);
+export const deleteSkill = (id, opts) => send("DELETE", `/api/ai/skills/${seg(id)}`, undefined, opts);
+/** An editor AI text action on a selection ({text, target_lang?, tone?, instruction?}), the answer streamed (delta, done, error). */
+export const aiAction = (action, body, onEvent, opts) => events(`/api/ai/${seg(action)}`, body, onEvent, opts);

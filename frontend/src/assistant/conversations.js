@@ -1,9 +1,13 @@
 // The assistant panel's conversation list: list, resume (also after a reload: this tab's open conversation is
-// kept in sessionStorage), delete, new. The open conversation's id is the panel's state (state.js).
+// kept in sessionStorage), delete, new. The open conversation's id is the panel's state (state.js). A reopened
+// conversation shows each request's tool steps and answer as it streamed (turn.js), and the approval card of a
+// run still waiting (the panel's `restore`).
 import { confirmDialog } from "../dialog.js";
 import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { storedImages } from "./images.js";
+import { restoredTurn } from "./state.js";
+import { turnView } from "./turn.js";
 
 const QUIET = { quiet: true, auth401: false }; // the panel shows its errors itself (onError)
 const CURRENT = "obsigate.assistant.conversation"; // this tab's open conversation, reopened after a reload
@@ -14,10 +18,11 @@ const session = {
 
 /**
  * Wire the list to the panel's controls `c` (list, conversations, historyBtn, log, provider, input).
- * deps: `t`, `render`, `onError`, `language()`, `state()`, `dispatch(action)`, `fillModels(wanted)`.
+ * deps: `t`, `render`, `onError`, `language()`, `state()`, `dispatch(action)`, `fillModels(wanted)`,
+ * `restore(view, steps, text, waiting)` (the last request becomes the open turn; `waiting`: its run's card).
  * Returns `{drawConversation, newConversation, toggle, list, open, reopen}`.
  */
-export function conversationsPart(c, { t, render, onError, language, state, dispatch, fillModels }) {
+export function conversationsPart(c, { t, render, onError, language, state, dispatch, fillModels, restore }) {
   function drawConversation() {
     session.set(state().conversationId);
     for (const b of c.list.querySelectorAll("button.conv-open")) {
@@ -63,7 +68,7 @@ export function conversationsPart(c, { t, render, onError, language, state, disp
   /** Show a conversation's messages; the next message continues it. `quiet`: a stale id is only forgotten. */
   async function openConversation(id, { quiet = false } = {}) {
     let conv;
-    try { conv = await api.conversation(id, QUIET); } catch (err) {
+    try { conv = await api.conversation(id, QUIET, { language: language() }); } catch (err) {
       if (err.status === 404) session.set(null);
       if (!quiet) onError(err);
       return;
@@ -72,11 +77,8 @@ export function conversationsPart(c, { t, render, onError, language, state, disp
     session.set(id);
     toggleConversations(false);
     c.log.replaceChildren();
-    for (const m of conv.messages) {
-      const text = typeof m.content === "string" ? m.content : "";
-      if (m.role === "user") c.log.append(h("div", { class: "msg user" }, text, storedImages(m.images, id)));
-      else if (m.role === "assistant" && text) c.log.append(answerBlock(text));
-    }
+    const last = drawMessages(conv, id);
+    if (last) restore(last.view, last.steps, last.texts.join("\n\n"), conv.waiting);
     if (conv.provider && [...c.provider.options].some((o) => o.value === conv.provider)) {
       c.provider.value = conv.provider;
       fillModels(conv.model);
@@ -85,10 +87,29 @@ export function conversationsPart(c, { t, render, onError, language, state, disp
     if (!quiet) c.input.focus();
   }
 
-  function answerBlock(text) {
-    const el = h("div", { class: "msg assistant" });
-    el.append(render ? render(text) : document.createTextNode(text));
-    return el;
+  /** Each request as it streamed: the person's message, then one turn view (its steps, its answers' text, a
+   * blank line between model turns). Returns the last request's `{view, steps, texts}`, or null. */
+  function drawMessages(conv, id) {
+    const stepsAt = new Map((conv.steps || []).map((g) => [g.message, g.steps]));
+    let last = null;
+    const draw = () => last?.view.draw(restoredTurn(last.steps, last.texts.join("\n\n")));
+    const open = (steps) => {
+      draw();
+      last = { view: turnView(t, render), steps, texts: [] };
+      c.log.append(last.view.view);
+    };
+    conv.messages.forEach((m, i) => {
+      const text = typeof m.content === "string" ? m.content : "";
+      if (m.role === "user") {
+        c.log.append(h("div", { class: "msg user" }, text, storedImages(m.images, id)));
+        open(stepsAt.get(i) || []);
+      } else if (m.role === "assistant" && text) {
+        if (!last) open([]);
+        last.texts.push(text);
+      }
+    });
+    draw();
+    return last;
   }
 
   /** After the models are known: reopen this tab's last conversation, unless one was started meanwhile. */

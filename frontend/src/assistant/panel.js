@@ -2,8 +2,14 @@
 // toggle, context mode (this folder, this note, these files picked with @, general), provider and model with
 // capability badges, tokens as they stream, tool steps folded into "N steps", one confirmation card with ONE
 // "Approve all (N)" and a Reject, Stop, and the conversation list (resume, delete, new).
-// This module is the view: the panel's state and its rules are state.js (a reducer, tested without a browser).
-// Server text is only ever inserted as text nodes; answers go through the app's `render` (DOMPurify).
+// Issue 18 item 7: a resumed run streams into the same message (one "N steps" count); the tree and the open
+// note refresh after each applied change (debounced); a reopened conversation shows its steps and the approval
+// card of a run still waiting, and approving there resumes it.
+// This module is the view: the panel's state and its rules are state.js (a reducer, tested without a browser),
+// one request's view is turn.js. Server text is only ever inserted as text nodes; answers go through the app's
+// `render` (markdown.js, DOMPurify).
+// Slots for other parts of the panel: `c.inputSlot` (above the input: pickers, chips, warnings) and each
+// message's `footer` (turn.js: cards and buttons of that answer).
 
 import * as api from "../api/index.js";
 import { h } from "./h.js";
@@ -11,10 +17,17 @@ import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
 import { largeContextCard, undoBar } from "./run-actions.js";
 import { imagesPart } from "./images.js";
-import { STATUS_ICON, contextFields, diffKind, initialState, reduce, stepsSummary } from "./state.js";
+import { skillsPart } from "./skills.js";
+import { sayer, slashPart } from "./slash.js";
+import { messageOf } from "./commands.js";
+import { contextFields, diffKind, initialState, reduce, restoredTurn } from "./state.js";
+import { turnView } from "./turn.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
 const QUIET = { quiet: true, auth401: false };
+/** The wait after an applied change before the tree and the open note are refreshed (ms): a run that applies
+ * several changes in a row refreshes once, still long before it ends. */
+export const WRITE_DEBOUNCE_MS = 250;
 
 /** A unified diff as lines with +/- classes (text only). */
 function diffView(diff) {
@@ -46,8 +59,9 @@ function controls(t, on) {
   c.conversations = h("section", { class: "conversations", id: "as-conversations", hidden: true, "aria-label": t("assistant.conversations") }, c.list);
   c.chips = h("ul", { class: "mention-chips", hidden: true, "aria-label": t("assistant.mention.chosen") });
   c.menu = h("ul", { class: "mention-menu", id: "as-mentions", role: "listbox", hidden: true, "aria-label": t("assistant.mention.list") });
+  c.inputSlot = h("div", { class: "assistant-input-slot" }); // other parts' controls above the input
   c.form = h("form", { class: "assistant-input", onsubmit: (e) => { e.preventDefault(); on.submit(); } },
-    c.menu, c.chips, h("div", { class: "assistant-compose" }, c.input, c.send));
+    c.menu, c.chips, c.inputSlot, h("div", { class: "assistant-compose" }, c.input, c.send));
   c.section = h("section", { class: "assistant", "aria-label": t("assistant.title") },
     h("div", { class: "assistant-bar" },
       h("label", { for: "as-agent", class: "switch" }, c.agentToggle, " ", t("assistant.agent")),
@@ -57,35 +71,6 @@ function controls(t, on) {
         onclick: () => on.newConversation() }, t("assistant.new"))),
     c.conversations, c.log, c.form);
   return c;
-}
-
-/** One request's view (the steps fold, the streamed answer), drawn from the reducer's turn. */
-function turnView(t, render) {
-  const steps = h("ul", { class: "steps" });
-  const summary = h("summary", {});
-  const fold = h("details", { class: "steps-fold", hidden: true }, summary, steps);
-  const answer = h("div", { class: "msg assistant streaming" });
-  const view = h("div", { class: "turn" }, fold, answer);
-  const rows = new Map();
-  let drawn = { steps: null, text: "", final: null };
-  const draw = (turn) => {
-    if (turn.steps !== drawn.steps) {
-      for (const s of turn.steps) {
-        let row = rows.get(s.id);
-        if (!row) { row = h("li", {}); rows.set(s.id, row); steps.append(row); }
-        row.className = `step step-${s.status}`;
-        row.replaceChildren(h("span", { class: "step-icon", "aria-label": t(`step.${s.status}`) }, STATUS_ICON[s.status] || "·"),
-          " ", s.label, s.summary ? h("span", { class: "muted" }, ` — ${s.summary}`) : null);
-      }
-      fold.hidden = !turn.steps.length;
-      summary.textContent = stepsSummary(turn, t);
-    }
-    if (turn.final !== drawn.final) { answer.classList.remove("streaming"); answer.replaceChildren(render ? render(turn.final) : turn.final); }
-    else if (turn.text !== drawn.text) answer.textContent = turn.text;
-    if (turn.ended) { answer.classList.remove("streaming"); if (!turn.text) answer.remove(); }
-    drawn = turn;
-  };
-  return { view, draw };
 }
 
 /** The provider and model pickers with the model's capability badges. Returns `{load, fill, badges}`. */
@@ -134,6 +119,7 @@ export function mountAssistant(root, options) {
   let controller = null;
   let turn = null; // the streaming request's view
   let postsDrawn = 0;
+  let writeTimer = null; // a refresh of the tree and the open note, waiting (WRITE_DEBOUNCE_MS)
 
   const c = controls(t, {
     agent: (on) => dispatch({ type: "agent", on }),
@@ -146,7 +132,12 @@ export function mountAssistant(root, options) {
   const mentions = mentionsPart(c, { t, context, state: () => state, dispatch, attachImage: (item) => images.attachVault(item.vault, item.path) });
   const images = imagesPart(c, { t });
   const models = modelsPart(c, t, onError);
-  const convs = conversationsPart(c, { t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w) });
+  const convs = conversationsPart(c, {
+    t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w), restore,
+  });
+  const say = sayer(c.log); // skills and slash commands answer in the conversation
+  const skills = skillsPart(c, { t, onError, say });
+  const slash = slashPart(c, { t, say, skills, models });
   root.replaceChildren(c.section);
 
   /** Apply an action, then draw what it changed. */
@@ -156,19 +147,35 @@ export function mountAssistant(root, options) {
     if (state.conversationId !== before.conversationId) convs.drawConversation();
     if (state.chips !== before.chips) mentions.drawChips();
     if (turn && state.turn && state.turn !== before.turn) turn.draw(state.turn);
+    if (state.turn && state.turn.applied > (before.turn?.applied ?? 0)) wroteSoon();
     for (; postsDrawn < state.posts.length; postsDrawn++) drawPost(state.posts[postsDrawn]);
+  }
+
+  /** Refresh the tree and the open note shortly after an applied change (once for several in a row). */
+  function wroteSoon() {
+    clearTimeout(writeTimer);
+    writeTimer = setTimeout(wroteNow, WRITE_DEBOUNCE_MS);
+  }
+
+  function wroteNow() {
+    clearTimeout(writeTimer);
+    writeTimer = null;
+    if (onWrite) onWrite(state.turn?.written || []);
   }
 
   function drawPost({ kind, data }) {
     if (kind === "notice") c.log.append(h("div", { class: "notice", role: "status" }, data.message));
-    else if (kind === "confirmation") c.log.append(confirmationCard(data));
+    else if (kind === "confirmation") (turn ? turn.footer : c.log).append(confirmationCard(data));
     else if (kind === "error") c.log.append(h("div", { class: "error", role: "alert" }, `${data.code}: ${data.message}`));
     else if (kind === "stopped") c.log.append(h("div", { class: "notice" }, t("assistant.stopped")));
   }
 
   // ---- asking, streaming, confirming --------------------------------------------------------------
 
+  /** The card of a `confirmation` (or of a restored waiting run), in the message of the open turn: its answer
+   * resumes the run into that message (a card of an older message, if any, starts a new one). */
   function confirmationCard(ev) {
+    const owner = turn;
     const n = ev.actions.length;
     const approve = h("button", { type: "button", class: "primary" }, t("assistant.approve_all", { n }));
     const reject = h("button", { type: "button" }, t("assistant.reject"));
@@ -181,18 +188,23 @@ export function mountAssistant(root, options) {
     const answer = (yes) => {
       approve.disabled = reject.disabled = true;
       card.classList.add(yes ? "approved" : "rejected");
-      stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths));
+      for (const d of card.querySelectorAll("details")) d.open = false; // answered: the run's next words show
+
+      stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths), { resume: owner === turn });
     };
     approve.addEventListener("click", () => answer(true));
     reject.addEventListener("click", () => answer(false));
     return card;
   }
 
-  async function stream(agent, body, written = []) {
+  /** Stream one request; `resume`: it continues the open turn (a confirmation's answer), in the same view. */
+  async function stream(agent, body, written = [], { resume = false } = {}) {
     controller = new AbortController();
-    turn = turnView(t, render);
-    c.log.append(turn.view);
-    dispatch({ type: "start", written });
+    if (!resume || !turn) {
+      turn = turnView(t, render, () => { if (controller) c.log.scrollTop = c.log.scrollHeight; });
+      c.log.append(turn.view);
+    }
+    dispatch({ type: "start", written, resume });
     c.send.textContent = t("assistant.stop");
     c.send.classList.add("danger");
     let done = null; // the run's end, for "Undo this run"
@@ -204,16 +216,16 @@ export function mountAssistant(root, options) {
       }, { ...QUIET, signal: controller.signal });
     } catch (err) {
       if (err.name === "AbortError") dispatch({ type: "stopped" });
-      else if (err.code === "context_too_large") c.log.append(largeContextCard(err, { t, onSend: () => stream(agent, { ...body, accept_large_context: true }, written) }));
+      else if (err.code === "context_too_large") turn.footer.append(largeContextCard(err, { t, onSend: () => stream(agent, { ...body, accept_large_context: true }, written) }));
       else onError(err);
     } finally {
       dispatch({ type: "end" });
       controller = null;
       c.send.textContent = t("assistant.send");
       c.send.classList.remove("danger");
-      if (state.turn.wrote && onWrite) onWrite(state.turn.written);
+      if (writeTimer) wroteNow(); // a refresh still waiting happens now, not after the debounce
       if (state.turn.wrote && done?.run_id && done.stopped !== "awaiting_confirmation") {
-        c.log.append(undoBar(done.run_id, { t, onWrite, onError }));
+        turn.footer.append(undoBar(done.run_id, { t, onWrite, onError }));
         c.log.scrollTop = c.log.scrollHeight;
       }
       if (!c.conversations.hidden) convs.list(); // a new or longer conversation shows at once
@@ -221,10 +233,14 @@ export function mountAssistant(root, options) {
   }
 
   function ask() {
-    const message = c.input.value.trim();
-    if (!message || images.blocked(models.capabilities())) return; // images for a model that cannot see: said, kept
+    const line = c.input.value.trim();
+    if (!line || slash.take(line)) return; // a /command runs in the panel
+    if (images.blocked(models.capabilities())) return; // images for a model that cannot see: said, kept
+    const message = messageOf(line); // "//x" sends "/x"
     c.input.value = "";
     mentions.close();
+    // a new message supersedes a confirmation still waiting (the server declines it): its card is done
+    for (const b of c.log.querySelectorAll(".confirm-card:not(.approved):not(.rejected) button")) b.disabled = true;
     const pics = images.take();
     c.log.append(h("div", { class: "msg user" }, message, pics.view));
     const ctx = context() || {};
@@ -234,8 +250,20 @@ export function mountAssistant(root, options) {
       ...contextFields(c.mode.value, state.chips, ctx),
       provider: c.provider.value || undefined,
       model: c.model.value || undefined,
+      skill: skills.current() || undefined,
       conversation_id: state.conversationId || undefined,
     });
+  }
+
+  /**
+   * A reopened conversation's last request (`view`: its turn view, already in the log; `steps`, `text`) becomes
+   * the open turn, and the run waiting for approval (`waiting`: {run_id, actions}) gets its card back there:
+   * approving it resumes the run into that message.
+   */
+  function restore(view, steps, text, waiting) {
+    turn = view;
+    dispatch({ type: "restore", turn: restoredTurn(steps, text) });
+    if (waiting?.actions?.length) turn.footer.append(confirmationCard(waiting));
   }
 
   models.load().then(() => convs.reopen());

@@ -11,12 +11,28 @@ export function initialState() {
 }
 
 /**
- * One request's answer as it streams: `steps` ({id, status, label, summary, risk}, in first-seen order),
+ * One request's answer as it streams: `steps` ({id, status, label, summary, risk, state}, in first-seen order),
  * `text` (the deltas, a blank line between model turns), `final` (the answer's last full text, or null),
- * `wrote` (an ok step that may have changed the vault), `written` (the paths a resumed confirmation names).
+ * `wrote` (an ok step that may have changed the vault), `applied` (how many changes were applied so far: the
+ * view refreshes the tree and the open note each time it grows), `written` (the paths a resumed confirmation
+ * names).
  */
 export function newTurn(written = []) {
-  return { steps: [], text: "", stepped: false, final: null, ended: false, wrote: false, written };
+  return { steps: [], text: "", stepped: false, final: null, ended: false, wrote: false, applied: 0, written };
+}
+
+/**
+ * A request as a reopened conversation shows it (the server's `steps` of that request and its answer text):
+ * an ended turn a resume continues.
+ */
+export function restoredTurn(steps = [], text = "") {
+  const rows = steps.map((ev) => row(ev));
+  return { ...newTurn(), steps: rows, text, stepped: rows.length > 0, ended: true };
+}
+
+/** The answer text to show: the streamed text, or the final message when nothing streamed. */
+export function answerText(turn) {
+  return turn.text || turn.final || "";
 }
 
 /**
@@ -24,7 +40,9 @@ export function newTurn(written = []) {
  * - {type: "agent", on}: the chat/agent switch;
  * - {type: "conversation", id}: a conversation opened, or none (null: a new one);
  * - {type: "chip", chip} / {type: "unchip", chip}: an @-mention chosen ({vault, kind, path}, once) / removed;
- * - {type: "start", written}: a request starts streaming (`written`: the paths of the proposals it approves);
+ * - {type: "start", written, resume}: a request starts streaming (`written`: the paths of the proposals it
+ *   approves; `resume`: it continues the open turn, whose steps and text it keeps: one message, one count);
+ * - {type: "restore", turn}: a reopened conversation's last request (restoredTurn) becomes the open turn;
  * - {type: "event", name, data}: one SSE event of that request;
  * - {type: "stopped"}: the person pressed Stop; {type: "end"}: the stream is over (done, failed or stopped).
  * `posts` collects what the stream adds to the log besides the turn ({kind: "notice"|"error"|"confirmation"|
@@ -40,12 +58,19 @@ export function reduce(state, action) {
       return { ...state, chips: [...state.chips, { vault: c.vault, kind: c.kind, path: c.path }] };
     }
     case "unchip": return { ...state, chips: state.chips.filter((x) => x !== action.chip) };
-    case "start": return { ...state, streaming: true, turn: newTurn(action.written || []) };
+    case "start": return { ...state, streaming: true, turn: started(state.turn, action) };
+    case "restore": return { ...state, turn: action.turn };
     case "event": return onEvent(state, action.name, action.data || {});
     case "stopped": return post(state, "stopped", null);
     case "end": return { ...state, streaming: false, turn: state.turn && { ...state.turn, ended: true } };
     default: throw new Error(`unknown action ${action.type}`);
   }
+}
+
+/** A resume continues the open turn (its steps, its text: the next text is a new paragraph); else a new one. */
+function started(turn, { written = [], resume = false }) {
+  if (!resume || !turn) return newTurn(written);
+  return { ...turn, ended: false, final: null, stepped: turn.stepped || turn.steps.length > 0, written };
 }
 
 const post = (state, kind, data) => ({ ...state, posts: [...state.posts, { kind, data }] });
@@ -66,13 +91,25 @@ function onEvent(state, name, data) {
   }
 }
 
-/** A `tool` event: its row added or updated in place; an ok step whose tool is not a read changed the vault. */
+/** A step's row from a `tool` event (or a restored step): `state` is the server's, or guessed from the status. */
+function row(ev) {
+  const state = ev.state || (ev.status === "ok" ? (ev.risk && ev.risk !== "read" ? "applied" : "done") : ev.status);
+  return { id: ev.id, status: ev.status, label: ev.label, summary: ev.summary || null, risk: ev.risk ?? null, state };
+}
+
+/** Whether a step is an applied change: it ended ok and its tool is not a read (the server's risk). */
+const isApplied = (s) => s.status === "ok" && s.risk !== "read" && s.state !== "done";
+
+/**
+ * A `tool` event: its row added or updated in place; a step that becomes an applied change changed the vault
+ * (`wrote`) and counts once in `applied`.
+ */
 function step(turn, ev) {
-  const row = { id: ev.id, status: ev.status, label: ev.label, summary: ev.summary || null, risk: ev.risk ?? null };
+  const next = row(ev);
   const at = turn.steps.findIndex((s) => s.id === ev.id);
-  const steps = at < 0 ? [...turn.steps, row] : turn.steps.map((s, i) => (i === at ? row : s));
-  const wrote = turn.wrote || (ev.status === "ok" && ev.risk !== "read");
-  return { ...turn, steps, stepped: true, wrote };
+  const steps = at < 0 ? [...turn.steps, next] : turn.steps.map((s, i) => (i === at ? next : s));
+  const fresh = isApplied(next) && !(at >= 0 && isApplied(turn.steps[at]));
+  return { ...turn, steps, stepped: true, wrote: turn.wrote || fresh, applied: turn.applied + (fresh ? 1 : 0) };
 }
 
 /** The folded steps' summary: "3 steps · <the first step's label>". */

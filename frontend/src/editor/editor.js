@@ -12,6 +12,7 @@ import { basicSetup } from "codemirror";
 import { editorPrefs } from "../settings/prefs.js";
 import * as api from "../api/index.js";
 import { readDraft, writeDraft, dropDraft } from "../drafts.js";
+import { aiToolbar } from "./aitoolbar.js";
 
 // api.fileSource: the whole file as stored (frontmatter included, secrets redacted; a save restores them): what
 // the editor edits and saves back whole. read_file's `content` is only the body after the frontmatter.
@@ -65,6 +66,7 @@ export function openEditor(container, note, options) {
 
   const nonce = document.querySelector('meta[name="csp-nonce"]')?.content;
   const prefs = editorPrefs(); // the person's options (settings page): wrapping, line numbers, font size
+  const ai = aiToolbar(container); // the AI actions on a selection (aitoolbar.js)
   const extensions = (...extra) => [
     nonce ? EditorView.cspNonce.of(nonce) : [],
     basicSetup,
@@ -78,9 +80,11 @@ export function openEditor(container, note, options) {
       if (update.docChanged) writeDraft(user, note.vault, note.path, update.state.doc.toString(), base);
     }),
     EditorView.contentAttributes.of({ "aria-label": t("editor.label", { path: note.path }) }),
+    ai.extension,
     ...extra,
   ];
   const view = new EditorView({ parent: container, state: EditorState.create({ doc: start, extensions: extensions() }) });
+  ai.attach(view);
 
   const text = () => view.state.doc.toString();
 
@@ -137,6 +141,6 @@ export function openEditor(container, note, options) {
     view,
     save,
     dirty: () => text() !== saved,
-    destroy: () => view.destroy(),
+    destroy: () => { ai.destroy(); view.destroy(); },
   };
 }

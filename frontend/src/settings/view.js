@@ -162,6 +162,9 @@ function defaultsCard(config, models, draw) {
     caps);
 }
 
+/** Where a key the server did not store comes from (GET /api/ai/status `key_source`). */
+const KEY_SOURCE = { env: "settings.ai.fromEnv", dotenv: "settings.ai.fromDotenv" };
+
 function providerCard(p, config, listed, draw) {
   const id = (what) => `${what}-${p.name}`;
   const keyInput = el("input", { type: "password", id: id("key"), autocomplete: "off", spellcheck: "false", placeholder: t(p.key ? "settings.ai.keyReplace" : "settings.ai.keyNew") });
@@ -172,7 +175,7 @@ function providerCard(p, config, listed, draw) {
   const post = async (body, focusId) => { await api.setConfig(body); saved(); await draw(focusId); };
 
   const keyState = p.key
-    ? el("span", el("code.key-mask", p.key), " ", el("span.muted", p.key_source === "env" ? t("settings.ai.fromEnv", { name: p.env.api_key }) : t("settings.ai.stored")))
+    ? el("span", el("code.key-mask", p.key), " ", el("span.muted", KEY_SOURCE[p.key_source] ? t(KEY_SOURCE[p.key_source], { name: p.env.api_key }) : t("settings.ai.stored")))
     : el("span.muted", p.key_required ? t("settings.ai.noKey") : t("settings.ai.noKeyOptional"));
   const saveKey = button(t("settings.ai.keySave"), { id: id("key-save") }, async () => {
     if (!keyInput.value.trim()) { keyInput.focus(); return; }

@@ -24,10 +24,12 @@ import anyio
 
 from obsigate.agent import context_budget, undo
 from obsigate.agent import images as img
+from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, tool_defs
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
+from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime, offered_tools
 
@@ -94,6 +96,7 @@ class Assistant:
         provider_factory: ``ProviderConfig`` → a provider client; clients are kept per configuration (their
             connection pools and per-server quirks survive between requests) and closed by :meth:`aclose`.
         limits: the agent's limits.
+        skills: each person's own skills (``/api/ai/skills``); the prompt builder resolves a request's skill.
     """
 
     def __init__(
@@ -104,12 +107,14 @@ class Assistant:
         prompt: PromptBuilder,
         provider_factory: Callable[[ProviderConfig], Provider],
         limits: AgentLimits = AgentLimits(),
+        skills: SkillBook | None = None,
     ) -> None:
         self.runtime = runtime
         self.providers = providers
         self.store = store
         self.prompt = prompt
         self.limits = limits
+        self.skills = skills
         self._factory = provider_factory
         self._clients: dict[ProviderConfig, Provider] = {}
         #: (provider, base URL, model) that rejected tools once: later runs go straight to plain chat
@@ -435,15 +440,22 @@ class Assistant:
         """``principal``'s conversations, newest first (headers only)."""
         return [c.as_dict() for c in self.store.conversations(principal.name, limit=limit, offset=offset)]
 
-    def get_conversation(self, principal: Principal, cid: str) -> dict[str, Any]:
-        """One conversation: its header and messages (``raw`` provider payloads left out).
+    async def get_conversation(self, principal: Principal, cid: str, language: str = "en") -> dict[str, Any]:
+        """One conversation: its header and messages (``raw`` provider payloads left out), the tool ``steps``
+        of each request and the run ``waiting`` for the person's approval, or None (:mod:`agent.history`;
+        labels in ``language``), so a reopened conversation shows its steps and its approval card again.
 
         Raises:
             NotFound: not one of ``principal``'s.
         """
         info = self.store.conversation(principal.name, cid).as_dict()
-        messages = [{k: v for k, v in m.items() if k != "raw"} for m in self.store.messages(principal.name, cid)]
-        return {**info, "messages": messages}
+        stored = self.store.messages(principal.name, cid)
+        messages = [{k: v for k, v in m.items() if k != "raw"} for m in stored]
+        paused = self.store.waiting(principal.name, cid)
+        run = Run.from_json(paused.data) if paused else None
+        waiting = await waiting_view(self._ctx(principal, None), paused, run, language) if paused and run else None
+        steps = conversation_steps(stored, language, run if waiting else None)
+        return {**info, "messages": messages, "steps": steps, "waiting": waiting}
 
     async def delete_conversation(self, principal: Principal, cid: str) -> None:
         """Delete one of ``principal``'s conversations; proposals of a run still waiting are declined.

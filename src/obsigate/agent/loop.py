@@ -52,7 +52,7 @@ import anyio
 
 from obsigate.agent.approval import created_paths, replaces_unseen
 from obsigate.agent.arg_cap import DEFAULT_MAX_ARGS_BYTES, cap_arguments
-from obsigate.agent.labels import step_label
+from obsigate.agent.labels import state_label, step_state
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
 from obsigate.agent.providers.schemas import model_schema
 from obsigate.tools.api import (
@@ -320,6 +320,8 @@ class RunLoop:
         self._oversized: set[str] = set()
         #: called with each applied change's tool-layer result (the run's undo record; None: not kept)
         self.on_applied: Callable[[Run, dict[str, Any]], Awaitable[None]] | None = None
+        #: the run's language, for the step labels (set by :meth:`run_calls` and :meth:`resolve`)
+        self.language = "en"
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -376,10 +378,15 @@ class RunLoop:
     async def _tool_event(self, entry: Step, status: str, summary: str | None = None) -> None:
         # the tool's risk as registered ("read"/"write"/"dangerous"; None for a name no tool has): the web app
         # decides from it whether the vault changed, instead of keeping its own list of write tools
+        # `state` (labels.step_state) says where the call stands, and the label says it too: a rejected delete
+        # is not "File deleted", an unknown tool is not any tool's label
         spec = REGISTRY.get(entry.name)
+        risk = spec.risk.value if spec else None
+        state = step_state(risk, status, entry.content)
+        label = state_label(entry.name, entry.arguments, self.language, state)
         await self.emit("tool", {
-            "id": entry.id, "name": entry.name, "label": entry.label, "status": status, "summary": summary,
-            "risk": spec.risk.value if spec else None,
+            "id": entry.id, "name": entry.name, "label": label, "status": status, "summary": summary,
+            "risk": risk, "state": state,
         })  # fmt: skip
 
     def _content(self, result: dict[str, Any]) -> str:
@@ -448,12 +455,13 @@ class RunLoop:
         """Run (or propose, or defer) ``calls`` of one model turn, in order; fills ``run.turn`` and
         ``run.pending``."""
         run.turn, run.pending = [], []
+        self.language = run.language
         for call in calls:
             spec = REGISTRY.get(call.name)
             offered = spec is not None and Scope.IN_APP in spec.scopes  # else refused: shown by its name only
             run.turn.append(Step(
                 id=call.id, name=call.name, arguments=call.arguments, error=call.error,
-                label=step_label(call.name, call.arguments, run.language) if offered else call.name,
+                label=state_label(call.name, call.arguments, run.language, "proposed" if offered else "unavailable"),
             ))  # fmt: skip
         await self._run_entries(run, run.turn)
 
@@ -536,6 +544,7 @@ class RunLoop:
     async def resolve(self, run: Run, confirm_all: bool) -> None:
         """The person's answer to the paused turn: apply (``confirm_all``) or decline every pending proposal,
         then run the deferred calls (declined: they are not run) and arm the run on approval."""
+        self.language = run.language
         by_id = {item.id: item.proposal_id for item in run.pending}
         if confirm_all:  # the person saw these notes' changes and approved them
             run.seen += [p for p in run.asked if p not in run.seen]

@@ -7,11 +7,12 @@ Sources (seeds §6, issue 10 item 1), highest first:
 * **model**: the request's ``model`` > ``config.json`` ``ai_default_models[provider]`` > env ``<NAME>_MODEL`` >
   the built-in default (:mod:`obsigate.agent.providers.catalog`);
 * **base URL**: ``config.json`` ``ai_base_urls[provider]`` > env ``<NAME>_BASE_URL`` > the built-in endpoint;
-* **API key**: ``<data_dir>/api_keys.json`` (``{"deepseek": "sk-..."}``, mode 0600) > env ``<NAME>_API_KEY``;
+* **API key**: ``<data_dir>/api_keys.json`` (``{"deepseek": "sk-..."}``, mode 0600) > ``<NAME>_API_KEY`` in
+  ``<data_dir>/.env`` (:mod:`obsigate.agent.dotenv_file`; only the keys are read from it) > env ``<NAME>_API_KEY``;
 * **per-vault dangerous tools**: ``config.json`` ``ai_destructive_tools`` (``{"notes": false}``, set from the web
   app's settings) > the vault's declared ``aiDestructiveTools`` (the composition root combines them, live).
 
-Both files are re-read when they change on disk (inode, size or mtime), so ``POST /api/config``, ``obsigate ai
+The files are re-read when they change on disk (inode, size or mtime), so ``POST /api/config``, ``obsigate ai
 key set`` from another process, or a hand edit take effect on the next request without a restart. A file that
 stops parsing (an editor half-way through a save) keeps its last good values, with a warning in the log.
 Writes are atomic (temp file in the same folder, fsync, rename): ``config.json`` keeps every other key it
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from obsigate.agent.dotenv_file import DOTENV_FILE, DotEnvFile
 from obsigate.agent.providers.base import TURN_TIMEOUT_S, ProviderConfig, ProviderError
 from obsigate.agent.providers.catalog import (
     DEFAULT_PROVIDER,
@@ -360,8 +362,8 @@ def _str_map(value: Any) -> dict[str, str]:
 
 
 class AISettings:
-    """The assistant's provider settings over ``<data_dir>/config.json``, ``<data_dir>/api_keys.json`` and
-    ``environ`` (a copy of the environment taken at start). Thread-safe; every read sees the files' current
+    """The assistant's provider settings over ``<data_dir>/config.json``, ``<data_dir>/api_keys.json``,
+    ``<data_dir>/.env`` (keys only) and ``environ`` (a copy of the environment taken at start). Thread-safe; every read sees the files' current
     content (see the module docstring for the precedence).
 
     Args:
@@ -388,6 +390,7 @@ class AISettings:
         self._lock = threading.RLock()
         self._config = _JsonObjectFile(self.data_dir / CONFIG_FILE, private=False)
         self._keys = _JsonObjectFile(self.data_dir / KEYS_FILE, private=True)
+        self._dotenv = DotEnvFile(self.data_dir / DOTENV_FILE)
 
     # ---- reading -------------------------------------------------------------------------------------
 
@@ -427,6 +430,9 @@ class AISettings:
         stored = keys.get(spec.name)
         if isinstance(stored, str) and stored.strip():
             return stored.strip(), "file"
+        dotenv = self._dotenv.read().get(spec.api_key_env, "").strip()
+        if dotenv:
+            return dotenv, "dotenv"
         env = self._env(spec.api_key_env)
         if env:
             return env, "env"
@@ -456,12 +462,17 @@ class AISettings:
                 return f"the default model of {spec.name} ({where}) is empty, too long, or holds spaces or control characters"
         key, key_source = self._key(spec, keys)
         if key is None and spec.key_required:
-            return f"no API key for {spec.name}: set {spec.api_key_env} or run: obsigate ai key set {spec.name}"
+            return (
+                f"no API key for {spec.name}: set {spec.api_key_env} (environment or {DOTENV_FILE} in the data dir)"
+                f" or run: obsigate ai key set {spec.name}"
+            )
         if key is not None:
             try:
                 validate_key(key)
             except BadRequest:
-                where = spec.api_key_env if key_source == "env" else f"{KEYS_FILE}"
+                where = {"env": spec.api_key_env, "dotenv": f"{spec.api_key_env} of {DOTENV_FILE}"}.get(
+                    key_source or "", KEYS_FILE
+                )
                 return f"the API key of {spec.name} in {where} holds spaces or control characters, or is too long"
         return None
 
@@ -512,7 +523,7 @@ class AISettings:
 
         Shape: ``{"default_provider": str, "default_provider_source": "config"|"env"|"builtin",
         "default_configured": bool, "providers": [{"name", "label", "dialect", "configured": bool,
-        "problem": str|None, "key_required": bool, "key": "…abcd"|"set"|None, "key_source": "file"|"env"|None,
+        "problem": str|None, "key_required": bool, "key": "…abcd"|"set"|None, "key_source": "file"|"dotenv"|"env"|None,
         "base_url": str|None, "base_url_source", "default_model": str|None, "model_source":
         "config"|"env"|"builtin"|None, "env": {"api_key", "base_url", "model"}}]}`` (env: the variable names).
         """

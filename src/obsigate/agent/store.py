@@ -348,6 +348,17 @@ class AgentStore:
         with self._connect() as db:
             db.execute("UPDATE runs SET state = 'finished', data = '{}' WHERE id = ?", (run_id,))
 
+    def waiting(self, user: str, cid: str) -> PausedRun | None:
+        """``user``'s run of conversation ``cid`` awaiting confirmation now (paused, unexpired; the latest if
+        there were several), read only: showing the conversation again claims nothing."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, conversation_id, expires, data FROM runs WHERE user = ? AND conversation_id = ? "
+                "AND state = 'paused' AND expires >= ? ORDER BY expires DESC LIMIT 1",
+                (user, cid, self._clock()),
+            ).fetchone()
+        return None if row is None else PausedRun(row[0], row[1], row[2], json.loads(row[3]))
+
     def purge(self, older_than_s: float = 86_400.0) -> int:
         """Delete runs past expiry by more than ``older_than_s``; return how many."""
         with self._connect() as db:

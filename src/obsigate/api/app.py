@@ -31,8 +31,10 @@ from obsigate.api import (
     routes,
     routes_admin,
     routes_ai,
+    routes_ai_actions,
     routes_ai_config,
     routes_ai_images,
+    routes_ai_skills,
     routes_assistant_context,
     routes_auth,
     routes_files,
@@ -144,8 +146,10 @@ def build_app(
         routes_ai_config,
         routes_admin,
         routes_assistant_context,
+        routes_ai_skills,  # before any /api/ai/{name} route: "skills" is not a name
         routes_ai,
         routes_ai_images,
+        routes_ai_actions,  # POST /api/ai/{action}: only the 16 action ids match it
     ):  # routes: every plain tool route, one table
         app.include_router(module.router)
     # Adds exact routes for /mcp (and its RFC 9728 metadata); unknown paths keep our JSON 404.

@@ -167,8 +167,14 @@ async def conversations(
 
 
 @router.get("/conversations/{conversation_id}", summary="One of your conversations with its messages")
-async def conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
-    return _assistant(request).get_conversation(principal, conversation_id)
+async def conversation(
+    request: Request,
+    principal: CurrentPrincipal,
+    conversation_id: str,
+    language: Annotated[Literal["fr", "en"] | None, Query(description="the step labels' language")] = None,
+) -> dict[str, Any]:
+    lang = language_of(language, request.headers.get("accept-language"))
+    return await _assistant(request).get_conversation(principal, conversation_id, lang)
 
 
 @router.delete("/conversations/{conversation_id}", summary="Delete one of your conversations", dependencies=SAME_SITE)

@@ -20,7 +20,7 @@ test("a streamed agent turn: steps by id, text in paragraphs per model turn, pos
     { type: "end" });
   assert.equal(before.turn, null); // never changed in place
   assert.equal(after.turn.text, "Let me look.\n\nDone.");
-  assert.deepEqual(after.turn.steps, [{ id: "r", status: "ok", label: "Read Ideas.md", summary: "12 lines", risk: "read" }]);
+  assert.deepEqual(after.turn.steps, [{ id: "r", status: "ok", label: "Read Ideas.md", summary: "12 lines", risk: "read", state: "done" }]);
   assert.equal(after.turn.wrote, false); // reads only: the vault did not change
   assert.equal(after.turn.ended, true);
   assert.equal(after.streaming, false);
@@ -42,6 +42,48 @@ test("the vault changed when a step that is not a read ends ok (the server's ris
   const message = run(start, ev("message", { content: "Final [[Buoy]]" }), ev("unknown_event", {}), { type: "stopped" });
   assert.equal(message.turn.final, "Final [[Buoy]]");
   assert.deepEqual(message.posts, [{ kind: "stopped", data: null }]);
+});
+
+test("a resumed run continues the same turn: steps and text kept, one cumulative count, a new paragraph", () => {
+  const paused = run(s.initialState(), { type: "start" },
+    ev("delta", { text: "Reading." }),
+    ev("tool", { id: "r", status: "ok", label: "File read: a.md", risk: "read", state: "done" }),
+    ev("tool", { id: "d", status: "pending_confirmation", label: "Delete file: a.md", risk: "dangerous", state: "proposed" }),
+    ev("confirmation", { run_id: "x", actions: [] }), { type: "end" });
+  const resumed = run(paused, { type: "start", resume: true, written: ["a.md"] },
+    ev("tool", { id: "d", status: "error", label: "Delete file: a.md — rejected", risk: "dangerous", state: "rejected", summary: "rejected" }),
+    ev("tool", { id: "w", status: "ok", label: "File created: b.md", risk: "write", state: "applied" }),
+    ev("delta", { text: "Kept it." }), ev("message", { content: "Kept it." }), { type: "end" });
+  assert.deepEqual(resumed.turn.steps.map((x) => [x.id, x.state]), [["r", "done"], ["d", "rejected"], ["w", "applied"]]);
+  assert.equal(s.stepsSummary(resumed.turn, (k, v) => `${v.n} steps`), "3 steps · File read: a.md");
+  assert.equal(s.answerText(resumed.turn), "Reading.\n\nKept it.");
+  assert.deepEqual(resumed.turn.written, ["a.md"]);
+  assert.equal(resumed.turn.applied, 1); // the rejected delete is no change
+  // without `resume` (a new question) the turn starts afresh
+  assert.deepEqual(run(paused, { type: "start" }).turn.steps, []);
+});
+
+test("each applied change counts once (the view refreshes the tree each time the count grows)", () => {
+  const start = run(s.initialState(), { type: "start" });
+  const a = run(start, ev("tool", { id: "w", status: "running", label: "x", risk: "write", state: "running" }));
+  assert.equal(a.turn.applied, 0);
+  const b = run(a, ev("tool", { id: "w", status: "ok", label: "x", risk: "write", state: "applied" }));
+  assert.equal(b.turn.applied, 1);
+  assert.equal(run(b, ev("tool", { id: "w", status: "ok", label: "x", risk: "write", state: "applied" })).turn.applied, 1);
+  const c = run(b, ev("tool", { id: "v", status: "ok", label: "y", risk: "dangerous" }));
+  assert.equal(c.turn.applied, 2);
+  assert.equal(c.turn.steps[1].state, "applied"); // an older server's event: the state guessed from status and risk
+});
+
+test("a reopened conversation's last request becomes the open turn a resume continues", () => {
+  const restored = s.restoredTurn([{ id: "d", status: "pending_confirmation", label: "Delete file: a.md", risk: "dangerous", state: "proposed" }], "Before.");
+  assert.equal(restored.ended, true);
+  const st = run(s.initialState(), { type: "restore", turn: restored }, { type: "start", resume: true },
+    ev("tool", { id: "d", status: "ok", label: "File deleted: a.md", risk: "dangerous", state: "applied" }), ev("delta", { text: "Done." }));
+  assert.deepEqual(st.turn.steps.map((x) => x.label), ["File deleted: a.md"]);
+  assert.equal(st.turn.text, "Before.\n\nDone.");
+  assert.equal(st.turn.applied, 1);
+  assert.equal(s.answerText({ text: "", final: "F" }), "F");
 });
 
 test("chips once each, removed by identity; the agent switch; conversations", () => {

@@ -157,15 +157,16 @@ async def _run(ctx: ToolContext, spec: ToolSpec, redeemed: Redeemed, call: Call,
     return finish(ctx, base, out, cut=budget)
 
 
-async def proposal_of(ctx: ToolContext, result: Mapping[str, Any]) -> Proposal | None:
+async def proposal_of(ctx: ToolContext, result: Mapping[str, Any] | str) -> Proposal | None:
     """The stored proposal a ``propose_`` ``result`` (as :func:`propose` returned it) stands for, read by the
-    id its token carries (verified; nothing is spent): its id, tool, vault, paths and the view shown. ``None``
-    when the token is not a valid one of a pending proposal of the caller."""
+    id its token carries (verified; nothing is spent), or by its id (``result`` a string: a paused run shown
+    again holds only that): its id, tool, vault, paths and the view shown. ``None`` when the token or id names
+    no pending proposal of the caller."""
     service = _service(ctx)
-    token = result.get("confirmation_token")
+    token = None if isinstance(result, str) else result.get("confirmation_token")
 
     def read() -> Proposal | None:
-        pid = service.proposal_id(token)
+        pid = result if isinstance(result, str) else service.proposal_id(token)
         return None if pid is None else service.proposal(pid, user=ctx.principal.name)
 
     return await anyio.to_thread.run_sync(read)
