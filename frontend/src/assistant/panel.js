@@ -15,7 +15,7 @@ import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
-import { largeContextCard, undoBar } from "./run-actions.js";
+import { askWithActions } from "./run-actions.js";
 import { imagesPart } from "./images.js";
 import { skillsPart } from "./skills.js";
 import { sayer, slashPart } from "./slash.js";
@@ -207,16 +207,13 @@ export function mountAssistant(root, options) {
     dispatch({ type: "start", written, resume });
     c.send.textContent = t("assistant.stop");
     c.send.classList.add("danger");
-    let done = null; // the run's end, for "Undo this run"
     try {
-      await api.ask(agent, body, (name, data) => {
-        if (name === "done") done = data;
+      await askWithActions(agent, body, (name, data) => {
         dispatch({ type: "event", name, data });
         c.log.scrollTop = c.log.scrollHeight;
-      }, { ...QUIET, signal: controller.signal });
+      }, { ...QUIET, signal: controller.signal }, { t, onWrite, onError, footer: () => turn.footer, resend: () => stream(agent, { ...body, accept_large_context: true }, written) });
     } catch (err) {
       if (err.name === "AbortError") dispatch({ type: "stopped" });
-      else if (err.code === "context_too_large") turn.footer.append(largeContextCard(err, { t, onSend: () => stream(agent, { ...body, accept_large_context: true }, written) }));
       else onError(err);
     } finally {
       dispatch({ type: "end" });
@@ -224,10 +221,6 @@ export function mountAssistant(root, options) {
       c.send.textContent = t("assistant.send");
       c.send.classList.remove("danger");
       if (writeTimer) wroteNow(); // a refresh still waiting happens now, not after the debounce
-      if (state.turn.wrote && done?.run_id && done.stopped !== "awaiting_confirmation") {
-        turn.footer.append(undoBar(done.run_id, { t, onWrite, onError }));
-        c.log.scrollTop = c.log.scrollHeight;
-      }
       if (!c.conversations.hidden) convs.list(); // a new or longer conversation shows at once
     }
   }

@@ -69,3 +69,26 @@ export function largeContextCard(err, { t, onSend }) {
   cancel.addEventListener("click", () => { close(); card.classList.add("rejected"); });
   return card;
 }
+
+/**
+ * `api.ask` with this module's two additions, in the message's footer (`hooks.footer()`): a `context_too_large`
+ * refusal shows the warning (Send anyway: `hooks.resend()`) instead of failing, and a finished run that changed
+ * the vault (an ok step that is not a read, the server's risk) gets "Undo this run".
+ * hooks: {t, onWrite, onError, footer, resend}. Other failures are thrown as `api.ask` throws them.
+ */
+export async function askWithActions(agent, body, onEvent, opts, hooks) {
+  let done = null;
+  let wrote = false;
+  try {
+    await api.ask(agent, body, (name, data) => {
+      if (name === "done") done = data;
+      if (name === "tool" && data.status === "ok" && data.risk !== "read") wrote = true;
+      onEvent(name, data);
+    }, opts);
+  } catch (err) {
+    if (err.code !== "context_too_large") throw err;
+    hooks.footer().append(largeContextCard(err, { t: hooks.t, onSend: hooks.resend }));
+    return;
+  }
+  if (wrote && done?.run_id && done.stopped !== "awaiting_confirmation") hooks.footer().append(undoBar(done.run_id, hooks));
+}
