@@ -44,6 +44,9 @@ EXPECTED = {
     "download_file": ["vault", "path"],
     "vault_switches": [],
     "text_action_input": ["action", "text"],  # the editor's AI text actions (tools/catalog/text_actions.py)
+    # the in-app assistant's web tools (tools/catalog/web.py), never offered over MCP
+    "web_search": ["query", "max_results", "category", "language", "page"],
+    "fetch_url": ["url", "max_chars"],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -84,6 +87,8 @@ WEB_ONLY = {
     *["bookslm_context", "download_file", "vault_switches"],  # the fronts' own operations (tools/catalog/fronts.py)
     "text_action_input",  # the editor's AI text actions (tools/catalog/text_actions.py)
 }
+#: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
+IN_APP_ONLY = {"web_search", "fetch_url"}
 
 #: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
 #: the tool's entry above.
@@ -104,11 +109,12 @@ LISTED_ORDER = [
     *["create_file", "create_directory", "edit_file", "append_to_file", "restore_backup", "restore_trash"],
     *["rename_file", "rename_directory", "move_path", "replace_in_files", "delete_file", "delete_directory"],
     *["bookslm_context", "download_file", "vault_switches"],
+    *["web_search", "fetch_url"],
     "text_action_input",
 ]
 
 #: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as
 #: its propose_/apply_ pair.
-MCP_TOOLS = {name for name in EXPECTED if name not in WEB_ONLY} | {
+MCP_TOOLS = {name for name in EXPECTED if name not in WEB_ONLY | IN_APP_ONLY} | {
     f"{step}_{name}" for name in WRITES if name not in WEB_ONLY for step in ("propose", "apply")
 }

@@ -91,3 +91,26 @@ def fake() -> Iterator[FakeLLM]:
     """The scripted fake LLM provider on loopback (``tests/fakes/llm_server.py``), stopped after the test."""
     with running() as server:
         yield server
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _names_never_reach_dns() -> Iterator[None]:
+    """No test sends a DNS query off the machine (issue 18): a model under test (the real engine) may call
+    fetch_url with any URL, so the outbound client resolves only what glibc answers without DNS: numeric forms
+    (``127.1``, ``0x7f.1``, ``2130706433``: ``AI_NUMERICHOST``) and ``localhost`` (/etc/hosts); any other name
+    fails as an unknown name would. Tests that need a name pass their own stub resolver."""
+    import socket
+
+    from obsigate.services.net import client
+
+    real = client.system_resolver
+
+    async def offline(host: str, port: int) -> list[str]:
+        if host.lower().rstrip(".") == "localhost":
+            return await real(host, port)
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+        return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(client, "system_resolver", offline)
+        yield

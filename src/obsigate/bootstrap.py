@@ -27,6 +27,8 @@ from obsigate.domain.storage.private_files import ensure_private_file, load_or_c
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
 from obsigate.services.mutation_exec import recover, sweep_temps
+from obsigate.services.net.guard import NetPolicy
+from obsigate.services.net.web import WebAccess
 from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
 from obsigate.tools.audit import AuditEvent, AuditLog
 from obsigate.tools.confirm.store import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
@@ -213,6 +215,7 @@ def build_runtime(
         confirmations=ConfirmationService(
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),
+        web=WebAccess(policy=NetPolicy.parse(settings.fetch_allow), searxng_url=settings.searxng_url),
     )
 
 

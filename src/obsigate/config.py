@@ -235,6 +235,16 @@ class Settings(BaseSettings):
         description="Reverse proxies (IPs or CIDRs) whose X-Forwarded-For names the client for sign-in throttling; "
         "from anyone else the header is ignored and the socket peer is the client.",
     )
+    fetch_allow: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="The only way through the web tools' outbound guard: CIDRs, IP addresses or host names "
+        "(comma-separated) that fetch_url may reach although they are not public (loopback, private), on any port.",
+    )
+    searxng_url: str | None = Field(
+        default=None,
+        description="Base URL of the SearXNG instance web_search queries (JSON output enabled); unset: no web search. "
+        "Its host is trusted as configured.",
+    )
 
     @field_validator("vaults", mode="before")
     @classmethod
@@ -252,7 +262,7 @@ class Settings(BaseSettings):
                 raise ValueError(f"vault name {name!r} must be 1-64 of A-Z a-z 0-9 '_' '.' '-'")
         return value
 
-    @field_validator("allowed_origins", "allowed_hosts", "trusted_proxies", mode="before")
+    @field_validator("allowed_origins", "allowed_hosts", "trusted_proxies", "fetch_allow", mode="before")
     @classmethod
     def _list_from_string(cls, value: Any) -> Any:
         if isinstance(value, str):
@@ -269,6 +279,14 @@ class Settings(BaseSettings):
             except ValueError:
                 raise ValueError(f"trusted proxy {entry!r} is not an IP address or network (CIDR)") from None
         return [entry.strip() for entry in value if entry.strip()]
+
+    @field_validator("searxng_url")
+    @classmethod
+    def _searxng_url(cls, value: str | None) -> str | None:
+        value = (value or "").strip()
+        if value and not re.match(r"^https?://[^/\s]+", value):
+            raise ValueError(f"searxng_url {value!r} is not an http(s) URL")
+        return value or None
 
     @classmethod
     def settings_customise_sources(

@@ -80,6 +80,7 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("GET", "/api/ai/conversations/{conversation_id}/images/{image_id}"),
         ("POST", "/api/ai/runs/{run_id}/undo"),
         ("POST", "/api/ai/{action}"),  # the editor's AI text actions (api/routes_ai_actions.py)
+        ("GET", "/api/ai/skills"), ("POST", "/api/ai/skills"), ("DELETE", "/api/ai/skills/{skill_id}"),
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 
@@ -137,7 +138,7 @@ def test_every_route_is_in_the_readme() -> None:
         "/api/health", "/api/auth/login", "/api/auth/me", "/api/auth/signout-all", "/api/file/{vault}/raw",
         "/api/file/{vault}/save", "/api/admin/users/{name}/signout-all", "/api/ai/status", "/api/config/ai-models", "/api/ai/model-capabilities", "/api/config",
         "/api/ai/bookslm/context", "/api/ai/bookslm/chat", "/api/ai/bookslm/agent", "/api/ai/conversations",
-        "/api/ai/conversations/{conversation_id}",
+        "/api/ai/conversations/{conversation_id}", "/api/ai/skills", "/api/ai/{action}",
     ):  # fmt: skip
         assert path in section, path
 

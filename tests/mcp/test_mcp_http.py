@@ -205,6 +205,14 @@ async def test_unknown_tool_is_a_protocol_error(gateway, era: str) -> None:
     assert "delete_everything" in info.value.error.message
 
 
+async def test_the_in_app_web_tools_are_not_callable_over_mcp(gateway) -> None:
+    async with gateway.client(gateway.tokens["alice"], "2026-07-28") as client:
+        for name, args in (("fetch_url", {"url": "http://127.0.0.1/"}), ("web_search", {"query": "x"})):
+            with pytest.raises(MCPError) as info:
+                await client.session.call_tool(name, args)
+            assert info.value.error.code == INVALID_PARAMS and name in info.value.error.message
+
+
 # --- resources -------------------------------------------------------------------------------------
 
 

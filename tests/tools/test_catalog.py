@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from catalogue import EXPECTED, LISTED_ORDER, REBASED, WEB_ONLY, WRITES
+from catalogue import EXPECTED, IN_APP_ONLY, LISTED_ORDER, REBASED, WEB_ONLY, WRITES
 
 from obsigate.tools.api import REGISTRY, Scope
 from obsigate.tools.catalog.links import ExportGraphArgs, ExportGraphResult
@@ -32,7 +32,8 @@ def test_the_rebased_writes_are_frozen() -> None:
 
 def test_read_tools_are_read_only_and_offered_everywhere() -> None:
     for spec in REGISTRY:
-        assert spec.scopes == (frozenset() if spec.name in WEB_ONLY else {Scope.IN_APP, Scope.MCP}), spec.name
+        scopes = frozenset() if spec.name in WEB_ONLY else {Scope.IN_APP} if spec.name in IN_APP_ONLY else None
+        assert spec.scopes == (scopes if scopes is not None else {Scope.IN_APP, Scope.MCP}), spec.name
         assert spec.input_schema["type"] == "object"
         assert "truncated" in spec.output_schema["properties"]
         assert len(spec.description) > 40

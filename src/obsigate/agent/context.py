@@ -26,4 +26,7 @@ async def build_system_prompt(ctx: ToolContext, ask: Ask, agent: bool, *, skills
         ctx, mode=ask.mode, vault=ask.vault, directory=ask.directory, files=list(ask.files) or None,
         extra_files=list(ask.extra_files) or None, extra_directories=list(ask.extra_directories) or None,
     )  # fmt: skip
-    return system_prompt(ask.mode, context, agent=agent, language=ask.language, skill_prompt=extra)
+    return system_prompt(
+        ask.mode, context, agent=agent, language=ask.language, skill_prompt=extra,
+        web_search=ctx.runtime.web.search_configured,
+    )  # fmt: skip

@@ -3,7 +3,8 @@
 Each tool declares its label (``@tool(..., label=(fr, en))``, the registry's ``ToolSpec.label``); the French
 ones are the seeds' catalogue (AI architecture guide §4, "Étape (UI)"), the English ones their translations.
 This module fills their placeholders: ``{path}`` is the call's path (``source_path`` for a move, ``dir`` for a
-listing), ``{q}`` its query, ``{pattern}`` replace_in_files' ``find``. A tool without a label (an unknown name,
+listing), ``{q}`` its query (``q``, or web_search's ``query``), ``{pattern}`` replace_in_files' ``find``, ``{url}``
+fetch_url's URL. A tool without a label (an unknown name,
 a ``propose_``/``apply_`` step) gets its name.
 
 A step's label also says where the call stands (:func:`step_state`, :func:`state_label`): the registry's label
@@ -60,8 +61,9 @@ def _fill(template: str, arguments: dict[str, Any] | None) -> str:
     args = arguments or {}
     return template.format(
         path=_short(args.get("path") or args.get("source_path") or args.get("dir") or "/"),
-        q=_short(args.get("q")),
+        q=_short(args.get("q") or args.get("query")),
         pattern=_short(args.get("find")),
+        url=_short(args.get("url")),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -21,6 +22,10 @@ from obsigate.domain.storage.private_files import ensure_private_file
 
 _CONTENT_KEYS = {"content", "replace", "find", "text", "password", "confirmation_token", "token"}
 _MAX_INLINE = 120
+#: Arguments an audit reader needs whole (the web tools' target: which page was read, what was searched),
+#: kept up to this many characters, redacted (a URL's user name and password, its secret-looking parameters).
+_KEPT_KEYS = {"url": 2048, "query": 400}
+_USERINFO = re.compile(r"(?<=://)[^/?#@\s]*@")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +55,13 @@ class AuditEvent:
 
 
 def summarize_args(args: dict[str, Any]) -> dict[str, Any]:
-    """Arguments safe to log: content-like or long strings become ``"<N chars sha256:abcd1234>"``."""
+    """Arguments safe to log: content-like or long strings become ``"<N chars sha256:abcd1234>"``; a ``url`` or
+    ``query`` (the web tools') is kept, cut at 2048/400 characters and redacted (userinfo, secret parameters)."""
     out: dict[str, Any] = {}
     for key, value in args.items():
-        if isinstance(value, str) and (key in _CONTENT_KEYS or len(value) > _MAX_INLINE):
+        if isinstance(value, str) and key in _KEPT_KEYS:
+            out[key] = redact_text(_USERINFO.sub("[REDACTED]@", value[: _KEPT_KEYS[key]]))
+        elif isinstance(value, str) and (key in _CONTENT_KEYS or len(value) > _MAX_INLINE):
             digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
             out[key] = f"<{len(value)} chars sha256:{digest}>"
         elif isinstance(value, str):

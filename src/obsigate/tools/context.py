@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.vault import Vault
+from obsigate.services.net.web import WebAccess
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirm.store import ConfirmationService
@@ -25,7 +26,8 @@ class ToolRuntime:
     ``agent_limiter`` for the in-app assistant's own calls (``mode="in_app"``; ``None``: they share ``limiter``)
     — the registry
     the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
-    ``unavailable``)."""
+    ``unavailable``); ``web``: the outbound settings of the web tools (the guard's allow list, the search
+    engine)."""
 
     workspace: Workspace
     audit: AuditLog | None = None
@@ -34,6 +36,7 @@ class ToolRuntime:
     agent_limiter: ToolRateLimiter | None = None
     registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
     confirmations: ConfirmationService | None = None
+    web: WebAccess = field(default_factory=WebAccess)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,7 @@ def visible_tools(ctx: ToolContext) -> list[ToolSpec]:
     """
     scope = _MODE_SCOPE.get(ctx.mode)
     specs = list(ctx.runtime.registry) if scope is None else ctx.runtime.registry.for_scope(scope)
+    specs = [s for s in specs if _available(ctx, s)]
     if ctx.mode in MODEL_MODES:
         specs = [s for s in specs if s.kind is not ToolKind.TOOL or s.risk is Risk.READ]
     if ctx.allowed_vaults is not None and not ctx.workspace.accessible(ctx.allowed_vaults):
@@ -67,7 +68,7 @@ def offered_tools(ctx: ToolContext, vault: str | None = None) -> list[ToolSpec]:
     may use; :func:`~obsigate.tools.pipeline.permit` still refuses them per call. A caller with no vault sees
     only tools that take none.
     """
-    specs = [s for s in ctx.runtime.registry.for_scope(Scope.IN_APP) if s.kind is ToolKind.TOOL]
+    specs = [s for s in ctx.runtime.registry.for_scope(Scope.IN_APP) if s.kind is ToolKind.TOOL and _available(ctx, s)]
     ws = ctx.workspace
     vaults = [vault] if vault else ws.accessible(ctx.allowed_vaults)
     if vaults and all(ws.destructive.get(v, True) is False for v in vaults):
@@ -75,6 +76,11 @@ def offered_tools(ctx: ToolContext, vault: str | None = None) -> list[ToolSpec]:
     if ctx.allowed_vaults is not None and not ws.accessible(ctx.allowed_vaults):
         specs = [s for s in specs if not s.takes_vault]
     return specs
+
+
+def _available(ctx: ToolContext, spec: ToolSpec) -> bool:
+    """Whether the server is configured for ``spec`` (``ToolSpec.available``; web_search needs a search engine)."""
+    return spec.available is None or bool(spec.available(ctx.runtime))
 
 
 def find_tool(ctx: ToolContext, name: str, *, front_call: bool = False) -> ToolSpec:

@@ -38,8 +38,9 @@ APPLY_PREFIX = "apply_"
 #: (``tools.confirm.flow.strip_secret_fields``); their output-schema property carries ``"x-obsigate-secret": true``.
 SECRET_RESULT_FIELDS = frozenset({"confirmation_token"})
 #: The placeholders a step label may use (``agent/labels.step_label`` fills them): ``{path}`` the call's path
-#: (``source_path`` for a move, ``dir`` for a listing), ``{q}`` its query, ``{pattern}`` replace_in_files' ``find``.
-LABEL_FIELDS = frozenset({"path", "q", "pattern"})
+#: (``source_path`` for a move, ``dir`` for a listing), ``{q}`` its query, ``{pattern}`` replace_in_files' ``find``,
+#: ``{url}`` its URL (fetch_url).
+LABEL_FIELDS = frozenset({"path", "q", "pattern", "url"})
 #: The HTTP methods a tool's route may use; a read tool's route is a GET or a POST (arguments as a JSON body).
 REST_METHODS = frozenset({"GET", "POST", "PATCH", "DELETE"})
 
@@ -156,6 +157,8 @@ class ToolSpec:
     any other: an append lands after whatever was written meanwhile). ``label``: the step label, (French,
     English), with :data:`LABEL_FIELDS` placeholders; ``rest``: its REST routes. ``kind``/``origin``: a derived
     ``propose_``/``apply_`` spec and the tool it derives from (neither has a label or a route of its own).
+    ``available``: ``(ToolRuntime) -> bool``, whether the server is set up for the tool (web_search without a
+    search engine is not); ``None``: always. An unavailable tool is offered to no model.
     """
 
     name: str
@@ -174,6 +177,7 @@ class ToolSpec:
     rest: tuple[Rest, ...] = ()
     kind: ToolKind = ToolKind.TOOL
     origin: ToolSpec | None = None
+    available: Callable[[Any], bool] | None = None
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -334,6 +338,7 @@ def tool(
     label: tuple[str, str] | None = None,
     rest: Rest | Iterable[Rest] = (),
     registry: ToolRegistry | None = None,
+    available: Callable[[Any], bool] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a tool. The function's docstring becomes its description; its annotations give the models.
 
@@ -348,6 +353,7 @@ def tool(
         rebased: the write commutes with any other, so its apply is not checked against its proposal's reads.
         label: the assistant's step label, ``(French, English)``; placeholders from :data:`LABEL_FIELDS`.
         rest: the tool's REST route, or several (see :class:`Rest`).
+        available: ``(ToolRuntime) -> bool``: whether the server is configured for the tool (see :class:`ToolSpec`).
 
     Raises:
         TypeError: the function is not ``(ctx, args: ToolArgs subclass) -> ToolOutput subclass``, has no
@@ -395,6 +401,7 @@ def tool(
                 rebased=rebased,
                 label=label,
                 rest=routes,
+                available=available,
             )
         )
         return func
