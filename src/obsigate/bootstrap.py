@@ -210,6 +210,8 @@ def build_runtime(
         web_limiter=ToolRateLimiter(
             WEB_TOOLS * settings.web_rate_limit, settings.tool_rate_window, settings.web_rate_limit
         ),
+        # The in-app assistant's runs (issue 18): a budget of their own, still a limit (a looping model is stopped).
+        agent_limiter=ToolRateLimiter(settings.agent_rate_limit, settings.tool_rate_window),
         confirmations=ConfirmationService(
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),
@@ -332,6 +334,8 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
     limits = AgentLimits(
         max_iterations=settings.ai_max_iterations, max_tool_calls=settings.bookslm_max_tool_calls,
         tool_result_chars=settings.ai_tool_result_chars, run_ttl_s=settings.mcp_confirmation_ttl,
+        max_args_bytes=settings.ai_max_tool_args_bytes,
+        context_share=settings.ai_context_share, context_window=settings.ai_context_window,
     )  # fmt: skip
     skills = SkillBook(data_dir)  # <data_dir>/skills.json: each person's own skills
     prompt = functools.partial(build_system_prompt, skills=skills)

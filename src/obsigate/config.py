@@ -135,6 +135,10 @@ class Settings(BaseSettings):
         default=600, ge=1,
         description="The web app's calls per window per user and tool (people typing, not agents); all tools together: 4x.",
     )  # fmt: skip
+    agent_rate_limit: int = Field(
+        default=300, ge=1,
+        description="The in-app assistant's own tool calls per window per user (its runs, not MCP or REST clients); per tool too.",
+    )  # fmt: skip
     mcp_confirmation_ttl: int = Field(
         default=300,
         ge=10,
@@ -188,6 +192,24 @@ class Settings(BaseSettings):
         ge=500,
         le=1_000_000,
         description="Most characters of one tool result put into an assistant prompt (env OBSIGATE_AI_TOOL_RESULT_CHARS).",
+    )
+    ai_max_tool_args_bytes: int = Field(
+        default=262_144,
+        ge=1024,
+        le=50_000_000,
+        description="Largest arguments of one assistant tool call (UTF-8 bytes of their JSON); larger: refused, not kept.",
+    )
+    ai_context_share: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="Share of the model's context window the gathered notes may fill before a request must accept it.",
+    )
+    ai_context_window: int = Field(
+        default=0,
+        ge=0,
+        le=100_000_000,
+        description="The model's context window in tokens for that share; 0: known per model family, else 32768.",
     )
     max_body_bytes: int = Field(
         default=8 * 1024 * 1024,

@@ -102,7 +102,9 @@ def test_bad_input_is_400_invalid_argument(server: Any, body: Any) -> None:
 def test_one_audit_record_and_one_rate_limit_hit_per_collection(live_server, small_vault: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
     token = alice_token(data)
-    srv = live_server({"notes": small_vault}, data_dir=data, tool_rate_limit=2)
+    srv = live_server(
+        {"notes": small_vault}, data_dir=data, tool_rate_limit=2, agent_rate_limit=2
+    )  # in_app: the agent budget
     url, auth = f"{srv.url}/api/ai/bookslm/context", {"Authorization": f"Bearer {token}"}
     body = {"mode": "directory", "vault": "notes"}  # four files read: still one call
     assert [httpx2.post(url, json=body, headers=auth).status_code for _ in range(3)] == [200, 200, 429]

@@ -13,6 +13,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.code || `http_${status}`;
     this.hint = body?.hint || null;
+    this.details = body?.details || null;
     this.retryAfter = retryAfter;
   }
 }

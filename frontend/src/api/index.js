@@ -97,6 +97,8 @@ export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${se
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);
 /** Stream an answer: `agent` true for the agent (tools, confirmations; a resume is {run_id, confirm_all}), false for a plain chat. */
 export const ask = (agent, body, onEvent, opts) => events(agent ? "/api/ai/bookslm/agent" : "/api/ai/bookslm/chat", body, onEvent, opts);
+/** Undo every file change of one of your agent runs ({force}: also files changed since). */
+export const undoRun = (runId, body, opts) => send("POST", `/api/ai/runs/${seg(runId)}/undo`, body, opts);
 /** The providers, which are configured, the defaults; keys masked (any signed-in user). */
 export const aiStatus = (opts) => get("/api/ai/status", null, opts);
 /** The built-in skills and the caller's own: {skills: [{id, icon, description, prompt, builtin}]}. */

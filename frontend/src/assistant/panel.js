@@ -15,6 +15,7 @@ import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { conversationsPart } from "./conversations.js";
 import { mentionsPart } from "./mentions.js";
+import { askWithActions } from "./run-actions.js";
 import { imagesPart } from "./images.js";
 import { skillsPart } from "./skills.js";
 import { sayer, slashPart } from "./slash.js";
@@ -207,10 +208,10 @@ export function mountAssistant(root, options) {
     c.send.textContent = t("assistant.stop");
     c.send.classList.add("danger");
     try {
-      await api.ask(agent, body, (name, data) => {
+      await askWithActions(agent, body, (name, data) => {
         dispatch({ type: "event", name, data });
         c.log.scrollTop = c.log.scrollHeight;
-      }, { ...QUIET, signal: controller.signal });
+      }, { ...QUIET, signal: controller.signal }, { t, onWrite, onError, footer: () => turn.footer, resend: () => stream(agent, { ...body, accept_large_context: true }, written) });
     } catch (err) {
       if (err.name === "AbortError") dispatch({ type: "stopped" });
       else onError(err);

@@ -13,6 +13,7 @@ said (the text streamed so far) and ends with "Stopped." / "Exécution arrêtée
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -21,17 +22,18 @@ from typing import Any, Protocol
 
 import anyio
 
+from obsigate.agent import context_budget, undo
 from obsigate.agent import images as img
 from obsigate.agent.action_runs import ActionLoop, offer_actions, settled_note
 from obsigate.agent.actions_protocol import note_message
 from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
-from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop
+from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, tool_defs
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
 from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
-from obsigate.tools.api import Conflict, ServiceError, ToolContext, ToolRuntime
+from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime, offered_tools
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
 
@@ -41,7 +43,8 @@ class Ask:
     """A chat or agent request, validated by the route: the person's ``message``, the context ``mode``
     (``directory``/``files``/``general``) with ``vault``, ``directory``, ``files``, ``extra_files``,
     ``extra_directories``; ``provider``/``model`` overrides; a ``skill``; the ``conversation_id`` to continue;
-    ``language`` (``fr``/``en``); ``images``: pasted or vault images (``agent/images.py``)."""
+    ``language`` (``fr``/``en``); ``accept_large_context``: send even over the context share
+    (:mod:`obsigate.agent.context_budget`); ``images``: pasted or vault images (``agent/images.py``)."""
 
     message: str
     mode: str = "general"
@@ -55,6 +58,7 @@ class Ask:
     skill: str | None = None
     conversation_id: str | None = None
     language: str = "en"
+    accept_large_context: bool = False
     images: tuple[img.ImageInput, ...] = ()
 
 
@@ -218,6 +222,9 @@ class Assistant:
             self._check_free(ask.conversation_id)
         images = await img.prepare_images(self._ctx(principal, None), ask.images, ask.vault, config.name, config.model)
         system = await self.prompt(self._ctx(principal, None), ask, agent)
+        history = self.store.messages(principal.name, ask.conversation_id) if ask.conversation_id else []
+        size = self.estimate(self._ctx(principal, None), config, ask.vault, agent, system, history, ask.message)
+        size.check(ask.accept_large_context)  # before a conversation is made: a refused request leaves none
         cid, history = self._open(principal, ask, config)
         for image in images:
             self.store.put_image(principal.name, cid, image.id, image.mime_type, image.data)
@@ -227,6 +234,19 @@ class Assistant:
                 await self._close_runs(principal, waiting, "the person sent a new message instead of confirming", cid)
                 history = self.store.messages(principal.name, cid)
         return Prepared(principal, ask, config, system, cid, history, images=tuple(images))
+
+    def estimate(
+        self, ctx: ToolContext, config: ProviderConfig, vault: str | None, agent: bool, *parts: Any
+    ) -> context_budget.ContextEstimate:
+        """The size of a request to ``config``'s model made of ``parts`` (the system prompt, the history — its
+        ``raw`` copies left out —, the message) and, for an ``agent`` run, the tool schemas it is offered."""
+        parts = tuple(
+            [{k: v for k, v in m.items() if k != "raw"} for m in p] if isinstance(p, list) else p for p in parts
+        )
+        tools = [dataclasses.asdict(t) for t in tool_defs(offered_tools(ctx, vault))] if agent else []
+        return context_budget.estimate(
+            *parts, tools, model=config.model, share=self.limits.context_share, window=self.limits.context_window
+        )
 
     async def chat(self, prepared: Prepared, emit: Emit) -> None:
         """A plain chat turn: the answer streamed as ``delta`` events, then ``done``.
@@ -356,7 +376,36 @@ class Assistant:
         async def record(messages: list[dict[str, Any]]) -> None:
             self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
 
-        return RunLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, record)
+        loop = RunLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, record)
+        loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
+        return loop
+
+    def _keep_change(self, ctx: ToolContext, principal: Principal) -> Callable[[Run, dict[str, Any]], Awaitable[None]]:
+        async def keep(run: Run, result: dict[str, Any]) -> None:
+            data = await undo.record(ctx, result)
+            if data is not None:
+                self.store.add_change(principal.name, run.id, data)
+
+        return keep
+
+    async def undo_run(self, ctx: ToolContext, run_id: str, *, force: bool = False) -> dict[str, Any]:
+        """Undo every change of ``ctx``'s caller's run ``run_id`` (:func:`obsigate.agent.undo.undo`, on ``ctx``:
+        the person's confirmed context); the report with ``run_id``.
+
+        Raises:
+            NotFound: no change of such a run of the caller. Conflict: ``run_undone`` (the second time),
+                ``conflict`` (files changed since; nothing done).
+        """
+        records = self.store.run_changes(ctx.principal.name, run_id)
+        if not records:
+            raise NotFound("no run of yours with changes to undo", hint="only a run that applied changes can be undone")
+        self.store.begin_undo(ctx.principal.name, run_id)
+        report = None
+        try:
+            report = {"run_id": run_id, **(await undo.undo(ctx, records, force=force)).as_dict()}
+        finally:
+            self.store.end_undo(run_id, report)
+        return report
 
     async def _drive(self, loop: RunLoop, principal: Principal, run: Run, messages: list[dict[str, Any]]) -> None:
         """Model turns until an answer, a pause or a limit; ``done`` at the end."""

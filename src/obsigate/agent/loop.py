@@ -19,10 +19,11 @@ One run (AI architecture guide §3.3; feature #79 B2, B5, BUG-050):
 
 4. resume (``confirm_all``): true applies exactly the proposals shown (``settle`` accept: a file changed since
    gives that action ``conflict``, nothing overwritten) and arms confirmation for the rest of the run: later
-   ``write`` tools (create, edit, append, restore) are proposed and applied at once, while ``dangerous`` ones
-   (rename, move, replace, delete) still pause for a confirmation of their own, deferred ones included — an
-   approval never lets a change the person did not see destroy anything; false declines them (tokens
-   spent) and tells the model;
+   ``write`` tools that only add (create, append, a folder) or change a note the person approved or the run
+   created are proposed and applied at once, while ``dangerous`` ones (rename, move, replace, delete) and
+   writes that would replace content of a note the person was not shown (:mod:`obsigate.agent.approval`)
+   still pause for a confirmation of their own, deferred ones included — an approval never lets a change the
+   person did not see destroy anything; false declines them (tokens spent) and tells the model;
 5. stops: after ``max_iterations`` model turns (``max_iterations``) or once ``max_tool_calls`` calls are spent
    (``quota_exceeded``), the model gets one last turn with ``tool_choice: none`` and must answer with what it
    has (calls it makes anyway are answered "not run"); ``cancelled`` when the person stops the run.
@@ -50,6 +51,8 @@ from typing import Any
 import anyio
 
 from obsigate.agent.actions_protocol import join_answers
+from obsigate.agent.approval import created_paths, replaces_unseen
+from obsigate.agent.arg_cap import DEFAULT_MAX_ARGS_BYTES, cap_arguments
 from obsigate.agent.labels import state_label, step_state
 from obsigate.agent.prompts import chat_fallback
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
@@ -83,12 +86,18 @@ Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 class AgentLimits:
     """``max_iterations``: model turns per run; ``max_tool_calls``: tool calls per run
     (``BOOKSLM_MAX_TOOL_CALLS``); ``tool_result_chars``: the budget of one tool result in the prompt;
-    ``run_ttl_s``: how long a paused run waits (the confirmation TTL)."""
+    ``run_ttl_s``: how long a paused run waits (the confirmation TTL); ``max_args_bytes``: the largest
+    arguments of one call (UTF-8 bytes of their JSON, :mod:`obsigate.agent.arg_cap`); ``context_share`` and
+    ``context_window`` (0: the model's, from a table): a request over that share of the window must be
+    accepted first (:mod:`obsigate.agent.context_budget`)."""
 
     max_iterations: int = 10
     max_tool_calls: int = 25
     tool_result_chars: int = 20_000
     run_ttl_s: float = 300.0
+    max_args_bytes: int = DEFAULT_MAX_ARGS_BYTES
+    context_share: float = 0.5
+    context_window: int = 0
 
 
 class StepState(StrEnum):
@@ -160,7 +169,9 @@ def _legacy_proposal_id(token: object) -> str:
 @dataclass(slots=True)
 class Run:
     """One agent run's state; stored as JSON while paused (:meth:`to_json`). ``turn``: the calls of the last
-    model turn (:class:`Step`); ``pending``: the proposals awaiting the person (:class:`Pending`: ids only)."""
+    model turn (:class:`Step`); ``pending``: the proposals awaiting the person (:class:`Pending`: ids only);
+    ``asked``: the paths those proposals touch; ``seen``: the paths of proposals the person approved and of
+    what the run created (an armed run may replace content there without asking again)."""
 
     id: str
     user: str
@@ -179,6 +190,8 @@ class Run:
     usage: Usage = field(default_factory=Usage)
     turn: list[Step] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
 
     @classmethod
     def new(cls, **kw: Any) -> Run:
@@ -308,6 +321,10 @@ class RunLoop:
         #: the proposals this loop made that await the person, by call id, for the confirmation event (in
         #: memory only: the run keeps their ids)
         self._shown: dict[str, Proposal] = {}
+        #: calls of the current turn refused for their size (:mod:`obsigate.agent.arg_cap`), by id
+        self._oversized: set[str] = set()
+        #: called with each applied change's tool-layer result (the run's undo record; None: not kept)
+        self.on_applied: Callable[[Run, dict[str, Any]], Awaitable[None]] | None = None
         #: the run's language, for the step labels (set by :meth:`run_calls` and :meth:`resolve`)
         self.language = "en"
 
@@ -345,6 +362,8 @@ class RunLoop:
             # a plain chat from now on, with its prompt: the obsigate-action blocks instead of the tools
             turn = await self.stream(replace(request, tools=None, system=chat_fallback(run.system)))
         run.usage = run.usage + turn.usage
+        # before the turn is recorded: a refused argument must not be replayed in every later turn
+        self._oversized = set(cap_arguments(turn, self.limits.max_args_bytes))
         return turn
 
     @staticmethod
@@ -432,6 +451,9 @@ class RunLoop:
             await self._fail(entry, exc)
             return
         result = settled.get("result") or {}
+        run.seen += [p for p in created_paths(result) if p not in run.seen]
+        if self.on_applied is not None:
+            await self.on_applied(run, result)
         content = self._content({"status": "applied", "summary": settled.get("summary"), "result": result})
         await self._finish_entry(entry, content, "ok", str(settled.get("summary") or "applied")[:300])
 
@@ -464,7 +486,9 @@ class RunLoop:
             risk = self._spec_risk(run, entry.name)
             if entry.error is not None or risk is None:
                 await flush()
-                code = "unknown_tool" if risk is None else "invalid_argument"
+                code = "invalid_argument" if risk is not None else "unknown_tool"
+                if risk is not None and entry.id in self._oversized:  # arguments over the cap (agent/arg_cap.py)
+                    code = "too_large"
                 message = (
                     f"no tool named {entry.name!r} is offered; use one of the listed tools"
                     if risk is None
@@ -490,10 +514,12 @@ class RunLoop:
             proposal = await self._propose(run, entry)
             if proposal is None:
                 continue
-            if run.armed and risk is not Risk.DANGEROUS:  # approved once: later writes of the run go ahead
-                await self._apply(run, entry, proposal.id)
+            spec = REGISTRY.get(entry.name)
+            if run.armed and risk is not Risk.DANGEROUS and spec and not replaces_unseen(spec, proposal, run.seen):
+                await self._apply(run, entry, proposal.id)  # approved once: later additive writes go ahead
                 continue
             entry.state = StepState.PENDING
+            run.asked += [p for p in proposal.paths if p not in run.asked]
             touched |= set(proposal.paths) | self._paths_of(entry)
             run.pending.append(Pending(entry.id, entry.name, entry.label, proposal.id))
             self._shown[entry.id] = proposal
@@ -526,6 +552,9 @@ class RunLoop:
         then run the deferred calls (declined: they are not run) and arm the run on approval."""
         self.language = run.language
         by_id = {item.id: item.proposal_id for item in run.pending}
+        if confirm_all:  # the person saw these notes' changes and approved them
+            run.seen += [p for p in run.asked if p not in run.seen]
+        run.asked = []
         for entry in run.turn:
             if entry.state is not StepState.PENDING:
                 continue

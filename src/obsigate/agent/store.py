@@ -58,6 +58,20 @@ CREATE TABLE IF NOT EXISTS runs (
     data TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_conversation ON runs(conversation_id, state);
+CREATE TABLE IF NOT EXISTS run_changes (
+    run_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    user TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS run_undos (
+    run_id TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    state TEXT NOT NULL,
+    at REAL NOT NULL,
+    report TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS images (
     conversation_id TEXT NOT NULL,
     id TEXT NOT NULL,
@@ -349,3 +363,54 @@ class AgentStore:
         """Delete runs past expiry by more than ``older_than_s``; return how many."""
         with self._connect() as db:
             return db.execute("DELETE FROM runs WHERE expires < ?", (self._clock() - older_than_s,)).rowcount
+
+    # --- what a run changed, for "Undo this run" (agent/undo.py) ------------------------------------
+
+    def add_change(self, user: str, run_id: str, data: dict[str, Any]) -> None:
+        """Keep one change applied by ``user``'s run ``run_id`` (``data``: JSON-safe, ``agent.undo.record``)."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO run_changes VALUES (?, (SELECT COALESCE(MAX(seq), -1) + 1 FROM run_changes WHERE run_id = ?), ?, ?)",
+                (run_id, run_id, user, json.dumps(data, ensure_ascii=False)),
+            )
+
+    def run_changes(self, user: str, run_id: str) -> list[dict[str, Any]]:
+        """The changes ``user``'s run ``run_id`` applied, in order (``[]``: none, or not this user's run)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT data FROM run_changes WHERE run_id = ? AND user = ? ORDER BY seq", (run_id, user)
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def begin_undo(self, user: str, run_id: str) -> None:
+        """Mark ``user``'s run ``run_id`` as being undone: exactly one of two racing undos wins.
+
+        Raises:
+            Conflict: ``run_undone``, the run was undone already (or is being undone).
+        """
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT state, at FROM run_undos WHERE run_id = ?", (run_id,)).fetchone()
+            if row is None:
+                db.execute("INSERT INTO run_undos VALUES (?, ?, 'undoing', ?, '{}')", (run_id, user, self._clock()))
+                db.execute("COMMIT")
+                return
+            db.execute("ROLLBACK")
+        when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(row[1]))
+        raise Conflict(
+            f"this run was already undone ({when}); nothing was changed",
+            code="run_undone",
+            hint="the backups keep every version: list_backups and restore_backup bring back any of them",
+        )
+
+    def end_undo(self, run_id: str, report: dict[str, Any] | None) -> None:
+        """Record the undo of ``run_id`` as done with its ``report``; ``None``: it changed nothing (a conflict),
+        so it may be tried again."""
+        with self._connect() as db:
+            if report is None:
+                db.execute("DELETE FROM run_undos WHERE run_id = ? AND state = 'undoing'", (run_id,))
+            else:
+                db.execute(
+                    "UPDATE run_undos SET state = 'done', at = ?, report = ? WHERE run_id = ?",
+                    (self._clock(), json.dumps(report, ensure_ascii=False), run_id),
+                )

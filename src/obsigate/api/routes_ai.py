@@ -24,7 +24,7 @@ from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
 from obsigate.api.deps import CurrentPrincipal
 from obsigate.api.routes_ai_images import ImageBody, image_inputs
-from obsigate.api.routes_write import check_same_site
+from obsigate.api.routes_write import Write, check_same_site
 from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, parse
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
@@ -52,6 +52,9 @@ class AskBody(BaseModel):
     skill: str | None = Field(default=None, min_length=1, max_length=64)
     conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
     language: Literal["fr", "en"] | None = None
+    accept_large_context: bool = Field(
+        default=False, description="Send even when the context would fill over the share of the model's window."
+    )
     images: list[ImageBody] = Field(default_factory=list, max_length=32)  # the real cap: agent/images.py
 
 
@@ -86,6 +89,7 @@ def _ask(request: Request, body: AskBody) -> Ask:
         extra_files=tuple(body.extra_files), extra_directories=tuple(body.extra_directories), provider=body.provider,
         model=body.model, skill=body.skill, conversation_id=body.conversation_id,
         language=language_of(body.language, request.headers.get("accept-language")), images=image_inputs(body.images),
+        accept_large_context=body.accept_large_context,
     )  # fmt: skip
 
 
@@ -177,3 +181,24 @@ async def conversation(
 async def delete_conversation(request: Request, principal: CurrentPrincipal, conversation_id: str) -> dict[str, Any]:
     await _assistant(request).delete_conversation(principal, conversation_id)
     return {"deleted": conversation_id}
+
+
+class UndoBody(BaseModel):
+    """``force``: also replace files changed since the run (their current content is backed up first)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    force: bool = False
+
+
+@router.post(
+    "/runs/{run_id}/undo",
+    summary="Undo every file change of one of your agent runs, from the backups",
+    dependencies=SAME_SITE,
+)
+async def undo_run(request: Request, ctx: Write, run_id: str, body: Raw = None) -> dict[str, Any]:
+    """``{"run_id", "restored": [{vault, path, action}], "unchanged", "skipped", "conflicts"}``; 404 not
+    your run or no change, 409 ``run_undone`` (the second time) or ``conflict`` (files changed since the run:
+    nothing done; ``details.changed``; send ``{"force": true}`` to undo anyway)."""
+    undo = _parse(UndoBody, body if body is not None else {})
+    return await _assistant(request).undo_run(ctx, run_id, force=undo.force)

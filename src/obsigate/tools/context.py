@@ -22,7 +22,9 @@ MODES = ("mcp", "in_app", "rest", "web", "cli")
 class ToolRuntime:
     """Built once per process by the composition root: the services' world, the audit log, the rate
     limiters (``None`` = unlimited) — ``limiter`` for agents and scripts, ``web_limiter`` for the web app's
-    people (``mode="web"``, a higher budget: search-as-you-type must not hit an agent's limit) — the registry
+    people (``mode="web"``, a higher budget: search-as-you-type must not hit an agent's limit),
+    ``agent_limiter`` for the in-app assistant's own calls (``mode="in_app"``; ``None``: they share ``limiter``)
+    — the registry
     the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
     ``unavailable``); ``web``: the outbound settings of the web tools (the guard's allow list, the search
     engine)."""
@@ -31,6 +33,7 @@ class ToolRuntime:
     audit: AuditLog | None = None
     limiter: ToolRateLimiter | None = None
     web_limiter: ToolRateLimiter | None = None
+    agent_limiter: ToolRateLimiter | None = None
     registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
     confirmations: ConfirmationService | None = None
     web: WebAccess = field(default_factory=WebAccess)

@@ -68,7 +68,8 @@ async def door(
             it on the yielded :class:`Call`.
         audit_args: what the audit keeps of the arguments, when not ``summarize_args(args)``.
         limiter: the rate limiter to hit; default ``ctx.runtime.web_limiter`` for the web app's calls
-            (``mode="web"``), else ``ctx.runtime.limiter``; ``None``: no limit.
+            (``mode="web"``), ``ctx.runtime.agent_limiter`` for the in-app assistant's (``mode="in_app"``, when
+            set), else ``ctx.runtime.limiter``; ``None``: no limit.
         before: a check run first, before the argument checks and the rate limit (``call_tool`` looks the
             tool up there, so an unknown name is refused as such and costs no budget).
 
@@ -148,8 +149,14 @@ def _redact_error(exc: ServiceError) -> None:
 
 
 def _limiter_for(ctx: ToolContext) -> ToolRateLimiter | None:
-    """The budget of ``ctx``'s front: people in the web app get their own (issue 11), everyone else the agents'."""
-    return ctx.runtime.web_limiter if ctx.mode == "web" else ctx.runtime.limiter
+    """The budget of ``ctx``'s front: people in the web app get their own (issue 11), the in-app assistant its own
+    (issue 18: a run makes up to 25 calls, and three runs in a row must not spend, nor be refused by, the budget of
+    the person's scripts and MCP clients), everyone else the agents'."""
+    if ctx.mode == "web":
+        return ctx.runtime.web_limiter
+    if ctx.mode == "in_app" and ctx.runtime.agent_limiter is not None:
+        return ctx.runtime.agent_limiter
+    return ctx.runtime.limiter
 
 
 async def invoke(func: Callable[..., Any], *args: Any) -> Any:
