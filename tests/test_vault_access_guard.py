@@ -34,7 +34,7 @@ SERVER_FILES = {
     "domain/index/fulltext.py": "the tantivy index folder in the data dir",
     "domain/index/sqlite_store.py": "the SQLite index file in the data dir",
     "domain/vault.py": "Vault resolves its own root once, at construction (the root is trusted)",
-    "agent/settings.py": "config.json and api_keys.json in the data dir",
+    "agent/data_files.py": "config.json, api_keys.json and skills.json in the data dir (cached reads, atomic writes)",
     "agent/dotenv_file.py": "the provider keys of .env in the data dir",
     "tools/audit.py": "the audit log in the data dir",
     "config.py": "the settings file in the data dir",

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from fakes.llm_server import FakeLLM, provider_env
+from fakes.llm_server import FakeLLM, use_fake
 from support import free_port
 
 from obsigate.config import load_settings
@@ -105,11 +105,7 @@ def assistant(
     provider is ``custom`` at the fake (``/v1``) and whose ``gemini`` provider is the fake too (``/v1beta``)."""
 
     def make(env: dict[str, str] | None = None, vaults: dict[str, Any] | None = None, **overrides: Any) -> Assistant:
-        for k, v in {**provider_env(fake), **(env or {})}.items():
-            if v is None:
-                monkeypatch.delenv(k, raising=False)
-            else:
-                monkeypatch.setenv(k, v)
+        use_fake(monkeypatch, fake, **(env or {}))
         overrides.setdefault("auth_enabled", False)
         data = overrides.pop("data_dir", tmp_path / "data")
         if vaults is None:

@@ -21,7 +21,7 @@ import pytest
 from conftest import LiveServer
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env, running
+from fakes.llm_server import FakeLLM, running, use_fake
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.agent import images
@@ -99,12 +99,7 @@ class Server:
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running() as fake, pytest.MonkeyPatch.context() as mp:
-        env = {**provider_env(fake), "CUSTOM_MODEL": "gpt-4o", "GEMINI_MODEL": "gemini-2.5-flash"}
-        for key, value in env.items():
-            if value is None:
-                mp.delenv(key, raising=False)
-            else:
-                mp.setenv(key, value)
+        use_fake(mp, fake, CUSTOM_MODEL="gpt-4o", GEMINI_MODEL="gemini-2.5-flash")
         root = tmp_path_factory.mktemp("images")
         vault = write_tree(root / "vault", SMALL_VAULT)
         private = write_tree(root / "private", {"Attachments/pic.png": PNG})

@@ -16,7 +16,7 @@ import pytest
 from conftest import LiveServer
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env, running
+from fakes.llm_server import FakeLLM, running, use_fake
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.agent.text_actions import ACTIONS, MAX_SELECTION_CHARS, SYSTEM
@@ -80,11 +80,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("text-actions")
     vault = write_tree(root / "vault", SMALL_VAULT)
     with running() as fake, pytest.MonkeyPatch.context() as mp:
-        for k, v in provider_env(fake).items():
-            if v is None:
-                mp.delenv(k, raising=False)
-            else:
-                mp.setenv(k, v)
+        use_fake(mp, fake)
         settings = load_settings(
             data_dir=root / "data", port=free_port(), vaults={"notes": {"path": str(vault)}}, auth_enabled=False
         )

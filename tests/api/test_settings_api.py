@@ -9,7 +9,7 @@ import json
 import httpx2
 import pytest
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, Reply, provider_env
+from fakes.llm_server import FakeLLM, Reply, use_fake
 from support import free_port
 
 PASSWORD = "a long enough password"
@@ -20,11 +20,7 @@ PROVIDER_KEY = "sk-settings-0123456789abcdefWXYZ"
 def gateway(live_server, small_vault, tmp_path, fake: FakeLLM, monkeypatch):
     """Auth on, vaults ``notes`` and ``other``; ``root`` (admin) and ``alice`` (notes only) with bearer headers;
     the provider environment pointed at the fake (``custom`` is the default provider)."""
-    for k, v in provider_env(fake).items():
-        if v is None:
-            monkeypatch.delenv(k, raising=False)
-        else:
-            monkeypatch.setenv(k, v)
+    use_fake(monkeypatch, fake)
     other = tmp_path / "other"
     other.mkdir()
     (other / "Note.md").write_text("# Other\n")

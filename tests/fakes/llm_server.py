@@ -250,3 +250,13 @@ def provider_env(fake: FakeLLM) -> dict[str, str | None]:
         "GEMINI_BASE_URL": f"{fake.base_url}/v1beta", "GEMINI_API_KEY": "gemini-test-key-0000", "GEMINI_MODEL": "gemini-fake",
     })  # fmt: skip
     return env
+
+
+def use_fake(env: Any, fake: FakeLLM, **extra: str | None) -> None:
+    """Apply :func:`provider_env`, then ``extra`` (e.g. ``CUSTOM_MODEL="gpt-4o"``), with ``env``, a
+    ``pytest.MonkeyPatch`` (a ``None`` value deletes the variable)."""
+    for name, value in {**provider_env(fake), **extra}.items():
+        if value is None:
+            env.delenv(name, raising=False)
+        else:
+            env.setenv(name, value)

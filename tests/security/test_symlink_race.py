@@ -28,7 +28,7 @@ import anyio
 import httpx2
 import pytest
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env
+from fakes.llm_server import FakeLLM, use_fake
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from support import alice_token, write_tree
@@ -102,18 +102,16 @@ class Flipper:
 def arena(live_server: Any, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     """A server with auth on (so the data dir holds a JWT secret) whose assistant talks to the scripted fake
     provider, the flipping vault, the outside files."""
-    for name, value in provider_env(fake).items():
-        if value is None:
-            monkeypatch.delenv(name, raising=False)
-        else:
-            monkeypatch.setenv(name, value)
+    use_fake(monkeypatch, fake)
     marker = f"OUTSIDE-{secrets.token_hex(8)}"
     outside = write_tree(tmp_path / "outside", {"note.md": f"# {marker}\n", "dir/x.md": f"{marker} in a folder\n"})
     vault = write_tree(tmp_path / "vault", {rel: REGULAR.decode() for rel in FLIPPED} | {
         "Race/Dir/x.md": "# x\n\nregular body hello\n", "Home.md": "# Home\n"})  # fmt: skip
     data = tmp_path / "data"
     token = alice_token(data)
-    server = live_server({"notes": vault}, data_dir=data, tool_rate_limit=1_000_000, web_rate_limit=1_000_000)
+    server = live_server(
+        {"notes": vault}, data_dir=data, tool_rate_limit=1_000_000, web_rate_limit=1_000_000, agent_rate_limit=1_000_000
+    )
     secret = data / "jwt_secret"
     before = {p: p.read_bytes() for p in [*outside.rglob("*"), secret] if p.is_file()}
     flipper = Flipper(vault, outside / "note.md", outside / "dir", secret)

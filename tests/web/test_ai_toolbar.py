@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import LiveServer
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env, running
+from fakes.llm_server import FakeLLM, running, use_fake
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.config import load_settings
@@ -27,11 +27,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Fake
     root = tmp_path_factory.mktemp("ai-toolbar")
     vault = write_tree(root / "vault", SMALL_VAULT)
     with running() as fake, pytest.MonkeyPatch.context() as mp:
-        for k, v in provider_env(fake).items():
-            if v is None:
-                mp.delenv(k, raising=False)
-            else:
-                mp.setenv(k, v)
+        use_fake(mp, fake)
         settings = load_settings(
             data_dir=root / "data", port=free_port(), vaults={"notes": {"path": str(vault)}}, auth_enabled=False
         )

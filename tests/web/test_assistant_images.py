@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env
+from fakes.llm_server import FakeLLM, use_fake
 
 #: Where the screenshots go when OBSIGATE_SHOTS names a directory (to look at the panel by eye).
 SHOTS = os.environ.get("OBSIGATE_SHOTS")
@@ -43,11 +43,7 @@ def app_server(
     live_server: Any, web_vault: Path, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
 ) -> Any:
     """Auth off, the default provider ``custom`` at the fake with a vision model; a real PNG in the vault."""
-    for k, v in {**provider_env(fake), "CUSTOM_MODEL": "gpt-4o"}.items():
-        if v is None:
-            monkeypatch.delenv(k, raising=False)
-        else:
-            monkeypatch.setenv(k, v)
+    use_fake(monkeypatch, fake, CUSTOM_MODEL="gpt-4o")
     (web_vault / "Attachments" / "photo.png").write_bytes(PHOTO)
     return live_server({"notes": web_vault}, auth_enabled=False, data_dir=tmp_path / "images-data")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env
+from fakes.llm_server import FakeLLM, use_fake
 
 PAYLOAD = 'Done: **bold** and [[Buoy]]. <img src="x" onerror="window.__pwned=1"> <script>window.__pwned=2</script>'
 
@@ -20,11 +20,7 @@ def app_server(
     live_server: Any, web_vault: Path, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
 ) -> Any:
     """Auth off, the default provider ``custom`` pointed at the fake."""
-    for k, v in provider_env(fake).items():
-        if v is None:
-            monkeypatch.delenv(k, raising=False)
-        else:
-            monkeypatch.setenv(k, v)
+    use_fake(monkeypatch, fake)
     return live_server({"notes": web_vault}, auth_enabled=False, data_dir=tmp_path / "panel-data")
 
 

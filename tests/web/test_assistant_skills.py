@@ -12,7 +12,7 @@ import httpx2
 import pytest
 from conftest import LiveServer
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env, running
+from fakes.llm_server import FakeLLM, running, use_fake
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.config import load_settings
@@ -37,8 +37,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     root = tmp_path_factory.mktemp("web-skills")
     vault = write_tree(root / "vault", SMALL_VAULT)
     with running() as fake, pytest.MonkeyPatch.context() as env:
-        for k, v in provider_env(fake).items():
-            env.delenv(k, raising=False) if v is None else env.setenv(k, v)
+        use_fake(env, fake)
         settings = load_settings(data_dir=root / "data", port=free_port(), vaults={"notes": {"path": str(vault)}},
                                  auth_enabled=True, tool_rate_limit=10_000)  # fmt: skip
         server = LiveServer(settings).start()

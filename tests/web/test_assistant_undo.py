@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env
+from fakes.llm_server import FakeLLM, use_fake
 
 
 @pytest.fixture
@@ -17,11 +17,7 @@ def app_server(
     live_server: Any, web_vault: Path, tmp_path: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
 ) -> Any:
     """Auth off, the default provider ``custom`` at the fake, a 3000-token window (the folder is over half)."""
-    for k, v in provider_env(fake).items():
-        if v is None:
-            monkeypatch.delenv(k, raising=False)
-        else:
-            monkeypatch.setenv(k, v)
+    use_fake(monkeypatch, fake)
     return live_server({"notes": web_vault}, auth_enabled=False, data_dir=tmp_path / "d", ai_context_window=3000)
 
 

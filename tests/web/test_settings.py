@@ -11,7 +11,7 @@ from typing import Any
 import httpx2
 import pytest
 from fakes import openai_replies as o
-from fakes.llm_server import FakeLLM, provider_env
+from fakes.llm_server import FakeLLM, use_fake
 
 from .conftest import PASSWORD
 
@@ -22,11 +22,7 @@ KEY = "sk-browser-0123456789abcdefWXYZ"
 def admin_server(live_server: Any, web_vault: Path, fake: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Auth on; ``root`` (admin, every vault) and ``alice`` (notes only), both with :data:`PASSWORD`; the
     providers' environment pointed at the fake."""
-    for k, v in provider_env(fake).items():
-        if v is None:
-            monkeypatch.delenv(k, raising=False)
-        else:
-            monkeypatch.setenv(k, v)
+    use_fake(monkeypatch, fake)
     server = live_server({"notes": web_vault}, auth_enabled=True)
     users = server.app.state.auth.users
     users.add_user("root", PASSWORD, admin=True, vaults=None)

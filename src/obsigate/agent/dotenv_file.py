@@ -19,6 +19,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from obsigate.agent.data_files import CachedFile
+
 __all__ = ["DOTENV_FILE", "MAX_BYTES", "DotEnvFile"]
 
 log = logging.getLogger(__name__)
@@ -28,21 +30,12 @@ MAX_BYTES = 64 * 1024
 _FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
-class DotEnvFile:
+class DotEnvFile(CachedFile[dict[str, str]]):
     """The variables of one ``.env`` file (``{name: value}``; a name without ``=`` is left out). Not
     thread-safe on its own: the caller (``AISettings``) holds its lock around :meth:`read`."""
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._signature: tuple[int, int, int] | None = None
-        self._values: dict[str, str] = {}
-
-    def _stat(self) -> tuple[int, int, int] | None:
-        try:
-            st = os.lstat(self.path)
-        except FileNotFoundError:
-            return None
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
+        super().__init__(path, {})
 
     def _load(self) -> dict[str, str]:
         """The file's variables now (``{}`` when missing). Raises OSError or ValueError when it cannot be used."""
@@ -63,20 +56,3 @@ class DotEnvFile:
             text = handle.read(MAX_BYTES + 1).decode("utf-8")
         parsed = dotenv_values(stream=io.StringIO(text), interpolate=False)
         return {name: value for name, value in parsed.items() if value is not None}
-
-    def read(self) -> dict[str, str]:
-        """The current variables (cached until the file changes); see the module docstring for a bad file."""
-        signature = self._stat()
-        if signature == self._signature:
-            return self._values
-        try:
-            values = self._load()
-        except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-            if isinstance(exc, ValueError) and not isinstance(exc, UnicodeDecodeError):
-                reason = str(exc)
-            log.warning("%s cannot be used (%s); keeping its last good values", self.path, reason)
-            self._signature = signature
-            return self._values
-        self._signature, self._values = signature, values
-        return values

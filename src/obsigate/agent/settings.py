@@ -25,20 +25,17 @@ environment taken at start.
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
-import json
 import logging
 import os
 import re
-import secrets
-import stat
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from obsigate.agent.data_files import JsonObjectFile, process_lock
 from obsigate.agent.dotenv_file import DOTENV_FILE, DotEnvFile
 from obsigate.agent.providers.base import TURN_TIMEOUT_S, ProviderConfig, ProviderError
 from obsigate.agent.providers.catalog import (
@@ -50,7 +47,7 @@ from obsigate.agent.providers.catalog import (
     is_local_engine,
     normalise_name,
 )
-from obsigate.tools.errors import BadRequest, Unavailable
+from obsigate.tools.errors import BadRequest
 
 __all__ = [
     "CONFIG_FILE",
@@ -205,126 +202,6 @@ def _shown_url(url: str | None) -> str | None:
     return parts.geturl()
 
 
-class _JsonObjectFile:
-    """A JSON object file, re-read only when its ``(inode, size, mtime_ns)`` changes. Not thread-safe on its
-    own: :class:`AISettings` holds its lock around every call."""
-
-    def __init__(self, path: Path, *, private: bool) -> None:
-        self.path = path
-        self.private = private  # 0600, symlinks refused
-        self._signature: tuple[int, int, int] | None = None
-        self._data: dict[str, Any] = {}
-
-    def _stat(self) -> tuple[int, int, int] | None:
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return None
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
-
-    def _load(self) -> dict[str, Any]:
-        """The file's object now (``{}`` when missing). Raises OSError or ValueError when it cannot be used."""
-        try:
-            fd = os.open(self.path, os.O_RDONLY | (_NOFOLLOW if self.private else 0))
-        except FileNotFoundError:
-            return {}
-        with os.fdopen(fd, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise ValueError("not a regular file")
-            if self.private and st.st_mode & 0o077:
-                log.warning("%s had mode %o; tightening to 0600", self.path, stat.S_IMODE(st.st_mode))
-                os.fchmod(handle.fileno(), 0o600)
-            data = json.loads(handle.read().decode("utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("must hold a JSON object")
-        return data
-
-    def read(self) -> dict[str, Any]:
-        """The current object (cached until the file changes). A file that cannot be read or parsed keeps the
-        last good object, with a warning (logged once per version of the file)."""
-        signature = self._stat()
-        if signature == self._signature:
-            return self._data
-        try:
-            data = self._load()
-        except (OSError, ValueError) as exc:
-            log.warning("%s cannot be read (%s); keeping its last good values", self.path, type(exc).__name__)
-            self._signature = signature
-            return self._data
-        self._signature, self._data = signature, data
-        return data
-
-    def read_fresh(self) -> dict[str, Any]:
-        """The object on disk now, for a read-modify-write.
-
-        Raises:
-            Unavailable (``unavailable``): the file exists but cannot be read or is not a JSON object; it is
-                never overwritten then (it may hold settings someone is editing).
-        """
-        try:
-            return self._load()
-        except (OSError, ValueError) as exc:
-            raise Unavailable(
-                f"{self.path.name} in the data folder cannot be read ({type(exc).__name__}); nothing was changed",
-                hint=f"fix or remove {self.path}",
-            ) from None
-
-    def write(self, data: dict[str, Any]) -> None:
-        """Replace the file with ``data`` atomically: a temp file in the same folder (created ``0600``, or with
-        the mode of the file it replaces unless private), fsync, rename, fsync of the folder."""
-        folder = self.path.parent
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        mode = 0o600
-        if not self.private:
-            try:
-                mode = stat.S_IMODE(os.stat(self.path).st_mode)
-            except FileNotFoundError:
-                pass
-        tmp = folder / f".{self.path.name}.{secrets.token_hex(6)}.tmp"
-        payload = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                os.fchmod(handle.fileno(), mode)
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        try:
-            dir_fd = os.open(folder, os.O_RDONLY)
-        except OSError:
-            pass
-        else:
-            try:
-                os.fsync(dir_fd)
-            except OSError:
-                pass
-            finally:
-                os.close(dir_fd)
-        self._signature, self._data = self._stat(), data
-
-
-@contextlib.contextmanager
-def _process_lock(path: Path) -> Iterator[None]:
-    """An exclusive ``flock`` on ``path`` (created ``0600``) for the block; a no-op where ``fcntl`` is missing."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover — not POSIX: the in-process lock still holds
-        yield
-        return
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
 def _bool_map(value: Any) -> dict[str, bool]:
     """The ``{vault: bool}`` entries of a hand-editable ``config.json`` mapping; anything else is ignored."""
     if not isinstance(value, dict):
@@ -388,8 +265,8 @@ class AISettings:
         self._timeout_s = timeout_s
         self._local_timeout_s = local_timeout_s
         self._lock = threading.RLock()
-        self._config = _JsonObjectFile(self.data_dir / CONFIG_FILE, private=False)
-        self._keys = _JsonObjectFile(self.data_dir / KEYS_FILE, private=True)
+        self._config = JsonObjectFile(self.data_dir / CONFIG_FILE, private=False)
+        self._keys = JsonObjectFile(self.data_dir / KEYS_FILE, private=True)
         self._dotenv = DotEnvFile(self.data_dir / DOTENV_FILE)
 
     # ---- reading -------------------------------------------------------------------------------------
@@ -624,7 +501,7 @@ class AISettings:
         urls = self._changes(ai_base_urls, "ai_base_urls", validate_base_url) if ai_base_urls is not None else {}
         new_keys = self._changes(keys, "api_keys", validate_key) if keys is not None else {}
         switches = _check_switches(ai_destructive_tools) if ai_destructive_tools is not None else {}
-        with self._lock, _process_lock(self.data_dir / LOCK_FILE):
+        with self._lock, process_lock(self.data_dir / LOCK_FILE):
             self._write(provider, models, urls, new_keys, switches)
             return self.status()
 
@@ -689,7 +566,7 @@ class AISettings:
             Unavailable (``unavailable``): ``api_keys.json`` exists but cannot be read.
         """
         provider = known_provider(name)
-        with self._lock, _process_lock(self.data_dir / LOCK_FILE):
+        with self._lock, process_lock(self.data_dir / LOCK_FILE):
             present = provider in self._keys.read_fresh()
             if present:
                 self._write(_UNSET, {}, {}, {provider: None})

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 # the data dir's JSON files share one reader/writer (atomic, 0600, no symlink) and one cross-process lock
-from obsigate.agent.settings import _JsonObjectFile, _process_lock
+from obsigate.agent.data_files import JsonObjectFile, process_lock
 from obsigate.agent.skills import DEFAULT_ICON, SKILLS, Skill, SkillInput, skill_prompt
 from obsigate.tools.api import BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, parse
 
@@ -36,7 +36,7 @@ class SkillBook:
 
     def __init__(self, data_dir: Path | str) -> None:
         self.data_dir = Path(data_dir)
-        self._file = _JsonObjectFile(self.data_dir / SKILLS_FILE, private=True)
+        self._file = JsonObjectFile(self.data_dir / SKILLS_FILE, private=True)
         self._lock = threading.RLock()
         #: the file's object last read, and each person's skills parsed from it (parsed once per version)
         self._seen: dict[str, Any] | None = None
@@ -101,7 +101,7 @@ class SkillBook:
                 f"{skill.id!r} is a built-in skill; yours needs another id", code="exists",
                 details={"field": "id"}, hint="pick another id",
             )  # fmt: skip
-        with self._lock, _process_lock(self._lock_path()):
+        with self._lock, process_lock(self._lock_path()):
             data, mine = self._fresh(user)
             created = skill.id not in mine
             if created and len(mine) >= MAX_SKILLS_PER_USER:
@@ -123,7 +123,7 @@ class SkillBook:
         """
         if skill_id in SKILLS:
             raise Forbidden(f"{skill_id!r} is a built-in skill; only your own skills can be deleted", code="forbidden")
-        with self._lock, _process_lock(self._lock_path()):
+        with self._lock, process_lock(self._lock_path()):
             data, mine = self._fresh(user)
             if skill_id not in mine:
                 raise NotFound(f"you have no skill {skill_id[:64]!r}", details={"field": "id"})
