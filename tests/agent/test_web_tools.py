@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from fakes import openai_replies as o
-from fakes.web_sites import Sites
+from fakes.web_sites import SECRETS, Sites
 from fakes.web_sites import sites as sites  # the module's loopback servers (a fixture)
 
 ALLOW = "127.0.0.2/32,127.0.0.3/32"
@@ -40,6 +40,7 @@ def test_the_model_searches_then_reads_a_page(assistant: Any, sites: Sites) -> N
     ]
     assert done[0]["label"] == "Recherche sur le web : heron habits"
     assert done[1]["label"].startswith(f"Page web consultée : {sites.site.url}/page")
+    assert "sk-live-0123456789abcdef0123" not in done[1]["label"]  # a label is redacted like the audit
     tool_messages = [m for m in a.fake.requests[3].json["messages"] if m["role"] == "tool"]
     found = json.loads(tool_messages[0]["content"])
     assert [r["url"] for r in found["results"]] == [
@@ -74,3 +75,14 @@ def test_without_a_search_engine_web_search_is_not_offered(assistant: Any, sites
     assert "Web search is not configured on this server" in json.dumps(a.fake.requests[0].json["messages"][0])
     refused = json.loads(next(m for m in a.fake.requests[1].json["messages"] if m["role"] == "tool")["content"])
     assert refused["error"]["code"] == "url_not_allowed" and len(sites.secret.paths) == hits
+
+
+def test_secrets_in_a_page_reach_no_model(assistant: Any, sites: Sites) -> None:
+    """trafilatura escapes ``_`` in its markdown (``ghp\\_…``): the text is unescaped before the door redacts it."""
+    a = assistant(fetch_allow=ALLOW)
+    a.fake.add(o.stream_tool_calls([("f1", "fetch_url", {"url": f"{sites.site.url}/secrets"})]), o.stream_text(["ok"]))
+    out = a.agent({"message": "read the ops page", "vault": "notes"})
+    assert out.status == 200, out.raw
+    sent = json.dumps(a.fake.requests[1].json["messages"])
+    assert "The deploy job reads its tokens" in sent and "[REDACTED" in sent
+    assert not [s for s in SECRETS if s in sent or s.replace("_", "\\_") in sent]

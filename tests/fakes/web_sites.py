@@ -20,6 +20,19 @@ PAGE = (
     "<article><h1>Field notes</h1><p>" + "The heron waited by the reeds for a long time. " * 12 + "</p>"
     "<p>Read <a href='/more'>more</a>.</p></article><footer>© 2026 nobody</footer></body></html>"
 )
+#: An article holding secrets in words that trafilatura's markdown escapes (``_``): they must reach no model.
+SECRETS = ("ghp_" + "a" * 36, "sk_live_" + "abcdefghijklmnopqrstuvwx", "github_pat_11ABCDEFG0123456789_" + "x" * 40)
+SECRET_PAGE = (
+    "<html><head><title>Ops</title></head><body><article><h1>Ops notes</h1><p>"
+    + "The deploy job reads its tokens from the vault. " * 8
+    + "</p><p>GitHub: "
+    + SECRETS[0]
+    + " and Stripe: "
+    + SECRETS[1]
+    + " and "
+    + SECRETS[2]
+    + ".</p></article></body></html>"
+)
 BIG = 50 * 1024 * 1024
 
 
@@ -120,6 +133,8 @@ def _handler(site: Site, links: dict[str, str]) -> type[BaseHTTPRequestHandler]:
             site.queries.append(url.query)
             if url.path == "/page":
                 self.reply(200, PAGE.encode(), Set_Cookie="sid=abc")
+            elif url.path == "/secrets":
+                self.reply(200, SECRET_PAGE.encode())
             elif url.path == "/echo":
                 self.reply(200, json.dumps(dict(self.headers)).encode(), "application/json")
             elif url.path == "/text":

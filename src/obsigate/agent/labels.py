@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from obsigate.tools.api import REGISTRY
+from obsigate.tools.api import REGISTRY, shown_value
 
 __all__ = ["LANGUAGES", "STATES", "STOPPED", "language_of", "state_label", "step_label", "step_state"]
 
@@ -42,8 +42,10 @@ def language_of(value: str | None, accept_language: str | None = None) -> str:
 
 
 def _short(value: Any, limit: int = 80) -> str:
+    """``value`` on one line, redacted (a label is shown and stored: a URL's password or a key must not be), then
+    cut to ``limit`` characters."""
     text = value if isinstance(value, str) else "" if value is None else str(value)
-    text = " ".join(text.split())
+    text = " ".join(shown_value(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -14,6 +14,7 @@ resources, prompts and completion; ``parse`` (a body validated as a tool's argum
 from __future__ import annotations
 
 from obsigate.tools import catalog
+from obsigate.tools.audit import shown_value
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.confirm.flow import Answer, Proposal, proposal_of, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
@@ -46,7 +47,7 @@ __all__ = [
     "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
     "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
     "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
-    "offered_tools", "parse", "prompt_arguments", "proposal_of", "read_resource", "settle", "strip_secret_fields", "vault_switches", "visible_tools",
+    "offered_tools", "parse", "prompt_arguments", "proposal_of", "read_resource", "settle", "shown_value", "strip_secret_fields", "vault_switches", "visible_tools",
 ]  # fmt: skip
 
 # the catalogue, in tools/list order, after the fronts' own operations (web-only tools, MCP prompts, resources

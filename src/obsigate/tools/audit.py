@@ -54,13 +54,19 @@ class AuditEvent:
     error_id: str | None = None
 
 
+def shown_value(text: str) -> str:
+    """``text`` as it may be shown or logged: a URL's user name and password replaced, secrets redacted
+    (:func:`~obsigate.domain.redaction.redact_text`). Used by the audit and the assistant's step labels."""
+    return redact_text(_USERINFO.sub("[REDACTED]@", text))
+
+
 def summarize_args(args: dict[str, Any]) -> dict[str, Any]:
     """Arguments safe to log: content-like or long strings become ``"<N chars sha256:abcd1234>"``; a ``url`` or
     ``query`` (the web tools') is kept, cut at 2048/400 characters and redacted (userinfo, secret parameters)."""
     out: dict[str, Any] = {}
     for key, value in args.items():
         if isinstance(value, str) and key in _KEPT_KEYS:
-            out[key] = redact_text(_USERINFO.sub("[REDACTED]@", value[: _KEPT_KEYS[key]]))
+            out[key] = shown_value(value[: _KEPT_KEYS[key]])
         elif isinstance(value, str) and (key in _CONTENT_KEYS or len(value) > _MAX_INLINE):
             digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
             out[key] = f"<{len(value)} chars sha256:{digest}>"

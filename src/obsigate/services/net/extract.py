@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from io import BytesIO
 
@@ -60,13 +61,20 @@ def _decode(doc: Fetched) -> str:
     return doc.body.decode("utf-8", "replace")
 
 
+#: trafilatura's markdown escapes ``_ * [ ]``... with a backslash: undone, so that the redaction every result goes
+#: through sees a secret as written (``ghp\_…`` slips past its patterns) and the model reads plain text.
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
 def _html(html: str, url: str) -> Readable:
     import trafilatura  # 0.2 s to import: only when a page is read
 
     text = trafilatura.extract(html, url=url, output_format="markdown", include_links=True, favor_recall=True)
     meta = trafilatura.extract_metadata(html, default_url=url)
     title = (meta.title if meta is not None else None) or None
-    if not text:  # nothing trafilatura calls content (a bare page): the page's visible text
+    if text:
+        text = _MD_ESCAPE.sub(r"\1", text)
+    else:  # nothing trafilatura calls content (a bare page): the page's visible text
         text = _visible_text(html)
     return Readable(title=title, text=text.strip())
 
