@@ -14,6 +14,8 @@ import httpx2
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
 
+from obsigate.agent.assistant import TOOL_LESS_TTL_S
+
 JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.")
 ASK = {"message": "Add a note and extend Ideas", "vault": "notes"}
 
@@ -252,6 +254,13 @@ def test_tools_rejected_falls_back_to_plain_chat_with_a_notice(assistant: Any) -
     a.fake.add(o.stream_text(["again plain"]))  # remembered for this server and model: no tools sent again
     again = a.agent(ASK)
     assert again.one("notice")["code"] == "tools_unsupported" and "tools" not in a.fake.requests[2].json
+    # for TOOL_LESS_TTL_S only: an hour later (the remembered time moved back) tools are tried again
+    remembered = a.server.app.state.assistant._tool_less
+    for key in remembered:
+        remembered[key] -= TOOL_LESS_TTL_S
+    a.fake.add(o.stream_text(["with tools"]))
+    later = a.agent(ASK)
+    assert not later.named("notice") and "tools" in a.fake.requests[3].json
 
 
 def test_bad_calls_are_results_the_model_can_fix(assistant: Any) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -82,6 +83,9 @@ class ProviderResolver(Protocol):
     def resolve(self, provider: str | None = None, model: str | None = None) -> ProviderConfig: ...
 
 
+#: How long a server and model that rejected tools are sent plain chat without trying tools again (seconds).
+TOOL_LESS_TTL_S = 3600.0
+
 #: ``build(ctx, ask, agent) -> system prompt``: collects the request's context (one door call) and writes the
 #: system prompt of its mode (``agent.context.build_system_prompt``).
 PromptBuilder = Callable[[ToolContext, Ask, bool], Awaitable[str]]
@@ -119,9 +123,10 @@ class Assistant:
         self.skills = skills
         self._factory = provider_factory
         self._clients: dict[ProviderConfig, Provider] = {}
-        #: (provider, base URL, model) that rejected tools once: later runs go straight to plain chat
-        #: (``llm.md`` §1.7: remember "tools unsupported" per install, base URL and model)
-        self._tool_less: set[tuple[str, str, str]] = set()
+        #: (provider, base URL, model) → when it rejected tools: runs in the next :data:`TOOL_LESS_TTL_S` go
+        #: straight to plain chat (``llm.md`` §1.7: remember "tools unsupported" per install, base URL and
+        #: model); then tools are tried again (a server restarted with ``--jinja``, a model swapped in)
+        self._tool_less: dict[tuple[str, str, str], float] = {}
         #: conversations a request is answering now: a second one at the same time would interleave its
         #: messages with the first's (the history replayed to the provider must stay in order)
         self._busy: set[str] = set()
@@ -138,6 +143,15 @@ class Assistant:
         for client in clients:
             await client.aclose()
         self.store.close()
+
+    def _rejects_tools(self, config: ProviderConfig) -> bool:
+        """Whether ``config``'s server and model rejected tools less than :data:`TOOL_LESS_TTL_S` ago."""
+        key = (config.name, config.base_url, config.model)
+        since = self._tool_less.get(key)
+        if since is not None and time.monotonic() - since >= TOOL_LESS_TTL_S:
+            del self._tool_less[key]
+            since = None
+        return since is not None
 
     def _check_free(self, cid: str) -> None:
         if cid in self._busy:
@@ -325,7 +339,7 @@ class Assistant:
         loop = self._loop(principal, run, config, emit)
         user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
-        if (config.name, config.base_url, config.model) in self._tool_less:
+        if self._rejects_tools(config):
             run.tools_on = False
             await emit("notice", {"code": "tools_unsupported", "message": loop.tools_notice(run)})
         await self._drive(
@@ -444,7 +458,7 @@ class Assistant:
         finally:
             if not run.tools_on:
                 config = loop.provider.config
-                self._tool_less.add((config.name, config.base_url, config.model))
+                self._tool_less[(config.name, config.base_url, config.model)] = time.monotonic()
         self.store.finish(run.id)
         await self._done(loop, run, stopped)
 
