@@ -134,6 +134,10 @@ def test_refused_in_the_panel_a_file_that_is_not_an_image_and_images_for_a_model
     }""")
     assert "only PNG, JPEG, WebP and GIF" in page.wait_for_selector(".image-error").inner_text()
     assert page.locator(".image-chip").count() == 0
+    # a text file named x.png with type image/png: told by its first bytes, refused the same way
+    page.evaluate(_GIVE, ["drop", base64.b64encode(b"just some text, not a picture").decode(), "x.png"])
+    assert "only PNG" in page.wait_for_selector(".image-error:has-text('x.png')").inner_text()
+    assert page.locator(".image-chip").count() == 0
 
     # a model the list knows without vision (DeepSeek's): said at once, the chip kept, nothing sent
     page.evaluate(_GIVE, ["paste", base64.b64encode(PASTED).decode(), "clip.png"])

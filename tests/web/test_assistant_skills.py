@@ -89,6 +89,14 @@ def test_an_admin_manages_skills_and_runs_every_command(page: Any, app: App) -> 
     page.wait_for_selector(".slash-out >> text=/providers")
     assert "/skill summarize" in page.inner_text(".assistant-log") and page.input_value(box) == ""
     assert page.locator(".slash-out .badge").count() == 0  # an admin has every command
+    # Enter runs a whole command as typed, not the list's highlighted item: /provider is not /providers, and
+    # "/skill " with the skills listed is /skill without its argument
+    for line, usage in (("/provider", "Usage: /provider <name>"), ("/skill   ", "Usage: /skill <id|off>")):
+        page.fill(box, line)
+        page.wait_for_selector("#as-slash:not([hidden]) [aria-selected=true]")
+        page.press(box, "Enter")
+        page.wait_for_selector(f".slash-out[role=alert] >> text={usage}")
+    assert page.input_value("#as-skill") == "" and "Providers" not in page.inner_text(".assistant-log")
 
     # the form: create, a refused built-in id, edit
     page.click("#as-skills")
@@ -185,4 +193,23 @@ def test_a_non_admin_is_refused_the_admin_commands_and_never_sees_anothers_skill
     assert "/skill adas-own" not in page.inner_text(".assistant-log")
     assert "No skill “adas-own”" in _command(page, "/skill adas-own").inner_text()
     assert httpx2.get(f"{app.url}/api/ai/status", headers=app.bearer("ada")).json() == before  # nothing changed
+
+    # a skill deleted elsewhere while chosen here: the refusal is said in the conversation, the picker reset
+    page.click("#as-skills")
+    page.click("#as-skill-new")
+    for name, value in (("id", "ghost"), ("description", "Soon gone"), ("prompt", "Boo.")):
+        page.fill(f".skill-form [name={name}]", value)
+    page.click(".skill-form button[type=submit]")
+    page.wait_for_selector("#as-skill option[value=ghost]", state="attached")
+    page.click("#as-skills")
+    page.select_option("#as-skill", "ghost")
+    httpx2.delete(f"{app.url}/api/ai/skills/ghost", headers=app.bearer("bo")).raise_for_status()
+    page.uncheck("#as-agent")
+    page.watch.expect("400")
+    asked = len(app.fake.requests)
+    page.fill(".assistant textarea", "Hello?")
+    page.click(".assistant-input button[type=submit]")
+    said = page.wait_for_selector(".slash-out[role=alert] >> text=no longer exists").inner_text()
+    assert "“ghost”" in said and page.input_value("#as-skill") == ""
+    assert len(app.fake.requests) == asked
     assert page.watch.problems() == []

@@ -74,6 +74,22 @@ export function slashItems(value, ctx) {
   return null;
 }
 
+/**
+ * Whether Enter on `value` picks the completion list's highlighted item (true) or runs the line as typed (false),
+ * `items` being what the list offers (slashItems). Only an unfinished word picks: a name that is no command yet
+ * (`/pro`), or an argument that is the start of an offered one (`/skill p`). A whole command name, alone or with
+ * a space (`/provider`, `/skill   `), or an argument that is itself offered, runs as typed and gets its own
+ * answer (a usage error included). docs/assistant.md §5: "Enter on a command line runs it".
+ */
+export function enterPicks(value, items) {
+  const parsed = parseSlash(value);
+  if (!parsed || !items?.length) return false;
+  if (!parsed.command) return true;
+  if (!parsed.arg) return false;
+  const typed = `/${parsed.name} ${parsed.arg}`.toLowerCase();
+  return !items.some((i) => i.value.trim().toLowerCase() === typed);
+}
+
 /** The skill named `arg` among `skills` (ids are lower case; what is typed is matched as such), or null. */
 export function findSkill(skills, arg) {
   const id = arg.trim().toLowerCase();

@@ -19,6 +19,23 @@ export function isImagePath(path) {
   return /\.(png|jpe?g|webp|gif)$/i.test(path || "");
 }
 
+/** How many first bytes imageTypeOf needs. */
+export const SNIFF_BYTES = 12;
+
+/**
+ * The image type `bytes` (a file's first SNIFF_BYTES, Uint8Array) start with: "image/png", "image/jpeg",
+ * "image/webp", "image/gif", or null. The same magic numbers the server checks (agent/images.py), so a text file
+ * named x.png with type image/png is refused in the browser, not shown as a broken thumbnail.
+ */
+export function imageTypeOf(bytes) {
+  const at = (offset, sig) => [...sig].every((ch, i) => bytes[offset + i] === (typeof ch === "number" ? ch : ch.charCodeAt(0)));
+  if (at(0, [0x89, "P", "N", "G", 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (at(0, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (at(0, "RIFF") && at(8, "WEBP")) return "image/webp";
+  if (at(0, "GIF87a") || at(0, "GIF89a")) return "image/gif";
+  return null;
+}
+
 /** The scale (≤ 1) that brings a `width`×`height` image's longest side to `max` pixels at most. */
 export function fitScale(width, height, max = MAX_SIDE) {
   const side = Math.max(width, height, 1);

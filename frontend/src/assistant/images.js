@@ -4,7 +4,7 @@
 // conversation shows its stored images again. The rules (types, caps, request shape) are image-rules.js.
 import * as api from "../api/index.js";
 import { h } from "./h.js";
-import { IMAGE_TYPES, MAX_IMAGES, MAX_SIDE, SEND_BYTES, canAttach, fitScale, wireImages } from "./image-rules.js";
+import { IMAGE_TYPES, MAX_IMAGES, MAX_SIDE, SEND_BYTES, SNIFF_BYTES, canAttach, fitScale, imageTypeOf, wireImages } from "./image-rules.js";
 
 /** A Blob as a data URL. */
 function dataUrl(blob) {
@@ -87,7 +87,8 @@ export function imagesPart(c, { t }) {
 
   async function addFiles(files) {
     for (const file of files) {
-      if (!IMAGE_TYPES.includes(file.type)) { say(t("assistant.images.badType", { name: file.name || file.type })); continue; }
+      const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()); // its bytes, not its name or type
+      if (!IMAGE_TYPES.includes(file.type) || !imageTypeOf(head)) { say(t("assistant.images.badType", { name: file.name || file.type })); continue; }
       const blob = await shrink(file);
       if (!blob) { say(t("assistant.images.tooLarge", { name: file.name })); continue; }
       const url = await dataUrl(blob);

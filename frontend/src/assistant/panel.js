@@ -214,7 +214,7 @@ export function mountAssistant(root, options) {
       }, { ...QUIET, signal: controller.signal }, { t, onWrite, onError, footer: () => turn.footer, resend: () => stream(agent, { ...body, accept_large_context: true }, written) });
     } catch (err) {
       if (err.name === "AbortError") dispatch({ type: "stopped" });
-      else onError(err);
+      else if (!skills.refused(err)) onError(err); // a deleted skill: said in the conversation, picker reset
     } finally {
       dispatch({ type: "end" });
       controller = null;

@@ -44,7 +44,8 @@ function skillForm(t, skill, { save, cancel }) {
 /**
  * Wire the skills to the panel's controls `c` (model: the picker goes after it; conversations: the manager
  * goes after it). deps: `t`, `onError(err)`, `say(kind, text)` (a line in the conversation: "ok" or "error").
- * Returns `{load, ready, current, select, all, toggle}` (`ready()`: the first load's promise).
+ * Returns `{load, ready, current, select, all, toggle, refused}` (`ready()`: the first load's promise;
+ * `refused(err)`: see there).
  */
 export function skillsPart(c, { t, onError, say }) {
   let skills = [];
@@ -103,6 +104,20 @@ export function skillsPart(c, { t, onError, say }) {
     return skill;
   }
 
+  /**
+   * A request the server refused (`err`: ApiError): when it refused the chosen skill (deleted meanwhile, in another
+   * tab or by the server: `invalid_argument` on field "skill", agent/skills.py), the picker goes back to no skill,
+   * the list is fetched again and the conversation says why. True when it was that refusal (it is then shown).
+   */
+  function refused(err) {
+    if (err?.code !== "invalid_argument" || err.details?.field !== "skill") return false;
+    const id = selected;
+    select(null);
+    say("error", t("assistant.skillGone", { id: id || "?" }));
+    load();
+    return true;
+  }
+
   function toggle(open = manager.hidden) {
     manager.hidden = !open;
     manageBtn.setAttribute("aria-expanded", String(open));
@@ -133,5 +148,5 @@ export function skillsPart(c, { t, onError, say }) {
   }
 
   const ready = load();
-  return { load, ready: () => ready, current: () => selected, select, all: () => skills, toggle };
+  return { load, ready: () => ready, current: () => selected, select, all: () => skills, toggle, refused };
 }

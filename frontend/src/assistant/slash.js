@@ -4,7 +4,7 @@
 // admins (others get a refusal; the server refuses their writes too). The rules are commands.js's.
 import * as api from "../api/index.js";
 import { h } from "./h.js";
-import { COMMANDS, SKILL_OFF, findSkill, keyRows, parseSlash, providerRows, slashItems, usage } from "./commands.js";
+import { COMMANDS, SKILL_OFF, enterPicks, findSkill, keyRows, parseSlash, providerRows, slashItems, usage } from "./commands.js";
 
 const QUIET = { quiet: true, auth401: false };
 
@@ -90,7 +90,7 @@ export function slashPart(c, { t, say, skills, models }) {
   const { input } = c;
   const menu = h("ul", { class: "slash-menu", id: "as-slash", role: "listbox", hidden: true, "aria-label": t("slash.menu") });
   c.form.prepend(menu);
-  const list = { items: [], active: -1 };
+  const list = { items: [], active: -1, moved: false }; // moved: an arrow chose the item, Enter picks it
   let me = null; // GET /api/auth/me, asked once
 
   async function isAdmin() {
@@ -118,6 +118,7 @@ export function slashPart(c, { t, say, skills, models }) {
     if (!items?.length) { close(); return; }
     list.items = items;
     list.active = 0;
+    list.moved = false;
     menu.replaceChildren(...items.map((item, i) => h("li", {
       role: "option", id: `as-slash-${i}`, class: "slash-option",
       onmousedown: (e) => { e.preventDefault(); choose(i); },
@@ -163,6 +164,7 @@ export function slashPart(c, { t, say, skills, models }) {
       const item = list.items[list.active];
       if (e.key === "ArrowDown" || e.key === "ArrowUp") {
         list.active = (list.active + (e.key === "ArrowDown" ? 1 : n - 1)) % n;
+        list.moved = true;
         highlight();
         consume();
       } else if (e.key === "Escape") {
@@ -171,9 +173,12 @@ export function slashPart(c, { t, say, skills, models }) {
       } else if (e.key === "Tab" && item) {
         choose(list.active);
         consume();
-      } else if (enter && item) {
+      } else if (enter && item && (list.moved || enterPicks(input.value, list.items))) {
         choose(list.active); // a whole command runs at once; one that takes an argument lists its arguments
         if (!item.value.endsWith(" ")) take(input.value);
+        consume();
+      } else if (enter && parseSlash(input.value)) {
+        take(input.value); // a whole command name, with or without arguments: runs as typed
         consume();
       }
       return;

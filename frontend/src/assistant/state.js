@@ -112,9 +112,10 @@ function step(turn, ev) {
   return { ...turn, steps, stepped: true, wrote: turn.wrote || fresh, applied: turn.applied + (fresh ? 1 : 0) };
 }
 
-/** The folded steps' summary: "3 steps · <the first step's label>". */
+/** The folded steps' summary: "3 steps · <the first step's label>" ("1 step": the catalog's `assistant.steps.one`). */
 export function stepsSummary(turn, t) {
-  return `${t("assistant.steps", { n: turn.steps.length })} · ${turn.steps[0]?.label || ""}`;
+  const n = turn.steps.length;
+  return `${t(n === 1 ? "assistant.steps.one" : "assistant.steps", { n })} · ${turn.steps[0]?.label || ""}`;
 }
 
 /**

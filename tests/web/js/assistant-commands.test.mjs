@@ -59,3 +59,11 @@ test("the /providers and /keys rows come from GET /api/ai/status, the default fi
   assert.deepEqual(c.keyRows(status).map((r) => [r.name, r.key, r.source, r.required]),
     [["deepseek", null, null, true], ["gemini", "…abcd", "dotenv", true], ["ollama", null, null, false]]);
 });
+
+test("Enter runs a whole command as typed; only an unfinished word takes the highlighted completion", () => {
+  const picks = (line) => c.enterPicks(line, c.slashItems(line, ctx));
+  for (const line of ["/provider", "/skill   ", "/skill", "/Help", "/skill tasks", "/model other"]) assert.equal(picks(line), false, line);
+  for (const line of ["/pro", "/", "/sk", "/skill t", "/provider g"]) assert.equal(picks(line), true, line);
+  assert.equal(c.enterPicks("/zz", []), false); // nothing offered: the line runs (an unknown command's error)
+  assert.equal(c.enterPicks("hello", null), false);
+});

@@ -31,3 +31,15 @@ test("an image is attached once, and only up to MAX_IMAGES", () => {
   const full = Array.from({ length: r.MAX_IMAGES }, (_, i) => ({ vault: "n", path: `${i}.png` }));
   assert.equal(r.canAttach(full, { vault: "n", path: "new.png" }), false);
 });
+
+test("an image is told by its first bytes: PNG, JPEG, WebP, GIF; a text file named .png is not one", () => {
+  const bytes = (...parts) => Uint8Array.from(parts.flatMap((p) => (typeof p === "string" ? [...p].map((ch) => ch.charCodeAt(0)) : [p])));
+  assert.equal(r.imageTypeOf(bytes(0x89, "PNG\r\n", 0x1a, "\n", 0, 0, 0, 13)), "image/png");
+  assert.equal(r.imageTypeOf(bytes(0xff, 0xd8, 0xff, 0xe0)), "image/jpeg");
+  assert.equal(r.imageTypeOf(bytes("RIFF", 1, 2, 3, 4, "WEBPVP8 ")), "image/webp");
+  assert.equal(r.imageTypeOf(bytes("GIF89a", 1, 0)), "image/gif");
+  assert.equal(r.imageTypeOf(bytes("RIFF", 1, 2, 3, 4, "WAVE")), null); // a sound, not a picture
+  assert.equal(r.imageTypeOf(bytes("not a picture")), null);
+  assert.equal(r.imageTypeOf(new Uint8Array(0)), null);
+  assert.ok(r.SNIFF_BYTES >= 12);
+});

@@ -26,7 +26,7 @@ test("a streamed agent turn: steps by id, text in paragraphs per model turn, pos
   assert.equal(after.streaming, false);
   assert.deepEqual(after.posts.map((p) => p.kind), ["notice", "confirmation"]);
   assert.equal(after.conversationId, "c1");
-  assert.equal(s.stepsSummary(after.turn, (k, v) => `${v.n} steps`), "1 steps · Read Ideas.md");
+  assert.equal(s.stepsSummary(after.turn, (k, v) => `${k} ${v.n}`), "assistant.steps.one 1 · Read Ideas.md");
   assert.equal(run(after, ev("done", {})).conversationId, "c1"); // a done without an id keeps the open one
 });
 
@@ -122,4 +122,15 @@ test("@-mentions: the words at the caret, folders before files, diff line kinds"
     ["folder:Projects", "file:Projects/Plans/a.md", "file:Projects/b.md"]);
   assert.deepEqual(s.foldersOf(hits, "plans").map((f) => f.title), ["Plans"]);
   assert.deepEqual(["+++ b/x", "+a", "--- a/x", "-b", "@@ -1 +1 @@", " c"].map(s.diffKind), ["ctx", "add", "ctx", "del", "hunk", "ctx"]);
+});
+
+test("the steps fold counts in the singular for one step, in English and in French", async () => {
+  const load = async (name) => (await import(`../../../frontend/src/i18n/${name}.json`)).default;
+  for (const [lang, one, three] of [["en", "1 step · a", "3 steps · a"], ["fr", "1 étape · a", "3 étapes · a"]]) {
+    const catalog = { ...(await load(lang)), ...(await load(`assistant.${lang}`)) }; // as i18n.js merges them
+    const t = (key, vars) => catalog[key].replace(/\{(\w+)\}/g, (m, k) => String(vars[k]));
+    const turn = (n) => ({ steps: Array.from({ length: n }, () => ({ label: "a" })) });
+    assert.equal(s.stepsSummary(turn(1), t), one, lang);
+    assert.equal(s.stepsSummary(turn(3), t), three, lang);
+  }
 });
