@@ -19,7 +19,8 @@ with it, so messages stay small however many images a conversation holds.
 Replay: every provider request carries the conversation's most recent images, at most :data:`MAX_SENT_IMAGES`
 of them and :data:`MAX_SENT_BYTES` in all (:func:`for_provider` adds their base64 ``data`` to the references);
 an older image, or any image when the model lacks vision, is sent as a short text note instead
-(``providers/image_parts.py``), so a long conversation's requests stay bounded.
+(``providers/image_parts.py``), so a long conversation's requests stay bounded. Images of the message being
+sent that the caps leave out are named in a ``notice`` ``images_not_sent`` (:func:`unsent_notice`).
 """
 
 from __future__ import annotations
