@@ -43,7 +43,7 @@ EXPECTED = {
     "bookslm_context": ["mode", "vault", "directory", "files", "extra_files", "extra_directories"],
     "download_file": ["vault", "path"],
     "vault_switches": [],
-    "text_action_input": ["action", "text"],  # the editor's AI text actions (tools/catalog/text_actions.py)
+    "text_action_input": ["action", "text", "value"],  # the editor's AI text actions (tools/catalog/text_actions.py)
     # the in-app assistant's web tools (tools/catalog/web.py), never offered over MCP
     "web_search": ["query", "max_results", "category", "language", "page"],
     "fetch_url": ["url", "max_chars"],

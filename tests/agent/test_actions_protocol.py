@@ -33,6 +33,15 @@ def test_blocks_become_tool_arguments_with_the_default_vault() -> None:
     ]
 
 
+def test_a_block_in_a_list_item_counts_an_indented_code_block_does_not() -> None:
+    def indented(n: int, path: str) -> str:
+        return block({"action": "create_directory", "path": path}).replace("\n", "\n" + " " * n)
+
+    text = f"Steps:\n\n1. Make the folder:\n   {indented(3, 'listed')}\n2. Done.\n\n    {indented(4, 'code')}"
+    assert [a.arguments["path"] for a in parse_actions(text, "notes").actions] == ["listed"]  # docs/assistant.md §9
+    assert parse_actions("> " + indented(2, "quoted").replace("\n", "\n> "), "notes").actions == []
+
+
 def test_blocks_inside_another_fence_are_quoted_not_asked_for() -> None:
     quoted = "````markdown\nTo create a note, write:\n" + block({"action": "create_directory", "path": "q"}) + "\n````"
     assert parse_actions(quoted, "notes").actions == []

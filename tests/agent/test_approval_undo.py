@@ -148,6 +148,7 @@ def test_oversized_arguments_are_refused_and_not_replayed(assistant: Any) -> Non
     first = a.agent(ASK)
     error = [t for t in first.tools("error") if t["id"] == "big"]
     assert error and "2048-byte cap" in error[0]["summary"]
+    assert error[0]["label"].startswith("Create file: Big.md")  # the path, kept for the label (not the content)
     assert [x["id"] for x in first.one("confirmation")["actions"]] == ["ok"]
     second = a.agent({"run_id": first.one("confirmation")["run_id"], "confirm_all": True})
     assert second.one("done")["stopped"] == "completed" and not (a.vault / "Big.md").exists()

@@ -27,7 +27,7 @@ from support import SMALL_VAULT, free_port, write_tree
 from obsigate.agent import images
 from obsigate.agent.providers.image_parts import gemini_parts, openai_content
 from obsigate.config import load_settings
-from obsigate.tools.errors import PayloadTooLarge
+from obsigate.tools.errors import BadRequest, PayloadTooLarge
 
 # a real 1x1 PNG (and the same pixel as GIF): what a browser's clipboard or a vault would hold
 PNG = base64.b64decode(
@@ -183,6 +183,25 @@ def test_openai_parts_history_and_the_stored_image(srv: Server) -> None:
     assert srv.get(f"/api/ai/conversations/{cid}/images/{refs[0]['id']}").status_code == 404
 
 
+def test_images_of_the_new_message_left_out_by_the_cap_are_named(srv: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(images, "MAX_SENT_BYTES", len(PNG))  # room for the GIF (sent first: the last), not both
+    srv.fake.add(o.stream_text(["A GIF."]), o.stream_text(["Still."]))
+    images_in = [{"url": data_url(PNG), "name": "clip.png"}, {"url": data_url(GIF, "image/gif"), "name": "anim.gif"}]
+    status, events = srv.chat({"message": "Both?", "images": images_in})
+    assert status == 200, events
+    (notice,) = [d for e, d in events if e == "notice"]
+    assert notice["code"] == "images_not_sent" and notice["images"] == ["clip.png"]
+    assert "clip.png" in notice["message"] and "anim.gif" not in notice["message"]
+    parts = srv.last()["messages"][-1]["content"]
+    assert [p["type"] for p in parts] == ["text", "image_url"] and parts[1]["image_url"]["url"] == data_url(
+        GIF, "image/gif"
+    )
+    assert "[image not shown to you: clip.png]" in parts[0]["text"]
+    # the next message has no images of its own: the older ones left out say nothing
+    status, events = srv.chat({"message": "And?", "conversation_id": _done(events)["conversation_id"]})
+    assert status == 200 and [e for e, _ in events if e == "notice"] == []
+
+
 def test_gemini_inline_data_in_an_agent_run(srv: Server) -> None:
     srv.fake.add(g.stream_text(["Two pixels."]))
     status, events = srv.agent({
@@ -292,6 +311,16 @@ def test_data_urls_checked_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> No
     jpeg = b"\xff\xd8\xff\xe0\0\x10JFIF\0" + b"\0" * 20
     assert images.decode_data_url(data_url(jpeg, "image/jpg")) == ("image/jpeg", jpeg)  # the common misspelling
     assert images.decode_data_url(data_url(GIF, "IMAGE/GIF")) == ("image/gif", GIF)
+    # RFC 2397: the scheme, type and base64 token in any case; MIME-wrapped or spaced base64 is the same bytes
+    b64 = base64.b64encode(PNG).decode()
+    assert images.decode_data_url(f"DATA:IMAGE/PNG;BASE64,{b64}") == ("image/png", PNG)
+    wrapped = "\r\n".join(b64[i : i + 20] for i in range(0, len(b64), 20))
+    assert images.decode_data_url(f"data:image/png;base64,{wrapped}\n") == ("image/png", PNG)
+    assert images.decode_data_url(f"data:image/png;base64, {b64[:10]} {b64[10:]}") == ("image/png", PNG)
+    with pytest.raises(BadRequest):  # still base64 only, still checked by the bytes
+        images.decode_data_url(f"data:image/png;base64,{b64[:10]}*{b64[10:]}")
+    with pytest.raises(BadRequest):
+        images.decode_data_url(data_url(GIF, "IMAGE/PNG"))
     monkeypatch.setattr(images, "MAX_IMAGE_BYTES", 100)
     with pytest.raises(PayloadTooLarge):  # under the length check, over the cap once decoded
         images.decode_data_url(data_url(PNG[:8] + b"\0" * 93))

@@ -50,3 +50,4 @@ def test_oversized_arguments_that_did_not_parse_are_not_kept_either() -> None:
     kept = json.dumps(turn.message)
     assert "yyyy" not in kept and f"{len(broken)} bytes refused" in kept
     assert turn.message["raw"]["tool_calls"][1]["function"]["arguments"] == "{}"
+    assert calls[0].arguments == {"path": "(arguments too large)"}  # the step's label says why, not "/"

@@ -224,8 +224,9 @@ def test_a_broken_file_keeps_its_last_good_skills_and_is_never_overwritten(tmp_p
     assert [s["id"] for s in book.list("alice") if not s["builtin"]] == ["k1"]
     (tmp_path / "skills.json").write_text('{"users": {"alice": ', encoding="utf-8")  # a half-written hand edit
     assert book.prompt("alice", "k1") == "Prompt 1."  # reading keeps the last good content
-    with pytest.raises(Unavailable):
+    with pytest.raises(Unavailable) as broken:
         book.save("alice", _skill(2))
+    assert "skills.json" in (broken.value.hint or "") and str(tmp_path) not in str(broken.value.to_dict())
     assert (tmp_path / "skills.json").read_text() == '{"users": {"alice": '
     (tmp_path / "skills.json").write_text(
         json.dumps({"users": {"alice": {"k3": {"description": "ok", "prompt": "Three."}, "BAD ID": {"prompt": 1},

@@ -132,6 +132,18 @@ def test_the_selection_is_sent_redacted(s: Server) -> None:
     assert '"ai_text_action"' in audit and KEY not in audit  # audited like every read, the text as a digest
 
 
+@pytest.mark.parametrize(
+    ("action", "field"), [("custom", "instruction"), ("tone", "tone"), ("translate", "target_lang")]
+)
+def test_the_actions_field_is_sent_redacted_too(s: Server, action: str, field: str) -> None:
+    s.fake.add(o.stream_text(["ok"]))
+    secret = "AKIAIOSFODNN7EXAMPLE"  # an AWS access key id the redaction rules know
+    out = s.post(action, {"text": "Hello", field: f"use {secret} now"})
+    assert out.one("done")["text"] == "ok"
+    sent = json.dumps(s.fake.requests[0].json)
+    assert secret not in sent and "[REDACTED:" in sent and "use " in sent
+
+
 def test_gemini_gets_the_same_task_in_its_own_dialect(s: Server) -> None:
     s.fake.add(g.stream_text(["Bonjour", " !"]))
     out = s.post("translate", {"text": "Hello!", "target_lang": "French", "provider": "gemini"})
@@ -150,6 +162,7 @@ def test_gemini_gets_the_same_task_in_its_own_dialect(s: Server) -> None:
         ("custom", {"text": "Hello"}, 400, "invalid_argument"),
         ("tone", {"text": "Hello"}, 400, "invalid_argument"),
         ("improve", {"text": ""}, 400, "invalid_argument"),
+        ("improve", {"text": " \n\t "}, 400, "invalid_argument"),
         ("improve", {"text": 5}, 400, "invalid_argument"),
         ("improve", {"text": "Hello", "temperature": 2}, 400, "invalid_argument"),
         ("improve", {"text": "x" * (MAX_SELECTION_CHARS + 1)}, 413, "too_large"),

@@ -8,8 +8,8 @@ folder by writing, in its answer, one fenced block per change::
     ```
 
 ``create_file`` takes ``path`` and ``content``, ``create_directory`` takes ``path``; ``vault`` may be left out
-for the request's own vault. The server parses the *finished* answer (:func:`parse_actions`: strict JSON, known
-actions and fields only, at most :data:`MAX_BLOCKS` blocks of at most :data:`MAX_BLOCK_CHARS` characters, an
+for the request's own vault. The server parses the *finished* answer (:func:`parse_actions`: fences indented at most 3
+spaces, so a block in a list item counts, none inside another fence; strict JSON, known actions and fields only, at most :data:`MAX_BLOCKS` blocks of at most :data:`MAX_BLOCK_CHARS` characters, an
 unclosed block refused: a cut answer never becomes a change) and proposes each action through the tool layer's
 door like an agent's write (:class:`obsigate.agent.action_runs.ActionLoop`: ``propose_create_file``, the same
 planner, diff and stored proposal), so the person gets the same confirmation card and the same resume path

@@ -17,7 +17,7 @@ from typing import Any
 
 from obsigate.agent.providers.base import Turn
 
-__all__ = ["DEFAULT_MAX_ARGS_BYTES", "cap_arguments", "placeholder", "size_of"]
+__all__ = ["DEFAULT_MAX_ARGS_BYTES", "cap_arguments", "label_arguments", "placeholder", "size_of"]
 
 #: The default cap: 256 KiB, room for a long note (the write tools take up to 5,000,000 characters from REST).
 DEFAULT_MAX_ARGS_BYTES = 262_144
@@ -33,9 +33,26 @@ def placeholder(size: int, cap: int) -> dict[str, str]:
     return {"omitted": f"arguments of {size} bytes refused (over the {cap}-byte cap) and not kept"}
 
 
+#: The arguments a step's label names (agent/labels.py ``_fill``), and the longest value of them kept.
+_LABEL_KEYS = ("path", "source_path", "dir")
+_LABEL_MAX_CHARS = 1024
+
+
+def label_arguments(arguments: dict[str, Any] | None) -> dict[str, str]:
+    """What a refused call keeps of its ``arguments`` for its step's label: only its path fields (never the
+    content), or, when it has none (or they did not parse), ``{"path": "(arguments too large)"}`` so the label
+    says why rather than naming the vault's root."""
+    kept = {
+        key: value
+        for key in _LABEL_KEYS
+        if isinstance(value := (arguments or {}).get(key), str) and 0 < len(value) <= _LABEL_MAX_CHARS
+    }
+    return kept or {"path": "(arguments too large)"}
+
+
 def cap_arguments(turn: Turn, cap: int) -> dict[str, str]:
-    """Refuse the calls of ``turn`` whose arguments are over ``cap`` bytes: each gets ``arguments=None`` and an
-    ``error`` (what the model is told), and its arguments in ``turn.message`` (neutral ``tool_calls`` and the
+    """Refuse the calls of ``turn`` whose arguments are over ``cap`` bytes: each gets an ``error`` (what the model
+    is told) and, as ``arguments``, only what its step's label names (:func:`label_arguments`), and its arguments in ``turn.message`` (neutral ``tool_calls`` and the
     provider's ``raw``: OpenAI's ``function.arguments`` string, Gemini's ``functionCall.args``; any other raw shape
     is dropped) become :func:`placeholder`. Returns ``{call id: error message}`` of the refused calls."""
     refused: dict[str, str] = {}
@@ -50,7 +67,7 @@ def cap_arguments(turn: Turn, cap: int) -> dict[str, str]:
             "Send less per call (e.g. create the note short, then append_to_file the rest in parts)"
         )
         marks[call.id] = placeholder(size, cap)
-        call.arguments, call.error = None, refused[call.id]
+        call.arguments, call.error = label_arguments(call.arguments), refused[call.id]
     if not refused:
         return refused
     message = dict(turn.message)

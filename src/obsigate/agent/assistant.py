@@ -278,7 +278,7 @@ class Assistant:
         self.store.append(principal.name, cid, user_msg)
         loop = RunLoop(self._ctx(principal, None), self._client(config), self.limits, emit, self._noop)
         try:
-            messages = await self._with_images(principal, cid, config, [*prepared.history, user_msg])
+            messages = await self._with_images(principal, cid, config, [*prepared.history, user_msg], emit)
             turn = await loop.stream(ChatRequest(system=prepared.system, messages=messages, tools=None))
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, cid, ask.language, loop, None)
@@ -310,15 +310,24 @@ class Assistant:
         return True
 
     async def _with_images(
-        self, principal: Principal, cid: str, config: ProviderConfig, messages: list[dict[str, Any]]
+        self,
+        principal: Principal,
+        cid: str,
+        config: ProviderConfig,
+        messages: list[dict[str, Any]],
+        emit: Emit | None = None,
     ) -> list[dict[str, Any]]:
         """``messages`` with the conversation's most recent images as bytes for ``config``'s model (agent/images.py);
-        read and encoded in a worker thread (8 MiB of images: ~0.3 s on a busy 2-core machine)."""
+        read and encoded in a worker thread (8 MiB of images: ~0.3 s on a busy 2-core machine). With ``emit``, a
+        ``notice`` names the new message's images the request's caps left out (``images.unsent_notice``)."""
         if not any(m.get("images") for m in messages):
             return messages
-        return await anyio.to_thread.run_sync(
+        out = await anyio.to_thread.run_sync(
             img.provider_messages, self.store, principal.name, cid, config.name, config.model, messages
         )
+        if emit is not None and (notice := img.unsent_notice(out)) is not None:
+            await emit("notice", notice)
+        return out
 
     @staticmethod
     async def _noop(messages: list[dict[str, Any]]) -> None:
@@ -343,7 +352,7 @@ class Assistant:
             run.tools_on = False
             await emit("notice", {"code": "tools_unsupported", "message": loop.tools_notice(run)})
         await self._drive(
-            loop, principal, run, await self._with_images(principal, cid, config, [*prepared.history, user_msg])
+            loop, principal, run, await self._with_images(principal, cid, config, [*prepared.history, user_msg], emit)
         )
 
     def claim(self, principal: Principal, run_id: str) -> Run:

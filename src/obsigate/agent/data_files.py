@@ -107,9 +107,11 @@ class JsonObjectFile(CachedFile[dict[str, Any]]):
         try:
             return self._load()
         except (OSError, ValueError) as exc:
+            # the full path is the server's own layout: for its log, never in an answer to any user
+            log.warning("%s cannot be read (%s); not overwritten", self.path, type(exc).__name__)
             raise Unavailable(
                 f"{self.path.name} in the data folder cannot be read ({type(exc).__name__}); nothing was changed",
-                hint=f"fix or remove {self.path}",
+                hint=f"fix or remove {self.path.name} in the server's data folder (its log names the full path)",
             ) from None
 
     def write(self, data: dict[str, Any]) -> None:

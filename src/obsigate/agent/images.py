@@ -19,7 +19,8 @@ with it, so messages stay small however many images a conversation holds.
 Replay: every provider request carries the conversation's most recent images, at most :data:`MAX_SENT_IMAGES`
 of them and :data:`MAX_SENT_BYTES` in all (:func:`for_provider` adds their base64 ``data`` to the references);
 an older image, or any image when the model lacks vision, is sent as a short text note instead
-(``providers/image_parts.py``), so a long conversation's requests stay bounded.
+(``providers/image_parts.py``), so a long conversation's requests stay bounded. Images of the message being
+sent that the caps leave out are named in a ``notice`` ``images_not_sent`` (:func:`unsent_notice`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ __all__ = [
     "prepare_images",
     "provider_messages",
     "sniff",
+    "unsent_notice",
     "user_message",
 ]
 
@@ -65,7 +67,8 @@ MAX_SENT_IMAGES = 8
 #: base64 (4/3) and the text are added.
 MAX_SENT_BYTES = 12 * 1024 * 1024
 
-_DATA_URL = re.compile(r"data:([A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+);base64,(.*)", re.DOTALL)
+#: RFC 2397 (and RFC 2045's media type): ``data:``, the type and ``;base64`` are case-insensitive.
+_DATA_URL = re.compile(r"data:([A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+);base64,(.*)", re.DOTALL | re.IGNORECASE)
 _NAME_CHARS = 120
 
 
@@ -134,7 +137,8 @@ def _checked(data: bytes, declared: str | None, where: str) -> str:
 
 
 def decode_data_url(url: str, where: str = "the image") -> tuple[str, bytes]:
-    """``(mime type, bytes)`` of a ``data:image/...;base64,...`` URL, checked (:func:`_checked`).
+    """``(mime type, bytes)`` of a ``data:image/...;base64,...`` URL, checked (:func:`_checked`); the scheme,
+    type and ``base64`` token in any case, whitespace in the base64 ignored.
 
     Raises:
         BadRequest: not a base64 data URL, bad base64, an unsupported type or one the bytes contradict.
@@ -143,7 +147,10 @@ def decode_data_url(url: str, where: str = "the image") -> tuple[str, bytes]:
     match = _DATA_URL.fullmatch(url)
     if match is None:
         raise BadRequest(f"{where} is not a data URL (data:image/png;base64,...)")
-    declared, payload = match.group(1), match.group(2)
+    declared = match.group(1)
+    # base64 as MIME wraps it (RFC 2045 §6.8: line breaks every 76 characters) or pasted with spaces: the
+    # whitespace carries nothing; the body cap (8 MiB) bounds this join before the size check below.
+    payload = "".join(match.group(2).split())
     if declared.lower() not in (*TYPES, "image/jpg"):
         raise BadRequest(f"{where} has type {declared}; accepted: {', '.join(TYPES)}")
     if len(payload) > (MAX_IMAGE_BYTES + 2) // 3 * 4 + 8:  # base64 is 4/3 the size: refuse before decoding
@@ -241,6 +248,24 @@ def for_provider(messages: list[dict[str, Any]], load: Loader, vision: bool) -> 
                 chosen.append({k: v for k, v in ref.items() if k != "data"})
         out[i] = {**msg, "images": chosen[::-1]}
     return out
+
+
+def unsent_notice(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The ``notice`` event's data when :func:`for_provider` left out images of the last user message (the one
+    being answered: over :data:`MAX_SENT_BYTES` or :data:`MAX_SENT_IMAGES`): ``{code: "images_not_sent",
+    message, images}`` (``images``: their names), or ``None`` when all were sent. Older messages' images left
+    out are not reported: replacing them by a note is the replay's rule."""
+    last = next((m for m in reversed(messages) if m.get("role") == "user"), None)
+    left = [str(ref.get("name")) for ref in (last or {}).get("images") or () if "data" not in ref]
+    if not left:
+        return None
+    mib = MAX_SENT_BYTES // (1024 * 1024)
+    return {
+        "code": "images_not_sent",
+        "images": left,
+        "message": f"Not sent to the model (a request carries at most {MAX_SENT_IMAGES} images and {mib} MiB of "
+        f"them): {', '.join(left)}. Send them in a next message.",
+    }
 
 
 # --- the assistant's hooks (agent/assistant.py) ---------------------------------------------------------------

@@ -5,8 +5,9 @@ transforms the person's selection, streamed back for the editor to show as a dif
 checked before any provider call (:meth:`TextActions.prepare`): the action's own field (``target_lang``,
 ``tone``, ``instruction``), the provider, and the selection's size, refused whole over
 :data:`MAX_SELECTION_CHARS` (``too_large``: a cut selection would come back rewritten as if it were whole).
-The selection then passes the tool layer's door like every read (the front operation ``text_action_input``:
-redacted by the one rule, audited as ``ai_text_action``) and only its redacted text enters the prompt.
+A blank selection is refused (``invalid_argument``). The selection and the action's field then pass the tool
+layer's door like every read (the front operation ``text_action_input``: redacted by the one rule, audited as
+``ai_text_action``) and only their redacted text enters the prompt.
 
 Events (``emit``): ``delta`` ``{text}`` as the model writes, then ``done`` ``{action, text, usage, provider,
 model}``; a provider failure is the route's ``error`` ``{code, message}``. When the client hangs up, the route
@@ -104,18 +105,18 @@ class PreparedAction:
     text: str
 
 
-def _task(action: Action, req: TextRequest) -> str:
-    """The action's task with its field filled in.
+def _value(action: Action, req: TextRequest) -> str | None:
+    """The action's own field, stripped (``None``: the action takes none).
 
     Raises:
         BadRequest: ``invalid_argument``, the field the action needs is missing or blank.
     """
     if action.needs is None:
-        return action.task
+        return None
     value = (getattr(req, action.needs) or "").strip()
     if not value:
         raise BadRequest(f"the {action.id} action needs {action.needs}", details={"field": action.needs})
-    return action.task.format(value=value)
+    return value
 
 
 class TextActions:
@@ -128,19 +129,24 @@ class TextActions:
         """Check ``req`` and redact its selection, before any provider call.
 
         Raises:
-            ServiceError: ``not_found`` (no such action), ``invalid_argument`` (a missing field, a bad model
-                name), ``too_large`` (a selection over :data:`MAX_SELECTION_CHARS`), ``provider_not_configured``,
+            ServiceError: ``not_found`` (no such action), ``invalid_argument`` (a missing field, a blank
+                selection, a bad model name), ``too_large`` (a selection over :data:`MAX_SELECTION_CHARS`), ``provider_not_configured``,
                 ``rate_limited`` (the web app's tool budget).
         """
         action = ACTIONS.get(req.action)
         if action is None:
             raise NotFound(f"no text action {req.action!r}", hint=f"one of: {', '.join(ACTIONS)}")
-        task = _task(action, req)
+        value = _value(action, req)
+        if not req.text.strip():  # docs/assistant.md: a blank field is refused
+            raise BadRequest("the selection is blank", details={"field": "text"})
         self._check_size(req.text)
         config = self.assistant.providers.resolve(req.provider, req.model)
         ctx = ToolContext(principal=principal, runtime=self.assistant.runtime, mode="web")
-        out = await call_tool(ctx, "text_action_input", {"action": action.id, "text": req.text}, front_call=True)
+        # The field passes the door with the selection: everything sent to the provider is redacted.
+        args = {"action": action.id, "text": req.text, "value": value}
+        out = await call_tool(ctx, "text_action_input", args, front_call=True)
         self._check_size(out["text"])  # a redaction placeholder may be longer than what it hides
+        task = action.task if value is None else action.task.format(value=out["value"])
         return PreparedAction(action, config, SYSTEM + task, out["text"])
 
     @staticmethod

@@ -1,5 +1,5 @@
 """The editor's AI text actions (issue 18 item 1): the selection a person sends to a model passes the door like
-every read, so it is redacted by the one rule (``pipeline.finish``) and audited (``ai_text_action``, the text
+every read, so it (and the action's own field: instruction, tone or language) is redacted by the one rule (``pipeline.finish``) and audited (``ai_text_action``, the text
 kept as its length and digest), before ``agent/text_actions.py`` puts it in a prompt. Offered to no model
 (``scopes=()``); the front runs it with ``call_tool(..., front_call=True)``.
 """
@@ -22,20 +22,22 @@ MAX_TEXT_CHARS = 1_000_000
 
 
 class SelectionArgs(ToolArgs):
-    """The ``action`` (its id, for the audit) and the selected ``text``."""
+    """The ``action`` (its id, for the audit), the selected ``text`` and the action's own field ``value``."""
 
     action: str = Field(min_length=1, max_length=32, description="The action's id (audited).")
     text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="The selection.")
+    value: str | None = Field(default=None, max_length=2000, description="The action's instruction, tone or language.")
 
 
 class SelectionResult(ToolOutput):
-    """The selection as a model may read it: ``text`` redacted by ``pipeline.finish``, never cut (the caller
+    """The selection as a model may read it: ``text`` (and ``value``, the action's field) redacted by ``pipeline.finish``, never cut (the caller
     bounds it; a cut selection would be rewritten as if it were whole)."""
 
     UNBOUNDED: ClassVar[bool] = True
     AUDIT_ACTION: ClassVar[str] = "ai_text_action"
 
     text: str
+    value: str | None = None
 
 
 @tool(
@@ -46,4 +48,4 @@ class SelectionResult(ToolOutput):
 )
 def text_action_input(ctx: ToolContext, args: SelectionArgs) -> SelectionResult:
     """The editor's selection as an AI text action sends it to a model (redacted)."""
-    return SelectionResult(text=args.text)
+    return SelectionResult(text=args.text, value=args.value)
