@@ -131,7 +131,9 @@ class Assistant:
         #: messages with the first's (the history replayed to the provider must stay in order)
         self._busy: set[str] = set()
 
-    def _client(self, config: ProviderConfig) -> Provider:
+    def client(self, config: ProviderConfig) -> Provider:
+        """The pooled provider client of ``config`` (one per configuration, closed by :meth:`aclose`); the
+        editor's text actions share it."""
         client = self._clients.get(config)
         if client is None:
             client = self._clients[config] = self._factory(config)
@@ -276,7 +278,7 @@ class Assistant:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
         user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
-        loop = RunLoop(self._ctx(principal, None), self._client(config), self.limits, emit, self._noop)
+        loop = RunLoop(self._ctx(principal, None), self.client(config), self.limits, emit, self._noop)
         try:
             messages = await self._with_images(principal, cid, config, [*prepared.history, user_msg], emit)
             turn = await loop.stream(ChatRequest(system=prepared.system, messages=messages, tools=None))
@@ -300,7 +302,7 @@ class Assistant:
     ) -> bool:
         """The ``obsigate-action`` blocks of a tool-less answer ``text`` proposed as one confirmation
         (:mod:`obsigate.agent.action_runs`); unusable blocks are noted in the conversation. True: ``run`` paused."""
-        loop = ActionLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, self._noop)
+        loop = ActionLoop(self._ctx(principal, run.id), self.client(config), self.limits, emit, self._noop)
         lines = await offer_actions(loop, run, text)
         if lines:
             self.store.append(principal.name, run.conversation_id, note_message(lines))
@@ -399,7 +401,7 @@ class Assistant:
         async def record(messages: list[dict[str, Any]]) -> None:
             self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
 
-        loop = RunLoop(self._ctx(principal, run.id), self._client(config), self.limits, emit, record)
+        loop = RunLoop(self._ctx(principal, run.id), self.client(config), self.limits, emit, record)
         loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
         return loop
 

@@ -169,7 +169,7 @@ class TextActions:
             await emit("delta", {"text": text})
 
         config = prepared.config
-        client = self.assistant._client(config)  # the assistant's pooled client for this configuration
+        client = self.assistant.client(config)
         request = ChatRequest(system=prepared.system, messages=[{"role": "user", "content": prepared.text}])
         turn = await client.chat(request, on_delta)
         await emit("done", {
