@@ -16,8 +16,9 @@ export async function showTags(main, vault) {
     const data = await api.tags({ vault, limit: 500, offset });
     total = data.total;
     for (const { tag, count } of data.tags) {
-      list.append(el("li", el("a.tag", { href: searchHref(`#${tag}`, vault), "aria-label": `#${tag} (${t("tree.count", { n: count })})` },
-        `#${tag}`, el("span.tag-count", String(count)))));
+      // the accessible name starts with the visible text "#tag 2" (WCAG 2.5.3)
+      list.append(el("li", el("a.tag", { href: searchHref(`#${tag}`, vault), "aria-label": `#${tag} ${t(count === 1 ? "tree.count.one" : "tree.count", { n: count })}` },
+        `#${tag} `, el("span.tag-count", String(count)))));
     }
     offset = data.next_offset;
   } while (offset != null && offset < 5000);

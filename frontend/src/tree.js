@@ -91,16 +91,19 @@ export class FileTree {
   item(entry, level) {
     const isDir = entry.type === "dir";
     // A folder shows its notes, or its files when it holds no note (attachments).
-    const count = !isDir ? null : entry.notes ? t("tree.count", { n: entry.notes }) : entry.files ? t("tree.files", { n: entry.files }) : null;
+    const n = entry.notes || entry.files;
+    const count = !isDir || !n ? null : t(`${entry.notes ? "tree.count" : "tree.files"}${n === 1 ? ".one" : ""}`, { n });
     const row = el("span.tree-row",
       isDir ? icon("chevron", "icon chevron") : el("span.chevron-space"),
       icon(isDir ? "folder" : entry.is_note ? "note" : /\.(png|jpe?g|gif|svg|webp)$/i.test(entry.name) ? "image" : "file"),
       el("span.tree-name", isDir || !entry.is_note ? entry.name : entry.name.replace(/\.md$/i, "")),
-      isDir && count ? el("span.tree-count", { "aria-hidden": "true", title: count }, String(entry.notes || entry.files)) : null);
+      // the space keeps the name and the number apart in the visible text the accessible name must contain
+      ...(count ? [" ", el("span.tree-count", { title: count }, String(n))] : []));
     const li = el("li.tree-item", {
       role: "treeitem", tabindex: "-1", "aria-level": level,
-      // Named explicitly: a folder's name computed from its content would include its children.
-      "aria-label": count ? `${entry.name} (${count})` : entry.name,
+      // Named explicitly: a folder's name computed from its content would include its children. The name
+      // starts with the visible text ("Projects 2" -> "Projects 2 notes"), as speech control needs (WCAG 2.5.3).
+      "aria-label": count ? `${entry.name} ${count}` : entry.name,
       dataset: { path: entry.path, type: entry.type, name: entry.name, files: entry.files ?? "" },
     }, row);
     this.ops.decorate(li, row);

@@ -80,7 +80,7 @@ function refocus(id) {
 
 /** The capability flags a model has, as badges (the assistant panel's look and words). */
 export function badges(capabilities) {
-  return el("span.badges", { "aria-label": t("settings.ai.capabilities") },
+  return el("span.badges", { role: "group", "aria-label": t("settings.ai.capabilities") },
     Object.entries(capabilities || {}).filter(([, on]) => on).map(([flag]) => el("span.badge", t(`capability.${flag}`))));
 }
 
@@ -242,7 +242,9 @@ async function vaultsSection(body) {
 // ---- users and API keys (admin) --------------------------------------------------------------------------
 
 async function usersSection(body, app) {
-  const section = el("section.settings-section", { id: "cfg-users", "aria-labelledby": "cfg-users-title" });
+  // titled from the start: the list loads after (a section named by a missing title has no role)
+  const section = el("section.settings-section", { id: "cfg-users", "aria-labelledby": "cfg-users-title" },
+    el("h2", { id: "cfg-users-title" }, t("settings.users.title")));
   body.append(section);
   const draw = async (focusId) => {
     const data = await api.users();
