@@ -18,6 +18,7 @@ import { FileTree } from "./tree.js";
 import { NoteView, loadMarkdown } from "./note.js";
 import { SearchView } from "./search.js";
 import { QuickSwitcher } from "./switcher.js";
+import { assistantDock } from "./assistant/dock.js"; // the panel's place, keys and focus (panel.js loads on open)
 import { signIn } from "./login.js";
 import { showError } from "./toast.js";
 import { confirmDialog } from "./dialog.js";
@@ -109,7 +110,8 @@ function buildShell() {
   };
   treeBtn.addEventListener("click", () => toggle("tree"));
   sideBtn.addEventListener("click", () => toggle("side"));
-  assistantBtn.addEventListener("click", () => toggleAssistant(assistantPane, assistantBtn));
+  const dock = assistantDock({ pane: assistantPane, button: assistantBtn, shell, mount: () => mountAssistantOnce(assistantPane) });
+  assistantBtn.addEventListener("click", () => dock.toggle());
   scrim.addEventListener("click", () => { if (!wide(900)) setPane("tree", false); if (!wide(1200)) setPane("side", false); });
   const narrowClose = () => { if (!wide(900)) setPane("tree", false); if (!wide(1200)) setPane("side", false); };
 
@@ -195,18 +197,18 @@ function buildShell() {
 // ---- the assistant (its module loads on first open: it is not part of the first page load) ---------------
 let assistant = null; // {mount(), handle} once the panel's module is loaded
 
-async function toggleAssistant(pane, button) {
-  const open = pane.hidden;
-  pane.hidden = !open;
-  button.setAttribute("aria-expanded", String(open));
-  if (!open || assistant) return;
-  assistant = { handle: null };
+/** Load and mount the panel in `pane` the first time (assistant/dock.js opens, closes and focuses it). */
+function mountAssistantOnce(pane) {
+  if (!assistant) assistant = { handle: null, ready: loadAssistant(pane) };
+  return assistant.ready;
+}
+
+async function loadAssistant(pane) {
   const [{ mountAssistant }, { answerRenderer }] = await Promise.all([import("./assistant/panel.js"), import("./assistant/answer.js")]);
   const options = {
     t,
     language: getLang,
     render: await answerRenderer(() => state.vault), // answers as sanitised markdown, note links open the note
-    onError: (err) => showError(err.body || err),
     context: () => {
       const r = parseRoute();
       const path = r.view === "note" ? r.path : null;

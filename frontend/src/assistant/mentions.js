@@ -111,7 +111,8 @@ export function mentionsPart(c, { t, context, state, dispatch, attachImage }) {
 
   input.addEventListener("keydown", (e) => {
     if (onKey(e)) return;
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); c.form.requestSubmit(); }
+    // Enter sends, as in every chat app (Ctrl/Cmd+Enter too); Shift+Enter starts a new line
+    if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.isComposing) { e.preventDefault(); c.form.requestSubmit(); }
   });
   input.addEventListener("input", onInput);
   input.addEventListener("click", onInput);

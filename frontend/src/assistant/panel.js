@@ -22,6 +22,8 @@ import { sayer, slashPart } from "./slash.js";
 import { messageOf } from "./commands.js";
 import { contextFields, diffKind, initialState, reduce, restoredTurn } from "./state.js";
 import { turnView } from "./turn.js";
+import { errorTurn } from "./errors.js";
+import { showEmptyState } from "./onboarding.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
 const QUIET = { quiet: true, auth401: false };
@@ -50,7 +52,7 @@ function controls(t, on) {
   c.model = h("select", { "aria-label": t("assistant.model"), onchange: () => on.model() });
   c.badges = h("span", { class: "badges", "aria-live": "polite" });
   c.log = h("div", { class: "assistant-log", role: "log", "aria-live": "polite" });
-  c.input = h("textarea", { rows: "3", "aria-label": t("assistant.input"), placeholder: t("assistant.placeholder"),
+  c.input = h("textarea", { rows: "3", "aria-label": t("assistant.input"), placeholder: t("assistant.prompt"),
     "aria-autocomplete": "list", "aria-haspopup": "listbox", "aria-controls": "as-mentions" });
   c.send = h("button", { type: "submit", class: "primary" }, t("assistant.send"));
   c.historyBtn = h("button", { type: "button", id: "as-history", "aria-expanded": "false", "aria-controls": "as-conversations",
@@ -71,6 +73,13 @@ function controls(t, on) {
         onclick: () => on.newConversation() }, t("assistant.new"))),
     c.conversations, c.log, c.form);
   return c;
+}
+
+/** A notice, an error or "Stopped." of the stream, as a line of the conversation. */
+function postView(t, { kind, data }) {
+  if (kind === "notice") return h("div", { class: "notice", role: "status" }, data.message);
+  if (kind === "error") return errorTurn(t, data);
+  return h("div", { class: "notice" }, t("assistant.stopped"));
 }
 
 /** The provider and model pickers with the model's capability badges. Returns `{load, fill, badges}`. */
@@ -99,22 +108,24 @@ function modelsPart(c, t, onError) {
   function showBadges() {
     const p = models?.providers.find((x) => x.name === c.provider.value);
     const m = p?.models.find((x) => x.name === c.model.value);
-    c.badges.replaceChildren(...Object.entries(m?.capabilities || {}).filter(([, on]) => on)
+    // "chat" is left out: every model listed here chats, and the badge read as "chat only" beside Agent
+    c.badges.replaceChildren(...Object.entries(m?.capabilities || {}).filter(([flag, on]) => on && flag !== "chat")
       .map(([flag]) => h("span", { class: "badge", title: t(`capability.${flag}`) }, t(`capability.${flag}`))));
   }
   /** The chosen model's capability flags, or null when the list does not know it (the server decides). */
   const capabilities = () => models?.providers.find((x) => x.name === c.provider.value)?.models.find((x) => x.name === c.model.value)?.capabilities || null;
-  return { load: loadModels, fill: fillModels, badges: showBadges, capabilities };
+  return { load: loadModels, fill: fillModels, badges: showBadges, capabilities, data: () => models };
 }
 
 /**
  * Mount the panel in `root`.
  * options: `t(key, vars)` (the app's catalog), `render(markdown) -> Node` (sanitised), `context()` ->
  * `{vault, directory, files}` (what "this folder / these files" mean now), `onWrite(paths)` (refresh the
- * tree and the open note), `onError(err)` (show an API error), `language()` ("fr"/"en").
+ * tree and the open note), `language()` ("fr"/"en"). Errors are shown in the conversation (errors.js).
  */
 export function mountAssistant(root, options) {
-  const { t, render, context, onWrite, onError, language } = options;
+  const { t, render, context, onWrite, language } = options;
+  const onError = (err) => { if (err?.name !== "AbortError") c.log.append(errorTurn(t, err)); };
   let state = initialState();
   let controller = null;
   let turn = null; // the streaming request's view
@@ -163,11 +174,9 @@ export function mountAssistant(root, options) {
     if (onWrite) onWrite(state.turn?.written || []);
   }
 
-  function drawPost({ kind, data }) {
-    if (kind === "notice") c.log.append(h("div", { class: "notice", role: "status" }, data.message));
-    else if (kind === "confirmation") (turn ? turn.footer : c.log).append(confirmationCard(data));
-    else if (kind === "error") c.log.append(h("div", { class: "error", role: "alert" }, `${data.code}: ${data.message}`));
-    else if (kind === "stopped") c.log.append(h("div", { class: "notice" }, t("assistant.stopped")));
+  function drawPost(post) {
+    if (post.kind === "confirmation") (turn ? turn.footer : c.log).append(confirmationCard(post.data));
+    else c.log.append(postView(t, post));
   }
 
   // ---- asking, streaming, confirming --------------------------------------------------------------
@@ -259,7 +268,7 @@ export function mountAssistant(root, options) {
     if (waiting?.actions?.length) turn.footer.append(confirmationCard(waiting));
   }
 
-  models.load().then(() => convs.reopen());
+  models.load().then(() => { convs.reopen(); showEmptyState(c.log, t, models.data()); }); // no provider: how to set one up
   // busy(): a request is streaming (the shell waits for it to end before redrawing the panel in a new language)
   return { newConversation: convs.newConversation, openConversation: convs.open, busy: () => Boolean(controller) };
 }
