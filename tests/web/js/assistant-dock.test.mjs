@@ -1,0 +1,48 @@
+// The assistant panel's pure parts (issue 19 item 5): errors worded by code (errors.js), the shortcut
+// (dock.js), when the empty state shows (onboarding.js), and the catalogs of these words in both languages.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+const { t } = await import("../../../frontend/src/i18n.js");
+const { errorText } = await import("../../../frontend/src/assistant/errors.js");
+const { isAssistantShortcut } = await import("../../../frontend/src/assistant/dock.js");
+const { unconfiguredDefault } = await import("../../../frontend/src/assistant/onboarding.js");
+const { default: en } = await import("../../../frontend/src/i18n/assistant.en.json");
+const { default: fr } = await import("../../../frontend/src/i18n/assistant.fr.json");
+
+test("an error is worded by its code, with the seconds to wait; an unknown code keeps the server's words", () => {
+  assert.equal(errorText(t, { code: "provider_auth_failed", message: "401 from upstream" }),
+    "The provider refused its API key. An administrator can check it in the AI settings.");
+  assert.equal(errorText(t, { code: "provider_rate_limited", retryAfter: 12 }), "The provider is limiting requests: try again in 12 s.");
+  assert.equal(errorText(t, { code: "rate_limited", details: { retry_after: 3 } }), "Too many requests: try again in 3 s.");
+  assert.equal(errorText(t, { code: "something_new", message: "The server's own words." }), "The server's own words.");
+  assert.equal(errorText(t, null), "Something went wrong.");
+});
+
+test("every error code the panel words is worded in French too, and the words differ", () => {
+  const keys = Object.keys(en).filter((k) => k.startsWith("assistant.error.") || k.startsWith("assistant.empty."));
+  assert.ok(keys.length > 20);
+  for (const k of keys) {
+    assert.ok(fr[k], k);
+    assert.notEqual(fr[k], en[k], k);
+    assert.deepEqual(fr[k].match(/\{\w+\}/g), en[k].match(/\{\w+\}/g), k); // the same placeholders
+  }
+});
+
+test("Ctrl+Shift+A and Cmd+Shift+A reach the panel; Ctrl+A, Ctrl+Alt+Shift+A and Shift+A do not", () => {
+  const key = (o) => ({ key: "A", code: "KeyA", ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...o });
+  assert.ok(isAssistantShortcut(key({ ctrlKey: true, shiftKey: true })));
+  assert.ok(isAssistantShortcut(key({ metaKey: true, shiftKey: true })));
+  assert.ok(isAssistantShortcut(key({ ctrlKey: true, shiftKey: true, key: "Q", code: "KeyA" }))); // AZERTY: the key's place
+  assert.ok(!isAssistantShortcut(key({ ctrlKey: true, key: "a" })));
+  assert.ok(!isAssistantShortcut(key({ ctrlKey: true, shiftKey: true, altKey: true })));
+  assert.ok(!isAssistantShortcut(key({ shiftKey: true })));
+});
+
+test("the empty state shows when the default provider is not configured, whatever the others are", () => {
+  const models = (configured) => ({ default_provider: "deepseek", providers: [
+    { name: "deepseek", label: "DeepSeek", configured }, { name: "ollama", label: "Ollama", configured: true }] });
+  assert.equal(unconfiguredDefault(models(false))?.label, "DeepSeek");
+  assert.equal(unconfiguredDefault(models(true)), null);
+  assert.equal(unconfiguredDefault(null), null); // no list: its error is in the conversation already
+});
