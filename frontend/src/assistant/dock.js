@@ -1,19 +1,21 @@
 // Where the assistant panel lives in the shell and how it opens and closes (issue 19 item 5). Part of the first
 // page load (small): the panel itself (panel.js) still loads on first open.
 // - Opening moves focus into it (the message box); Esc closes it and gives focus back to what opened it.
-// - A shortcut reaches the message box from anywhere: Ctrl+Shift+A (Cmd+Shift+A on a Mac), opening the panel
-//   if needed. Not one of Obsidian's default hotkeys (shared/reference/obsidian-app.md §6.3), nor the app's.
+// - A shortcut reaches the message box from anywhere: Mod+Shift+A (Ctrl, or Cmd on a Mac), opening the panel
+//   if needed; the command "assistant:open" of the app's registry (commands/registry.js: the palette lists it).
+//   Not one of Obsidian's default hotkeys (shared/reference/obsidian-app.md §6.3), nor the app's.
 // - Wide screens (>= DOCK_MIN_PX): the panel is a column beside the note, which narrows (styles/assistant.css);
 //   narrower it lies over the note; on a phone (<= PHONE_MAX_PX) it covers the screen and closes on navigation.
 
+import { registerCommand, formatHotkey } from "../commands/registry.js";
+import { t, onLangChange } from "../i18n.js";
+
+/** The panel's hotkey, in the registry's notation. */
+export const ASSISTANT_HOTKEY = "Mod+Shift+A";
 /** Narrowest viewport (CSS px) where the panel sits beside the note instead of over it. */
 export const DOCK_MIN_PX = 1000;
 /** Widest viewport (CSS px) treated as a phone: the panel closes when the route changes. */
 export const PHONE_MAX_PX = 700;
-
-/** Whether keydown `e` is the panel's shortcut (Ctrl or Cmd, Shift, A; no Alt). */
-export const isAssistantShortcut = (e) =>
-  (e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && (e.code === "KeyA" || e.key?.toLowerCase() === "a");
 
 /**
  * Wire the panel's pane. deps: `pane` (the aside), `button` (the top bar's toggle), `shell` (gets
@@ -59,15 +61,18 @@ export function assistantDock({ pane, button, shell, mount }) {
   pane.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !e.defaultPrevented && !e.isComposing) { e.preventDefault(); close(); }
   });
-  document.addEventListener("keydown", (e) => {
-    if (!isAssistantShortcut(e) || !shell.isConnected) return;
-    e.preventDefault();
-    open();
-  });
+  // a newer shell (after signing in again) replaces this one's command: same id
+  registerCommand({ id: "assistant:open", name: () => t("assistant.command.open"), hotkeys: [ASSISTANT_HOTKEY],
+    section: "view", when: () => shell.isConnected, run: () => open() });
   window.addEventListener("hashchange", () => {
     if (window.matchMedia(`(max-width: ${PHONE_MAX_PX}px)`).matches) close({ restoreFocus: false });
   });
-  button.setAttribute("aria-keyshortcuts", "Control+Shift+A Meta+Shift+A"); // the title says it (i18n top.assistant)
+  // the title shows the hotkey as this platform writes it; after a language switch the shell sets the title
+  // back to the plain label first, hence the microtask
+  const showKeys = () => { button.title = `${t("top.assistant")} (${formatHotkey(ASSISTANT_HOTKEY)})`; };
+  onLangChange(() => queueMicrotask(showKeys));
+  showKeys();
+  button.setAttribute("aria-keyshortcuts", /Mac|iPhone|iPad/.test(navigator.platform || "") ? "Meta+Shift+A" : "Control+Shift+A");
   setOpen(false);
   return { open, close, toggle, focusInput };
 }

@@ -1,11 +1,12 @@
 // The assistant panel's pure parts (issue 19 item 5): errors worded by code (errors.js), the shortcut
-// (dock.js), when the empty state shows (onboarding.js), and the catalogs of these words in both languages.
+// (dock.js, through the app's command registry), when the empty state shows (onboarding.js), and the catalogs of these words in both languages.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
 const { t } = await import("../../../frontend/src/i18n.js");
 const { errorText } = await import("../../../frontend/src/assistant/errors.js");
-const { isAssistantShortcut } = await import("../../../frontend/src/assistant/dock.js");
+const { ASSISTANT_HOTKEY } = await import("../../../frontend/src/assistant/dock.js");
+const { matchHotkey, formatHotkey } = await import("../../../frontend/src/commands/registry.js");
 const { unconfiguredDefault } = await import("../../../frontend/src/assistant/onboarding.js");
 const { default: en } = await import("../../../frontend/src/i18n/assistant.en.json");
 const { default: fr } = await import("../../../frontend/src/i18n/assistant.fr.json");
@@ -29,14 +30,15 @@ test("every error code the panel words is worded in French too, and the words di
   }
 });
 
-test("Ctrl+Shift+A and Cmd+Shift+A reach the panel; Ctrl+A, Ctrl+Alt+Shift+A and Shift+A do not", () => {
+test("Ctrl+Shift+A (Cmd+Shift+A on a Mac) reaches the panel, by the key's place; Ctrl+A, Ctrl+Alt+Shift+A do not", () => {
   const key = (o) => ({ key: "A", code: "KeyA", ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...o });
-  assert.ok(isAssistantShortcut(key({ ctrlKey: true, shiftKey: true })));
-  assert.ok(isAssistantShortcut(key({ metaKey: true, shiftKey: true })));
-  assert.ok(isAssistantShortcut(key({ ctrlKey: true, shiftKey: true, key: "Q", code: "KeyA" }))); // AZERTY: the key's place
-  assert.ok(!isAssistantShortcut(key({ ctrlKey: true, key: "a" })));
-  assert.ok(!isAssistantShortcut(key({ ctrlKey: true, shiftKey: true, altKey: true })));
-  assert.ok(!isAssistantShortcut(key({ shiftKey: true })));
+  assert.equal(ASSISTANT_HOTKEY, "Mod+Shift+A");
+  assert.ok(matchHotkey(ASSISTANT_HOTKEY, key({ ctrlKey: true, shiftKey: true }), false));
+  assert.ok(matchHotkey(ASSISTANT_HOTKEY, key({ metaKey: true, shiftKey: true }), true));
+  assert.ok(matchHotkey(ASSISTANT_HOTKEY, key({ ctrlKey: true, shiftKey: true, key: "Q" }), false)); // AZERTY
+  assert.ok(!matchHotkey(ASSISTANT_HOTKEY, key({ ctrlKey: true }), false));
+  assert.ok(!matchHotkey(ASSISTANT_HOTKEY, key({ ctrlKey: true, shiftKey: true, altKey: true }), false));
+  assert.equal(formatHotkey(ASSISTANT_HOTKEY, false), "Ctrl+Shift+A");
 });
 
 test("the empty state shows when the default provider is not configured, whatever the others are", () => {
