@@ -125,7 +125,7 @@ function modelsPart(c, t, onError) {
  */
 export function mountAssistant(root, options) {
   const { t, render, context, onWrite, language } = options;
-  const onError = (err) => { if (err?.name !== "AbortError") c.log.append(errorTurn(t, err)); };
+  const onError = (err) => { if (err?.name !== "AbortError") { c.log.append(errorTurn(t, err)); c.log.scrollTop = c.log.scrollHeight; } };
   let state = initialState();
   let controller = null;
   let turn = null; // the streaming request's view
