@@ -199,7 +199,8 @@ let assistant = null; // {mount(), handle} once the panel's module is loaded
 
 /** Load and mount the panel in `pane` the first time (assistant/dock.js opens, closes and focuses it). */
 function mountAssistantOnce(pane) {
-  if (!assistant) assistant = { handle: null, ready: loadAssistant(pane) };
+  // a new shell (signed in again) has a new, empty pane: the panel is mounted there anew
+  if (!assistant || assistant.pane !== pane) assistant = { handle: null, pane, ready: loadAssistant(pane) };
   return assistant.ready;
 }
 

@@ -2,8 +2,9 @@
 
 One server (auth on, an admin with no AI provider configured: the assistant shows its empty state) for the
 module, one page per theme that walks every screen: login, note view, editor, search, tags, graph, settings
-(preferences, AI, vaults, users), history, trash, the assistant panel open and the quick switcher open. Each
-screen is checked with :func:`a11y.assert_no_serious`; the failures of all screens are reported together.
+(preferences, AI, vaults, users), history, trash, the assistant panel open (its empty state and an error turn)
+and the quick switcher open. Each screen is checked with :func:`a11y.violations` (what
+:func:`a11y.assert_no_serious` runs); the failures of all screens are reported together.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
+from fakes.llm_server import PROVIDERS
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.config import load_settings
@@ -26,16 +28,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One ObsiGate with auth on and the admin ``root``; no AI provider configured."""
     root = tmp_path_factory.mktemp("a11y")
     vault = write_tree(root / "vault", SMALL_VAULT)
-    settings = load_settings(
-        data_dir=root / "data", port=free_port(), vaults={"notes": {"path": str(vault)}}, auth_enabled=True
-    )
-    live = LiveServer(settings).start()
-    live.wait_ready()
-    live.app.state.auth.users.add_user("root", PASSWORD, admin=True, vaults=None)
-    try:
-        yield live.url
-    finally:
-        live.stop()
+    with pytest.MonkeyPatch.context() as mp:
+        for name in PROVIDERS:  # whatever this machine's environment sets up
+            for suffix in ("_API_KEY", "_BASE_URL", "_MODEL"):
+                mp.delenv(f"{name}{suffix}", raising=False)
+        mp.delenv("AI_DEFAULT_PROVIDER", raising=False)
+        settings = load_settings(
+            data_dir=root / "data", port=free_port(), vaults={"notes": {"path": str(vault)}}, auth_enabled=True
+        )
+        live = LiveServer(settings).start()
+        live.wait_ready()
+        live.app.state.auth.users.add_user("root", PASSWORD, admin=True, vaults=None)
+        try:
+            yield live.url
+        finally:
+            live.stop()
 
 
 def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
@@ -88,7 +95,10 @@ def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
         page.goto(f"{url}/#/v/notes/Ideas.md")
         page.wait_for_selector(".note-title >> text=Ideas")
         page.click("#assistant-btn")
-        page.wait_for_selector(".assistant-bar")
+        page.wait_for_selector(".assistant-empty")  # no provider set up: how to set one up
+        page.keyboard.type("Hello")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".assistant-log .error-turn")  # the refusal, a turn of the conversation
 
     def switcher(page: Any) -> None:
         page.keyboard.press("Escape")
@@ -112,6 +122,7 @@ def test_every_screen_has_no_serious_axe_violation(page: Any, served: str, theme
     page.add_init_script(f"localStorage.setItem('obsigate.theme', '{theme}')")
     page.set_default_timeout(10_000)
     page.watch.expect("401")  # the page asks who is there before signing in
+    page.watch.expect("503")  # the assistant's refused request (no provider), shown in its conversation
     failures = []
     for name, open_screen in _screens(served):
         open_screen(page)
