@@ -183,6 +183,8 @@ class _Parser:
         self.skip_ws()
         if self.peek() == ")":
             raise QuerySyntaxError("empty parentheses", open_at)
+        if not self.peek():
+            raise QuerySyntaxError("unbalanced parenthesis: this '(' is never closed", open_at)
         node = self.parse_or()
         if self.peek() != ")":
             raise QuerySyntaxError("unbalanced parenthesis: this '(' is never closed", open_at)
