@@ -12,7 +12,7 @@ Measures, against a real ``obsigate serve`` on loopback (its tool rate limit lif
   frame), over ``--runs`` random notes;
 * quick switcher: last keystroke → the list shows the hits for the full query (debounce included);
 * search (issue 19): last keystroke in the top search box → the results for the full query painted (the
-  200 ms debounce, the route change, the request and the paint included), over :data:`SEARCHES` (plain words
+  120 ms debounce, the route change, the request and the paint included), over :data:`SEARCHES` (plain words
   and Obsidian's operators), ``--search-runs`` times each;
 * the whole vault's graph (``#/graph?v=…``, every note): navigation → interactive (the view's
   ``graph-interactive`` mark: the first frame with all nodes is on screen and sigma's handlers are live), in

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import anyio
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support import SHARED_VAULTS, write_tree
 
 from obsigate.auth.principal import ANONYMOUS
@@ -148,3 +150,22 @@ def test_shared_vault_matches_a_count_from_the_files(ctx: ToolContext) -> None:
         if "#feature/statuses" in (t := p.read_text(encoding="utf-8").lower()) and "custom statuses" in t
     )
     assert out["total"] == with_both
+
+
+_PIECES = st.sampled_from(
+    ["meeting", "bob", " ", " ", "OR", "-", "(", ")", '"', "/", "\\", "[", "]", "tag:", "path:", "line:", "task-done:",
+     "section:", "match-case:", "block:", "#work", "a", ".*", "(?P<", "{9999}", "é", "\n"]
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.lists(_PIECES, max_size=12).map("".join), st.text(max_size=40)))
+def test_any_query_answers_or_says_invalid_query(ctx: ToolContext, q: str) -> None:
+    try:
+        out = search(ctx, q)
+    except ServiceError as exc:
+        assert exc.code == "invalid_query", (q, exc.code, exc)
+        assert 0 <= exc.details["position"] <= len(q)
+    else:
+        assert out["total"] == len(out["hits"])  # the corpus is smaller than a page
+        assert {h["path"] for h in out["hits"]} <= set(CORPUS)

@@ -70,8 +70,7 @@ def search_vaults(
             for h in page.hits
         ]  # fmt: skip
     else:
-        scan = search_syntax.run(ws, node, vaults, tag=tag or None)
-        scan.found.sort(key=lambda f: (-f.score, f.path.casefold(), f.path, f.vault))
+        scan = search_syntax.run(ws, node, vaults, tag=tag or None, offset=offset, limit=limit)
         total = len(scan.found)
         hits = [
             {"vault": f.vault, "path": f.path, "title": note_title(f.path), "score": f.score,
