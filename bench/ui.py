@@ -11,6 +11,9 @@ Measures, against a real ``obsigate serve`` on loopback (its tool rate limit lif
 * opening a note from inside the app (``location.hash`` set → the new note's text painted, next animation
   frame), over ``--runs`` random notes;
 * quick switcher: last keystroke → the list shows the hits for the full query (debounce included);
+* search (issue 19): last keystroke in the top search box → the results for the full query painted (the
+  120 ms debounce, the route change, the request and the paint included), over :data:`SEARCHES` (plain words
+  and Obsidian's operators), ``--search-runs`` times each;
 * the whole vault's graph (``#/graph?v=…``, every note): navigation → interactive (the view's
   ``graph-interactive`` mark: the first frame with all nodes is on screen and sigma's handlers are live), in
   a fresh browser context each run (no HTTP cache, no stored layout; the first run also finds the server's
@@ -61,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--graph-runs", type=int, default=5)
+    ap.add_argument("--search-runs", type=int, default=5)
     a = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -188,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                 "p95": pct(switches, 0.95),
                 "max": round(max(switches), 1),
             }
+            report["search_ms"] = search_runs(page, base, a.search_runs)
             report["graph"] = graph_runs(browser, base, a.graph_runs)
             browser.close()
     finally:
@@ -199,10 +204,56 @@ def main(argv: list[str] | None = None) -> int:
         "open_note_p50_ms<=150": report["open_note_ms"]["p50"] <= 150,
         "quick_switcher_p50_ms<=100": report["quick_switcher_ms"]["p50"] <= 100,
         "graph_interactive_p50_ms<=3000": report["graph"]["interactive_ms"]["p50"] <= 3000,
+        "search_p50_ms<=250": report["search_ms"]["all"]["p50"] <= 250,
     }
     (work / f"ui-{a.notes}.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     print(json.dumps(report, indent=1))
     return 0
+
+
+#: Search-box queries on the generated vault (its words, tags and folders: bench/genvault.py).
+SEARCHES = {
+    "plain words": "database backup",
+    "tag + word": "tag:#python deployment",
+    "phrase": '"action items"',
+    "path + word - word": "path:projects budget -draft",
+    "line:(…)": "line:(database backup)",
+    "OR + tag": "incident OR postmortem tag:#work",
+    "task-todo:": "task-todo:review",
+    "regex": "/kube\\w+/",
+}
+_LAST_KEY = """async (q) => {
+    const input = document.getElementById('search');
+    const view = () => document.querySelector('.search-view');
+    const t0 = performance.now();
+    input.value = q;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => {
+        const tick = () => (view()?.dataset.shown === q ? resolve() : requestAnimationFrame(tick));
+        tick();
+    });
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return performance.now() - t0;
+}"""
+
+
+def search_runs(page, base: str, runs: int) -> dict:
+    """Last keystroke → results painted, per query of :data:`SEARCHES` (see the module docstring)."""
+    page.goto(f"{base}/#/search?q=&v={VAULT}")
+    page.wait_for_selector(".search-view")
+    out: dict = {}
+    every: list[float] = []
+    for name, q in SEARCHES.items():
+        times = []
+        for _ in range(runs):
+            page.fill("#search", q[:-1])  # all but the last key, its results shown, then the last key
+            page.wait_for_function("(q) => document.querySelector('.search-view')?.dataset.shown === q", arg=q[:-1])
+            times.append(page.evaluate(_LAST_KEY, q))
+        hits = page.locator(".search-hit").count()
+        out[name] = {"q": q, "p50": pct(times, 0.5), "max": round(max(times), 1), "hits_shown": hits}
+        every += times
+    out["all"] = {"p50": pct(every, 0.5), "p95": pct(every, 0.95), "max": round(max(every), 1)}
+    return out
 
 
 def graph_runs(browser, base: str, runs: int) -> dict:

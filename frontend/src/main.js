@@ -147,7 +147,7 @@ function buildShell() {
   const typed = debounce(() => {
     const q = searchInput.value;
     if (q.trim() || parseRoute().view === "search") searchTo(q);
-  }, 200);
+  }, 120); // issue 19: last key → results ≤ 250 ms with the debounce; a stale request is aborted (search.js)
   searchInput.addEventListener("input", typed);
   searchInput.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {

@@ -4,11 +4,15 @@
 // filters live in the route (#/search?q=…&v=…&tag=…&re=1…) so reload and back/forward keep them.
 // Snippets are plain text with <mark>…</mark> around matches: split on the markers and build text nodes +
 // <mark> elements (never parsed as HTML).
+// Obsidian's operators (tag:, path:, "phrase", -x, OR, /re/ …, issue 19) are parsed by the server from the same
+// box; a query that does not parse is shown with its faulty character marked. Keyboard (search/keys.js): Down
+// from the box enters the hits, Up/Down/Home/End move, Esc or Up on the first goes back to the box.
 import * as api from "./api/index.js";
 import { showError } from "./toast.js";
 import { el, icon, debounce } from "./dom.js";
 import { t, getLang, formatDate } from "./i18n.js";
 import { go, noteHref, searchHref } from "./router.js";
+import { nextFocus, errorParts } from "./search/keys.js";
 
 const PAGE = 20;
 const TEXTS = ["tag", "inc", "exc"]; // tag, include / exclude path globs
@@ -89,12 +93,54 @@ function exactParams(q, vault, f, offset) {
   return p;
 }
 
+/** Operators listed under "Search syntax": [example, i18n key under search.syntax.]. */
+const SYNTAX = [
+  ["tag:#work", "tag"], ["path:Projects", "path"], ["file:2024", "file"], ['"exact words"', "phrase"],
+  ["-word", "not"], ["a OR b", "or"], ["(a b) OR c", "group"], ["line:(a b)", "line"], ["section:(a b)", "section"],
+  ["task-todo:call", "task"], ["/\\d{4}/", "regex"], ["match-case:Bob", "case"],
+];
+
+/** The error box's content: a query that does not parse shows where (its faulty character marked). */
+function errorContent(e, q) {
+  const head = [el("strong", t("search.error")), " ", e.message, el("code.muted", ` ${e.code || ""}`)];
+  if (e.code === "invalid_query" && e.details?.position != null) {
+    const [before, at, after] = errorParts(e.details.query ?? q, e.details.position);
+    return [...head, el("div.search-error-query", `${t("search.errorAt", { n: e.details.position + 1 })} `,
+      el("code", before, el("mark.search-error-at", at), after))];
+  }
+  return [...head, ...(e.hint ? [el("div.muted", e.hint)] : [])]; // replaceChildren would write a null as "null"
+}
+
 export class SearchView {
   constructor(main) {
     this.main = main;
     this.ctrl = null;
     this.view = null;
     this.tagsFor = null;
+    // The top bar's search box belongs to the shell; Down there enters the hits while they are on screen.
+    document.addEventListener("keydown", (e) => {
+      if (e.target?.id !== "search" || e.altKey || e.ctrlKey || e.metaKey || !this.onScreen()) return;
+      this.moveFocus(-1, e);
+    });
+  }
+
+  onScreen() {
+    return Boolean(this.view && this.main.contains(this.view.root));
+  }
+
+  /** The hits' title links, in order. */
+  hitLinks() {
+    return [...this.view.list.querySelectorAll(":scope > .search-hit > a.hit-title")];
+  }
+
+  /** Apply a key from hit `index` (-1: the box) per search/keys.js nextFocus. */
+  moveFocus(index, e) {
+    const links = this.hitLinks();
+    const to = nextFocus(index, e.key, links.length);
+    if (to === null) return;
+    e.preventDefault();
+    if (to < 0) document.getElementById("search")?.focus();
+    else links[to].focus();
   }
 
   async show(q, vault, params) {
@@ -111,6 +157,7 @@ export class SearchView {
     this.fill();
     this.loadTags(vault);
     const { list, status, error } = this.view;
+    delete this.view.root.dataset.shown; // set to the query once its results (or error) are on screen
     list.replaceChildren();
     error.hidden = true;
     if (!q.trim() && !Object.keys(this.filters).length) {
@@ -155,10 +202,17 @@ export class SearchView {
       el("summary", icon("filter"), el("span", t("search.filters")), count), form);
     const status = el("p.search-status", { role: "status" });
     const error = el("div.search-error", { role: "alert", hidden: true });
-    const list = el("ol.search-hits");
+    const list = el("ol.search-hits", { "aria-label": t("search.results") });
+    list.addEventListener("keydown", (e) => {
+      const index = this.hitLinks().indexOf(e.target);
+      if (index >= 0) this.moveFocus(index, e);
+    });
+    const syntax = el("details.search-syntax",
+      el("summary", t("search.syntax.title")),
+      el("dl.search-syntax-list", SYNTAX.map(([code, key]) => [el("dt", el("code", code)), el("dd", t(`search.syntax.${key}`))])));
     const root = el("section.search-view", { "aria-labelledby": "search-title" },
       el("h1.note-title", { id: "search-title", tabindex: "-1" }, t("search.results")),
-      details, status, error, list);
+      details, syntax, status, error, list);
     return { root, inputs, count, details, status, error, list, lang: getLang() };
   }
 
@@ -208,9 +262,9 @@ export class SearchView {
       if (e.name === "AbortError" || ctrl !== this.ctrl) return;
       if (e.status !== 400) showError(e);
       status.textContent = "";
-      error.replaceChildren(el("strong", t("search.error")), " ", e.message, el("code.muted", ` ${e.code || ""}`),
-        ...(e.hint ? [el("div.muted", e.hint)] : [])); // replaceChildren would write a null as "null"
+      error.replaceChildren(...errorContent(e, q));
       error.hidden = false;
+      this.view.root.dataset.shown = q;
       return;
     }
     if (ctrl !== this.ctrl) return;
@@ -225,6 +279,7 @@ export class SearchView {
     if (data.warning) parts.push(data.warning);
     if (data.timed_out) parts.push(t("search.timedOut"));
     status.textContent = parts.join(" · ");
+    this.view.root.dataset.shown = q; // bench/ui.py's search measure waits for it
     if (data.next_offset != null) {
       list.append(el("li.search-more", el("button.button", {
         type: "button",

@@ -74,13 +74,20 @@ def test_search_and_tags(open_server) -> None:
     assert tags["project/sensors"] == 2 and tags["project"] == 2 and tags["home"] == 1
 
 
-@pytest.mark.parametrize(
-    "q", ["don't", "C++", "status: done", "a-b", '"unclosed', "", "   ", "NEAR(", "*", "AND OR NOT"]
-)
+@pytest.mark.parametrize("q", ["don't", "C++", "status: done", "a-b", "", "   ", "*", "AND OR NOT", "-", "a - b"])
 def test_hostile_queries_never_fail(open_server, q: str) -> None:
     r = httpx2.get(f"{open_server.url}/api/search", params={"q": q})
     assert r.status_code == 200, r.text
     assert r.json()["total"] >= 0
+
+
+@pytest.mark.parametrize(("q", "position"), [('"unclosed', 0), ("NEAR(", 4), ("a OR", 2), ("/[/", 0)])
+def test_a_query_that_does_not_parse_is_a_400_saying_where(open_server, q: str, position: int) -> None:
+    r = httpx2.get(f"{open_server.url}/api/search", params={"q": q})
+    assert r.status_code == 400, r.text
+    body = r.json()
+    assert body["code"] == "invalid_query"
+    assert body["details"]["position"] == position
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,12 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from obsigate.domain.search_query import is_plain
+from obsigate.domain.vault import note_title
 from obsigate.services.errors import BadRequest
 from obsigate.services.paths_search import subsequence_span
 from obsigate.services.results import FromIndex, IndexState, Page, Result
+from obsigate.services.snippet_text import plain
 from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_LIMIT = 100
@@ -38,36 +41,54 @@ def search_vaults(
     limit: int = 20,
     offset: int = 0,
 ) -> SearchFulltextResult:
-    """BM25 search of ``q`` (plain words, never query syntax) in ``vaults`` (declared names the tool layer
-    already put in the caller's scope: the one named, or every vault they may use; empty → no hits).
+    """Search of ``q`` in ``vaults`` (declared names the tool layer already put in the caller's scope: the one
+    named, or every vault they may use; empty → no hits).
 
-    Returns a :class:`SearchFulltextResult`. Snippets mark matches with ``<mark>``
-    and are redacted. While the index is still being built, ``index.complete`` is false and a ``warning``
+    Plain words are a BM25 search (ranked, words completed: ``kube`` finds ``kubernetes``); a query using
+    Obsidian's operators (``tag:``, ``path:``, ``"phrase"``, ``-x``, ``OR`` … :mod:`obsigate.services.search_syntax`)
+    is narrowed by the index and checked note by note, best first. Returns a :class:`SearchFulltextResult`.
+    Snippets are plain text (markdown markup removed) marking matches with ``<mark>``, and are redacted. While the index is still being built, ``index.complete`` is false and a ``warning``
     says results may be missing.
 
     Raises:
-        BadRequest: ``q`` not a string, limit/offset out of range.
+        BadRequest: ``q`` not a string, limit/offset out of range; ``invalid_query``: ``q`` does not parse
+            (``details.position``), a bad regex, or an operator left out.
     """
     if not isinstance(q, str):
         raise BadRequest("q must be a string")
+    from obsigate.services import search_syntax  # here: it reuses search_advanced, which imports this module
+
     check_page(limit, offset, max_limit=MAX_LIMIT, max_offset=MAX_SEARCH_OFFSET)
-    page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
-    hits = [
-        {
-            "vault": h.vault,
-            "path": h.path,
-            "title": h.title,
-            "score": round(h.score, 4),
-            "snippet": h.snippet,  # redacted once, with the whole result, by the tool layer
-            "tags": list(h.tags),
-        }
-        for h in page.hits
-    ]
+    node = search_syntax.parse_query(q)
+    warnings = []
+    if node is None or is_plain(node):  # plain words: the ranked index as it always answered them
+        page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
+        total = page.total
+        hits = [
+            {"vault": h.vault, "path": h.path, "title": h.title, "score": round(h.score, 4),
+             "snippet": plain(h.snippet), "tags": list(h.tags)}  # snippets are redacted once, by the tool layer
+            for h in page.hits
+        ]  # fmt: skip
+    else:
+        scan = search_syntax.run(ws, node, vaults, tag=tag or None, offset=offset, limit=limit)
+        total = len(scan.found)
+        hits = [
+            {"vault": f.vault, "path": f.path, "title": note_title(f.path), "score": f.score,
+             "snippet": f.snippet, "tags": list(f.tags)}
+            for f in scan.found[offset : offset + limit]
+        ]  # fmt: skip
+        if scan.out_of_time:
+            warnings.append(
+                f"stopped after {search_syntax.TIME_BUDGET_S:g} s with {scan.checked} notes checked:"
+                " results are partial; narrow the search (a vault, path:, tag:)"
+            )
     index = ws.index_state()
-    warning = None if index.complete else "the index is still being built; results may be incomplete"
+    if not index.complete:
+        warnings.append("the index is still being built; results may be incomplete")
     return SearchFulltextResult.model_validate(
-        {"query": q, "hits": hits, **page_fields(page.total, offset, len(hits)), "index": index, "warning": warning}
-    )
+        {"query": q, "hits": hits, **page_fields(total, offset, len(hits)), "index": index,
+         "warning": "; ".join(warnings) or None}
+    )  # fmt: skip
 
 
 class TagInfo(BaseModel):

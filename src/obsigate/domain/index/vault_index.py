@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import tantivy
 
-from obsigate.domain.index import fulltext, overlay, snippets
+from obsigate.domain.index import fulltext, narrow, overlay, snippets
 from obsigate.domain.index import sqlite_store as index_store
 from obsigate.domain.index.committer import Change, Committer, Op
 from obsigate.domain.index.fulltext import IndexBusyError
@@ -421,13 +421,15 @@ class VaultIndex:
         return self._store.notes_with_tag(vault, index_store.tag_key(tag))
 
     def note_texts(
-        self, vault: str, paths: Collection[str] | None = None
+        self, vault: str, paths: Collection[str] | None = None, *, where: narrow.Spec | None = None
     ) -> Iterator[tuple[str, str, tuple[str, ...]]]:
         """``(path, body, tags)`` of the searchable notes of ``vault`` (only ``paths`` when given), in no set order.
 
         ``body`` is the indexed text after the frontmatter: redacted and NFC, as :meth:`search` sees it (writes
         not yet committed to tantivy included); ``tags`` its distinct tags (display casing, no ``#``). Reading it costs about 20 µs a note, against a file read plus
         redaction from disk; a caller scanning many notes should still bound its time. Generated lazily.
+        ``where`` (a :mod:`~obsigate.domain.index.narrow` spec) leaves out committed notes that cannot match it
+        (notes not yet committed are all given: the caller checks each note exactly anyway).
         """
         if self._store.closed:
             raise RuntimeError("index is closed")
@@ -440,7 +442,9 @@ class VaultIndex:
                 yield path, entry.doc.values["body"][0], entry.doc.tags
         if dead or (wanted is not None and not wanted):
             return
-        q = fulltext.filtered_query(self._schema, tantivy.Query.all_query(), [vault], "", hidden, [])
+        narrowed = None if where is None else narrow.to_query(self._schema, self._an, vault, where)
+        base = tantivy.Query.all_query() if narrowed is None else narrowed
+        q = fulltext.filtered_query(self._schema, base, [vault], "", hidden, [])
         if wanted is not None and len(wanted) <= 1000:  # few notes: look them up by key instead of scanning
             keys = [fulltext.doc_key(vault, p) for p in wanted]
             q = tantivy.Query.boolean_query(

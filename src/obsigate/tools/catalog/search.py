@@ -22,7 +22,10 @@ ORDER = 4
 
 
 class SearchFulltextArgs(ToolArgs):
-    q: str = Field(description="Words to find, all of them (no query syntax).", max_length=500)
+    q: str = Field(
+        description='Words, or Obsidian syntax: tag: path: file: line:() section:() task: "a b" -x OR /re/',
+        max_length=500,
+    )
     vault: str | None = VaultFilter()
     tag: str | None = Tag()
     limit: int = Limit(20, le=100)
@@ -36,8 +39,8 @@ class SearchFulltextArgs(ToolArgs):
     rest=Rest("GET", "/search", summary="Full-text search (BM25, title boosted)", name="search", defaults={"q": ""}),
 )
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
-    """Find notes containing all the words, best first, with snippets. For exact text, regex or filters:
-    search_advanced."""
+    """Find notes with all the words (or Obsidian's search syntax), best first, with snippets. For dates,
+    sizes, globs: search_advanced."""
     return svc.search_vaults(ctx.workspace, args.q, ctx.scope, tag=args.tag, limit=args.limit, offset=args.offset)
 
 
