@@ -198,8 +198,8 @@ _MOMENT = re.compile(r"\[[^\]]*\]|YYYY|YY|MMMM|MMM|MM|M|Do|DDDD|DD|D|dddd|ddd|d|
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    last = 0 if 11 <= n % 100 <= 13 or n % 10 > 3 else n % 10
+    return f"{n}{('th', 'st', 'nd', 'rd')[last]}"
 
 
 def moment_format(dt: datetime, fmt: str) -> str:
