@@ -57,6 +57,14 @@ class DictEnv:
                 return p
         return None
 
+    def tags(self, path: str) -> tuple[str, ...]:
+        f = self.files.get(path)
+        return f.tags if f else ()
+
+    def links(self, path: str) -> tuple[LinkRef, ...]:
+        f = self.files.get(path)
+        return f.links if f else ()
+
     def backlinks(self, path: str) -> list[str]:
         return sorted(p for p, f in self.files.items() if any(self.resolve(lk.target, p) == path for lk in f.links))
 

@@ -2,9 +2,10 @@
 over the vault as the index knows it, read-only (obsidian-app.md §1; the rules live in ``domain/bases``).
 
 Candidates are every indexed file of the vault (notes, attachments, canvases, bases: §1.2). A note's
-frontmatter, tags and links are read from disk once and kept while its size and mtime stay the same
-(:data:`FACTS_KEPT` notes across vaults), redacted like every read: a secret never reaches a cell. Links
-resolve as the index resolves them now. A whole answer is kept for :data:`RESULT_TTL_S` seconds while the
+frontmatter is read from disk (the YAML block only) once and kept while its size and mtime stay the same
+(:data:`FACTS_KEPT` notes across vaults), redacted like every read: a secret never reaches a cell. Its tags
+and links come from the index, only when an expression asks for them; links resolve as the index resolves
+them now. A whole answer is kept for :data:`RESULT_TTL_S` seconds while the
 vault's index version stays the same, so the web app's live refresh (a poll with that version as ETag) costs
 a dictionary look-up.
 """
@@ -23,8 +24,8 @@ from obsigate.domain.bases.evaluate import Evaluator
 from obsigate.domain.bases.query import run_view
 from obsigate.domain.bases.spec import BaseSpecError, base_blocks, parse_base
 from obsigate.domain.bases.values import FileFacts, LinkRef
-from obsigate.domain.markdown.note import parse_note
-from obsigate.domain.redaction import redact_note
+from obsigate.domain.markdown.frontmatter import load_frontmatter, split_frontmatter
+from obsigate.domain.redaction import redact_properties
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, decode_note
 from obsigate.services.errors import BadRequest, NotFound
@@ -42,6 +43,7 @@ MAX_NOTE_BYTES = 4 * 1024 * 1024  # a bigger note is a row with its file propert
 
 _facts: OrderedDict[tuple[str, str], tuple[int, int, FileFacts]] = OrderedDict()
 _facts_lock = threading.Lock()
+_tags: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {}  # (vault, index version) -> every note's tags
 _results: OrderedDict[tuple[Any, ...], tuple[float, QueryBaseResult]] = OrderedDict()
 _results_lock = threading.Lock()
 
@@ -75,6 +77,7 @@ class _IndexEnv:
         self.vault = vault
         self.records = {r.path: r for r in ws.index.file_records(vault.name)}
         self._resolved: dict[tuple[str, str], str | None] = {}
+        self._tags: dict[str, tuple[str, ...]] | None = None
 
     def file(self, path: str) -> FileFacts | None:
         rec = self.records.get(path)
@@ -96,20 +99,45 @@ class _IndexEnv:
         return facts
 
     def _read(self, path: str, size: int, mtime_ns: int, created_ns: int) -> FileFacts:
+        """The note's frontmatter only (tags and links come from the index): a few YAML lines instead of the whole
+        note's parse, redacted by key and value like every read."""
         try:
             data, _ = vault_fs.read_file(self.vault.root, path, max_bytes=MAX_NOTE_BYTES)
         except (OSError, ValueError):  # gone since it was indexed, or too big: its file properties only
             return FileFacts(path, size, mtime_ns, created_ns)
-        text = decode_note(data)
-        parsed = redact_note(parse_note(text), text)
-        links = tuple(LinkRef(lk.target, lk.embed) for lk in parsed.links if lk.target.strip())
-        return FileFacts(path, size, mtime_ns, created_ns, parsed.frontmatter, tuple(parsed.tags), links)
+        source, _, _ = split_frontmatter(decode_note(data).replace("\r\n", "\n").removeprefix("\ufeff"))
+        props = load_frontmatter(source)[0] if source is not None else {}
+        return FileFacts(path, size, mtime_ns, created_ns, redact_properties(props))
 
     def resolve(self, target: str, source: str) -> str | None:
         key = (target, source)
         if key not in self._resolved:
             self._resolved[key] = self.ws.index.resolve_link(self.vault.name, target, source)
         return self._resolved[key]
+
+    def tags(self, path: str) -> tuple[str, ...]:
+        if self._tags is None:  # every note's tags in one pass over the index (~20 µs a note), on first need
+            key = (self.vault.name, self.ws.index.graph_version(self.vault.name))
+            with _facts_lock:
+                kept = _tags.get(key)
+            if kept is None:
+                kept = {p: tags for p, _, tags in self.ws.index.note_texts(self.vault.name)}
+                with _facts_lock:
+                    _tags.clear()  # one vault version kept: the last one asked
+                    _tags[key] = kept
+            self._tags = kept
+        return self._tags.get(path, ())
+
+    def links(self, path: str) -> tuple[LinkRef, ...]:
+        rec = self.records.get(path)
+        if rec is None or not rec.note:
+            return ()
+        out = []
+        for lk in self.ws.index.outgoing_links(self.vault.name, path):
+            if lk.target.strip():
+                self._resolved[(lk.target, path)] = lk.resolved
+                out.append(LinkRef(lk.target, lk.ref.embed))
+        return tuple(out)
 
     def backlinks(self, path: str) -> list[str]:
         return sorted(self.ws.index.backlink_sources(self.vault.name, path))

@@ -243,12 +243,9 @@ class Evaluator:
 
     def links_of(self, path: str, *, embeds: bool | None = None) -> list[Link]:
         """The links written in ``path`` (only embeds, or only non-embeds, or all), resolved from it."""
-        facts = self.env.file(path)
-        if facts is None:
-            return []
         return [
             Link(lk.target, None, self.env.resolve(lk.target, path))
-            for lk in facts.links
+            for lk in self.env.links(path)
             if embeds is None or lk.embed == embeds
         ]
 
@@ -283,7 +280,7 @@ class Evaluator:
         if name == "ctime":
             return Date(datetime.fromtimestamp((facts.ctime_ns or facts.mtime_ns) / 1e9))
         if name == "tags":
-            return fn.TagList(facts.tags)
+            return fn.TagList(self.env.tags(path))
         raise BaseEvalError(f"file has no property {name!r}")
 
     def target_path(self, v: Any, row: str | None) -> str | None:
@@ -306,7 +303,7 @@ class Evaluator:
         if name == "hasProperty":
             return bool(args) and to_string(args[0]) in self.props(path)
         if name == "hasTag":
-            tags = fn.TagList(self.facts(path).tags)
+            tags = fn.TagList(self.env.tags(path))
             return any(fn.LIST["contains"](tags, a) for a in args)
         if name == "inFolder":
             folder = to_string(args[0]).strip("/") if args else ""

@@ -41,7 +41,8 @@ class LinkRef:
 @dataclass(slots=True)
 class FileFacts:
     """What Bases knows of one file (obsidian-app.md §1.4): stat values (bytes, ns since the epoch), and for a
-    note its frontmatter, tags (no ``#``, as written) and links (body and frontmatter, embeds flagged)."""
+    note its frontmatter. ``tags`` and ``links`` are there for an :class:`Env` that keeps them with the file
+    (the tests' vault); the evaluator asks :meth:`Env.tags` and :meth:`Env.links`."""
 
     path: str
     size: int
@@ -61,6 +62,15 @@ class Env(Protocol):
 
     def resolve(self, target: str, source: str) -> str | None:
         """The file a link target written in ``source`` points to (Obsidian's resolution), or None."""
+        ...
+
+    def tags(self, path: str) -> tuple[str, ...]:
+        """The tags of a note (frontmatter and body, no ``#``); () for other files. Asked only when an expression
+        needs them: the service answers from the index."""
+        ...
+
+    def links(self, path: str) -> tuple[LinkRef, ...]:
+        """The links written in a note (body and frontmatter, embeds flagged); () for other files."""
         ...
 
     def backlinks(self, path: str) -> list[str]:
