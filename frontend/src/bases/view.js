@@ -45,7 +45,7 @@ export function mountBase(box, { vault, path, thisPath = null, block = null, vie
   const load = async (poll) => {
     let data;
     try {
-      data = await api.baseView(vault, params(), { quiet: true });
+      data = await api.baseView(vault, params(), { quiet: true, auth401: !poll }); // a poll never sends anyone to sign in
     } catch (e) {
       if (poll) return; // a failed poll keeps what is shown; the next one tries again
       region.removeAttribute("aria-busy");
