@@ -10,6 +10,7 @@ EXPECTED = {
     "list_vaults": [],
     "list_directory": ["vault", "path", "limit", "offset"],
     "list_all_files": ["vault", "dir", "limit", "recursive", "offset"],
+    "get_vault_config": ["vault"],
     "read_file": ["vault", "path", "offset"],
     "read_file_raw": ["vault", "path", "offset"],
     "search_fulltext": ["q", "vault", "tag", "limit", "offset"],
@@ -87,6 +88,7 @@ WEB_ONLY = {
     *["list_trash", "restore_trash", "propose_restore_trash", "apply_restore_trash", "export_graph"],
     *["bookslm_context", "download_file", "vault_switches"],  # the fronts' own operations (tools/catalog/fronts.py)
     "text_action_input",  # the editor's AI text actions (tools/catalog/text_actions.py)
+    "get_vault_config",  # the vault's .obsidian/ settings, for the web app's rendering and commands
     "query_base",  # Obsidian Bases for the web app's base views: tools/list has no room left under its 50k target
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
@@ -104,7 +106,7 @@ MAX_TOOLS_LIST_CHARS = 53_800
 
 #: tools/list order: the catalogue's families by their ORDER (tools/catalog/__init__.py), each in declaration order.
 LISTED_ORDER = [
-    *["list_vaults", "list_directory", "list_all_files", "read_file", "read_file_raw"],
+    *["list_vaults", "list_directory", "list_all_files", "get_vault_config", "read_file", "read_file_raw"],
     *["get_backlinks", "get_graph", "export_graph"],
     *["search_fulltext", "search_advanced", "list_tags", "search_paths", "suggest_tags", "list_recent"],
     *["list_backups", "diff_backup", "list_trash"],

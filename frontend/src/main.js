@@ -21,6 +21,7 @@ import { signIn } from "./login.js";
 import { showError } from "./toast.js";
 import { confirmDialog } from "./dialog.js";
 import { draftCount, dropAllDrafts } from "./drafts.js";
+import { registerCommand, handleKeydown } from "./commands/registry.js";
 
 const THEMES = ["system", "light", "dark"];
 const THEME_ICON = { system: "monitor", light: "sun", dark: "moon" };
@@ -343,15 +344,13 @@ async function boot() {
 }
 
 window.addEventListener("hashchange", () => route());
-document.addEventListener("keydown", (e) => {
-  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "o" && state.shell && !state.signingIn) {
-    e.preventDefault();
-    state.shell.switcher.open();
-  } else if (e.key === "/" && state.shell && !/input|textarea|select/i.test(document.activeElement?.tagName || "") && !state.signingIn) {
-    e.preventDefault();
-    state.shell.searchInput.focus();
-  }
-});
+// The shell's own commands; features register theirs in commands/registry.js the same way.
+const ready = () => !!state.shell && !state.signingIn;
+registerCommand({ id: "switcher:open", name: () => t("cmd.switcher"), hotkeys: ["Mod+O"], section: "navigation", when: ready,
+  run: () => state.shell.switcher.open() });
+registerCommand({ id: "global-search:open", name: () => t("cmd.search"), hotkeys: ["/"], section: "navigation", when: ready,
+  run: () => state.shell.searchInput.focus() });
+document.addEventListener("keydown", (e) => { if (!state.signingIn) handleKeydown(e); });
 // API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
 window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof api.ApiError)) showError(e.reason); });
 

@@ -23,6 +23,8 @@ export const vaults = (opts) => get("/api/vaults", null, opts);
 export const browse = (vault, params, opts) => get(`/api/browse/${seg(vault)}`, params, opts);
 /** Every file of the vault, paged: params {limit, offset}. */
 export const vaultFiles = (vault, params, opts) => get(`/api/vault/${seg(vault)}/files`, params, opts);
+/** The vault's own Obsidian settings (.obsidian/), defaults filled in (see vault-config.js). */
+export const vaultConfig = (vault, opts) => get(`/api/vault/${seg(vault)}/config`, null, opts);
 /** Paths and titles matching `q` (quick switcher, `[[` and `@` completion): params {q, vault, limit}. */
 export const treeSearch = (params, opts) => get("/api/tree-search", params, opts);
 /** read_file (a chunk of a note's body): params {path, offset}. */

@@ -1,10 +1,11 @@
-"""Vault and folder tools: list_vaults, list_directory, list_all_files."""
+"""Vault and folder tools: list_vaults, list_directory, list_all_files; get_vault_config (the web app's)."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from obsigate.services import vaults as svc
+from obsigate.services.vault_config import VaultConfigResult, vault_config
 from obsigate.services.vaults import ListAllFilesResult, ListDirectoryResult, ListVaultsResult
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import Rest, ToolArgs, tool
@@ -66,3 +67,21 @@ def list_all_files(ctx: ToolContext, args: ListAllFilesArgs) -> ListAllFilesResu
     return svc.list_all_files(
         ctx.workspace, ctx.permitted_vault, dir=args.dir, recursive=args.recursive, limit=args.limit, offset=args.offset
     )
+
+
+class GetVaultConfigArgs(ToolArgs):
+    vault: str = Vault()
+
+
+@tool(
+    "get_vault_config",
+    title="Vault settings",
+    scopes=(),
+    label=("Réglages du vault consultés", "Vault settings read"),
+    rest=Rest(
+        "GET", "/vault/{vault}/config", summary="The vault's own Obsidian settings (.obsidian/), defaults filled in"
+    ),
+)
+def get_vault_config(ctx: ToolContext, args: GetVaultConfigArgs) -> VaultConfigResult:
+    """The vault's Obsidian settings: link format, line breaks, daily notes, templates, bookmarks."""
+    return vault_config(ctx.permitted_vault)
