@@ -265,6 +265,19 @@ def test_errors_are_values_not_crashes(src: str, message: str) -> None:
         _ev(src)
 
 
+def test_property_types_from_types_json() -> None:
+    env = DictEnv()
+    env.files["Books/Dune.md"].props.update({"n": "12", "done": "true", "day": "2024-01-05", "code": "2024-01-05",
+                                             "who": "[[Frank Herbert]]"})  # fmt: skip
+    types = {"n": "number", "done": "checkbox", "code": "text", "who": "multitext", "year": "text"}
+    ev = Evaluator(env, None, {}, NOW, types)
+    run = lambda src: ev.run(src, "Books/Dune.md")  # noqa: E731
+    assert run("n + 1") == 13 and run("done") is True and run("year") == 1965
+    assert run("day.year") == 2024  # untyped: a date string is a date
+    assert run("code") == "2024-01-05"  # typed text: stays a string
+    assert run("who.length") == 1 and run("who[0].asFile().path") == "Frank Herbert.md"
+
+
 def test_dates_and_durations_parse() -> None:
     assert parse_date("20240105") == Date(datetime(2024, 1, 5), time=False)
     assert parse_date("202401051230") == Date(datetime(2024, 1, 5, 12, 30))

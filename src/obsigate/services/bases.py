@@ -32,6 +32,7 @@ from obsigate.services.errors import BadRequest, NotFound
 from obsigate.services.files import note_text
 from obsigate.services.paths import normalize_rel
 from obsigate.services.results import Result
+from obsigate.services.vault_config import vault_config
 from obsigate.services.workspace import Workspace
 
 MAX_ROWS = 1_000
@@ -208,7 +209,8 @@ def query_base(
             raise NotFound(f"base {rel!r} has no view {view!r}", hint=f"its views: {names}")
         chosen = found[0]
     env = _IndexEnv(ws, vault)
-    ev = Evaluator(env, this_rel, spec.formulas, datetime.now())
+    types = vault_config(vault).property_types  # .obsidian/types.json: how each property is typed
+    ev = Evaluator(env, this_rel, spec.formulas, datetime.now(), types)
     out = run_view(spec, chosen, ev, sorted(env.records), limit)
     result = QueryBaseResult(
         vault=vault.name,

@@ -31,13 +31,13 @@ from obsigate.domain.bases.values import (
     as_date,
     compare,
     equal,
-    note_value,
     parse_date,
     parse_duration,
     ref_path,
     relative,
     to_string,
     truthy,
+    typed_props,
 )
 
 MAX_STEPS = 200_000  # evaluation steps per row: a runaway formula (huge lists, deep recursion) is an error
@@ -60,10 +60,14 @@ class Evaluator:
         this: path of the file the base is shown for (``this``), or None.
         formulas: the base's ``formulas`` (name → expression text).
         now: the current local time (``now()``, ``today()``), fixed for one query.
+        types: the vault's property types (name → ``text``, ``number``, ``date``...: ``.obsidian/types.json``).
     """
 
-    def __init__(self, env: Env, this: str | None, formulas: dict[str, str], now: datetime) -> None:
+    def __init__(
+        self, env: Env, this: str | None, formulas: dict[str, str], now: datetime, types: dict[str, str] | None = None
+    ) -> None:
         self.env = env
+        self.types = types or {}
         self.this = this
         self.formulas = formulas
         self.now = now
@@ -132,7 +136,7 @@ class Evaluator:
         if hit is None:
             facts = self.env.file(path)
             raw = facts.props if facts else {}
-            hit = note_value(raw, lambda target: self.env.resolve(target, path))
+            hit = typed_props(raw, self.types, lambda target: self.env.resolve(target, path))
             self._props[path] = hit
         return hit
 

@@ -412,4 +412,33 @@ def note_value(v: Any, resolve: Callable[[str], str | None]) -> Any:
     return v
 
 
+def typed_props(raw: dict[str, Any], types: dict[str, str], resolve: Callable[[str], str | None]) -> dict[str, Any]:
+    """A note's frontmatter typed by the vault's property types (``.obsidian/types.json``, obsidian-app.md §1.3,
+    §3.7) where it names one, else as :func:`note_value` guesses: ``number`` reads numeric strings,
+    ``checkbox`` ``"true"``/``"false"``, ``date``/``datetime`` date strings, ``multitext``/``tags``/``aliases``
+    make a single value a list, ``text`` keeps a date-like string a string."""
+    out: dict[str, Any] = {}
+    for key, v in raw.items():
+        kind = types.get(key)
+        if kind == "text" and isinstance(v, str):
+            m = _WIKILINK.fullmatch(v.strip())
+            out[key] = note_value(v, resolve) if m else v
+            continue
+        value = note_value(v, resolve)
+        if kind == "number" and isinstance(value, str):
+            try:
+                f = float(value.strip())
+                value = int(f) if f.is_integer() else f
+            except ValueError:
+                pass
+        elif kind == "checkbox" and isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            value = value.strip().lower() == "true"
+        elif kind in ("date", "datetime") and isinstance(value, str):
+            value = parse_date(value) or value
+        elif kind in ("multitext", "tags", "aliases") and value is not None and not isinstance(value, list):
+            value = [value]
+        out[key] = value
+    return out
+
+
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)(#[^\]|]*)?(?:\|([^\]]*))?\]\]")
