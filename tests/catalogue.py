@@ -40,6 +40,7 @@ EXPECTED = {
     "list_backups": ["vault", "path", "limit", "offset"],
     "diff_backup": ["vault", "path", "version", "compare_with"],
     "list_trash": ["vault", "limit", "offset"],
+    "query_base": ["vault", "path", "view", "this", "block"],  # Obsidian Bases (tools/catalog/bases.py), web only
     # the fronts' own operations, offered to no model (tools/catalog/fronts.py)
     "bookslm_context": ["mode", "vault", "directory", "files", "extra_files", "extra_directories"],
     "download_file": ["vault", "path"],
@@ -88,6 +89,7 @@ WEB_ONLY = {
     *["bookslm_context", "download_file", "vault_switches"],  # the fronts' own operations (tools/catalog/fronts.py)
     "text_action_input",  # the editor's AI text actions (tools/catalog/text_actions.py)
     "get_vault_config",  # the vault's .obsidian/ settings, for the web app's rendering and commands
+    "query_base",  # Obsidian Bases for the web app's base views: tools/list has no room left under its 50k target
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
 IN_APP_ONLY = {"web_search", "fetch_url"}
@@ -113,6 +115,7 @@ LISTED_ORDER = [
     *["bookslm_context", "download_file", "vault_switches"],
     *["web_search", "fetch_url"],
     "text_action_input",
+    "query_base",  # tools/catalog/bases.py (ORDER 34)
 ]
 
 #: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as

@@ -145,6 +145,7 @@ function createMd() {
     const lang = tokens[idx].info.trim().split(/\s+/)[0].toLowerCase();
     if (lang === "mermaid") return `<pre class="mermaid-source"><code>${esc(tokens[idx].content)}</code></pre>\n`;
     if (lang === "math") return `<div class="math math-display">${esc(tokens[idx].content.trim())}</div>\n`;
+    if (lang === "base") return baseBox(env, { note: env.path, block: (env.baseBlocks = (env.baseBlocks ?? -1) + 1) }); // bases/view.js
     return fence(tokens, idx, options, env, self);
   };
 
@@ -233,10 +234,19 @@ function renderEmbed(env, target, subpath, display, resolved) {
   }
   if (AUDIO.test(resolved)) return `<audio class="embed-media" controls preload="none" src="${esc(url)}"></audio>`;
   if (VIDEO.test(resolved)) return `<video class="embed-media" controls preload="none" src="${esc(url)}"></video>`;
+  if (/\.base$/i.test(resolved)) return baseBox(env, { path: resolved, view: subpath }); // bases/view.js fills it
   if (/\.md$/i.test(resolved)) {
     return `<div class="embed embed-note" data-path="${esc(resolved)}"${subpath ? ` data-subpath="${esc(subpath)}"` : ""}></div>`;
   }
   return `<a class="embed embed-file" href="${esc(url)}" download>${esc(display || target)}</a>`;
+}
+
+/** The box of a base (Obsidian Bases) that bases/view.js fills: a .base file (`path`, `view`) or a note's n-th
+ * ```base block (`note`, `block`), shown for the note being rendered (`this`). */
+function baseBox(env, attrs) {
+  const data = { vault: env.vault, this: env.path, ...attrs };
+  const list = Object.entries(data).filter(([, v]) => v != null).map(([k, v]) => ` data-${k}="${esc(String(v))}"`).join("");
+  return `<div class="embed-base"${list}></div>\n`;
 }
 
 let md = null;

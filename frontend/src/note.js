@@ -79,6 +79,7 @@ export class NoteView {
     const seq = ++this.seq;
     const name = path.split("/").pop();
     document.title = `${name.replace(/\.md$/i, "")} - ${t("app.name")}`;
+    if (/\.base$/i.test(path)) { import("./bases/view.js").then((m) => seq === this.seq && m.showBaseFile(this, vault, path)); return; }
     if (!/\.md$/i.test(path)) { this.showFile(vault, path, seq); return; }
     this.main.setAttribute("aria-busy", "true");
     try {
@@ -412,6 +413,7 @@ function decorate(root) {
   if (root.querySelector('pre > code[class*="language-"]')) import("./highlight.js").then((m) => m.highlightAll(root)).catch(() => {});
   if (root.querySelector(".math:not([data-tex])")) import("./viewer/math.js").then((m) => m.renderMath(root)).catch(() => {});
   if (root.querySelector("pre.mermaid-source")) import("./viewer/mermaid.js").then((m) => m.renderMermaid(root)).catch(() => {});
+  if (root.querySelector(".embed-base:not([data-filled])")) import("./bases/view.js").then((m) => m.fillBases(root)).catch(() => {});
 }
 
 /** read_file, every chunk of a long note (offsets in UTF-8 bytes) joined, up to 16 MB of text. */

@@ -5,6 +5,7 @@
 import "./styles/graph.css";
 import "./styles/backups.css";
 import "./styles/settings.css";
+import "./styles/bases.css"; // Obsidian Bases (bases/view.js): a .base file or an embed in any note
 import graphEn from "./i18n/graph.en.json";
 import graphFr from "./i18n/graph.fr.json";
 import backupsEn from "./i18n/backups.en.json";

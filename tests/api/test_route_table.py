@@ -69,6 +69,7 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("GET", "/api/health"), ("POST", "/api/auth/login"), ("GET", "/api/auth/me"),
         ("POST", "/api/auth/session"), ("DELETE", "/api/auth/session"), ("POST", "/api/auth/signout-all"),
         ("GET", "/api/file/{vault}/raw"), ("POST", "/api/file/{vault}/save"), ("GET", "/api/graph/{vault}/export"),
+        ("GET", "/api/base/{vault}"),
         ("GET", "/api/ai/status"), ("GET", "/api/config/ai-models"), ("GET", "/api/ai/model-capabilities"),
         ("GET", "/api/config"), ("POST", "/api/config"), ("POST", "/api/ai/bookslm/context"),
         ("POST", "/api/ai/bookslm/chat"), ("POST", "/api/ai/bookslm/agent"), ("GET", "/api/ai/conversations"),

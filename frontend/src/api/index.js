@@ -47,6 +47,8 @@ export const tags = (params, opts) => get("/api/tags", params, opts);
 export const graph = (vault, params, opts) => get(`/api/graph/${seg(vault)}`, params, opts);
 /** The whole vault's graph: params {tag}. */
 export const graphExport = (vault, params, opts) => get(`/api/graph/${seg(vault)}/export`, params, opts);
+/** One view of a base (a .base file, or a note's ```base block): params {path, view, this, block}. */
+export const baseView = (vault, params, opts) => get(`/api/base/${seg(vault)}`, params, opts);
 
 // ---- writing a vault ------------------------------------------------------------------------------------
 /** Create a file ({path, content}; never overwrites). */
