@@ -45,6 +45,8 @@ export const tags = (params, opts) => get("/api/tags", params, opts);
 export const graph = (vault, params, opts) => get(`/api/graph/${seg(vault)}`, params, opts);
 /** The whole vault's graph: params {tag}. */
 export const graphExport = (vault, params, opts) => get(`/api/graph/${seg(vault)}/export`, params, opts);
+/** The same as a URL (params {tag}), for the graph's worker, which fetches and parses it off the main thread. */
+export const graphExportUrl = (vault, params) => `/api/graph/${seg(vault)}/export${qs(params)}`;
 
 // ---- writing a vault ------------------------------------------------------------------------------------
 /** Create a file ({path, content}; never overwrites). */

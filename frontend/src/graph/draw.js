@@ -85,15 +85,16 @@ export function drawFrame(ctx, g, view, look) {
     }
     ctx.fill();
   }
-  drawLabels(ctx, g, { w, h, sx, sy, shown, hover, near, lit, palette, big: look.big });
+  drawLabels(ctx, g, { w, h, sx, sy, shown, hover, near, lit, palette, big: look.big, dimming });
 }
 
-function drawLabels(ctx, g, { w, h, sx, sy, shown, hover, near, lit, palette, big }) {
+function drawLabels(ctx, g, { w, h, sx, sy, shown, hover, near, lit, palette, big, dimming }) {
   const want = [];
   if (hover >= 0) want.push(hover);
   for (const i of near || []) if (want.length < MAX_LABELS) want.push(i);
   for (const i of lit || []) if (want.length < MAX_LABELS) want.push(i);
-  for (let i = 0; i < g.n && want.length < MAX_LABELS; i++) if (g.kinds[i] === 3 || (big ? g.named[i] : true)) want.push(i);
+  // The rest are named unless dimmed (a search or a hover in a small graph names only what it lights).
+  for (let i = 0; i < g.n && want.length < MAX_LABELS && !dimming; i++) if (g.kinds[i] === 3 || (big ? g.named[i] : true)) want.push(i);
   ctx.font = LABEL_FONT;
   ctx.textBaseline = "middle";
   const taken = [];

@@ -6,6 +6,7 @@
 // CSP allows same-origin worker scripts only, never blob: workers.
 import iterate from "graphology-layout-forceatlas2/iterate.js";
 import { drawFrame } from "./draw.js";
+import { placeVault } from "./place.js";
 
 const PPN = 10; // floats per node in FA2's node matrix: x, y, dx, dy, old dx, old dy, mass, convergence, size, fixed
 const PPE = 3; // floats per edge: source offset, target offset, weight
@@ -21,6 +22,25 @@ self.onmessage = ({ data }) => {
 };
 
 const HANDLERS = {
+  /** {url, saved}: the whole vault's export, fetched and parsed here, its nodes placed (place.js, `saved`: the
+   * tab's stored layouts); posts {type: "model", notes, unresolved, labels, edges (Uint32Array, each link once),
+   * version, placed: {xy, settled, known}} or {type: "failed", status} (the page then asks itself). */
+  async load({ url, saved }) {
+    try {
+      const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!res.ok) { self.postMessage({ type: "failed", status: res.status }); return; }
+      const data = await res.json();
+      const all = data.notes.length + data.unresolved.length;
+      const labels = [...data.notes.map((p) => p.split("/").pop().replace(/\.md$/i, "")), ...data.unresolved];
+      const edges = uniquePairs(data.edges, all);
+      const paths = [...data.notes, ...data.unresolved.map(() => null)];
+      const placed = placeVault({ labels, paths, edges, version: data.version }, saved);
+      self.postMessage({ type: "model", notes: data.notes, unresolved: data.unresolved, labels, edges, version: data.version, placed },
+        [edges.buffer, placed.xy.buffer]);
+    } catch {
+      self.postMessage({ type: "failed", status: 0 });
+    }
+  },
   /** {canvas, w, h, dpr, cam, graph: {n, xy, edges, sizes, kinds, labels, named}, look, layout: {maxIterations, maxMs} | null} */
   init(data) {
     s.ctx = data.canvas.getContext("2d", { alpha: true });
@@ -151,4 +171,19 @@ function adjacency(edges, n) {
     out[edges[k + 1]].push(edges[k]);
   }
   return out;
+}
+
+/** Index pairs with each link once, whichever way it goes (a→b and b→a are one line on screen). */
+function uniquePairs(flat, n) {
+  const seen = new Set();
+  const out = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    const a = flat[i], b = flat[i + 1];
+    if (a == null || b == null || a === b) continue;
+    const key = a < b ? a * n + b : b * n + a;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(a, b);
+  }
+  return Uint32Array.from(out);
 }

@@ -110,17 +110,22 @@ export function displayPanel(box, { model, degree, here, light, hide, post }) {
   drawRows();
   if (groups.length) recolor();
 
-  clear(box,
-    el("label.graph-field.graph-search-field", el("span", t("graph.searchLabel")), search), count,
-    el("details.graph-options", { id: "graph-options" },
-      el("summary", t("graph.options")),
+  const options = el("details.graph-options", { id: "graph-options" },
+    el("summary", t("graph.options")),
       el("div.graph-options-body",
         el("fieldset.graph-show", el("legend", t("graph.show")),
           switchBox("orphans", t("graph.showOrphans")),
           has("attachment") ? switchBox("attachments", t("graph.showAttachments")) : null,
           has("unresolved") ? switchBox("unresolved", t("graph.showUnresolved")) : null),
         el("fieldset.graph-group-set", el("legend", t("graph.groups")), rows, add,
-          el("p.muted.graph-help", t("graph.queryHelp"))))));
+          el("p.muted.graph-help", t("graph.queryHelp")))));
+  options.addEventListener("keydown", (e) => { // an open panel over the picture: Esc closes it, focus back on its summary
+    if (e.key !== "Escape" || !options.open) return;
+    e.stopPropagation();
+    options.open = false;
+    options.querySelector("summary").focus();
+  });
+  clear(box, el("label.graph-field.graph-search-field", el("span", t("graph.searchLabel")), search), count, options);
   return {
     point(list) { pointed = list && list.length ? list : null; relight(); },
   };

@@ -13,6 +13,7 @@ import { el, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { go, noteHref, viewHref } from "../router.js";
 import { displayPanel } from "./panel.js";
+import { placeVault } from "./place.js";
 
 const MAX_DEPTH = 3; // services/graph.py MAX_DEPTH
 const LOCAL_LIMIT = 2000; // get_graph's most nodes
@@ -61,7 +62,7 @@ export async function show(main, route, app) {
 
   let model;
   try {
-    model = scope === "local" ? await loadLocal(here) : await loadVault(here);
+    model = scope === "local" ? await loadLocal(here) : await loadVault(here, state);
   } catch (e) {
     status.textContent = e.message || t("graph.failed");
     view.dataset.state = "error";
@@ -96,21 +97,27 @@ async function loadLocal({ vault, path, depth, tag }) {
   };
 }
 
-async function loadVault({ vault, path, tag }) {
-  // The browser keeps the body and asks with If-None-Match: an unchanged vault costs a 304.
-  const data = await api.graphExport(vault, { tag }, { quiet: true });
-  await breath(); // parsing the answer was a task of its own (10k paths, 86k numbers): the next one starts fresh
+async function loadVault({ user, vault, path, tag }, state) {
+  // The worker that will draw the graph fetches and parses the export (750 KB of JSON at 10k notes: a long task
+  // on the page's thread) and sends back the arrays; if it cannot (an error answer, no worker), the page asks
+  // itself, which also shows a lapsed session's sign-in form. The browser keeps the body and asks with
+  // If-None-Match: an unchanged vault costs a 304.
+  state.worker = new Worker(WORKER_URL);
+  const data = await new Promise((resolve) => {
+    state.worker.onmessage = ({ data: msg }) => resolve(msg.type === "model" ? msg : null);
+    state.worker.onerror = () => resolve(null);
+    state.worker.postMessage({ type: "load", url: api.graphExportUrl(vault, { tag: tag || null }), saved: savedLayouts({ user, vault, tag }), center: path });
+  }) ?? await api.graphExport(vault, { tag }, { quiet: true }).then((d) => ({ ...d, edges: uniquePairs(d.edges, d.notes.length + d.unresolved.length) }));
+  await breath();
   const notes = data.notes.length;
   const all = notes + data.unresolved.length;
-  const labels = new Array(all);
-  const kinds = new Array(all);
-  const paths = new Array(all);
-  data.notes.forEach((p, i) => { labels[i] = baseName(p); kinds[i] = "note"; paths[i] = p; });
-  data.unresolved.forEach((text, j) => { labels[notes + j] = text; kinds[notes + j] = "unresolved"; paths[notes + j] = null; });
-  await breath();
+  const labels = data.labels ?? [...data.notes.map(baseName), ...data.unresolved];
+  const kinds = new Array(all).fill("note", 0, notes).fill("unresolved", notes);
+  const paths = new Array(all).fill(null);
+  for (let i = 0; i < notes; i++) paths[i] = data.notes[i];
   return {
-    labels, kinds, paths, depths: null,
-    edges: uniquePairs(data.edges, all),
+    labels, kinds, paths, depths: null, placed: data.placed ?? null,
+    edges: data.edges,
     center: path ? data.notes.indexOf(path) : -1,
     total: all,
     truncated: false,
@@ -137,91 +144,41 @@ function uniquePairs(flat, n) {
 
 const cacheKey = ({ user, vault, tag }) => `obsigate.graph2:${user}:${vault}:${tag}`;
 
-/** Where each node starts, and whether that is already a finished layout. */
+/** Where each node starts, and whether that is already a finished layout (the whole vault's: placed by the
+ * worker that loaded it, see loadVault, or here when the page had to load it itself). */
 function placement(model, here) {
+  if (model.placed) return model.placed;
   const n = model.labels.length;
-  const xy = new Float32Array(2 * n);
-  if (here.scope === "local") { // rings by distance from the centre: readable before any layout
-    const perRing = new Map();
-    model.depths.forEach((d) => perRing.set(d, (perRing.get(d) || 0) + 1));
-    const seen = new Map();
-    for (let i = 0; i < n; i++) {
-      const d = model.depths[i];
-      const k = seen.get(d) || 0;
-      seen.set(d, k + 1);
-      const angle = (2 * Math.PI * k) / perRing.get(d) + d;
-      xy[2 * i] = Math.cos(angle) * d * 100;
-      xy[2 * i + 1] = Math.sin(angle) * d * 100;
-    }
-    return { xy, settled: false, known: 0 };
-  }
-  // A tag's graph without a layout of its own starts from the whole vault's: its notes keep their places.
-  const saved = readCache(here) ?? (here.tag ? { ...readCache({ ...here, tag: "" }), version: null } : null);
-  const radius = 10 * Math.sqrt(n);
-  const placed = new Uint8Array(n);
-  let known = 0;
+  if (here.scope !== "local") return placeVault(model, savedLayouts(here));
+  const xy = new Float32Array(2 * n); // rings by distance from the centre: readable before any layout
+  const perRing = new Map();
+  model.depths.forEach((d) => perRing.set(d, (perRing.get(d) || 0) + 1));
+  const seen = new Map();
   for (let i = 0; i < n; i++) {
-    const key = model.paths[i] ?? `?${model.labels[i]}`;
-    const p = saved?.at?.get(key);
-    if (p) {
-      xy[2 * i] = p[0];
-      xy[2 * i + 1] = p[1];
-      placed[i] = 1;
-      known += 1;
-    }
+    const d = model.depths[i];
+    const k = seen.get(d) || 0;
+    seen.set(d, k + 1);
+    const angle = (2 * Math.PI * k) / perRing.get(d) + d;
+    xy[2 * i] = Math.cos(angle) * d * 100;
+    xy[2 * i + 1] = Math.sin(angle) * d * 100;
   }
-  // New nodes start next to a neighbour already placed, else at a seeded spot of a disc.
-  const e = model.edges;
-  for (let k = 0; k < e.length; k += 2) {
-    for (const [a, b] of [[e[k], e[k + 1]], [e[k + 1], e[k]]]) {
-      if (!placed[a] && placed[b] === 1) {
-        const [jx, jy] = seeded(model.labels[a]);
-        xy[2 * a] = xy[2 * b] + jx * 20 - 10;
-        xy[2 * a + 1] = xy[2 * b + 1] + jy * 20 - 10;
-        placed[a] = 2;
-      }
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    if (placed[i]) continue;
-    const [u, v] = seeded(model.paths[i] ?? model.labels[i]);
-    const r = radius * Math.sqrt(u);
-    xy[2 * i] = r * Math.cos(2 * Math.PI * v);
-    xy[2 * i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return { xy, settled: saved?.version === model.version && known === n, known };
+  return { xy, settled: false, known: 0 };
 }
 
-// Kept as "version\n[keys…]\n[x0, y0, …]": the positions' JSON comes built from the worker, so the page only
-// joins strings (no JSON.stringify of 10k keys and 20k numbers in one task).
-function readCache(here) {
-  try {
-    const raw = sessionStorage.getItem(cacheKey(here));
-    if (!raw) return null;
-    const [version, keysJson, xyJson] = raw.split("\n");
-    const keys = JSON.parse(keysJson);
-    const xy = JSON.parse(xyJson);
-    return { version: version || null, at: new Map(keys.map((k, i) => [k, [xy[2 * i], xy[2 * i + 1]]])) };
-  } catch {
-    return null;
-  }
+/** The tab's stored layouts for this graph and, for a tag's graph, the whole vault's (as stored: strings). */
+function savedLayouts(here) {
+  const read = (h) => { try { return sessionStorage.getItem(cacheKey(h)); } catch { return null; } };
+  return { own: read(here), base: here.tag ? read({ ...here, tag: "" }) : null };
 }
 
+// Kept as "version\n[keys…]\n[x0, y0, …]" (graph/place.js reads it): the positions' JSON comes built from the
+// worker, so the page only joins strings (no JSON.stringify of 10k keys and 20k numbers in one task).
 function writeCache(here, model, xyJson) {
   if (!xyJson) return;
   const keys = JSON.stringify(model.paths.map((p, i) => p ?? `?${model.labels[i]}`));
   try {
     sessionStorage.setItem(cacheKey(here), `${model.version ?? ""}\n${keys}\n${xyJson}`);
   } catch { /* storage full or off: the next visit lays out again */ }
-}
-
-/** Two numbers in [0, 1) from a string (FNV-1a): the same note starts at the same spot every time. */
-function seeded(s) {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  const a = (h >>> 0) / 4294967296;
-  h = Math.imul(h ^ 0x9e3779b9, 16777619);
-  return [a, (h >>> 0) / 4294967296];
 }
 
 // ---- drawing: the worker draws, the page steers --------------------------------------------------
@@ -255,7 +212,7 @@ async function draw(model, { view, canvas, status, list, zoom, state, here }) {
   const stage = { w: canvas.clientWidth || 1, h: canvas.clientHeight || 1, dpr: Math.min(2, devicePixelRatio || 1) };
   const g = { n, xy, sizes, kinds, paths: model.paths, hidden: null };
   const steer = { cam: fitCamera(g, stage), follow: true, hover: -1 };
-  const worker = new Worker(WORKER_URL);
+  const worker = state.worker || new Worker(WORKER_URL); // the one that loaded the data, if any
   state.worker = worker;
   const post = (msg) => { if (!state.dead) worker.postMessage(msg); };
   const layout = settled || n < 2 ? null : { maxIterations: known < n * 0.9 ? (big ? 1500 : 800) : 60, maxMs: big ? 30000 : 8000 };
