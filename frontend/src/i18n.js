@@ -15,6 +15,8 @@ import skillsEn from "./i18n/skills.en.json";
 import skillsFr from "./i18n/skills.fr.json";
 import basesEn from "./i18n/bases.en.json";
 import basesFr from "./i18n/bases.fr.json";
+import canvasEn from "./i18n/canvas.en.json";
+import canvasFr from "./i18n/canvas.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -26,6 +28,8 @@ Object.assign(CATALOGS.en, skillsEn); // the assistant's skills and slash comman
 Object.assign(CATALOGS.fr, skillsFr);
 Object.assign(CATALOGS.en, basesEn); // Obsidian Bases (bases/view.js)
 Object.assign(CATALOGS.fr, basesFr);
+Object.assign(CATALOGS.en, canvasEn); // the canvas board (canvas/board.js, opened from the note view)
+Object.assign(CATALOGS.fr, canvasFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

@@ -9,6 +9,7 @@ import "./styles/assistant-images.css"; // the panel's images (assistant/images.
 import "./styles/skills.css";
 import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS would not load)
 import "./styles/a11y.css"; // accessibility fixes across screens (the editor's dark theme)
+import "./styles/canvas.css"; // the canvas board (canvas/board.js, a lazy chunk)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";

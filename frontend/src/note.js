@@ -80,6 +80,7 @@ export class NoteView {
     const name = path.split("/").pop();
     document.title = `${name.replace(/\.md$/i, "")} - ${t("app.name")}`;
     if (/\.base$/i.test(path)) { import("./bases/view.js").then((m) => seq === this.seq && m.showBaseFile(this, vault, path)); return; }
+    if (/\.canvas$/i.test(path)) { this.showCanvas(vault, path, seq); return; }
     if (!/\.md$/i.test(path)) { this.showFile(vault, path, seq); return; }
     this.main.setAttribute("aria-busy", "true");
     try {
@@ -137,6 +138,15 @@ export class NoteView {
     clear(this.outline, el("p.muted", t("side.noHeadings")));
     this.loadBacklinks(vault, path, this.seq);
     if (office) this.fillOffice(office, vault, path, /\.docx$/i.test(path) ? "docx" : "xlsx", seq);
+  }
+
+  /** A .canvas file: a board of its cards (canvas/board.js, its own chunk), live while it is shown. */
+  async showCanvas(vault, path, seq) {
+    const { mountCanvas } = await import("./canvas/board.js");
+    if (seq !== this.seq) return;
+    mountCanvas(this.main, { vault, path, alive: () => seq === this.seq, breadcrumb: this.breadcrumb(vault, path), actions: this.viewLinks(vault, path) });
+    clear(this.outline, el("p.muted", t("side.noHeadings")));
+    this.loadBacklinks(vault, path, seq);
   }
 
   /** A .docx or .xlsx previewed in the page (its renderer loaded now), unless it is too big to be worth it. */

@@ -114,3 +114,44 @@ def test_signed_in_the_graph_is_the_persons_vault(page: Any, web_server: Any, al
     page.click("form button[type=submit]")
     assert _settled(page)["nodes"] == "4"  # the small vault: Home, Ideas, Plan, Secret (cookie session, mode web)
     assert page.watch.problems() == []
+
+
+def test_search_switches_and_groups_kept_for_the_vault(page: Any, graph_server: Any) -> None:
+    """Issue 19 item 6: the search box lights what it matches, the switches hide orphans and notes not created
+    yet, groups colour notes by query and come back on the next visit; the picture moves from the keyboard."""
+    page.goto(f"{graph_server.url}/#/graph?v=notes")
+    _settled(page)
+    display = page.locator("#graph-display")
+    page.fill("#graph-search", "deep")
+    page.wait_for_selector("#graph-display[data-matches='2']")
+    assert page.text_content("#graph-search-count") == "2 matching"
+    page.fill("#graph-search", "tag:#project -file:deeper")  # the server says which notes carry the tag
+    page.wait_for_selector("#graph-display[data-matches='2']")  # Ideas, Plan (nested project/sensors)
+    page.click("#graph-options summary")
+    page.uncheck("#graph-show-orphans")  # Projects/Secret.md links nowhere and nothing links to it
+    assert display.get_attribute("data-hidden") == "1"
+    page.uncheck("#graph-show-unresolved")  # + Someday
+    assert display.get_attribute("data-hidden") == "2"
+    page.check("#graph-show-orphans")
+    page.check("#graph-show-unresolved")
+    page.click("#graph-add-group")  # focus goes to the new group's query
+    page.keyboard.type("tag:#project")
+    page.wait_for_selector("#graph-display[data-grouped='3']")  # Ideas, Plan, Deeper
+    page.fill("#graph-groups li:first-child input[type=color]", "#08b94e")
+    page.wait_for_function("() => (localStorage.getItem('obsigate.graph.groups:notes') || '').includes('#08b94e')")
+    # the picture answers the keyboard: + zooms about the centre, 0 fits again
+    before = page.evaluate("() => document.querySelector('#graph-canvas').graphPositionOf('Deep.md')")
+    page.focus("#graph-canvas")
+    page.keyboard.press("+")
+    after = page.evaluate("() => document.querySelector('#graph-canvas').graphPositionOf('Deep.md')")
+    assert after != before
+    page.keyboard.press("0")
+    assert page.evaluate("() => document.querySelector('#graph-canvas').graphPositionOf('Deep.md')") == pytest.approx(
+        before, abs=1
+    )
+    page.reload()  # the groups are the vault's, kept in this browser
+    _settled(page)
+    page.wait_for_selector("#graph-display[data-grouped='3']")
+    assert page.input_value("#graph-groups .graph-group-query") == "tag:#project"
+    assert page.input_value("#graph-groups input[type=color]") == "#08b94e"
+    assert page.watch.problems() == []

@@ -49,6 +49,8 @@ export const graph = (vault, params, opts) => get(`/api/graph/${seg(vault)}`, pa
 export const graphExport = (vault, params, opts) => get(`/api/graph/${seg(vault)}/export`, params, opts);
 /** One view of a base (a .base file, or a note's ```base block): params {path, view, this, block}. */
 export const baseView = (vault, params, opts) => get(`/api/base/${seg(vault)}`, params, opts);
+/** The same as a URL (params {tag}), for the graph's worker, which fetches and parses it off the main thread. */
+export const graphExportUrl = (vault, params) => `/api/graph/${seg(vault)}/export${qs(params)}`;
 
 // ---- writing a vault ------------------------------------------------------------------------------------
 /** Create a file ({path, content}; never overwrites). */

@@ -1,25 +1,25 @@
-// The graph view (issue 11 item 6), loaded on demand: the link graph drawn by sigma.js (WebGL) over graphology.
+// The graph view (issues 11 and 19, item 6), loaded on demand: the link graph of a vault or of a note.
 //   #/graph?v={vault}                     the whole vault: every note (GET /api/graph/{vault}/export, 10k+ nodes)
 //   #/graph?v={vault}&p={path}&d={1..3}   a note's local graph, d link hops either way (get_graph)
 //   &s=vault  the whole vault with that note marked;  &t={tag}  only notes with the tag (nested ones too)
-// The layout is ForceAtlas2 in a worker (/static/graph-layout.js): the graph shows and answers at once from a
-// cheap placement (rings around the centre, the last layout of this vault, or a seeded scatter) and settles
-// while it is in use. The whole vault's final layout is kept for the tab (sessionStorage), so coming back
-// costs no layout at all while the vault is unchanged.
-import Graph from "graphology";
-import Sigma, { DEFAULT_STYLES } from "sigma";
-import { layerPlain, pathLine } from "sigma/rendering";
+// Everything heavy happens in one worker (/static/graph-layout.js): the ForceAtlas2 layout AND the drawing, on
+// an OffscreenCanvas the page hands over, so the page never blocks (issue 19: no main-thread task over 100 ms
+// after first paint at 10k notes, where sigma's WebGL in a software renderer took seconds). The graph shows at
+// once from a cheap placement (rings around the centre, the last layout of this vault, or a seeded scatter) and
+// settles while it is in use; the whole vault's final layout is kept for the tab (sessionStorage). Groups by
+// query with colours, a search that lights matching notes, and show/hide switches: graph/panel.js.
 import * as api from "../api/index.js";
 import { el, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { go, noteHref, viewHref } from "../router.js";
+import { displayPanel } from "./panel.js";
+import { placeVault } from "./place.js";
 
 const MAX_DEPTH = 3; // services/graph.py MAX_DEPTH
 const LOCAL_LIMIT = 2000; // get_graph's most nodes
 const LIST_MAX = 100; // rows of the node list shown at once
-const BIG = 2000; // from this many nodes: no edges or labels while moving, fewer labels, thinner edges, no fading
+const BIG = 2000; // from this many nodes: no edges while laying out or moving, fewer labels, thinner edges, no fading
 const TOP_LABELS = 150; // a big graph's notes named before any hover
-const EDGES_PER_FRAME = 10000; // a big graph's edges are added this many a frame
 const WORKER_URL = "/static/graph-layout.js";
 
 /** Show the graph for `route` in `main`; returns the clean-up (stops the worker, kills sigma). */
@@ -35,7 +35,7 @@ export async function show(main, route, app) {
   document.title = `${title} - ${t("app.name")}`;
 
   const status = el("p.graph-status", { id: "graph-status", role: "status" }, t("app.loading"));
-  const canvas = el("div.graph-canvas", { id: "graph-canvas", role: "img", "aria-label": t("graph.canvasLabel") });
+  const canvas = el("div.graph-canvas", { id: "graph-canvas", role: "img", tabindex: "0", "aria-label": t("graph.canvasLabel") });
   const list = el("details.graph-list", { id: "graph-list" });
   const zoom = el("div.graph-zoom", { role: "group", "aria-label": t("graph.zoom") });
   const view = el("section.graph-view", { "aria-labelledby": "graph-title", dataset: { state: "loading", scope } },
@@ -43,17 +43,17 @@ export async function show(main, route, app) {
       el("h1.graph-title", { id: "graph-title", tabindex: "-1" }, title),
       controls(here), zoom),
     el("div.graph-info", status, legend(scope)),
+    el("div.graph-display", { id: "graph-display" }),
     el("div.graph-stage", canvas),
     list);
   clear(main, view);
-  const state = { renderer: null, worker: null, observer: null, media: null, dead: false };
+  const state = { worker: null, observer: null, media: null, dead: false };
   const cleanup = () => {
     state.dead = true;
     state.worker?.terminate();
     state.observer?.disconnect();
     state.resizer?.disconnect();
     state.media?.removeEventListener("change", state.onTheme);
-    state.renderer?.kill();
   };
   if (!vault) {
     status.textContent = t("graph.noVault");
@@ -62,7 +62,7 @@ export async function show(main, route, app) {
 
   let model;
   try {
-    model = scope === "local" ? await loadLocal(here) : await loadVault(here);
+    model = scope === "local" ? await loadLocal(here) : await loadVault(here, state);
   } catch (e) {
     status.textContent = e.message || t("graph.failed");
     view.dataset.state = "error";
@@ -70,8 +70,8 @@ export async function show(main, route, app) {
   }
   if (state.dead || !view.isConnected) return cleanup; // left (or replaced) while it loaded
   performance.mark("graph-data");
-  draw(model, { view, canvas, status, list, zoom, state, here });
-  fillTags(view.querySelector("#graph-tag"), vault, tag); // after the graph's own request: it comes first
+  await draw(model, { view, canvas, status, list, zoom, state, here });
+  fillTags(view.querySelector("#graph-tag"), vault, tag, state); // after the graph's own request: it comes first
   return cleanup;
 }
 
@@ -97,19 +97,27 @@ async function loadLocal({ vault, path, depth, tag }) {
   };
 }
 
-async function loadVault({ vault, path, tag }) {
-  // The browser keeps the body and asks with If-None-Match: an unchanged vault costs a 304.
-  const data = await api.graphExport(vault, { tag }, { quiet: true });
+async function loadVault({ user, vault, path, tag }, state) {
+  // The worker that will draw the graph fetches and parses the export (750 KB of JSON at 10k notes: a long task
+  // on the page's thread) and sends back the arrays; if it cannot (an error answer, no worker), the page asks
+  // itself, which also shows a lapsed session's sign-in form. The browser keeps the body and asks with
+  // If-None-Match: an unchanged vault costs a 304.
+  state.worker = new Worker(WORKER_URL);
+  const data = await new Promise((resolve) => {
+    state.worker.onmessage = ({ data: msg }) => resolve(msg.type === "model" ? msg : null);
+    state.worker.onerror = () => resolve(null);
+    state.worker.postMessage({ type: "load", url: api.graphExportUrl(vault, { tag: tag || null }), saved: savedLayouts({ user, vault, tag }), center: path });
+  }) ?? await api.graphExport(vault, { tag }, { quiet: true }).then((d) => ({ ...d, edges: uniquePairs(d.edges, d.notes.length + d.unresolved.length) }));
+  await breath();
   const notes = data.notes.length;
   const all = notes + data.unresolved.length;
-  const labels = new Array(all);
-  const kinds = new Array(all);
-  const paths = new Array(all);
-  data.notes.forEach((p, i) => { labels[i] = baseName(p); kinds[i] = "note"; paths[i] = p; });
-  data.unresolved.forEach((text, j) => { labels[notes + j] = text; kinds[notes + j] = "unresolved"; paths[notes + j] = null; });
+  const labels = data.labels ?? [...data.notes.map(baseName), ...data.unresolved];
+  const kinds = new Array(all).fill("note", 0, notes).fill("unresolved", notes);
+  const paths = new Array(all).fill(null);
+  for (let i = 0; i < notes; i++) paths[i] = data.notes[i];
   return {
-    labels, kinds, paths, depths: null,
-    edges: uniquePairs(data.edges, all),
+    labels, kinds, paths, depths: null, placed: data.placed ?? null,
+    edges: data.edges,
     center: path ? data.notes.indexOf(path) : -1,
     total: all,
     truncated: false,
@@ -134,278 +142,237 @@ function uniquePairs(flat, n) {
 
 // ---- placement and the layout's cache ----------------------------------------------------------
 
-const cacheKey = ({ user, vault, tag }) => `obsigate.graph:${user}:${vault}:${tag}`;
+const cacheKey = ({ user, vault, tag }) => `obsigate.graph2:${user}:${vault}:${tag}`;
 
-/** Where each node starts, and whether that is already a finished layout. */
+/** Where each node starts, and whether that is already a finished layout (the whole vault's: placed by the
+ * worker that loaded it, see loadVault, or here when the page had to load it itself). */
 function placement(model, here) {
+  if (model.placed) return model.placed;
   const n = model.labels.length;
-  const xy = new Float32Array(2 * n);
-  if (here.scope === "local") { // rings by distance from the centre: readable before any layout
-    const perRing = new Map();
-    model.depths.forEach((d) => perRing.set(d, (perRing.get(d) || 0) + 1));
-    const seen = new Map();
-    for (let i = 0; i < n; i++) {
-      const d = model.depths[i];
-      const k = seen.get(d) || 0;
-      seen.set(d, k + 1);
-      const angle = (2 * Math.PI * k) / perRing.get(d) + d;
-      xy[2 * i] = Math.cos(angle) * d * 100;
-      xy[2 * i + 1] = Math.sin(angle) * d * 100;
-    }
-    return { xy, settled: false, known: 0 };
-  }
-  // A tag's graph without a layout of its own starts from the whole vault's: its notes keep their places.
-  const saved = readCache(here) ?? (here.tag ? { ...readCache({ ...here, tag: "" }), version: null } : null);
-  const radius = 10 * Math.sqrt(n);
-  const placed = new Uint8Array(n);
-  let known = 0;
+  if (here.scope !== "local") return placeVault(model, savedLayouts(here));
+  const xy = new Float32Array(2 * n); // rings by distance from the centre: readable before any layout
+  const perRing = new Map();
+  model.depths.forEach((d) => perRing.set(d, (perRing.get(d) || 0) + 1));
+  const seen = new Map();
   for (let i = 0; i < n; i++) {
-    const key = model.paths[i] ?? `?${model.labels[i]}`;
-    const p = saved?.at?.get(key);
-    if (p) {
-      xy[2 * i] = p[0];
-      xy[2 * i + 1] = p[1];
-      placed[i] = 1;
-      known += 1;
-    }
+    const d = model.depths[i];
+    const k = seen.get(d) || 0;
+    seen.set(d, k + 1);
+    const angle = (2 * Math.PI * k) / perRing.get(d) + d;
+    xy[2 * i] = Math.cos(angle) * d * 100;
+    xy[2 * i + 1] = Math.sin(angle) * d * 100;
   }
-  // New nodes start next to a neighbour already placed, else at a seeded spot of a disc.
-  const e = model.edges;
-  for (let k = 0; k < e.length; k += 2) {
-    for (const [a, b] of [[e[k], e[k + 1]], [e[k + 1], e[k]]]) {
-      if (!placed[a] && placed[b] === 1) {
-        const [jx, jy] = seeded(model.labels[a]);
-        xy[2 * a] = xy[2 * b] + jx * 20 - 10;
-        xy[2 * a + 1] = xy[2 * b + 1] + jy * 20 - 10;
-        placed[a] = 2;
-      }
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    if (placed[i]) continue;
-    const [u, v] = seeded(model.paths[i] ?? model.labels[i]);
-    const r = radius * Math.sqrt(u);
-    xy[2 * i] = r * Math.cos(2 * Math.PI * v);
-    xy[2 * i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return { xy, settled: saved?.version === model.version && known === n, known };
+  return { xy, settled: false, known: 0 };
 }
 
-function readCache(here) {
-  try {
-    const raw = sessionStorage.getItem(cacheKey(here));
-    if (!raw) return null;
-    const { version, keys, xy } = JSON.parse(raw);
-    return { version, at: new Map(keys.map((k, i) => [k, [xy[2 * i], xy[2 * i + 1]]])) };
-  } catch {
-    return null;
-  }
+/** The tab's stored layouts for this graph and, for a tag's graph, the whole vault's (as stored: strings). */
+function savedLayouts(here) {
+  const read = (h) => { try { return sessionStorage.getItem(cacheKey(h)); } catch { return null; } };
+  return { own: read(here), base: here.tag ? read({ ...here, tag: "" }) : null };
 }
 
-function writeCache(here, model, xy) {
-  const keys = model.paths.map((p, i) => p ?? `?${model.labels[i]}`);
-  const rounded = Array.from(xy, (v) => Math.round(v * 10) / 10);
+// Kept as "version\n[keys…]\n[x0, y0, …]" (graph/place.js reads it): the positions' JSON comes built from the
+// worker, so the page only joins strings (no JSON.stringify of 10k keys and 20k numbers in one task).
+function writeCache(here, model, xyJson) {
+  if (!xyJson) return;
+  const keys = JSON.stringify(model.paths.map((p, i) => p ?? `?${model.labels[i]}`));
   try {
-    sessionStorage.setItem(cacheKey(here), JSON.stringify({ version: model.version, keys, xy: rounded }));
+    sessionStorage.setItem(cacheKey(here), `${model.version ?? ""}\n${keys}\n${xyJson}`);
   } catch { /* storage full or off: the next visit lays out again */ }
 }
 
-/** Two numbers in [0, 1) from a string (FNV-1a): the same note starts at the same spot every time. */
-function seeded(s) {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  const a = (h >>> 0) / 4294967296;
-  h = Math.imul(h ^ 0x9e3779b9, 16777619);
-  return [a, (h >>> 0) / 4294967296];
-}
+// ---- drawing: the worker draws, the page steers --------------------------------------------------
+// The page keeps a copy of the positions (posted by the worker after each layout slice) and the camera; it
+// finds the node under the pointer itself (a loop over n points: well under a millisecond at 10k) and tells
+// the worker what to show. Nothing here rasterises or lays out anything.
 
-// ---- drawing -----------------------------------------------------------------------------------
-
-function draw(model, { view, canvas, status, list, zoom, state, here }) {
+async function draw(model, { view, canvas, status, list, zoom, state, here }) {
   const n = model.labels.length;
   const big = n >= BIG;
   const { xy, settled, known } = placement(model, here);
+  if (big) await breath();
+  if (state.dead) return;
   const degree = new Uint32Array(n);
   for (const i of model.edges) degree[i] += 1;
-  // A big graph names only its most linked notes up front (each label costs sigma work); the rest on hover.
-  const named = new Set(big ? rank(degree).slice(0, TOP_LABELS) : []);
-  const graph = new Graph({ type: "undirected", multi: false });
-  for (let i = 0; i < n; i++) {
-    const kind = i === model.center ? "center" : model.kinds[i];
-    graph.addNode(String(i), {
-      x: xy[2 * i], y: xy[2 * i + 1], kind, name: model.labels[i],
-      label: !big || named.has(i) || kind === "center" ? model.labels[i] : "",
-      size: big ? Math.min(10, 1 + Math.sqrt(degree[i]) * 0.6) : Math.min(16, 5 + Math.sqrt(degree[i]) * 1.8),
-    });
-  }
-  // A big graph's edges come once its first frame is up and its layout stands still (linkUp, below): tens of
-  // thousands of lines cost far more to build and draw than the nodes — without a GPU (software WebGL), seconds.
+  // A big graph names only its most linked notes up front; the rest on hover, search or from the list.
+  const named = new Uint8Array(n);
+  if (big) for (const i of rank(degree).slice(0, TOP_LABELS)) named[i] = 1;
+  const kinds = Uint8Array.from(model.kinds, (k, i) => (i === model.center ? 3 : KIND_CODE[k] ?? 0));
+  const sizes = Float32Array.from(degree, (d) => (big ? Math.min(8, 1.5 + Math.sqrt(d) * 0.5) : Math.min(14, 4 + Math.sqrt(d) * 1.6)));
   const links = model.edges.length / 2;
-  let linked = 0;
-  const addEdges = (until) => {
-    for (; linked < until; linked += 1) graph.addEdge(String(model.edges[2 * linked]), String(model.edges[2 * linked + 1]));
-  };
-  if (!big) addEdges(links);
-  const neighbours = adjacency(model.edges, n);
-
-  // Sigma is built again when the theme changes: its styles are plain values (cheaper for 10k nodes than
-  // functions evaluated per node and per frame), so new colours mean a new renderer on the same graph.
-  const mount = (camera) => {
-    const colors = palette(big);
-    graph.updateEachNodeAttributes((_k, a) => { a.color = colors[a.kind]; return a; }, { attributes: ["color"] });
-    const renderer = new Sigma(graph, canvas, {
-      settings: sigmaSettings(big), styles: sigmaStyles(colors, big),
-      primitives: { edges: { paths: [pathLine()], layers: [layerPlain()] } }, // straight lines only: no self-links here
-    });
-    if (camera) renderer.getCamera().setState(camera);
-    bind(renderer);
-    state.renderer = renderer;
-    return renderer;
-  };
-  // Hover: the node's links and neighbours stand out (the rest fades in a small graph); click opens the note.
-  const bind = (renderer) => {
-    let lit = null;
-    const light = (node, on) => {
-      renderer.setNodesState(neighbours[Number(node)].map(String), { isHighlighted: on });
-      renderer.setEdgesState(graph.edges(node), { isHighlighted: on });
-    };
-    renderer.on("enterNode", ({ node }) => { lit = node; light(node, true); });
-    renderer.on("leaveNode", ({ node }) => { if (lit === node) { light(node, false); lit = null; } });
-    renderer.on("clickNode", ({ node }) => {
-      const path = model.paths[Number(node)];
-      if (path) go(noteHref(here.vault, path));
-    });
-  };
-  const linkUp = () => { // a slice of edges a frame: the page keeps answering meanwhile
-    const slice = () => {
-      if (state.dead) return;
-      addEdges(Math.min(links, linked + EDGES_PER_FRAME));
-      if (linked < links) requestAnimationFrame(slice);
-    };
-    if (linked < links) requestAnimationFrame(slice);
-  };
   const counts = t("graph.counts", { nodes: n.toLocaleString(), links: links.toLocaleString() });
   const cut = model.truncated ? ` ${t("graph.truncated", { total: model.total.toLocaleString() })}` : "";
   const say = (what) => { status.textContent = `${counts}${cut}${what ? ` · ${what}` : ""}`; };
   const marked = view.querySelector(".graph-legend [data-kind=center]")?.parentElement;
   if (marked) marked.hidden = model.center < 0;
-  say(settled || n < 2 ? "" : t("graph.layingOut")); // before sigma measures its box: no shift after
-  mount(null);
+  say(settled || n < 2 ? "" : t("graph.layingOut")); // before the canvas measures its box: no shift after
+
+  const surface = el("canvas.graph-surface", { "aria-hidden": "true" });
+  canvas.append(surface);
+  const stage = { w: canvas.clientWidth || 1, h: canvas.clientHeight || 1, dpr: Math.min(2, devicePixelRatio || 1) };
+  const g = { n, xy, sizes, kinds, paths: model.paths, hidden: null };
+  const steer = { cam: fitCamera(g, stage), follow: true, hover: -1 };
+  const worker = state.worker || new Worker(WORKER_URL); // the one that loaded the data, if any
+  state.worker = worker;
+  const post = (msg) => { if (!state.dead) worker.postMessage(msg); };
+  const layout = settled || n < 2 ? null : { maxIterations: known < n * 0.9 ? (big ? 1500 : 800) : 60, maxMs: big ? 30000 : 8000 };
+  const offscreen = surface.transferControlToOffscreen();
+  worker.postMessage({
+    type: "init", canvas: offscreen, w: stage.w, h: stage.h, dpr: stage.dpr, cam: steer.cam, layout,
+    graph: { n, xy: xy.slice(), edges: model.edges.slice(), sizes, kinds, labels: model.labels, named },
+    look: { palette: palette(big), big },
+  }, [offscreen]);
   performance.mark("graph-drawn");
-  state.resizer = new ResizeObserver(() => { if (!state.dead) { state.renderer.resize(); state.renderer.scheduleRender(); } });
-  state.resizer.observe(canvas);
-
-  // For keyboard users' list, tests and tools: where a note's node is on screen (px from the canvas' top left).
-  const byPath = new Map(model.paths.map((p, i) => [p, String(i)]).filter(([p]) => p));
-  canvas.graphPositionOf = (path) => {
-    const key = byPath.get(path);
-    return key == null ? null : state.renderer.graphToViewport(graph.getNodeAttributes(key));
+  view.dataset.layout = layout ? "running" : "done";
+  const moveTo = (cam, follow = false) => { steer.cam = cam; steer.follow = follow; post({ type: "camera", cam }); };
+  worker.onmessage = ({ data }) => {
+    if (state.dead) return;
+    if (data.type === "drawn") {
+      performance.mark("graph-interactive"); // the first frame is up and the pointer handlers are live (bench/ui.py)
+      view.dataset.state = "ready";
+    } else if (data.type === "edges") {
+      view.dataset.linked = "all";
+    } else if (data.type === "positions" || data.type === "done") {
+      g.xy = data.xy;
+      if (steer.follow) moveTo(fitCamera(g, stage), true);
+      if (data.type === "done") {
+        performance.mark("graph-settled");
+        view.dataset.layout = "done";
+        say("");
+        if (here.scope === "vault") writeCache(here, model, data.saved);
+      }
+    }
   };
-
-  zoomButtons(zoom, () => state.renderer.getCamera());
-  watchTheme(state, () => {
-    const camera = state.renderer.getCamera().getState();
-    state.renderer.kill();
-    mount(camera);
+  worker.onerror = () => { view.dataset.layout = "done"; view.dataset.state = "ready"; say(t("graph.failed")); };
+  state.resizer = new ResizeObserver(() => {
+    if (state.dead) return;
+    Object.assign(stage, { w: canvas.clientWidth || 1, h: canvas.clientHeight || 1 });
+    post({ type: "resize", ...stage });
+    if (steer.follow) moveTo(fitCamera(g, stage), true);
   });
+  state.resizer.observe(canvas);
+  // For keyboard users' list, tests and tools: where a note's node is on screen (px from the canvas' top left).
+  const byPath = new Map(model.paths.map((p, i) => [p, i]).filter(([p]) => p));
+  canvas.graphPositionOf = (path) => {
+    const i = byPath.get(path);
+    return i == null ? null : toScreen(g, steer.cam, stage, i);
+  };
+  const light = (lit) => post({ type: "look", lit });
+  const hide = (hidden) => {
+    g.hidden = hidden;
+    post({ type: "look", hidden });
+    if (steer.follow) moveTo(fitCamera(g, stage), true);
+  };
+  pointer(canvas, { g, stage, steer, moveTo, here, model, post, neighbours: null });
+  keys(canvas, { stage, steer, moveTo, fit: () => moveTo(fitCamera(g, stage), true) });
+  zoomButtons(zoom, {
+    zoomBy: (f) => moveTo(zoomAt(steer.cam, f, stage.w / 2, stage.h / 2, stage)),
+    fit: () => moveTo(fitCamera(g, stage), true),
+  });
+  watchTheme(state, () => post({ type: "look", palette: palette(big) }));
   view.dataset.nodes = String(n);
   view.dataset.links = String(links);
-  nodeList(list, model, degree, here, (keys, on) => { if (!state.dead) state.renderer.setNodesState(keys, { isHighlighted: on }); });
-  // Sigma drew in its constructor; the second animation frame from now comes once that frame was presented.
-  requestAnimationFrame(() => requestAnimationFrame(() => {
-    if (state.dead) return;
-    performance.mark("graph-interactive"); // all nodes on screen, sigma's handlers live (bench/ui.py reads it)
-    view.dataset.state = "ready";
-  }));
-
-  if (settled || n < 2) {
-    view.dataset.layout = "done";
-    say("");
-    requestAnimationFrame(() => requestAnimationFrame(linkUp));
-    return;
-  }
-  runLayout(graph, model, { view, state, here, xy, fresh: known < n * 0.9, big, linkUp, say });
+  if (big) await breath();
+  if (state.dead) return;
+  const panel = displayPanel(view.querySelector("#graph-display"), { model, degree, here, light, hide, post });
+  nodeList(list, model, degree, here, (keys, on) => panel.point(on ? keys.map(Number) : null));
 }
 
-/** The ForceAtlas2 layout in its worker: positions applied once a frame, edges and the cache once it settles. */
-function runLayout(graph, model, { view, state, here, xy, fresh, big, linkUp, say }) {
-  view.dataset.layout = "running";
-  const worker = new Worker(WORKER_URL);
-  state.worker = worker;
-  let pending = null;
-  const apply = () => {
-    const p = pending;
-    pending = null;
-    if (!p || state.dead) return;
-    let i = 0;
-    graph.updateEachNodeAttributes((_node, attr) => {
-      attr.x = p[2 * i];
-      attr.y = p[2 * i + 1];
-      i += 1;
-      return attr;
-    }, { attributes: ["x", "y"] });
+const KIND_CODE = { note: 0, attachment: 1, unresolved: 2, center: 3 };
+const MIN_K = 1e-4, MAX_K = 50;
+
+/** The camera {x, y, k} that shows every visible node, with a margin. */
+function fitCamera(g, { w, h }) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < g.n; i++) {
+    if (g.hidden?.[i]) continue;
+    const x = g.xy[2 * i], y = g.xy[2 * i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  if (x0 > x1) return { x: 0, y: 0, k: 1 };
+  const pad = 32;
+  const k = Math.min(4, (w - 2 * pad) / Math.max(x1 - x0, 1e-6), (h - 2 * pad) / Math.max(y1 - y0, 1e-6));
+  return { x: (x0 + x1) / 2, y: (y0 + y1) / 2, k: Math.max(MIN_K, Math.min(MAX_K, k > 0 ? k : 1)) };
+}
+
+function zoomAt(cam, factor, sx, sy, { w, h }) {
+  const k = Math.max(MIN_K, Math.min(MAX_K, cam.k * factor));
+  const wx = cam.x + (sx - w / 2) / cam.k, wy = cam.y + (sy - h / 2) / cam.k;
+  return { x: wx - (sx - w / 2) / k, y: wy - (sy - h / 2) / k, k };
+}
+
+const toScreen = (g, cam, { w, h }, i) => ({ x: (g.xy[2 * i] - cam.x) * cam.k + w / 2, y: (g.xy[2 * i + 1] - cam.y) * cam.k + h / 2 });
+
+/** The visible node drawn under the screen point (sx, sy), or -1. */
+function pick(g, cam, stage, sx, sy) {
+  let best = -1, bestD = Infinity;
+  const wx = cam.x + (sx - stage.w / 2) / cam.k, wy = cam.y + (sy - stage.h / 2) / cam.k;
+  for (let i = 0; i < g.n; i++) {
+    if (g.hidden?.[i]) continue;
+    const dx = (g.xy[2 * i] - wx) * cam.k, dy = (g.xy[2 * i + 1] - wy) * cam.k;
+    const d = dx * dx + dy * dy;
+    const r = g.sizes[i] + 3;
+    if (d <= r * r && d < bestD) { best = i; bestD = d; }
+  }
+  return best;
+}
+
+/** Drag pans, the wheel zooms about the pointer, hovering lights a node and its links, a click opens its note. */
+function pointer(canvas, { g, stage, steer, moveTo, here, model, post }) {
+  let drag = null;
+  const at = (e) => { const r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+  const hover = (i) => {
+    if (i === steer.hover) return;
+    steer.hover = i;
+    canvas.style.cursor = i >= 0 && model.paths[i] ? "pointer" : "";
+    post({ type: "look", hover: i });
   };
-  worker.onmessage = ({ data }) => {
-    if (!pending) requestAnimationFrame(apply); // one graph update a frame however fast the worker posts
-    pending = data.xy;
-    if (data.type !== "done") return;
-    worker.terminate();
-    state.worker = null;
-    requestAnimationFrame(() => {
-      if (state.dead) return;
-      linkUp();
-      performance.mark("graph-settled");
-      view.dataset.layout = "done";
-      say("");
-      if (here.scope === "vault") writeCache(here, model, data.xy);
-    });
-  };
-  worker.onerror = () => { linkUp(); view.dataset.layout = "done"; say(""); };
-  // fresh: from a remembered layout only the new notes need a place (a short settle, not a whole layout)
-  worker.postMessage({
-    type: "start", xy, edges: model.edges,
-    maxIterations: fresh ? (big ? 1500 : 800) : 60, maxMs: big ? 30000 : 8000,
+  canvas.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    drag = { id: e.pointerId, x: e.clientX, y: e.clientY, cam: steer.cam, moved: false };
   });
+  canvas.addEventListener("pointermove", (e) => {
+    if (drag && e.pointerId === drag.id) {
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 4) return;
+      if (!drag.moved) { drag.moved = true; canvas.setPointerCapture(e.pointerId); hover(-1); }
+      moveTo({ ...drag.cam, x: drag.cam.x - dx / drag.cam.k, y: drag.cam.y - dy / drag.cam.k });
+      return;
+    }
+    hover(pick(g, steer.cam, stage, ...at(e)));
+  });
+  canvas.addEventListener("pointerup", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const moved = drag.moved;
+    drag = null;
+    if (moved) return;
+    const i = pick(g, steer.cam, stage, ...at(e));
+    if (i >= 0 && model.paths[i]) go(noteHref(here.vault, model.paths[i]));
+  });
+  canvas.addEventListener("pointerleave", () => { if (!drag) hover(-1); });
+  canvas.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const f = Math.exp(-Math.max(-200, Math.min(200, e.deltaY * (e.deltaMode === 1 ? 16 : 1))) / 300);
+    moveTo(zoomAt(steer.cam, f, ...at(e), stage));
+  }, { passive: false });
 }
 
-function sigmaSettings(big) {
-  return {
-    hideEdgesOnMove: big, hideLabelsOnMove: big, enableEdgeEvents: false, enableCameraRotation: false,
-    labelRenderedSizeThreshold: big ? 6 : 0, labelDensity: big ? 0.5 : 3, stagePadding: 32,
-    itemSizesReference: "screen", minCameraRatio: 0.02, maxCameraRatio: 5,
-  };
-}
-
-function sigmaStyles(colors, big) {
-  const name = { attribute: "name" };
-  const nodes = [
-    DEFAULT_STYLES.nodes, // position, size, colour and label from the attributes; a hovered node's label boxed
-    { labelColor: colors.fg, labelSize: 12, backdropColor: colors.bg2, backdropShadowColor: colors.shadow, cursor: "pointer" },
-    { whenData: { kind: "unresolved" }, then: { cursor: "default" } },
-    { whenData: { kind: "center" }, then: { labelVisibility: "visible", zIndex: 2 } },
-    { whenState: "isHovered", then: { label: name, color: colors.accent } },
-    { whenState: "isHighlighted", then: { color: colors.accent, label: name, labelVisibility: "visible", depth: "topNodes" } },
-  ];
-  const edges = [
-    DEFAULT_STYLES.edges,
-    { color: colors.edge, size: big ? 0.5 : 1 },
-    { whenState: "isHighlighted", then: { color: colors.accent, size: big ? 1 : 1.5 } },
-  ];
-  if (!big) { // fading the rest is a test per node and edge at every hover: affordable on a small graph only
-    nodes.push({ when: (_a, s, g) => g.hasHovered && !s.isHovered && !s.isHighlighted, then: { color: colors.dim, labelVisibility: "hidden" } });
-    edges.push({ when: (_a, s, g) => g.hasHovered && !s.isHighlighted, then: { color: colors.dimEdge } });
-  }
-  return { nodes, edges };
-}
-
-/** Each node's neighbours, from the flat index pairs. */
-function adjacency(edges, n) {
-  const out = Array.from({ length: n }, () => []);
-  for (let k = 0; k < edges.length; k += 2) {
-    out[edges[k]].push(edges[k + 1]);
-    out[edges[k + 1]].push(edges[k]);
-  }
-  return out;
+/** With the picture focused: arrows pan, + and - zoom, 0 fits (as on a canvas board). */
+function keys(canvas, { stage, steer, moveTo, fit }) {
+  canvas.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const pan = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    const cam = steer.cam;
+    if (pan) moveTo({ ...cam, x: cam.x + (pan[0] * 80) / cam.k, y: cam.y + (pan[1] * 80) / cam.k });
+    else if (e.key === "+" || e.key === "=") moveTo(zoomAt(cam, 1.4, stage.w / 2, stage.h / 2, stage));
+    else if (e.key === "-" || e.key === "_") moveTo(zoomAt(cam, 1 / 1.4, stage.w / 2, stage.h / 2, stage));
+    else if (e.key === "0") fit();
+    else return;
+    e.preventDefault();
+  });
 }
 
 /** Node indexes, most linked first (ties by index). */
@@ -419,8 +386,8 @@ function palette(big) {
   const v = (name) => css.getPropertyValue(name).trim();
   const dark = css.getPropertyValue("color-scheme").includes("dark");
   return {
-    note: big ? translucent(v("--fg-2"), 0.45) : v("--fg-2"), center: v("--accent"), accent: v("--accent"), unresolved: v("--unresolved"),
-    attachment: v("--note-ok"), fg: v("--fg"), bg2: v("--bg-2"), dim: v("--bg-3"), dimEdge: v("--bg-2"),
+    note: big ? translucent(v("--fg-2"), 0.55) : v("--fg-2"), center: v("--accent"), accent: v("--accent"), unresolved: v("--unresolved"),
+    attachment: v("--note-ok"), fg: v("--fg"), bg2: v("--bg-2"), dim: v("--bg-3"), dimEdge: translucent(v("--fg-2"), 0.08),
     edge: translucent(v("--fg-2"), dark ? 0.3 : 0.22), shadow: dark ? "rgba(0, 0, 0, 0.6)" : "rgba(15, 23, 42, 0.25)",
   };
 }
@@ -475,21 +442,27 @@ function controls(here) {
 }
 
 /** The tag filter's choices: the vault's tags, most used first. */
-async function fillTags(select, vault, current) {
+async function fillTags(select, vault, current, state) {
+  let data;
   try {
-    const data = await api.tags({ vault, limit: 1000 }, { quiet: true });
-    const rows = data.tags.filter((x) => x.tag.toLowerCase() !== current.toLowerCase())
-      .map(({ tag, count }) => el("option", { value: tag }, `#${tag} (${count})`));
-    select.append(...rows);
-  } catch { /* the filter keeps "all" and the current tag */ }
+    data = await api.tags({ vault, limit: 1000 }, { quiet: true });
+  } catch { return; } // the filter keeps "all" and the current tag
+  const tags = data.tags.filter((x) => x.tag.toLowerCase() !== current.toLowerCase());
+  for (let i = 0; i < tags.length && !state.dead; i += 200) { // 200 options a task: a thousand at once is a long one
+    select.append(...tags.slice(i, i + 200).map(({ tag, count }) => el("option", { value: tag }, `#${tag} (${count})`)));
+    await breath();
+  }
 }
 
-function zoomButtons(box, camera) {
+/** A new task: what follows runs after the browser had a chance to paint and answer input. */
+const breath = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function zoomButtons(box, { zoomBy, fit }) {
   const button = (label, text, act) => el("button.graph-zoom-btn", { type: "button", "aria-label": label, title: label, onclick: act }, text);
   clear(box,
-    button(t("graph.zoomIn"), "+", () => camera().zoomIn({ duration: 200 })),
-    button(t("graph.zoomOut"), "−", () => camera().zoomOut({ duration: 200 })),
-    button(t("graph.zoomReset"), "⤢", () => camera().reset({ duration: 200 })));
+    button(t("graph.zoomIn"), "+", () => zoomBy(1.5)),
+    button(t("graph.zoomOut"), "−", () => zoomBy(1 / 1.5)),
+    button(t("graph.zoomReset"), "⤢", fit));
 }
 
 function legend(scope) {
