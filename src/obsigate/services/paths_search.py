@@ -1,10 +1,11 @@
-"""``search_paths``: find files by a fuzzy match on their path and title (Obsidian's quick switcher idea)."""
+"""``search_paths``: find files by a fuzzy match on their path, title and aliases (Obsidian's quick switcher idea:
+obsidian-app.md §6.1 -- a note is also found by its frontmatter ``aliases``, and an exact name comes first)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from obsigate.domain.text import fold
 from obsigate.domain.vault import note_title
@@ -15,6 +16,7 @@ from obsigate.services.workspace import Workspace, check_page, page_fields
 
 MAX_QUERY_WORDS = 8
 MAX_LIMIT = 100
+EXACT_BONUS = 20.0  # a name (or alias) equal to the whole query: above any sum of per-word scores of 8 words
 
 
 def subsequence_span(word: str, text: str) -> int | None:
@@ -38,11 +40,12 @@ def path_score(path: str, words: list[str]) -> float | None:
     ignored), higher is better; ``None`` if a word does not match.
 
     Per word: in the file name (title) scores most, at its start more; anywhere in the path less; a scattered
-    in-order match (``plnbdg`` for ``Plan/Budget``) least, by how compact it is. Shorter paths break ties.
+    in-order match (``plnbdg`` for ``Plan/Budget``) least, by how compact it is. A name equal to the whole query
+    scores above all of these (the note someone typed the name of comes first). Shorter paths break ties.
     """
     full = fold(path)
     name = full.rsplit("/", 1)[-1].removesuffix(".md")
-    score = 0.0
+    score = EXACT_BONUS if name == " ".join(words) else 0.0
     for word in words:
         if word in name:
             score += 6.0 if name.startswith(word) else 4.0
@@ -56,11 +59,28 @@ def path_score(path: str, words: list[str]) -> float | None:
     return score - len(path) / 1000.0
 
 
+def alias_score(path: str, aliases: Sequence[str], words: list[str]) -> float | None:
+    """The best score of ``path``'s note through one of its ``aliases`` (every word in the alias, scored as in
+    :func:`path_score`'s file name), or ``None`` when no alias holds every word."""
+    best: float | None = None
+    query = " ".join(words)
+    for alias in aliases:
+        a = fold(alias)
+        if not all(w in a for w in words):
+            continue
+        score = (EXACT_BONUS if a == query else 0.0) + sum(6.0 if a.startswith(w) else 4.0 for w in words)
+        best = score if best is None else max(best, score)
+    return None if best is None else best - len(path) / 1000.0
+
+
 class PathHit(BaseModel):
     vault: str
     path: str
     title: str
     score: float
+    aliases: list[str] = Field(
+        default_factory=list, description="The note's frontmatter aliases (a switcher shows the one that matched)."
+    )
 
 
 class SearchPathsResult(Result, Page):
@@ -77,8 +97,9 @@ def search_paths(
     offset: int = 0,
 ) -> SearchPathsResult:
     """Files of ``vaults`` (declared names the tool layer already put in the caller's scope: the one named, or
-    every vault they may use) whose path fuzzily matches ``q`` (every word must match), as a reader is shown
-    it: a secret in a name is matched as its ``[REDACTED:…]`` marker, never letter by letter.
+    every vault they may use) whose path fuzzily matches ``q`` (every word must match), or one of whose
+    frontmatter aliases holds every word, as a reader is shown it: a secret in a name is matched as its
+    ``[REDACTED:…]`` marker, never letter by letter (aliases are indexed redacted).
 
     Returns a :class:`SearchPathsResult`, best first.
 
@@ -90,13 +111,23 @@ def search_paths(
         raise BadRequest("q must contain at least one word", hint="e.g. 'budget plan'")
     check_page(limit, offset, max_limit=MAX_LIMIT)
     scored = []
+    aliases: dict[tuple[str, str], list[str]] = {}
     for name in vaults:
+        by_path = ws.index.aliases(name)
         for path in ws.index.file_states(name):
-            score = path_score(shown_path(path), words)  # what a reader sees: a name's secret is not searchable
+            shown = shown_path(path)  # what a reader sees: a name's secret is not searchable
+            score = path_score(shown, words)
+            named = by_path.get(path)
+            if named:
+                aliases[(name, path)] = named
+                via_alias = alias_score(shown, named, words)
+                if via_alias is not None and (score is None or via_alias > score):
+                    score = via_alias
             if score is not None:
                 scored.append((-score, name, path))
     scored.sort()
     hits = [
-        PathHit(vault=v, path=p, title=note_title(p), score=round(-s, 3)) for s, v, p in scored[offset : offset + limit]
+        PathHit(vault=v, path=p, title=note_title(p), score=round(-s, 3), aliases=aliases.get((v, p), []))
+        for s, v, p in scored[offset : offset + limit]
     ]
     return SearchPathsResult(query=q, hits=hits, **page_fields(len(scored), offset, len(hits)))
