@@ -13,6 +13,10 @@ import assistantEn from "./i18n/assistant.en.json";
 import assistantFr from "./i18n/assistant.fr.json";
 import skillsEn from "./i18n/skills.en.json";
 import skillsFr from "./i18n/skills.fr.json";
+import commandsEn from "./i18n/commands.en.json";
+import commandsFr from "./i18n/commands.fr.json";
+import navEn from "./i18n/nav.en.json";
+import navFr from "./i18n/nav.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -22,6 +26,8 @@ const CATALOGS = {
 };
 Object.assign(CATALOGS.en, skillsEn); // the assistant's skills and slash commands
 Object.assign(CATALOGS.fr, skillsFr);
+Object.assign(CATALOGS.en, commandsEn, navEn); // the commands' names; the palette, switcher, daily notes (nav/)
+Object.assign(CATALOGS.fr, commandsFr, navFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";
