@@ -80,6 +80,7 @@ export class QuickSwitcher {
     const recent = recentNotes(vault).map((path) => ({ path, label: baseName(path), ranges: [], kind: "recent" }));
     this.rows = recent;
     this.shownFor = "";
+    this.list.dataset.query = "";
     this.active = recent.length > 1 ? 1 : 0;
     this.draw();
     const cfg = await vaultConfig(vault);
@@ -109,6 +110,7 @@ export class QuickSwitcher {
     if (!exact && vault) this.rows.push({ path: null, label: q, ranges: [], kind: "create" });
     this.active = 0;
     this.shownFor = q;
+    this.list.dataset.query = q; // which query the rows answer (tests and bench/ui.py wait on it)
     this.draw();
   }
 

@@ -40,14 +40,14 @@ export class CommandPalette {
   constructor() {
     this.rows = [];
     this.active = 0;
-    this.input = el("input.switcher-input", {
+    this.input = el("input.pal-input", {
       type: "text", role: "combobox", "aria-expanded": "true", "aria-controls": "palette-list",
       "aria-autocomplete": "list", autocomplete: "off", spellcheck: "false",
     });
-    this.list = el("ul.switcher-list", { id: "palette-list", role: "listbox" });
-    this.hint = el("p.switcher-hint.muted");
+    this.list = el("ul.pal-list", { id: "palette-list", role: "listbox" });
+    this.hint = el("p.pal-hint.muted");
     this.title = el("h2.visually-hidden", { id: "palette-title" });
-    this.dialog = el("dialog.switcher.palette", { "aria-labelledby": "palette-title" }, this.title, this.input, this.list, this.hint);
+    this.dialog = el("dialog.nav-modal.palette", { "aria-labelledby": "palette-title" }, this.title, this.input, this.list, this.hint);
     document.body.append(this.dialog);
     this.input.addEventListener("input", () => { this.active = 0; this.draw(); });
     this.input.addEventListener("keydown", (e) => this.onKey(e));
@@ -79,12 +79,12 @@ export class CommandPalette {
     this.rows = rankCommands(this.input.value, cmds, recentCommands());
     if (this.active >= this.rows.length) this.active = 0;
     if (!this.rows.length) {
-      clear(this.list, el("li.switcher-empty", { role: "option", "aria-disabled": "true", "aria-selected": "false" }, t("nav.palette.none")));
+      clear(this.list, el("li.pal-empty", { role: "option", "aria-disabled": "true", "aria-selected": "false" }, t("nav.palette.none")));
       this.input.removeAttribute("aria-activedescendant");
       return;
     }
     clear(this.list, this.rows.map(({ cmd, ranges }, i) => {
-      const li = el("li.switcher-item.palette-item", { role: "option", id: `pal-${i}`, "aria-selected": String(i === this.active), "data-command": cmd.id },
+      const li = el("li.pal-item", { role: "option", id: `pal-${i}`, "aria-selected": String(i === this.active), "data-command": cmd.id },
         el("span.pal-name", highlighted(cmd.label, ranges)),
         el("span.pal-keys", hotkeyNodes(cmd.hotkeys)));
       li.addEventListener("mousedown", (e) => { e.preventDefault(); this.choose(i); });

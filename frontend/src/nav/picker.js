@@ -18,21 +18,21 @@ export function pickDialog({ title, placeholder, items, empty }) {
     let rows = [];
     let active = 0;
     let result = null;
-    const input = el("input.switcher-input", {
+    const input = el("input.pal-input", {
       type: "text", role: "combobox", "aria-expanded": "true", "aria-controls": `${id}-list`, "aria-autocomplete": "list",
       autocomplete: "off", spellcheck: "false", "aria-label": title, placeholder,
     });
-    const list = el("ul.switcher-list", { id: `${id}-list`, role: "listbox", "aria-label": title });
-    const dialog = el("dialog.switcher.picker", { "aria-labelledby": `${id}-title` },
-      el("h2.visually-hidden", { id: `${id}-title` }, title), input, list, el("p.switcher-hint.muted", t("nav.picker.hint")));
+    const list = el("ul.pal-list", { id: `${id}-list`, role: "listbox", "aria-label": title });
+    const dialog = el("dialog.nav-modal.picker", { "aria-labelledby": `${id}-title` },
+      el("h2.visually-hidden", { id: `${id}-title` }, title), input, list, el("p.pal-hint.muted", t("nav.picker.hint")));
     const draw = () => {
       const q = input.value;
       rows = items.map((it) => ({ it, m: fuzzyMatch(q, it.label) })).filter((r) => r.m).sort((a, b) => (q.trim() ? b.m.score - a.m.score : 0));
       if (active >= rows.length) active = 0;
-      if (!rows.length) { clear(list, el("li.switcher-empty", { role: "option", "aria-disabled": "true", "aria-selected": "false" }, empty)); input.removeAttribute("aria-activedescendant"); return; }
+      if (!rows.length) { clear(list, el("li.pal-empty", { role: "option", "aria-disabled": "true", "aria-selected": "false" }, empty)); input.removeAttribute("aria-activedescendant"); return; }
       clear(list, rows.map(({ it, m }, i) => {
-        const li = el("li.switcher-item", { role: "option", id: `${id}-${i}`, "aria-selected": String(i === active) },
-          icon("note"), el("span.sw-title", highlighted(it.label, m.ranges)), it.detail ? el("span.sw-path.muted", it.detail) : null);
+        const li = el("li.pal-item.pal-note", { role: "option", id: `${id}-${i}`, "aria-selected": String(i === active) },
+          icon("note"), el("span.pal-name", highlighted(it.label, m.ranges)), it.detail ? el("span.pal-detail.muted", it.detail) : null);
         li.addEventListener("mousedown", (e) => { e.preventDefault(); finish(it.value); });
         return li;
       }));

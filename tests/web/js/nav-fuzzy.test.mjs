@@ -56,3 +56,14 @@ test("palette: recent commands first when empty; typing ranks by match, recent b
   assert.deepEqual(rankCommands("open", cmds, ["a"]).map((r) => r.cmd.id), ["a", "b"]);
   assert.deepEqual(rankCommands("theme", cmds, ["a"]).map((r) => r.cmd.id), ["c"]);
 });
+
+test("a new note's path: a typed folder is kept, else the vault's new_file_location decides", async () => {
+  const { newNotePath } = await import("../../../frontend/src/nav/create.js");
+  assert.equal(newNotePath("Idea", { new_file_location: "root" }, "Projects/Plan.md"), "Idea.md");
+  assert.equal(newNotePath("Idea", { new_file_location: "current" }, "Projects/Plan.md"), "Projects/Idea.md");
+  assert.equal(newNotePath("Idea", { new_file_location: "current" }, null), "Idea.md");
+  assert.equal(newNotePath("Idea", { new_file_location: "folder", new_file_folder_path: "/Inbox/" }, null), "Inbox/Idea.md");
+  assert.equal(newNotePath("Work/Idea", { new_file_location: "folder", new_file_folder_path: "Inbox" }, null), "Work/Idea.md");
+  assert.equal(newNotePath("board.canvas", {}, null), "board.canvas");
+  for (const bad of ["", "  ", ".hidden", "a/../b", "a/.x", "a//b"]) assert.equal(newNotePath(bad, {}, null), null, bad);
+});
