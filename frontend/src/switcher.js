@@ -44,7 +44,7 @@ export class QuickSwitcher {
     this.title = el("h2.visually-hidden", { id: "switcher-title" });
     this.dialog = el("dialog.switcher", { "aria-labelledby": "switcher-title" }, this.title, this.input, this.list, this.hint);
     document.body.append(this.dialog);
-    this.search = debounce(() => this.query(), 25); // short: in-flight queries are aborted anyway
+    this.search = debounce(() => this.query(), 10); // short: in-flight queries are aborted anyway
     this.input.addEventListener("input", () => { if (this.input.value.trim()) this.search(); else this.showRecent(); });
     this.input.addEventListener("keydown", (e) => this.onKey(e));
     this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.close(); });

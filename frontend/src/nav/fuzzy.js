@@ -114,7 +114,8 @@ export function nameTier(q, name) {
 /**
  * Rank switcher candidates for `query`. `items`: [{path, aliases?: string[]}]. Returns, best first,
  * [{item, tier, label, alias, ranges}]: `label` the text shown (the note's name, or the alias that matched
- * best), `ranges` its highlights. Ties: the tier, then the shorter path, then the fuzzy score, then A→Z.
+ * best), `ranges` its highlights. Order: the tier; within the fuzzy tiers the match's score; then the shorter
+ * name (more of it typed: "Plan B" before "Plan for the year" for "plan"), then the shorter path, then A→Z.
  * Items that do not match are left out.
  */
 export function rankNotes(query, items) {
@@ -137,7 +138,8 @@ export function rankNotes(query, items) {
     }
     if (best) out.push({ item, tier: best.tier, label: best.label, alias: best.alias, ranges: best.ranges, score: best.score || 0 });
   }
-  out.sort((a, b) => a.tier - b.tier || a.item.path.length - b.item.path.length || b.score - a.score || (a.item.path < b.item.path ? -1 : 1));
+  out.sort((a, b) => a.tier - b.tier || (a.tier >= TIER.FUZZY ? b.score - a.score : 0)
+    || a.label.length - b.label.length || a.item.path.length - b.item.path.length || (a.item.path < b.item.path ? -1 : 1));
   return out;
 }
 

@@ -3,7 +3,10 @@ obsidian-app.md §6.1 -- a note is also found by its frontmatter ``aliases``, an
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
@@ -44,7 +47,12 @@ def path_score(path: str, words: list[str]) -> float | None:
     scores above all of these (the note someone typed the name of comes first). Shorter paths break ties.
     """
     full = fold(path)
-    name = full.rsplit("/", 1)[-1].removesuffix(".md")
+    return folded_score(full, full.rsplit("/", 1)[-1].removesuffix(".md"), len(path), words)
+
+
+def folded_score(full: str, name: str, length: int, words: list[str]) -> float | None:
+    """:func:`path_score` of a path already folded (``full``; ``name`` its file name without ``.md``;
+    ``length`` the path's own length), for callers that fold each path once and match it many times."""
     score = EXACT_BONUS if name == " ".join(words) else 0.0
     for word in words:
         if word in name:
@@ -56,21 +64,61 @@ def path_score(path: str, words: list[str]) -> float | None:
             if span is None:
                 return None
             score += len(word) / span
-    return score - len(path) / 1000.0
+    return score - length / 1000.0
 
 
 def alias_score(path: str, aliases: Sequence[str], words: list[str]) -> float | None:
     """The best score of ``path``'s note through one of its ``aliases`` (every word in the alias, scored as in
-    :func:`path_score`'s file name), or ``None`` when no alias holds every word."""
+    :func:`path_score`'s file name), or ``None`` when no alias holds every word. ``aliases`` already folded."""
     best: float | None = None
     query = " ".join(words)
-    for alias in aliases:
-        a = fold(alias)
+    for a in aliases:
         if not all(w in a for w in words):
             continue
         score = (EXACT_BONUS if a == query else 0.0) + sum(6.0 if a.startswith(w) else 4.0 for w in words)
         best = score if best is None else max(best, score)
     return None if best is None else best - len(path) / 1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """One file of a vault as the switcher matches it, folded once (see :func:`_candidates`)."""
+
+    path: str
+    full: str  # the shown (redacted) path, folded
+    name: str  # its file name without .md, folded
+    aliases: tuple[str, ...]  # the note's aliases as indexed
+    folded_aliases: tuple[str, ...]
+
+
+#: index -> vault -> (graph_version, candidates): every path of a vault folded and redacted once per change of
+#: the vault rather than on every keystroke (the quick switcher asks on each one; 10k paths cost ~30 ms to
+#: fold and redact in Python, the matching itself a few ms). Weak keys: an index closed and dropped (tests)
+#: takes its entries with it.
+_CACHE: weakref.WeakKeyDictionary[object, dict[str, tuple[str, list[_Candidate]]]] = weakref.WeakKeyDictionary()
+_CACHE_LOCK = threading.Lock()
+
+
+def _candidates(ws: Workspace, vault: str) -> list[_Candidate]:
+    """The files of ``vault`` folded for matching, rebuilt when the index says the vault changed. The version
+    is read BEFORE the files: a change made while they are read bumps it again, so a stale list never outlives
+    the next call."""
+    version = ws.index.graph_version(vault)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(ws.index, {}).get(vault)
+    if hit is not None and hit[0] == version:
+        return hit[1]
+    by_path = ws.index.aliases(vault)
+    out = []
+    for path in ws.index.file_states(vault):
+        full = fold(shown_path(path))  # what a reader sees: a name's secret is not searchable
+        named = tuple(by_path.get(path, ()))
+        out.append(
+            _Candidate(path, full, full.rsplit("/", 1)[-1].removesuffix(".md"), named, tuple(fold(a) for a in named))
+        )
+    with _CACHE_LOCK:
+        _CACHE.setdefault(ws.index, {})[vault] = (version, out)
+    return out
 
 
 class PathHit(BaseModel):
@@ -113,18 +161,15 @@ def search_paths(
     scored = []
     aliases: dict[tuple[str, str], list[str]] = {}
     for name in vaults:
-        by_path = ws.index.aliases(name)
-        for path in ws.index.file_states(name):
-            shown = shown_path(path)  # what a reader sees: a name's secret is not searchable
-            score = path_score(shown, words)
-            named = by_path.get(path)
-            if named:
-                aliases[(name, path)] = named
-                via_alias = alias_score(shown, named, words)
+        for c in _candidates(ws, name):
+            score = folded_score(c.full, c.name, len(c.path), words)
+            if c.aliases:
+                aliases[(name, c.path)] = list(c.aliases)
+                via_alias = alias_score(c.path, c.folded_aliases, words)
                 if via_alias is not None and (score is None or via_alias > score):
                     score = via_alias
             if score is not None:
-                scored.append((-score, name, path))
+                scored.append((-score, name, c.path))
     scored.sort()
     hits = [
         PathHit(vault=v, path=p, title=note_title(p), score=round(-s, 3), aliases=aliases.get((v, p), []))

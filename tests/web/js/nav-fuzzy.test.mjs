@@ -67,3 +67,9 @@ test("a new note's path: a typed folder is kept, else the vault's new_file_locat
   assert.equal(newNotePath("board.canvas", {}, null), "board.canvas");
   for (const bad of ["", "  ", ".hidden", "a/../b", "a/.x", "a//b"]) assert.equal(newNotePath(bad, {}, null), null, bad);
 });
+
+test("switcher: among prefix matches the shorter name wins before the shorter path", () => {
+  const items = [{ path: "Lumclabriquin année.md" }, { path: "meetings/weekly/Lumclabriquin of.md" }, { path: "The 12.md" }, { path: "inbox/The 12.md" }];
+  assert.deepEqual(paths("Lumclabriquin", items), ["meetings/weekly/Lumclabriquin of.md", "Lumclabriquin année.md"]);
+  assert.deepEqual(paths("the 12", items), ["The 12.md", "inbox/The 12.md"]); // same name: the shorter path
+});

@@ -33,3 +33,33 @@ test("apply: the body inserted at the offset (or the end), the frontmatter merge
   assert.deepEqual(splitFrontmatter("no front"), { front: null, body: "no front" });
   assert.equal(applyTemplate("", "---\na: 1\n---\nbody").text, "---\na: 1\n---\nbody");
 });
+
+// kepano's real vault (../shared/vaults, beside the repository; skipped when absent): its .obsidian settings,
+// daily notes and every template.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+
+const KEPANO = new URL("../../../../shared/vaults/kepano-obsidian/", import.meta.url);
+const { parseDate, formatDate } = await import("../../../frontend/src/nav/moment.js");
+
+test("kepano-obsidian: its daily notes read back with its format; every template applies with its properties merged", { skip: !existsSync(KEPANO) && "the shared vault is absent" }, () => {
+  const daily = JSON.parse(readFileSync(new URL(".obsidian/daily-notes.json", KEPANO), "utf8"));
+  const format = daily.format || "YYYY-MM-DD"; // absent there: Obsidian's default
+  const names = readdirSync(new URL(`${daily.folder}/`, KEPANO)).filter((n) => n.endsWith(".md")).map((n) => n.slice(0, -3));
+  assert.ok(names.length >= 2);
+  for (const n of names) assert.equal(formatDate(parseDate(n, format), format), n);
+  const folder = JSON.parse(readFileSync(new URL(".obsidian/templates.json", KEPANO), "utf8")).folder;
+  const templates = readdirSync(new URL(`${folder}/`, KEPANO)).filter((n) => n.endsWith(".md"));
+  assert.ok(templates.length > 20);
+  const note = "---\ntags:\n  - mine\nrating: 3\n---\nMy text\n";
+  for (const name of templates) {
+    const raw = readFileSync(new URL(`${folder}/${name}`, KEPANO), "utf8");
+    const filled = fillTemplate(raw, { title: "Trip", date });
+    assert.ok(!/\{\{\s*(date|time|title)/i.test(filled), name);
+    const { text } = applyTemplate(note, filled);
+    const front = splitFrontmatter(text).front;
+    for (const key of (splitFrontmatter(filled).front || "").split("\n").map((l) => /^([^\s-][^:]*):/.exec(l)?.[1]).filter(Boolean)) {
+      assert.ok(front.split("\n").some((l) => l.startsWith(`${key}:`)), `${name}: ${key} merged`);
+    }
+    assert.ok(front.includes("  - mine") && front.includes("rating: 3") && text.includes("My text\n"), name);
+  }
+});
