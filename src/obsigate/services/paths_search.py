@@ -109,7 +109,7 @@ class _Table:
     def lines(self, word: str) -> set[int]:
         """The candidates whose folded path holds ``word``'s letters in order (what :func:`folded_score`
         accepts), plus those with an alias holding ``word``."""
-        subseq = re.compile("[^\n]*?".join(map(re.escape, word)))
+        subseq = _subsequence_re(word)
         out = {bisect_right(self.starts, m.start()) - 1 for m in subseq.finditer(self.paths)}
         at = self.alias_text.find(word)
         while at >= 0:
@@ -118,6 +118,17 @@ class _Table:
             nxt = self.alias_text.find("\n", at)
             at = -1 if nxt < 0 else self.alias_text.find(word, nxt + 1)
         return out
+
+
+def _subsequence_re(word: str) -> re.Pattern[str]:
+    """``word``'s letters in order within one line: ``l[^u\\n]*u[^m\\n]*m`` (each gap stops at the next letter:
+    no backtracking, so one pass over the text; the match is the greedy earliest one, as
+    :func:`subsequence_span`'s)."""
+    parts = [re.escape(word[0])]
+    for ch in word[1:]:
+        parts.append(f"[^{re.escape(ch)}\\n]*{re.escape(ch)}")
+    parts.append("[^\\n]*")  # the rest of the line: one match per line, the next search starts on the next one
+    return re.compile("".join(parts))
 
 
 def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
