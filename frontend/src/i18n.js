@@ -17,6 +17,10 @@ import basesEn from "./i18n/bases.en.json";
 import basesFr from "./i18n/bases.fr.json";
 import canvasEn from "./i18n/canvas.en.json";
 import canvasFr from "./i18n/canvas.fr.json";
+import commandsEn from "./i18n/commands.en.json";
+import commandsFr from "./i18n/commands.fr.json";
+import navEn from "./i18n/nav.en.json";
+import navFr from "./i18n/nav.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -30,6 +34,8 @@ Object.assign(CATALOGS.en, basesEn); // Obsidian Bases (bases/view.js)
 Object.assign(CATALOGS.fr, basesFr);
 Object.assign(CATALOGS.en, canvasEn); // the canvas board (canvas/board.js, opened from the note view)
 Object.assign(CATALOGS.fr, canvasFr);
+Object.assign(CATALOGS.en, commandsEn, navEn); // the commands' names; the palette, switcher, daily notes (nav/)
+Object.assign(CATALOGS.fr, commandsFr, navFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

@@ -10,6 +10,7 @@ import "./styles/skills.css";
 import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS would not load)
 import "./styles/a11y.css"; // accessibility fixes across screens (the editor's dark theme)
 import "./styles/canvas.css"; // the canvas board (canvas/board.js, a lazy chunk)
+import "./styles/nav.css"; // command palette, shortcuts sheet, switcher additions (nav/)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
@@ -25,6 +26,7 @@ import { showError } from "./toast.js";
 import { confirmDialog } from "./dialog.js";
 import { draftCount, dropAllDrafts } from "./drafts.js";
 import { registerCommand, handleKeydown } from "./commands/registry.js";
+import { installNav } from "./nav/commands.js";
 
 const THEMES = ["system", "light", "dark"];
 const THEME_ICON = { system: "monitor", light: "sun", dark: "moon" };
@@ -176,7 +178,7 @@ function buildShell() {
     created: () => tree.refresh(),
   });
   const search = new SearchView(main);
-  const switcher = new QuickSwitcher(() => state.vault);
+  const switcher = new QuickSwitcher(() => state.vault, { created: () => tree.refresh() });
 
   onLangChange(() => {
     for (const n of shell.querySelectorAll("[data-i18n]")) n.textContent = t(n.dataset.i18n);
@@ -353,8 +355,12 @@ window.addEventListener("hashchange", () => route());
 const ready = () => !!state.shell && !state.signingIn;
 registerCommand({ id: "switcher:open", name: () => t("cmd.switcher"), hotkeys: ["Mod+O"], section: "navigation", when: ready,
   run: () => state.shell.switcher.open() });
-registerCommand({ id: "global-search:open", name: () => t("cmd.search"), hotkeys: ["/"], section: "navigation", when: ready,
+registerCommand({ id: "global-search:open", name: () => t("cmd.search"), hotkeys: ["/", "Mod+Shift+F"], section: "navigation", when: ready,
   run: () => state.shell.searchInput.focus() });
+// The palette, the shortcuts sheet, the shell's actions, daily notes and templates (nav/commands.js).
+const nav = installNav({ ready, vault: () => state.vault, writable: (v) => !state.vaults.find((x) => x.name === v)?.read_only,
+  rerender: () => { state.shell.note.current = null; return route(); }, created: () => state.shell.tree.refresh() });
+onLangChange(() => nav.relabel());
 document.addEventListener("keydown", (e) => { if (!state.signingIn) handleKeydown(e); });
 // API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
 window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof api.ApiError)) showError(e.reason); });

@@ -22,6 +22,7 @@ def test_finds_by_title_folder_and_scattered_letters(runtime: ToolRuntime) -> No
         "path": "Projects/Plan.md",
         "title": "Plan",
         "score": out["hits"][0]["score"],
+        "aliases": [],
     }
     assert [h["path"] for h in run(ctx, {"q": "proj secr"})["hits"]] == ["Projects/Secret.md"]
     assert run(ctx, {"q": "attpic"})["hits"][0]["path"] == "Attachments/pic.png"
@@ -51,3 +52,23 @@ def test_accents_and_unicode_forms_do_not_matter(runtime: ToolRuntime, small_vau
     ctx = ToolContext(ANONYMOUS, runtime, mode="mcp")
     for q in ("Caf\u00e9", "Cafe\u0301", "cafe", "CAFÉ notes"):
         assert [h["path"] for h in run(ctx, {"q": q})["hits"]] == ["Caf\u00e9 notes.md"], q
+
+
+def test_aliases_find_their_note_and_an_exact_name_comes_first(runtime: ToolRuntime, small_vault) -> None:
+    """Issue 19: the quick switcher finds a note by its frontmatter aliases (indexed; redacted like every
+    indexed text), and the note named exactly as typed is first even when longer names match better per word."""
+    (small_vault / "People").mkdir()
+    (small_vault / "People/Jean Dupont.md").write_text("---\naliases: [JD, Johnny Be]\n---\nA person.\n")
+    (small_vault / "Budget planning overview.md").write_text("no alias\n")
+    (small_vault / "Archive").mkdir()
+    (small_vault / "Archive/Budget.md").write_text("old\n")
+    runtime.workspace.indexer.refresh_all()
+    ctx = ToolContext(ANONYMOUS, runtime, mode="mcp")
+    hits = run(ctx, {"q": "johnny"})["hits"]
+    assert [h["path"] for h in hits] == ["People/Jean Dupont.md"]
+    assert hits[0]["aliases"] == ["JD", "Johnny Be"]
+    assert run(ctx, {"q": "jd"})["hits"][0]["path"] == "People/Jean Dupont.md"
+    assert run(ctx, {"q": "budget"})["hits"][0]["path"] == "Archive/Budget.md"
+    (small_vault / "People/Jean Dupont.md").write_text("no aliases any more\n")
+    runtime.workspace.indexer.refresh_all()
+    assert run(ctx, {"q": "johnny"})["total"] == 0  # re-indexing a note replaces its aliases

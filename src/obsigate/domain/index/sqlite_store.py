@@ -43,7 +43,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "4"  # SQLite tables
+SCHEMA_VERSION = "5"  # SQLite tables (5: aliases)
 Stmt = tuple[Any, Any, bool]  # (statement, params, executemany); a callable statement gets the connection
 
 _DDL = """
@@ -73,6 +73,9 @@ CREATE TABLE IF NOT EXISTS diagnostics(
     vault TEXT NOT NULL, path TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL, at_ns INTEGER NOT NULL,
     PRIMARY KEY (vault, path, code)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ftq(seq INTEGER PRIMARY KEY, vault TEXT NOT NULL, path TEXT);
+CREATE TABLE IF NOT EXISTS aliases(     -- frontmatter `aliases` (redacted), for the quick switcher
+    vault TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL, alias TEXT NOT NULL,
+    PRIMARY KEY (vault, path, seq)) WITHOUT ROWID;
 """
 
 
@@ -123,10 +126,10 @@ def tag_rows(tags: Sequence[str]) -> tuple[list[tuple[str, str, int]], tuple[str
 
 
 def clear_note_rows(vault: str, path: str) -> list[Stmt]:
-    """Forget a file's tags, links and diagnostics (before re-indexing or deleting it)."""
+    """Forget a file's tags, links, aliases and diagnostics (before re-indexing or deleting it)."""
     return [
         (f"DELETE FROM {table} WHERE vault = ? AND path = ?", (vault, path), False)
-        for table in ("tags", "links", "diagnostics")
+        for table in ("tags", "links", "diagnostics", "aliases")
     ]
 
 
@@ -168,12 +171,18 @@ def put_links(
     return "INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows, True
 
 
+def put_aliases(vault: str, path: str, aliases: Sequence[str]) -> Stmt:
+    """Rows of a note's aliases (frontmatter ``aliases``, in their order, duplicates kept out)."""
+    rows = [(vault, path, i, a) for i, a in enumerate(dict.fromkeys(aliases))]
+    return "INSERT INTO aliases VALUES (?, ?, ?, ?)", rows, True
+
+
 def delete_file(vault: str, path: str) -> Stmt:
     return "DELETE FROM files WHERE vault = ? AND path = ?", (vault, path), False
 
 
 def delete_vault(vault: str) -> list[Stmt]:
-    tables = ("files", "tags", "links", "diagnostics")
+    tables = ("files", "tags", "links", "diagnostics", "aliases")
     return [(f"DELETE FROM {table} WHERE vault = ?", (vault,), False) for table in tables]
 
 
@@ -317,6 +326,15 @@ class MetaStore:
             sql += " AND path >= ? AND path < ?"
             args += [prefix + "/", prefix + "0"]  # '0' sorts right after '/'
         return {p: (s, m) for p, s, m in self.rconn().execute(sql, args)}
+
+    def aliases(self, vault: str) -> dict[str, list[str]]:
+        """``{path: [alias, …]}`` of the notes of ``vault`` that have aliases (see ``VaultIndex.aliases``)."""
+        out: dict[str, list[str]] = {}
+        for path, alias in self.rconn().execute(
+            "SELECT path, alias FROM aliases WHERE vault = ? ORDER BY path, seq", (vault,)
+        ):
+            out.setdefault(path, []).append(alias)
+        return out
 
     def count(self, table: str, vault: str | None, *, notes_only: bool = False) -> int:
         where = ["kind = 1"] if notes_only else []

@@ -227,6 +227,8 @@ class VaultIndex:
         ch.sql.append(index_store.put_file(vault, path, size, mtime_ns, note=True, ntok=ntok, created_ns=created_ns))
         if rows:
             ch.sql.append(index_store.put_tags(vault, path, rows))
+        if parsed.aliases:
+            ch.sql.append(index_store.put_aliases(vault, path, parsed.aliases))
         new_file = self._graph.touch(vault, path, exists=True)
         if parsed.links:
             resolved = self._graph.resolve_all(vault, path, (lk.target for lk in parsed.links))
@@ -317,6 +319,11 @@ class VaultIndex:
         so an incremental refresh re-indexes it.
         """
         return self._store.file_states(vault, under)
+
+    def aliases(self, vault: str) -> dict[str, list[str]]:
+        """``{path: [alias, …]}``: the frontmatter ``aliases`` of the notes of ``vault`` that have some (as indexed:
+        redacted), each note's in its own order. Notes without aliases are absent."""
+        return self._store.aliases(vault)
 
     def note_count(self, vault: str | None = None) -> int:
         """Number of searchable notes, in one vault or all."""
