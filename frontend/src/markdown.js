@@ -140,14 +140,24 @@ function createMd() {
   const md = new MarkdownIt({ html: true, linkify: true, typographer: false, breaks: true });
   md.use(callouts).use(taskItems).use(mark).use(footnote).use(blockIds);
   // HTML comments are hidden (and their text not even sent to the page, obsidian-app.md §4)
-  // and inline event handlers are cut before DOMPurify parses the HTML: Chrome reports a CSP violation for an
-  // `on…=` attribute as soon as it is parsed, even in DOMPurify's inert document (DOMPurify removes them too)
-  const HANDLER = /(<[a-z][^>]*?)\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
+  // and inline event handlers, style attributes and <style>/<script> elements are cut before DOMPurify parses
+  // the HTML: Chrome reports a CSP violation for them as soon as they are parsed, even in DOMPurify's inert
+  // document (which would remove them anyway: the page allows no inline script or style)
+  const HANDLER = /(<[a-z][^>]*?)\s+(?:on[a-z]+|style)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
   const dropComments = (html) => {
-    let out = html.replace(/<!--[\s\S]*?(-->|$)/g, "");
+    let out = html.replace(/<!--[\s\S]*?(-->|$)/g, "").replace(/<(style|script)\b[\s\S]*?(<\/\1\s*>|$)/gi, "");
     for (let before = ""; before !== out;) { before = out; out = out.replace(HANDLER, "$1"); }
     return out;
   };
+  // table alignment as data-align (markdown-it writes a style attribute, which the CSP forbids: styles/render.css)
+  md.core.ruler.push("table_align", (state) => {
+    for (const tok of state.tokens) {
+      const style = (tok.type === "th_open" || tok.type === "td_open") && tok.attrGet("style");
+      if (!style) continue;
+      tok.attrs = tok.attrs.filter(([name]) => name !== "style");
+      tok.attrSet("data-align", style.replace(/^text-align:\s*/, ""));
+    }
+  });
   md.renderer.rules.html_block = (tokens, idx) => dropComments(tokens[idx].content);
   md.renderer.rules.html_inline = (tokens, idx) => dropComments(tokens[idx].content);
   md.inline.ruler.before("link", "wikilink", wikilinkRule);
