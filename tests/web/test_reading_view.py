@@ -265,7 +265,7 @@ def test_reading_journeys(page: Any, served: tuple[str, Path]) -> None:
     _wait_disk(page, vault, "Props.md", r"^name: Old title$")
     page.click(f"{editor} button[aria-label='Remove property due']")
     page.wait_for_function("() => !document.querySelector('[data-key=due]')")
-    page.click("#add-property")
+    page.keyboard.press("Control+;")  # Obsidian's "Add file property" (markdown:add-metadata-property)
     page.keyboard.type("status")
     page.keyboard.press("Enter")
     text = _wait_disk(page, vault, "Props.md", r"^status:$")

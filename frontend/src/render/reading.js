@@ -10,6 +10,7 @@ import "../styles/render.css";
 import { tickableTasks } from "./tasks.js";
 import { hoverPreview, previewSource } from "./hover.js";
 import { contextHtml, lookupLinks } from "./backlinks.js";
+import { registerCommand } from "../commands/registry.js";
 
 const dialog = (title, message, choices) => choiceDialog({ title, message, choices });
 
@@ -37,6 +38,13 @@ export function readingHooks(view, deps) {
   };
   hoverPreview([view.main, view.backlinks], { render: preview, label: (p) => t("render.previewOf", { name: p.replace(/\.md$/i, "") }) });
   lookupLinks(view.backlinks, () => view.current?.vault);
+  // Obsidian's "Add file property" (obsidian-app.md §6.3): a new row in the open note's properties editor
+  const addButton = () => view.main.querySelector(".properties-editor #add-property");
+  registerCommand({
+    id: "markdown:add-metadata-property", name: () => t("render.addProperty"), hotkeys: ["Mod+;"], section: "editing",
+    when: () => Boolean(addButton()),
+    run: () => { const b = addButton(); b.closest("details").open = true; b.click(); },
+  });
 
   return {
     /** md: markdown.js, whose chunk carries the properties editor (and its YAML library) off the first load. */
