@@ -7,7 +7,8 @@
 import * as api from "../api/index.js";
 import { el, clear, icon } from "../dom.js";
 import { editSource } from "./save-source.js";
-import { applyPropertyEdit, readProperties } from "./yaml-edit.js";
+// yaml-edit.js (and its YAML library, ~35 KB gzipped) is loaded on the first edit, not with every note
+const loadYaml = () => import("./yaml-edit.js");
 import { splitFrontmatter } from "./frontmatter.js";
 import { propertyType, asWidgetValue, fromWidgetValue } from "./prop-types.js";
 
@@ -66,6 +67,7 @@ class PropertiesEditor {
     this.queue = this.queue.then(async () => {
       this.root.setAttribute("aria-busy", "true");
       try {
+        const { applyPropertyEdit, readProperties } = await loadYaml();
         const r = await editSource(this.note, (src) => applyPropertyEdit(src, edit), this.ui);
         if (r.status === "saved") {
           this.note.version = r.version;
