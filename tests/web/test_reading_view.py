@@ -54,7 +54,10 @@ CORPUS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
         "<details><summary>More</summary>\nhidden text\n</details>\n",
         [("details > summary", {"text": "More"}), ("details", {"text": "hidden text"})],
     ),
-    "div": ('<div class="box">in a div</div>\n', [("div.box", {"text": "in a div"})]),
+    "div": (
+        '<div class="box">in a div, <a href="../Tasks.md">to Tasks</a></div>\n',
+        [("div.box", {"text": "in a div"}), ("div.box a.internal-link", {"attr": {"data-path": "Tasks.md"}})],
+    ),
     "scripts": (
         '<script>window.bad = 1</script>\n\n<img src="../pic.png" onerror="window.bad = 2" onload="window.bad = 4">\n\n'
         '<a href="javascript:window.bad=3">js</a> <button>b</button> <iframe src="/"></iframe>\n',

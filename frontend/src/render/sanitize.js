@@ -51,6 +51,14 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
       node.setAttribute("target", "_blank");
       node.setAttribute("rel", "noopener noreferrer");
       node.classList.add("external-link");
+    } else if (href && !href.startsWith("#")) { // <a href="Other note.md#Heading">: a link into the vault
+      const [file, sub] = decode(href).split(/#(.*)/s);
+      const path = env.resolve?.(file, "markdown") || relativeTo(env.path, file);
+      if (path) {
+        node.setAttribute("href", env.noteUrl(path, sub || null));
+        node.setAttribute("data-path", path);
+        node.classList.add("internal-link");
+      } else node.removeAttribute("href");
     }
   }
 });
