@@ -243,6 +243,16 @@ def test_reading_journeys(page: Any, served: tuple[str, Path]) -> None:
     page.keyboard.press("Escape")
     page.wait_for_selector(".hover-popover", state="hidden")
     assert page.evaluate("document.activeElement.dataset.path") == "Tasks.md"
+    # a note without properties shows no empty box; "Add file property" (Mod+;) opens one, Esc closes it again
+    assert not page.is_visible(".properties-editor")
+    page.keyboard.press("Control+;")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".properties-editor", state="hidden")
+    assert page.evaluate("document.activeElement.id") == "note-title"
+    page.keyboard.press("Control+;")
+    page.keyboard.type("topic")
+    page.keyboard.press("Enter")
+    _wait_disk(page, vault, "Linker.md", r"^---\ntopic:\n---\n# Linker\n")
     # [[Blocks#^tgt]] opens the note scrolled to its block
     page.click(".markdown-body a[data-subpath='^tgt']")
     page.wait_for_selector("p[data-block-id=tgt].flash")

@@ -54,6 +54,8 @@ class PropertiesEditor {
     this.add.addEventListener("click", () => this.addRow());
     this.root = el("details.properties.properties-editor", { open: true },
       el("summary", t("note.properties")), this.rows, this.add);
+    // a note without properties shows no empty box (as in Obsidian): "Add file property" (Mod+;) opens it
+    this.root.hidden = !Object.keys(this.props).length;
     this.fill();
   }
 
@@ -138,19 +140,31 @@ class PropertiesEditor {
   addRow() {
     const t = this.ui.t;
     const name = el("input.prop-key", { type: "text", "aria-label": t("render.propertyName"), placeholder: t("render.propertyName"), spellcheck: "false" });
+    let done = false; // Enter, Esc and blur may all end the same row
+    const cancel = () => {
+      done = true;
+      row.remove();
+      if (Object.keys(this.props).length) { this.add.focus(); return; }
+      this.root.hidden = true;
+      this.root.closest("article")?.querySelector("h1")?.focus(); // focus leaves the hidden box for the note
+    };
     const commit = () => {
+      if (done) return;
       const key = name.value.trim();
-      if (!key) { row.remove(); this.add.focus(); return; }
+      if (!key) { cancel(); return; }
       if (key in this.props) { name.setCustomValidity(t("render.propertyExists", { key })); name.reportValidity(); return; }
+      done = true;
       this.commit({ op: "set", key, value: null }, `[data-key="${CSS.escape(key)}"][data-role="value"]`);
     };
     name.addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); commit(); }
-      if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); row.remove(); this.add.focus(); }
+      if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); cancel(); }
     });
     name.addEventListener("input", () => name.setCustomValidity(""));
     name.addEventListener("blur", () => { if (name.isConnected) commit(); });
     const row = el("div.prop-row.prop-new", name);
+    this.root.hidden = false;
+    this.root.open = true;
     this.rows.append(row);
     name.focus();
   }

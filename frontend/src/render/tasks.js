@@ -5,7 +5,7 @@
 import { splitFrontmatter } from "./frontmatter.js";
 import { editSource } from "./save-source.js";
 
-const ITEM = /^(\s*(?:[-*+]|\d+[.)])\s+\[)([^\]\n])(\].*)$/;
+const ITEM = /^((?:\s*>)*\s*(?:[-*+]|\d+[.)])\s+\[)([^\]\n])(\].*)$/; // also inside quotes and callouts
 
 /**
  * The source with the task on body line `line` (0-based; its text as shown was `shown`) set to `status`

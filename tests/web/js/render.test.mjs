@@ -53,6 +53,7 @@ test("ticking a task rewrites only its status, found by text when lines moved", 
   assert.equal(toggleTaskLine(src, 2, "- [/] two", " "), "---\ntags: [a]\n---\n# T\n- [ ] one\n- [ ] two");
   assert.equal(toggleTaskLine(`${src}`.replace("# T\n", "# T\nnew line\n"), 1, "- [ ] one", "x").includes("- [x] one"), true);
   assert.equal(toggleTaskLine(src, 1, "- [ ] gone", "x"), null);
+  assert.equal(toggleTaskLine("> [!todo]\n> - [ ] in a callout", 1, "> - [ ] in a callout", "x"), "> [!todo]\n> - [x] in a callout");
 });
 
 test("frontmatter split as the server does it", () => {
