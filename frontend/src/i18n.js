@@ -21,6 +21,8 @@ import commandsEn from "./i18n/commands.en.json";
 import commandsFr from "./i18n/commands.fr.json";
 import navEn from "./i18n/nav.en.json";
 import navFr from "./i18n/nav.fr.json";
+import renderEn from "./i18n/render.en.json";
+import renderFr from "./i18n/render.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -36,6 +38,8 @@ Object.assign(CATALOGS.en, canvasEn); // the canvas board (canvas/board.js, open
 Object.assign(CATALOGS.fr, canvasFr);
 Object.assign(CATALOGS.en, commandsEn, navEn); // the commands' names; the palette, switcher, daily notes (nav/)
 Object.assign(CATALOGS.fr, commandsFr, navFr);
+Object.assign(CATALOGS.en, renderEn); // the reading view's properties, tasks and previews (render/)
+Object.assign(CATALOGS.fr, renderFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

@@ -1,13 +1,19 @@
 // Obsidian-flavoured markdown -> sanitised HTML. Loaded on demand (its own chunk).
-// markdown-it (html: false) + callouts + task lists + footnotes + an in-house [[wikilink]] / ![[embed]] /
-// #tag rule; every rendering goes through DOMPurify before it reaches the page. Math ($…$, $$…$$) and
+// markdown-it (inline and block HTML on, sanitised: render/sanitize.js) + callouts + Obsidian's task items
+// (render/tasks-md.js) + ==highlight== + footnotes + block ids (render/blockids.js) + an in-house [[wikilink]] /
+// ![[embed]] / #tag rule; `%%` comments are removed first (render/comments.js), HTML comments by the renderer;
+// single newlines are line breaks unless the vault sets strictLineBreaks (obsidian-app.md §4); every rendering
+// goes through DOMPurify before it reaches the page. Math ($…$, $$…$$) and
 // ```mermaid blocks come out as their escaped source in placeholders (.math, .mermaid-source), drawn after
 // sanitising by viewer/math.js and viewer/mermaid.js, loaded only when a note has some.
 import MarkdownIt from "markdown-it";
 import callouts from "markdown-it-obsidian-callouts";
-import taskLists from "markdown-it-task-lists";
+import mark from "markdown-it-mark";
 import footnote from "markdown-it-footnote";
-import DOMPurify from "dompurify";
+import { stripComments } from "./render/comments.js";
+import { taskItems } from "./render/tasks-md.js";
+import { blockIds } from "./render/blockids.js";
+import { sanitize, DOMPurify } from "./render/sanitize.js";
 
 const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|avif|ico)$/i;
 const AUDIO = /\.(mp3|wav|ogg|m4a|flac|opus)$/i;
@@ -131,8 +137,29 @@ function sizeAttrs(display) {
 }
 
 function createMd() {
-  const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
-  md.use(callouts).use(taskLists, { enabled: false, label: true }).use(footnote);
+  const md = new MarkdownIt({ html: true, linkify: true, typographer: false, breaks: true });
+  md.use(callouts).use(taskItems).use(mark).use(footnote).use(blockIds);
+  // HTML comments are hidden (and their text not even sent to the page, obsidian-app.md §4)
+  // and inline event handlers, style attributes and <style>/<script> elements are cut before DOMPurify parses
+  // the HTML: Chrome reports a CSP violation for them as soon as they are parsed, even in DOMPurify's inert
+  // document (which would remove them anyway: the page allows no inline script or style)
+  const HANDLER = /(<[a-z][^>]*?)\s+(?:on[a-z]+|style)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
+  const dropComments = (html) => {
+    let out = html.replace(/<!--[\s\S]*?(-->|$)/g, "").replace(/<(style|script)\b[\s\S]*?(<\/\1\s*>|$)/gi, "");
+    for (let before = ""; before !== out;) { before = out; out = out.replace(HANDLER, "$1"); }
+    return out;
+  };
+  // table alignment as data-align (markdown-it writes a style attribute, which the CSP forbids: styles/render.css)
+  md.core.ruler.push("table_align", (state) => {
+    for (const tok of state.tokens) {
+      const style = (tok.type === "th_open" || tok.type === "td_open") && tok.attrGet("style");
+      if (!style) continue;
+      tok.attrs = tok.attrs.filter(([name]) => name !== "style");
+      tok.attrSet("data-align", style.replace(/^text-align:\s*/, ""));
+    }
+  });
+  md.renderer.rules.html_block = (tokens, idx) => dropComments(tokens[idx].content);
+  md.renderer.rules.html_inline = (tokens, idx) => dropComments(tokens[idx].content);
   md.inline.ruler.before("link", "wikilink", wikilinkRule);
   md.inline.ruler.before("link", "obsidian_tag", tagRule);
   md.inline.ruler.after("escape", "math_inline", mathInline);
@@ -155,6 +182,9 @@ function createMd() {
     const resolved = target ? env.resolve(target, "wikilink") : env.path;
     const label = display || (target ? target.replace(/\.md$/i, "") : "") + (subpath ? (target ? " > " : "") + subpath : "");
     if (embed) return renderEmbed(env, target, subpath, display, resolved);
+    if (!resolved && env.lookup) { // a backlink's context: looked up by name when clicked (render/backlinks.js)
+      return `<a href="#" class="internal-link" data-lookup="${esc(target)}"${subpath ? ` data-subpath="${esc(subpath)}"` : ""}>${esc(label)}</a>`;
+    }
     if (!resolved) {
       return `<a href="#" class="internal-link is-unresolved" data-create="${esc(target)}" title="${esc(env.t("note.unresolved", { target }))}">${esc(label)}</a>`;
     }
@@ -250,24 +280,28 @@ function baseBox(env, attrs) {
 }
 
 let md = null;
-const PURIFY = {
-  ADD_ATTR: ["target", "loading", "controls", "preload", "download"],
-  SANITIZE_NAMED_PROPS: true, // ids in notes become "user-content-…", never the app's own ids
-  FORBID_ATTR: ["style"],
-  FORBID_TAGS: ["style", "form"],
-};
 
-DOMPurify.addHook("uponSanitizeElement", (node, data) => {
-  // Only disabled task-list checkboxes may stay as <input>.
-  if (data.tagName === "input" && !(node.getAttribute("type") === "checkbox" && node.hasAttribute("disabled"))) node.remove();
-});
-
-/** Renders a note's markdown to sanitised HTML (a string ready for innerHTML). */
+/**
+ * Renders a note's markdown (its body, without frontmatter) to sanitised HTML, a string ready for innerHTML.
+ * env: {vault, path, resolve(target, kind) -> path|null, rawUrl(path), noteUrl(path, subpath), tagUrl(tag),
+ * t(key, vars), strictLineBreaks (the vault's setting: true = CommonMark soft breaks)}. Task checkboxes carry
+ * data-line, the 0-based line of `source` they sit on.
+ */
 export function renderMarkdown(source, env) {
   md ||= createMd();
-  const text = source.replace(/%%[\s\S]*?%%/g, ""); // Obsidian comments are hidden
-  const html = md.render(text, env);
-  return DOMPurify.sanitize(html, PURIFY);
+  const { text, lineMap } = stripComments(source);
+  md.set({ breaks: !env.strictLineBreaks });
+  const html = md.render(text, { ...env, lineMap });
+  return sanitize(html, env);
+}
+
+/** One line of markdown (a backlink's context) rendered inline (no paragraph) and sanitised. */
+export function renderInline(source, env) {
+  md ||= createMd();
+  md.set({ breaks: !env.strictLineBreaks });
+  return sanitize(md.renderInline(stripComments(source).text, { ...env }), env);
 }
 
 export { DOMPurify };
+// The properties editor rides in this chunk (with its YAML library): fetched with the first note, not the page.
+export { propertiesView } from "./render/properties.js";

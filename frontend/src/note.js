@@ -6,6 +6,8 @@ import { noteHref, searchHref, viewHref, go } from "./router.js";
 import { choiceDialog, confirmDialog } from "./dialog.js";
 import { csvTable } from "./csv.js";
 import { showError, toast } from "./toast.js";
+import { vaultConfig } from "./vault-config.js";
+import { readingHooks } from "./render/reading.js";
 
 let markdown = null;
 /** The renderer is its own chunk, fetched with the first note (or at start when the URL is a note's). */
@@ -31,10 +33,10 @@ function linkResolver(links) {
   return (target) => (target ? exact.get(target) ?? folded.get(target.toLowerCase()) ?? null : null);
 }
 
-function env(vault, path, links) {
+function env(vault, path, links, cfg = null) {
   const resolve = linkResolver(links);
   return {
-    vault, path, t, resolve,
+    vault, path, t, resolve, strictLineBreaks: Boolean(cfg?.app?.strict_line_breaks),
     rawUrl: (p) => api.rawUrl(vault, p),
     noteUrl: (p, heading) => noteHref(vault, p, heading),
     tagUrl: (tag) => searchHref(`#${tag}`, vault),
@@ -52,6 +54,7 @@ export class NoteView {
     this.current = null; // {vault, path}
     this.seq = 0;
     main.addEventListener("click", (e) => this.onClick(e));
+    this.reading = readingHooks(this, { loadMarkdown, env }); // render/reading.js
   }
 
   /** Another view takes the main pane: the side panel is emptied too. */
@@ -84,9 +87,9 @@ export class NoteView {
     if (!/\.md$/i.test(path)) { this.showFile(vault, path, seq); return; }
     this.main.setAttribute("aria-busy", "true");
     try {
-      const [note, mdmod] = await Promise.all([readWhole(vault, path), loadMarkdown()]);
+      const [note, mdmod, cfg] = await Promise.all([readWhole(vault, path), loadMarkdown(), vaultConfig(vault)]);
       if (seq !== this.seq) return;
-      this.render(note, mdmod);
+      this.render(note, mdmod, cfg);
       this.scrollToHeading(heading, true);
       if (find) this.findText(find);
       this.loadBacklinks(vault, path, seq, note.links);
@@ -174,10 +177,10 @@ export class NoteView {
     ];
   }
 
-  render(note, mdmod) {
+  render(note, mdmod, cfg = null) {
     const { vault, path } = note;
     const body = el("div.markdown-body");
-    body.innerHTML = mdmod.renderMarkdown(note.content, env(vault, path, note.links)); // DOMPurify'd
+    body.innerHTML = mdmod.renderMarkdown(note.content, env(vault, path, note.links, cfg)); // DOMPurify'd
     const title = path.split("/").pop().replace(/\.md$/i, "");
     const editable = this.writable(vault) && note.next_offset == null;
     const editBtn = editable ? el("button.button.edit-btn", { type: "button", id: "edit-note" }, t("note.edit")) : null;
@@ -187,11 +190,12 @@ export class NoteView {
       el("div.note-head", el("h1.note-title", { id: "note-title", tabindex: "-1" }, title),
         el("div.note-actions", editBtn, this.viewLinks(vault, path))),
       el("p.note-meta.muted", note.modified ? t("note.modified", { date: formatDate(note.modified) }) : null),
-      this.properties(note),
+      this.reading.properties(note, cfg, editable, mdmod),
       note.next_offset != null ? el("p.notice", { role: "note" }, t("note.truncated")) : null,
       body));
     this.fillEmbeds(body, vault, mdmod, 1, new Set([path])).then(() => decorate(body));
     decorate(body);
+    if (editable) this.reading.tasks(body, note);
     this.renderOutline(body);
   }
 
@@ -269,7 +273,7 @@ export class NoteView {
         const note = await readWhole(vault, path, { quiet: true });
         const src = sub ? section(note.content, sub) : note.content;
         const inner = el("div.embed-body");
-        inner.innerHTML = mdmod.renderMarkdown(src ?? "", env(vault, path, note.links));
+        inner.innerHTML = mdmod.renderMarkdown(src ?? "", env(vault, path, note.links, await vaultConfig(vault)));
         clear(box, head, inner);
         await this.fillEmbeds(inner, vault, mdmod, depth + 1, new Set([...seen, path]));
       } catch (e) {
@@ -305,7 +309,7 @@ export class NoteView {
     const entry = (p, title, lines) => el("li",
       el("a.backlink-title", { href: noteHref(vault, p) }, title || p),
       el("span.backlink-path.muted", p),
-      ...lines.slice(0, 2).map((line) => el("p.backlink-context", line))); // text, never HTML
+      ...lines.slice(0, 2).map((line) => this.reading.context(line, vault, path))); // markdown, sanitised
     const linked = data.backlinks.length
       ? el("ul.backlink-list", data.backlinks.map((b) => entry(b.path, b.title, (b.links || []).map((l) => l.context))))
       : el("p.muted", t("side.noBacklinks"));
@@ -350,7 +354,8 @@ export class NoteView {
     const want = heading.replace(/^\^/, "").trim().toLowerCase();
     const body = this.main.querySelector(".markdown-body");
     if (!body) return;
-    let target = [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find((h) => h.textContent.trim().toLowerCase() === want);
+    let target = heading.startsWith("^") ? this.reading.block(body, heading.slice(1)) : null;
+    target ||= [...body.querySelectorAll("h1,h2,h3,h4,h5,h6")].find((h) => h.textContent.trim().toLowerCase() === want);
     if (!target && heading.startsWith("^")) target = [...body.querySelectorAll("p, li")].find((n) => n.textContent.includes(`^${want}`));
     if (target) { target.scrollIntoView({ block: "start" }); target.classList.add("flash"); setTimeout(() => target.classList.remove("flash"), 1500); }
   }
