@@ -8,6 +8,7 @@ import "./styles/assistant.css";
 import "./styles/assistant-images.css"; // the panel's images (assistant/images.js)
 import "./styles/skills.css";
 import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS would not load)
+import "./styles/liveedit.css"; // Live Preview in the editor (editor/livepreview.js)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
