@@ -13,6 +13,8 @@ import assistantEn from "./i18n/assistant.en.json";
 import assistantFr from "./i18n/assistant.fr.json";
 import skillsEn from "./i18n/skills.en.json";
 import skillsFr from "./i18n/skills.fr.json";
+import liveeditEn from "./i18n/liveedit.en.json"; // edit in place: the note view's commands, the editor's buttons
+import liveeditFr from "./i18n/liveedit.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -22,6 +24,8 @@ const CATALOGS = {
 };
 Object.assign(CATALOGS.en, skillsEn); // the assistant's skills and slash commands
 Object.assign(CATALOGS.fr, skillsFr);
+Object.assign(CATALOGS.en, liveeditEn);
+Object.assign(CATALOGS.fr, liveeditFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

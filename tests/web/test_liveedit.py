@@ -150,8 +150,14 @@ def test_link_completion_follows_the_vaults_link_format(
     _open_editor(tab, url, vault, path)
     tab.keyboard.press("Control+End")
     tab.keyboard.type("\nsee " + typed)
-    option = tab.wait_for_selector(".cm-tooltip-autocomplete li[aria-selected=true]")
-    assert option is not None
+    want = typed[2:]  # the first option is the file asked for (the server's ranking), then Enter picks it
+    tab.wait_for_function(
+        "(q) => document.querySelector('.cm-tooltip-autocomplete li[aria-selected=true]')?.textContent.includes(q)",
+        arg=want,
+    )
+    tab.wait_for_timeout(
+        150
+    )  # @codemirror/autocomplete ignores Enter for 75 ms after the list changes (interactionDelay)
     tab.keyboard.press("Enter")
     tab.wait_for_function(
         "(want) => [...document.querySelectorAll('.editor-box .cm-line')].some((l) => l.innerText === 'see ' + want)",

@@ -96,6 +96,9 @@ function inlineDecorations(view, ctx) {
   const tree = syntaxTree(state);
   const conceal = (from, to) => { if (to > from) { deco.push(hide.range(from, to)); atomic.push(hide.range(from, to)); } };
   for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= Math.min(to, fmEnd); pos = state.doc.lineAt(pos).to + 1) {
+      deco.push(Decoration.line({ class: "cm-lp-frontmatter" }).range(state.doc.lineAt(pos).from)); // YAML, as code
+    }
     tree.iterate({
       from, to,
       enter: (node) => {
@@ -125,8 +128,12 @@ function inlineDecorations(view, ctx) {
           return false;
         }
         if (name === "TaskMarker") {
-          if (!touches(state, node.from, node.to)) {
+          // `- [ ]` becomes a checkbox (the bullet hidden too, as Obsidian draws it) unless the cursor is on it
+          const bullet = node.node.parent?.parent?.getChild("ListMark");
+          const start = bullet && bullet.to < node.from ? bullet.from : node.from;
+          if (!touches(state, start, node.to)) {
             const checked = state.doc.sliceString(node.from + 1, node.to - 1) !== " ";
+            if (/^[-*+]$/.test(state.doc.sliceString(start, start + 1))) conceal(start, node.from);
             deco.push(Decoration.replace({ widget: new CheckboxWidget(checked, ctx.t("editor.taskToggle")) }).range(node.from, node.to));
           }
           return false;
