@@ -23,6 +23,8 @@ import navEn from "./i18n/nav.en.json";
 import navFr from "./i18n/nav.fr.json";
 import renderEn from "./i18n/render.en.json";
 import renderFr from "./i18n/render.fr.json";
+import liveeditEn from "./i18n/liveedit.en.json"; // edit in place: the note view's commands, the editor's buttons
+import liveeditFr from "./i18n/liveedit.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -40,6 +42,8 @@ Object.assign(CATALOGS.en, commandsEn, navEn); // the commands' names; the palet
 Object.assign(CATALOGS.fr, commandsFr, navFr);
 Object.assign(CATALOGS.en, renderEn); // the reading view's properties, tasks and previews (render/)
 Object.assign(CATALOGS.fr, renderFr);
+Object.assign(CATALOGS.en, liveeditEn);
+Object.assign(CATALOGS.fr, liveeditFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

@@ -11,6 +11,7 @@ import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS 
 import "./styles/a11y.css"; // accessibility fixes across screens (the editor's dark theme)
 import "./styles/canvas.css"; // the canvas board (canvas/board.js, a lazy chunk)
 import "./styles/nav.css"; // command palette, shortcuts sheet, switcher additions (nav/)
+import "./styles/liveedit.css"; // Live Preview in the editor (editor/livepreview.js)
 import * as api from "./api/index.js";
 import { el, clear, icon, debounce } from "./dom.js";
 import { t, getLang, setLang, onLangChange, LANGUAGES } from "./i18n.js";

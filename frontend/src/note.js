@@ -3,11 +3,12 @@ import * as api from "./api/index.js";
 import { el, clear, icon } from "./dom.js";
 import { t, formatDate } from "./i18n.js";
 import { noteHref, searchHref, viewHref, go } from "./router.js";
-import { choiceDialog, confirmDialog } from "./dialog.js";
+import { confirmDialog } from "./dialog.js";
 import { csvTable } from "./csv.js";
-import { showError, toast } from "./toast.js";
+import { toast } from "./toast.js";
 import { vaultConfig } from "./vault-config.js";
 import { readingHooks } from "./render/reading.js";
+import { registerCommand } from "./commands/registry.js";
 
 let markdown = null;
 /** The renderer is its own chunk, fetched with the first note (or at start when the URL is a note's). */
@@ -55,10 +56,46 @@ export class NoteView {
     this.seq = 0;
     main.addEventListener("click", (e) => this.onClick(e));
     this.reading = readingHooks(this, { loadMarkdown, env }); // render/reading.js
+    this.editor = null; // the open editor (edit mode), or null in reading view
+    this.registerEditCommands();
+  }
+
+  /** Reading <-> editing (Obsidian's markdown:toggle-preview, Mod+E), source mode and save as commands. */
+  registerEditCommands() {
+    const editable = () => Boolean(this.editor || this.main.querySelector("#edit-note"));
+    registerCommand({ id: "markdown:toggle-preview", name: () => t("editor.cmdTogglePreview"), hotkeys: ["Mod+E"], section: "editing",
+      when: editable, run: () => (this.editor ? this.closeEditor({ keep: true }) : this.main.querySelector("#edit-note")?.click()) });
+    registerCommand({ id: "editor:toggle-source", name: () => t("editor.cmdToggleSource"), section: "editing",
+      when: () => Boolean(this.editor?.canPreview), run: () => this.editor.toggleSource() });
+    registerCommand({ id: "editor:save-file", name: () => t("editor.cmdSave"), hotkeys: ["Mod+S"], section: "editing",
+      when: () => Boolean(this.editor), run: () => this.editor.save() });
+  }
+
+  /** The editor is dropped (another note, another view): its draft stays in local storage. */
+  dropEditor() {
+    this.editor?.destroy();
+    this.editor = null;
+  }
+
+  /** Back to reading view. keep: unsaved text is saved first (Mod+E, as Obsidian keeps every edit); else the
+   * person confirms discarding it (Close). The note is read again, and focused so the keys scroll it. */
+  async closeEditor({ keep = false } = {}) {
+    const editor = this.editor;
+    if (!editor) return;
+    if (editor.dirty()) {
+      if (keep ? !(await editor.save()) : !(await confirmDialog({ title: t("editor.unsaved"), message: t("editor.unsavedBody"), ok: t("editor.discard") }))) return;
+    }
+    if (this.editor !== editor || !this.current) return;
+    const { vault, path } = this.current;
+    this.dropEditor();
+    this.current = null;
+    await this.open(vault, path);
+    this.main.querySelector("#note-title")?.focus({ preventScroll: true });
   }
 
   /** Another view takes the main pane: the side panel is emptied too. */
   leave() {
+    this.dropEditor();
     this.current = null;
     this.seq++;
     clear(this.outline);
@@ -79,6 +116,7 @@ export class NoteView {
     const same = this.current && this.current.vault === vault && this.current.path === path;
     this.current = { vault, path };
     if (same) { if (find) this.findText(find); else this.scrollToHeading(heading); return; }
+    this.dropEditor();
     const seq = ++this.seq;
     const name = path.split("/").pop();
     document.title = `${name.replace(/\.md$/i, "")} - ${t("app.name")}`;
@@ -90,6 +128,8 @@ export class NoteView {
       const [note, mdmod, cfg] = await Promise.all([readWhole(vault, path), loadMarkdown(), vaultConfig(vault)]);
       if (seq !== this.seq) return;
       this.render(note, mdmod, cfg);
+      // reading view takes the focus (keys scroll the note) unless the person is elsewhere (tree, search box)
+      if (!document.activeElement || document.activeElement === document.body) this.main.querySelector("#note-title")?.focus({ preventScroll: true });
       this.scrollToHeading(heading, true);
       if (find) this.findText(find);
       this.loadBacklinks(vault, path, seq, note.links);
@@ -199,36 +239,27 @@ export class NoteView {
     this.renderOutline(body);
   }
 
-  /** Replace the rendered note by the editor (its module loads now); Close shows the saved note again. */
+  /** Replace the rendered note by the editor in place (editor/edit-mode.js, loaded now), the cursor in it. */
   async edit(note, body, editBtn) {
-    const { openEditor, loadSource } = await import("./editor/editor.js");
-    let loaded;
-    try {
-      loaded = await loadSource(note.vault, note.path);
-    } catch (err) {
-      showError(err);
-      return;
-    }
-    if (!loaded.source) { toast(t(loaded.reason)); return; }
-    const box = el("div.editor-box");
-    const save = el("button.button.primary", { type: "button", id: "save-note" }, t("editor.save"));
-    const close = el("button.button", { type: "button", id: "close-editor" }, t("editor.close"));
-    body.replaceWith(el("div.editor-wrap", el("div.editor-actions", save, close), box));
-    editBtn.remove();
-    const editor = openEditor(box, loaded.source, {
-      t,
+    const [{ openEditMode }, mdmod] = await Promise.all([import("./editor/edit-mode.js"), loadMarkdown()]);
+    if (this.current?.path !== note.path || this.current?.vault !== note.vault || !body.isConnected) return;
+    this.editor = await openEditMode(body, editBtn, note, {
       user: this.user(),
-      dialog: (title, message, choices) => choiceDialog({ title, message, choices }),
-      onSaved: () => toast(t("editor.saved"), { kind: "info" }),
-      onError: (err) => showError(err),
+      preview: {
+        t, rawUrl: (p) => api.rawUrl(note.vault, p), resolve: linkResolver(note.links),
+        render: (src) => mdmod.renderMarkdown(src, env(note.vault, note.path, note.links)),
+        follow: (target) => this.follow(note, target),
+      },
+      close: () => this.closeEditor(),
     });
-    save.addEventListener("click", () => editor.save());
-    close.addEventListener("click", async () => {
-      if (editor.dirty() && !(await confirmDialog({ title: t("editor.unsaved"), message: t("editor.unsavedBody"), ok: t("editor.discard") }))) return;
-      editor.destroy();
-      this.current = null;
-      this.open(note.vault, note.path);
-    });
+  }
+
+  /** A link clicked in Live Preview: opened like in reading view, or offered for creation when unresolved. */
+  follow(note, target) {
+    const [path, sub] = target.split("#");
+    const resolved = linkResolver(note.links)(path.trim()) || linkResolver(note.links)(target);
+    if (resolved) go(noteHref(note.vault, resolved, sub || null));
+    else this.offerCreate(note.vault, path.trim());
   }
 
   properties(note) {

@@ -4,15 +4,17 @@
 // survives a reload and is never lost silently. Loaded on demand (not part of the first page load).
 
 import { autocompletion } from "@codemirror/autocomplete";
-import { markdown } from "@codemirror/lang-markdown";
+import { markdown, markdownLanguage } from "@codemirror/lang-markdown";
 import { unifiedMergeView } from "@codemirror/merge";
-import { EditorState } from "@codemirror/state";
+import { Compartment, EditorState } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import { editorPrefs } from "../settings/prefs.js";
 import * as api from "../api/index.js";
 import { readDraft, writeDraft, dropDraft } from "../drafts.js";
 import { aiToolbar } from "./aitoolbar.js";
+import { livePreview, toggleChecklist } from "./livepreview.js";
+import { linkCompletion } from "./complete.js";
 
 // api.fileSource: the whole file as stored (frontmatter included, secrets redacted; a save restores them): what
 // the editor edits and saves back whole. read_file's `content` is only the body after the frontmatter.
@@ -29,28 +31,17 @@ export async function loadSource(vault, path) {
   return { source: src, reason: null };
 }
 
-/** `[[` completion: vault paths matching what follows `[[`, inserted as a link target (no `.md`). */
-function wikilinkCompletion(vault) {
-  return async (context) => {
-    const before = context.matchBefore(/\[\[[^\]|#\n]*/);
-    if (!before) return null;
-    const q = before.text.slice(2);
-    const { hits } = await api.treeSearch({ vault, limit: 20, q: q || " " }, { quiet: true }).catch(() => ({ hits: [] }));
-    return {
-      from: before.from + 2,
-      options: hits.map((hit) => ({ label: hit.path.replace(/\.md$/i, ""), detail: hit.title, type: "text" })),
-      validFor: /^[^\]|#\n]*$/,
-    };
-  };
-}
-
 /**
  * Open the editor on `note` (loadSource's `source`: `{vault, path, content, version}`, the whole file) inside `container`.
  * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)`,
- * `onError(err)`, `user` (whose drafts these are). Returns `{view, save, dirty(), destroy()}`.
+ * `onError(err)`, `user` (whose drafts these are), `preview` (Live Preview's context, see livepreview.js; none:
+ * source mode only), `sourceMode` (start in source mode). Returns `{view, save() -> Promise<saved?>, dirty(),
+ * sourceMode(), setSourceMode(on), destroy()}`.
  */
 export function openEditor(container, note, options) {
-  const { t, dialog, onSaved, onError, user = "anonymous" } = options;
+  const { t, dialog, onSaved, onError, user = "anonymous", preview = null } = options;
+  let source = !preview || Boolean(options.sourceMode);
+  const mode = new Compartment(); // Live Preview on or off (source mode), switched without losing the state
   let base = note.version;
   let saved = note.content;
   const draft = readDraft(user, note.vault, note.path);
@@ -70,12 +61,16 @@ export function openEditor(container, note, options) {
   const extensions = (...extra) => [
     nonce ? EditorView.cspNonce.of(nonce) : [],
     basicSetup,
-    markdown(),
+    markdown({ base: markdownLanguage }), // GFM: tables, task lists, strikethrough
+    mode.of(source ? [] : livePreview(preview)),
     prefs.lineWrapping ? EditorView.lineWrapping : [],
     prefs.lineNumbers ? [] : EditorView.editorAttributes.of({ class: "cm-no-line-numbers" }),
     EditorView.theme({ "&": { fontSize: `${prefs.fontSize}px` } }),
-    autocompletion({ override: [wikilinkCompletion(note.vault)] }),
-    keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
+    autocompletion({ override: [linkCompletion(note.vault, note.path)] }),
+    keymap.of([
+      { key: "Mod-s", preventDefault: true, run: () => { save(); return true; } },
+      { key: "Mod-l", preventDefault: true, run: toggleChecklist }, // Obsidian's editor:toggle-checklist-status
+    ]),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) writeDraft(user, note.vault, note.path, update.state.doc.toString(), base);
     }),
@@ -101,6 +96,7 @@ export function openEditor(container, note, options) {
     onSaved?.(fresh);
   }
 
+  /** Saves the text; true when it is on disk as shown (a conflict resolved by the dialog counts if resolved). */
   async function save() {
     const mine = text();
     try {
@@ -109,6 +105,7 @@ export function openEditor(container, note, options) {
       if (err.status === 409 && err.code === "conflict") await resolveConflict(mine);
       else onError?.(err);
     }
+    return text() === saved;
   }
 
   async function resolveConflict(mine) {
@@ -141,6 +138,12 @@ export function openEditor(container, note, options) {
     view,
     save,
     dirty: () => text() !== saved,
+    sourceMode: () => source,
+    setSourceMode(on) {
+      if (!preview || on === source) return;
+      source = on;
+      view.dispatch({ effects: mode.reconfigure(source ? [] : livePreview(preview)) });
+    },
     destroy: () => { ai.destroy(); view.destroy(); },
   };
 }
