@@ -13,6 +13,8 @@ import assistantEn from "./i18n/assistant.en.json";
 import assistantFr from "./i18n/assistant.fr.json";
 import skillsEn from "./i18n/skills.en.json";
 import skillsFr from "./i18n/skills.fr.json";
+import panesEn from "./i18n/panes.en.json"; // tabs and split, bookmarks, the tags tree
+import panesFr from "./i18n/panes.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -22,6 +24,8 @@ const CATALOGS = {
 };
 Object.assign(CATALOGS.en, skillsEn); // the assistant's skills and slash commands
 Object.assign(CATALOGS.fr, skillsFr);
+Object.assign(CATALOGS.en, panesEn);
+Object.assign(CATALOGS.fr, panesFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";
