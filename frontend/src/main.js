@@ -172,6 +172,7 @@ function buildShell() {
   // Tabs and split (panes/): each pane has its own note and search views; the focused one is state.shell's.
   const panes = new Panes(main, {
     outline, backlinks, vault: () => state.vault,
+    onFocus: (hash) => tree.reveal(parseRoute(hash).path || null).catch(() => {}),
     views: (body, paneOutline, paneBacklinks) => ({
       note: new NoteView({ main: body, outline: paneOutline, backlinks: paneBacklinks, writable, user: () => state.user?.name || "anonymous", created: () => tree.refresh() }),
       search: new SearchView(body),

@@ -33,9 +33,12 @@ export function tabTitle(hash) {
 
 export class Panes {
   /** `main`: the <main> the panes go in. `views(body, outline, backlinks)` -> {note, search}: one pane's views.
-   * `outline`, `backlinks`: the side panel's boxes (each pane's own are shown there while it has the focus).
-   * `vault()`: the open vault (for a new tab's home and for the tree's items opened in a new tab). */
-  constructor(main, { views, outline, backlinks, vault }) {
+   * `outline`, `backlinks`: the side panel's boxes (#outline, #backlinks): each pane has its own, put in their
+   * place (with their ids) while it has the focus.
+   * `vault()`: the open vault (for a new tab's home and for the tree's items opened in a new tab).
+   * `onFocus(hash)`: another pane took the focus without being drawn again (the tree shows its file). */
+  constructor(main, { views, outline, backlinks, vault, onFocus = () => {} }) {
+    this.onFocus = onFocus;
     this.main = main;
     this.views = views;
     this.hosts = { outline, backlinks };
@@ -90,12 +93,13 @@ export class Panes {
       const split = el("button.icon-btn.tab-split", { type: "button", "aria-label": t("panes.splitRight"), title: t("panes.splitRight") }, icon("panel"));
       newTab.addEventListener("click", () => { this.focus(this.recs.indexOf(rec)); this.newTab(); });
       split.addEventListener("click", () => { this.focus(this.recs.indexOf(rec)); this.split(); });
-      const outline = el("div.pane-side");
-      const backlinks = el("div.pane-side");
+      const outline = el("div.side-body");
+      const backlinks = el("div.side-body");
       const rec = { el: el("section.pane", el("div.tab-strip", list, newTab, split), body), list, body, newTab, split, outline, backlinks,
         shown: null, leave: null, ...this.views(body, outline, backlinks) };
       rec.el.addEventListener("pointerdown", () => this.focus(this.recs.indexOf(rec)), true);
-      rec.el.addEventListener("focusin", () => this.focus(this.recs.indexOf(rec)));
+      // (not while an unfocused pane draws itself: a view focusing its own title must not steal the focus)
+      rec.el.addEventListener("focusin", () => { if (!rec.drawing) this.focus(this.recs.indexOf(rec)); });
       list.addEventListener("keydown", (e) => this.onTabKey(e, rec));
       list.addEventListener("click", (e) => this.onTabClick(e, rec));
       this.recs.push(rec);
@@ -138,8 +142,14 @@ export class Panes {
   sideAndIds(rec, focused) {
     if (!focused) { this.hideIds(rec); return; }
     this.showIds(rec);
-    if (this.hosts.outline.firstChild !== rec.outline) this.hosts.outline.replaceChildren(rec.outline);
-    if (this.hosts.backlinks.firstChild !== rec.backlinks) this.hosts.backlinks.replaceChildren(rec.backlinks);
+    for (const key of ["outline", "backlinks"]) { // the focused pane's box takes the side panel's place and id
+      const shown = this.hosts[key];
+      if (shown === rec[key]) continue;
+      shown.removeAttribute("id");
+      shown.replaceWith(rec[key]);
+      rec[key].id = key;
+      this.hosts[key] = rec[key];
+    }
   }
 
   save() { if (this.vault !== undefined && this.layout) store.set(KEY + this.vault, JSON.stringify(this.layout)); }
@@ -155,7 +165,11 @@ export class Panes {
     const r = parseRoute(hash);
     if (r.view === "note" && r.path && r.vault) {
       rec.note.current = null;
-      rec.note.open(r.vault, r.path, r.heading).then(() => { if (this.recs[this.layout.focus] !== rec) this.hideIds(rec); });
+      rec.drawing = true;
+      rec.note.open(r.vault, r.path, r.heading).finally(() => {
+        rec.drawing = false;
+        if (this.recs[this.layout.focus] !== rec) this.hideIds(rec);
+      });
       return;
     }
     rec.note.leave();
@@ -189,7 +203,11 @@ export class Panes {
   show({ replace = false } = {}) {
     const hash = L.activeHash(this.layout);
     if (location.hash !== hash) {
-      if (replace && this.focused.shown === hash) { history.replaceState(null, "", hash); document.title = `${tabTitle(hash)} - ${t("app.name")}`; } else go(hash, { replace });
+      if (replace && this.focused.shown === hash) {
+        history.replaceState(null, "", hash);
+        document.title = `${tabTitle(hash)} - ${t("app.name")}`;
+        this.onFocus(hash);
+      } else go(hash, { replace });
     } else if (this.focused.shown !== hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
   }
 
@@ -291,6 +309,8 @@ export class Panes {
   /** Where a link or a file of the tree points (a hash of the app), or null. */
   target(node) {
     if (!(node instanceof Element) || node.closest(".tab-strip")) return null;
+    const item = node.closest('[role="treeitem"][data-href^="#/"]'); // a row of the tags or bookmarks tree
+    if (item) return item.dataset.href;
     const a = node.closest('a[href^="#/"]');
     if (a && !a.classList.contains("is-unresolved") && a.closest("#app")) return a.getAttribute("href");
     const li = node.closest('#tree [role="treeitem"]');
