@@ -178,6 +178,7 @@ function buildShell() {
       search: new SearchView(body),
     }),
   });
+  panes.followMoves(tree); // tabs follow a renamed, moved or deleted file
   const bookmarks = new Bookmarks(tree);
   treeActions.before(bookmarks.root);
   const switcher = new QuickSwitcher(() => state.vault);

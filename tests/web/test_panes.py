@@ -182,12 +182,28 @@ def test_bookmarks_open_what_they_point_to(tab: Any, served: str) -> None:
     assert page.locator("#bookmarks a >> text=Not a link").count() == 0
 
 
+def test_a_tab_follows_its_renamed_file(tab: Any, served: str) -> None:
+    page = tab
+    page.goto(f"{served}/#/v/notes/Ideas.md")
+    _wait_title(page, "Ideas")
+    page.click('#tree [role=treeitem][data-path="Night.md"] .tree-row', modifiers=["Control"])  # a new tab
+    _wait_title(page, "Night")
+    page.keyboard.press("Control+Shift+Tab")
+    _wait_title(page, "Ideas")
+    page.click('#tree [role=treeitem][data-path="Night.md"] > .tree-row', button="right")
+    page.click('#tree-menu [role="menuitem"][data-action="rename"]')
+    page.get_by_label("New name").fill("Dawn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".pane [role=tab] >> text=Dawn")
+    assert "Night" not in _tabs(page) and _hash(page) == "#/v/notes/Ideas.md"
+
+
 def test_nested_tags_tree(tab: Any, served: str) -> None:
     page = tab
     page.goto(f"{served}/#/tags?v=notes")
     item = page.locator("#tag-tree > [role=treeitem]").filter(has_text="project").first
     item.wait_for()
-    assert item.get_attribute("aria-label") == "project, 3 notes"  # Ideas, Plan, Night: each once
+    assert item.get_attribute("aria-label") == "project, 3 notes"  # Ideas, Plan, Dawn: each once
     item.focus()
     page.keyboard.press("ArrowRight")
     assert item.get_attribute("aria-expanded") == "true"

@@ -123,3 +123,23 @@ export function splitRight(layout) {
   layout.focus += 1;
   return true;
 }
+
+/** Files moved or deleted: `move(hash)` gives each tab's new location, or null for a tab whose file is gone
+ * (that tab closes, as in Obsidian -- unless it is its pane's last: it stays, showing what the app shows for a
+ * missing file). Returns whether anything changed. */
+export function relocate(layout, move) {
+  let changed = false;
+  for (const p of layout.panes) {
+    const keep = [];
+    p.tabs.forEach((hash, i) => {
+      const now = move(hash);
+      if (now !== hash) changed = true;
+      if (now !== null) keep.push([now, i]);
+    });
+    if (!keep.length) continue;
+    const activeKept = keep.findIndex(([, i]) => i >= p.active);
+    p.active = activeKept >= 0 && keep[activeKept][1] === p.active ? activeKept : Math.max(0, (activeKept < 0 ? keep.length : activeKept) - 1);
+    p.tabs = keep.map(([h]) => h);
+  }
+  return changed;
+}

@@ -265,6 +265,32 @@ export class Panes {
     this.show({ replace: true });
   }
 
+  /** Tabs follow their files when the tree moves or deletes some: `tree.refresh(moved)` (tree-ops.js settle:
+   * `moved(path)` -> the new path, or null once deleted) also relocates the tabs. The focused tab is left to
+   * settle, which sends the URL after its file (a deleted one: the vault's home). */
+  followMoves(tree) {
+    const refresh = tree.refresh.bind(tree);
+    tree.refresh = (moved) => {
+      if (moved && this.vault) this.relocate(moved);
+      return refresh(moved);
+    };
+  }
+
+  relocate(moved) {
+    const current = L.activeHash(this.layout);
+    const move = (hash) => {
+      const r = parseRoute(hash);
+      if (r.view !== "note" || !r.path || r.vault !== this.vault) return hash;
+      const now = moved(r.path);
+      if (now === r.path) return hash;
+      return now ? noteHref(r.vault, now, r.heading) : hash === current ? hash : null;
+    };
+    if (!L.relocate(this.layout, move)) return;
+    this.save();
+    this.draw();
+    this.recs.forEach((rec, i) => { if (i !== this.layout.focus) this.background(rec, i); });
+  }
+
   focusActiveTab() { this.focused.list.querySelector('[aria-selected="true"]')?.focus(); }
 
   /** Language changed: titles and labels again; every pane's note is drawn again when shown. */

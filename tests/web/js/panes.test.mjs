@@ -115,3 +115,15 @@ test("nestTags: tags compare case-insensitively; empty segments ignored", () => 
   assert.equal(tree[0].count, 2);
   assert.deepEqual(tree[0].children.map((n) => n.name), ["A", "b"]);
 });
+
+test("relocate: moved files' tabs follow, deleted files' tabs close, a pane never empties", () => {
+  const l = { panes: [{ tabs: [A, B, C], active: 2 }, { tabs: [B], active: 0 }], focus: 0 };
+  const move = (h) => (h === A ? "#/v/n/Z.md" : h === B ? null : h);
+  assert.equal(L.relocate(l, move), true);
+  assert.deepEqual(l.panes[0], { tabs: ["#/v/n/Z.md", C], active: 1 });
+  assert.deepEqual(l.panes[1], { tabs: [B], active: 0 }); // its only tab stays
+  const m = { panes: [{ tabs: [A, B, C], active: 1 }], focus: 0 };
+  L.relocate(m, (h) => (h === B ? null : h));
+  assert.deepEqual(m.panes[0], { tabs: [A, C], active: 0 }); // the closed active tab's left neighbour
+  assert.equal(L.relocate(m, (h) => h), false);
+});
