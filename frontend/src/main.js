@@ -364,7 +364,7 @@ registerCommand({ id: "switcher:open", name: () => t("cmd.switcher"), hotkeys: [
   run: () => state.shell.switcher.open() });
 registerCommand({ id: "global-search:open", name: () => t("cmd.search"), hotkeys: ["/"], section: "navigation", when: ready,
   run: () => state.shell.searchInput.focus() });
-registerPaneCommands(() => state.shell.panes, ready); // tabs and split (panes/commands.js)
+registerPaneCommands(() => state.shell, ready); // tabs and split, tags, bookmarks (panes/commands.js)
 document.addEventListener("keydown", (e) => { if (!state.signingIn) handleKeydown(e); });
 // API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
 window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof api.ApiError)) showError(e.reason); });

@@ -83,6 +83,15 @@ export class Bookmarks {
     node.focus();
   }
 
+  /** "Show bookmarks": the left pane opened (its menu button, as a person would), the section unfolded, the focus
+   * on its first bookmark. */
+  reveal() {
+    const pane = this.root.closest(".left-pane");
+    if (pane && getComputedStyle(pane).display === "none") document.getElementById("tree-btn")?.click();
+    this.setOpen(true);
+    (this.list.querySelector('[role="treeitem"][tabindex="0"]') || this.toggle).focus();
+  }
+
   relabel() { this.vault = null; }
 }
 

@@ -4,9 +4,12 @@
 // variant that does reach the page; the palette and the hotkeys sheet show both.
 import { registerCommand } from "../commands/registry.js";
 import { t } from "../i18n.js";
+import { go, tagsHref } from "../router.js";
 
-/** Register the commands acting on the Panes that `get()` gives; `ready()`: whether the shell is up (signed in). */
-export function registerPaneCommands(get, ready) {
+/** Register the commands acting on the shell's Panes and Bookmarks; `shell()` gives {panes, bookmarks, tree},
+ * `ready()` whether the shell is up (signed in). */
+export function registerPaneCommands(shell, ready) {
+  const get = () => shell().panes;
   const cmd = (id, name, hotkeys, run, when = ready) => registerCommand({ id, name: () => t(name), hotkeys, section: "tabs", when, run: () => run(get()) });
   cmd("workspace:new-tab", "panes.cmd.newTab", ["Mod+T", "Alt+T"], (panes) => panes.newTab());
   cmd("workspace:open-in-new-tab", "panes.cmd.openInNewTab", ["Mod+Enter"], (panes) => {
@@ -22,6 +25,10 @@ export function registerPaneCommands(get, ready) {
   cmd("workspace:split-vertical", "panes.cmd.split", [], (panes) => panes.split(), () => ready() && get().recs.length < 2);
   cmd("workspace:focus-other-pane", "panes.cmd.otherPane", [], (panes) => { panes.focus(1 - panes.layout.focus); panes.focusActiveTab(); },
     () => ready() && get().recs.length > 1);
+  registerCommand({ id: "tag-pane:open", name: () => t("tags.cmd.open"), section: "navigation", when: ready,
+    run: () => go(tagsHref(shell().tree.vault)) });
+  registerCommand({ id: "bookmarks:open", name: () => t("bookmarks.cmd.open"), section: "navigation", when: ready,
+    run: () => shell().bookmarks.reveal() });
 }
 
 /** Mod+Enter in the editor is the editor's (Obsidian: open the link under the cursor in a new tab). */
