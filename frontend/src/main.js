@@ -89,7 +89,7 @@ function shellDom() {
   const assistantPane = el("aside.assistant-pane", { id: "assistant-pane", hidden: true });
   const scrim = el("div.scrim", { "aria-hidden": "true" });
   const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
-  skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
+  skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".pane.is-focused .note-title") || main.querySelector(".note-title") || main).focus(); });
   const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, assistantPane, scrim));
   return { vaultSelect, searchInput, themeBtn, langSelect, signOut, treeBtn, sideBtn, assistantBtn, treeRoot, main, outline, backlinks, tagsLink, graphLink, trashLink, treeActions, assistantPane, scrim, shell };
 }

@@ -127,3 +127,16 @@ test("relocate: moved files' tabs follow, deleted files' tabs close, a pane neve
   assert.deepEqual(m.panes[0], { tabs: [A, C], active: 0 }); // the closed active tab's left neighbour
   assert.equal(L.relocate(m, (h) => h), false);
 });
+
+test("bookmarkTarget: a note at its heading or block, a search, the graph, only safe web links", async () => {
+  const { bookmarkTarget } = await import("../../../frontend/src/bookmarks/bookmarks.js");
+  assert.deepEqual(bookmarkTarget({ type: "file", path: "Projects/Plan.md", subpath: "#Budget" }, "n"),
+    { href: "#/v/n/Projects/Plan.md?h=Budget", label: "Plan > Budget", icon: "note" });
+  assert.equal(bookmarkTarget({ type: "file", path: "A b.md", subpath: "#^x1" }, "n").href, "#/v/n/A%20b.md?h=%5Ex1");
+  assert.equal(bookmarkTarget({ type: "file", path: "A.md", title: "Mine" }, "n").label, "Mine");
+  assert.equal(bookmarkTarget({ type: "search", query: "tag:#x" }, "n").href, "#/search?q=tag%3A%23x&v=n");
+  assert.equal(bookmarkTarget({ type: "graph" }, "n").href, "#/graph?v=n");
+  assert.equal(bookmarkTarget({ type: "url", url: "javascript:alert(1)" }, "n").href, null);
+  assert.equal(bookmarkTarget({ type: "url", url: "https://obsidian.md" }, "n").href, "https://obsidian.md");
+  assert.equal(bookmarkTarget({ type: "folder", path: "Projects" }, "n").folder, "Projects");
+});
