@@ -40,6 +40,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         **SMALL_VAULT,
         ".obsidian/bookmarks.json": json.dumps(BOOKMARKS),
         "Night.md": "# Night\n\n#project/ops/night\n",
+        "Long.md": "# Long\n\n" + "".join(f"Line {i} of a long note.\n\n" for i in range(150)),
     }
     vault = write_tree(root / "vault", files)
     settings = load_settings(
@@ -180,6 +181,21 @@ def test_bookmarks_open_what_they_point_to(tab: Any, served: str) -> None:
     page.click("#bookmarks [role=treeitem] >> text=Projects")
     page.wait_for_function("document.activeElement.dataset.path === 'Projects'")
     assert page.locator("#bookmarks a >> text=Not a link").count() == 0
+
+
+def test_a_tab_comes_back_scrolled_where_it_was(tab: Any, served: str) -> None:
+    page = tab
+    page.goto(f"{served}/#/v/notes/Long.md")
+    _wait_title(page, "Long")
+    page.eval_on_selector(".pane.is-focused .pane-body", "b => { b.scrollTop = 1500; }")
+    page.keyboard.press("Control+t")  # a new tab, then back with Ctrl+Shift+Tab
+    page.wait_for_function("decodeURIComponent(location.hash) === '#/v/notes'")
+    page.keyboard.press("Control+Shift+Tab")
+    _wait_title(page, "Long")
+    page.wait_for_function("document.querySelector('.pane.is-focused .pane-body').scrollTop === 1500")
+    page.keyboard.press("Control+Tab")
+    page.keyboard.press("Control+w")  # the new tab goes again
+    page.wait_for_function("decodeURIComponent(location.hash) === '#/v/notes/Long.md'")
 
 
 def test_a_tab_follows_its_renamed_file(tab: Any, served: str) -> None:

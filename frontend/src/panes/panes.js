@@ -96,7 +96,15 @@ export class Panes {
       const outline = el("div.side-body");
       const backlinks = el("div.side-body");
       const rec = { el: el("section.pane", el("div.tab-strip", list, newTab, split), body), list, body, newTab, split, outline, backlinks,
-        shown: null, leave: null, ...this.views(body, outline, backlinks) };
+        shown: null, leave: null, scrolls: new Map(), ...this.views(body, outline, backlinks) };
+      // A tab shown again comes back where it was scrolled to, once its note is drawn (the note view marks the
+      // body aria-busy while it loads); a link to a heading scrolls there instead.
+      new MutationObserver(() => {
+        const top = rec.scrolls.get(rec.shown);
+        if (top == null || body.hasAttribute("aria-busy")) return;
+        rec.scrolls.delete(rec.shown);
+        if (!parseRoute(rec.shown).heading) body.scrollTop = top;
+      }).observe(body, { attributes: true, attributeFilter: ["aria-busy"] });
       rec.el.addEventListener("pointerdown", () => this.focus(this.recs.indexOf(rec)), true);
       // (not while an unfocused pane draws itself: a view focusing its own title must not steal the focus)
       rec.el.addEventListener("focusin", () => { if (!rec.drawing) this.focus(this.recs.indexOf(rec)); });
@@ -202,6 +210,11 @@ export class Panes {
   /** The URL goes to the focused pane's active tab; its body is drawn again when it shows something else. */
   show({ replace = false } = {}) {
     const hash = L.activeHash(this.layout);
+    const rec = this.focused;
+    if (rec.shown && rec.shown !== hash && rec.body.scrollTop) { // the tab left: where it was scrolled to
+      rec.scrolls.set(rec.shown, rec.body.scrollTop);
+      if (rec.scrolls.size > L.MAX_TABS) rec.scrolls.delete(rec.scrolls.keys().next().value);
+    }
     if (location.hash !== hash) {
       if (replace && this.focused.shown === hash) {
         history.replaceState(null, "", hash);
