@@ -25,6 +25,8 @@ import renderEn from "./i18n/render.en.json";
 import renderFr from "./i18n/render.fr.json";
 import liveeditEn from "./i18n/liveedit.en.json"; // edit in place: the note view's commands, the editor's buttons
 import liveeditFr from "./i18n/liveedit.fr.json";
+import panesEn from "./i18n/panes.en.json"; // tabs and split, bookmarks, the tags tree
+import panesFr from "./i18n/panes.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -44,6 +46,8 @@ Object.assign(CATALOGS.en, renderEn); // the reading view's properties, tasks an
 Object.assign(CATALOGS.fr, renderFr);
 Object.assign(CATALOGS.en, liveeditEn);
 Object.assign(CATALOGS.fr, liveeditFr);
+Object.assign(CATALOGS.en, panesEn);
+Object.assign(CATALOGS.fr, panesFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

@@ -28,6 +28,10 @@ import { confirmDialog } from "./dialog.js";
 import { draftCount, dropAllDrafts } from "./drafts.js";
 import { registerCommand, handleKeydown } from "./commands/registry.js";
 import { installNav } from "./nav/commands.js";
+import "./styles/panes.css"; // tabs and split, the tags tree, the bookmarks
+import { Panes } from "./panes/panes.js";
+import { registerPaneCommands } from "./panes/commands.js";
+import { Bookmarks } from "./bookmarks/bookmarks.js";
 
 const THEMES = ["system", "light", "dark"];
 const THEME_ICON = { system: "monitor", light: "sun", dark: "moon" };
@@ -91,7 +95,7 @@ function shellDom() {
   const assistantPane = el("aside.assistant-pane", { id: "assistant-pane", hidden: true });
   const scrim = el("div.scrim", { "aria-hidden": "true" });
   const skip = el("a.skip-link", { href: "#main", "data-i18n": "top.skip" }, t("top.skip"));
-  skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".note-title") || main).focus(); });
+  skip.addEventListener("click", (e) => { e.preventDefault(); (main.querySelector(".pane.is-focused .note-title") || main.querySelector(".note-title") || main).focus(); });
   const shell = el("div.shell", { id: "shell" }, skip, header, el("div.panes", left, main, right, assistantPane, scrim));
   return { vaultSelect, searchInput, themeBtn, langSelect, signOut, treeBtn, sideBtn, assistantBtn, treeRoot, main, outline, backlinks, tagsLink, graphLink, trashLink, treeActions, assistantPane, scrim, shell };
 }
@@ -172,13 +176,18 @@ function buildShell() {
     // editor is open: its text is the person's, never replaced under them.
     changed: () => { if (!main.querySelector(".editor-wrap")) { state.shell.note.current = null; route(); } },
   });
-  const note = new NoteView({
-    main, outline, backlinks,
-    writable,
-    user: () => state.user?.name || "anonymous",
-    created: () => tree.refresh(),
+  // Tabs and split (panes/): each pane has its own note and search views; the focused one is state.shell's.
+  const panes = new Panes(main, {
+    outline, backlinks, vault: () => state.vault,
+    onFocus: (hash) => tree.reveal(parseRoute(hash).path || null).catch(() => {}),
+    views: (body, paneOutline, paneBacklinks) => ({
+      note: new NoteView({ main: body, outline: paneOutline, backlinks: paneBacklinks, writable, user: () => state.user?.name || "anonymous", created: () => tree.refresh() }),
+      search: new SearchView(body),
+    }),
   });
-  const search = new SearchView(main);
+  panes.followMoves(tree); // tabs follow a renamed, moved or deleted file
+  const bookmarks = new Bookmarks(tree);
+  treeActions.before(bookmarks.root);
   const switcher = new QuickSwitcher(() => state.vault, { created: () => tree.refresh() });
 
   onLangChange(() => {
@@ -191,11 +200,13 @@ function buildShell() {
     tree.relabel();
     switcher.relabel();
     relabelAssistant();
-    note.current = null; // re-render in the new language
+    panes.relabel(); // re-render in the new language
+    bookmarks.relabel();
     route();
   });
 
-  state.shell = { shell, vaultSelect, searchInput, signOut, tree, note, search, switcher, narrowClose, main, tagsLink, graphLink, trashLink, treeActions };
+  state.shell = { shell, vaultSelect, searchInput, signOut, tree, panes, bookmarks, switcher, narrowClose, tagsLink, graphLink, trashLink, treeActions,
+    get note() { return panes.focused.note; }, get search() { return panes.focused.search; }, get main() { return panes.focused.body; } };
 }
 
 // ---- the assistant (its module loads on first open: it is not part of the first page load) ---------------
@@ -249,10 +260,8 @@ async function route() {
   if (!state.shell || state.signingIn) return;
   const r = parseRoute();
   const seq = ++state.viewSeq;
-  state.leaveView?.(); // a lazy view's clean-up (a graph's worker, …)
-  state.leaveView = null;
   if (r.view !== "search") state.lastPlace = location.hash || "#/";
-  const { tree, note, search, searchInput, vaultSelect, narrowClose } = state.shell;
+  const { tree, searchInput, vaultSelect, narrowClose } = state.shell;
   const known = (name) => state.vaults.some((v) => v.name === name);
   const vault = r.vault && known(r.vault) ? r.vault : state.vault || state.vaults[0]?.name || null;
   if (r.view === "note" && r.vault && !known(r.vault)) {
@@ -263,7 +272,12 @@ async function route() {
     store.set("obsigate.vault", vault);
   }
   vaultSelect.value = state.vault || "";
-  if (state.vault) tree.setVault(state.vault).catch(() => {});
+  const pane = state.shell.panes.sync(location.hash, state.vault); // the focused pane follows the URL (panes/)
+  if (pane.redirect) { go(pane.redirect, { replace: true }); return; } // a vault's stored tabs came back
+  pane.leave?.(); // a lazy view's clean-up (a graph's worker, …)
+  pane.leave = null;
+  const { note, search } = pane;
+  if (state.vault) { tree.setVault(state.vault).catch(() => {}); state.shell.bookmarks.setVault(state.vault).catch(() => {}); }
   narrowClose();
   state.shell.tagsLink.href = tagsHref(state.vault);
   state.shell.graphLink.href = viewHref("graph", { v: state.vault });
@@ -274,7 +288,7 @@ async function route() {
     const mod = await VIEWS[r.view].load();
     if (seq !== state.viewSeq) return;
     const leave = await mod.show(state.shell.main, { ...r, vault: r.vault || state.vault }, appContext());
-    if (typeof leave === "function") { if (seq === state.viewSeq) state.leaveView = leave; else leave(); }
+    if (typeof leave === "function") { if (seq === state.viewSeq) pane.leave = leave; else leave(); }
   } else if (r.view === "tags") {
     note.leave();
     tree.reveal(null);
@@ -362,6 +376,7 @@ registerCommand({ id: "global-search:open", name: () => t("cmd.search"), hotkeys
 const nav = installNav({ ready, vault: () => state.vault, writable: (v) => !state.vaults.find((x) => x.name === v)?.read_only,
   rerender: () => { state.shell.note.current = null; return route(); }, created: () => state.shell.tree.refresh() });
 onLangChange(() => nav.relabel());
+registerPaneCommands(() => state.shell, ready); // tabs and split, tags, bookmarks (panes/commands.js)
 document.addEventListener("keydown", (e) => { if (!state.signingIn) handleKeydown(e); });
 // API errors were shown where they happened; anything else unexpected is shown too, never swallowed.
 window.addEventListener("unhandledrejection", (e) => { if (e.reason?.name !== "AbortError" && !(e.reason instanceof api.ApiError)) showError(e.reason); });
