@@ -102,7 +102,8 @@ IN_APP_ONLY = {"web_search", "fetch_url"}
 #: JSON actually sent is under the 50k target (asserted below). Issue 9 gave list_backups its limit/offset and
 #: page fields (+314 chars), paid in part by shorter read/backup tool descriptions (-114): 53.7k. Issue 17 bounded
 #: the search tools' optional vault name at 64 characters like every other vault argument (+95): 53.8k.
-MAX_TOOLS_LIST_CHARS = 53_800
+#: Issue 19 taught search_fulltext Obsidian's search syntax, named in its q description (+21): 53.8k.
+MAX_TOOLS_LIST_CHARS = 53_830
 
 #: tools/list order: the catalogue's families by their ORDER (tools/catalog/__init__.py), each in declaration order.
 LISTED_ORDER = [

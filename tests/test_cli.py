@@ -136,7 +136,7 @@ def test_index_rebuild_counts_the_demo_vault(tmp_path: Path) -> None:
     r = run("index", "rebuild", "--vault", f"demo={DEMO_VAULT}", data=tmp_path / "data")
     assert r.returncode == 0, r.stderr
     stats = json.loads(r.stdout)
-    assert stats["notes"] == 22
+    assert stats["notes"] == 23
 
 
 @pytest.mark.usefixtures("serve_stops_before_listening")

@@ -39,8 +39,8 @@ class SearchFulltextArgs(ToolArgs):
     rest=Rest("GET", "/search", summary="Full-text search (BM25, title boosted)", name="search", defaults={"q": ""}),
 )
 def search_fulltext(ctx: ToolContext, args: SearchFulltextArgs) -> SearchFulltextResult:
-    """Find notes with all the words (or Obsidian's search syntax), best first, with snippets. For dates,
-    sizes, globs: search_advanced."""
+    """Find notes with all the words or Obsidian search syntax, best first, with snippets; dates, sizes,
+    globs: search_advanced."""
     return svc.search_vaults(ctx.workspace, args.q, ctx.scope, tag=args.tag, limit=args.limit, offset=args.offset)
 
 
