@@ -64,8 +64,8 @@ BOOKMARKS = {
     ]
 }  # fmt: skip
 
-#: A search with Obsidian's operators (tag:, path:, a phrase, OR, a negation).
-OPERATORS = 'tag:#project path:Projects OR "tidepool sensor" -file:Secret'
+#: A search with Obsidian's operators (a nested tag:, OR, a group, path:, a phrase, a negation): Night and Plan.
+OPERATORS = 'tag:#project/ops OR (path:Projects "tidepool buoy" -file:Secret)'
 
 #: The small vault plus what the new screens show: a base and notes embedding it, a canvas, bookmarks, nested tags.
 VAULT: dict[str, str | bytes] = {
@@ -141,7 +141,10 @@ def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
 
     def search_operators(page: Any) -> None:
         page.goto(f"{url}/#/search?v=notes&q={quote(OPERATORS)}")
-        page.wait_for_selector(".search-hit .hit-title")
+        page.wait_for_function(  # not the hits of the search before (Ideas, Plan)
+            "() => [...document.querySelectorAll('.search-hit .hit-title')].map(a => a.innerText.trim()).sort()"
+            ".join() === 'Night,Plan'"
+        )
 
     def search_syntax(page: Any) -> None:
         page.click(".search-syntax summary")
