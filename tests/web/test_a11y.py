@@ -156,6 +156,10 @@ def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
         item.focus()
         page.keyboard.press("ArrowRight")  # a nested tag open: project/ops, project/sensors
         page.wait_for_selector("#tag-tree [role=treeitem][aria-level='2']")
+        page.keyboard.press("ArrowDown")  # its group is beside it, owned (aria-owns): still reached by the keys
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "ops, 1 note"
+        page.keyboard.press("ArrowLeft")  # back to the owner
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "project, 3 notes"
 
     def graph(page: Any) -> None:
         page.goto(f"{url}/#/graph?v=notes")
@@ -185,6 +189,11 @@ def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
         page.wait_for_selector('#tree [data-path="Projects"][aria-expanded="true"]')
         page.wait_for_selector('#tree [data-path="Projects/Plan.md"][aria-current="page"]')
         page.wait_for_selector(".properties-editor [data-key=status]")
+        page.focus('#tree [data-path="Projects/Plan.md"]')  # the open folder by keyboard: Left to it, Down back
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate("document.activeElement.dataset.path") == "Projects"
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("document.activeElement.dataset.path") == "Projects/Plan.md"
 
     def hover_preview(page: Any) -> None:
         page.hover(".markdown-body a[data-path='Home.md']")
