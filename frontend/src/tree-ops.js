@@ -393,7 +393,7 @@ export class TreeOps {
   dropDir(target) {
     const src = this.dragging?.dataset.path;
     if (src == null) return null;
-    const li = target.closest?.('[role="treeitem"]');
+    const li = this.tree.itemAt(target); // a file, a folder, or the group of an open folder
     const dir = !li ? "" : li.dataset.type === "dir" ? li.dataset.path : parentOf(li.dataset.path);
     if (dir === parentOf(src) || inside(dir, src)) return null;
     return dir;

@@ -8,6 +8,7 @@ import { noteHref, go } from "./router.js";
 import { TreeOps } from "./tree-ops.js";
 
 const PAGE = 200;
+let groups = 0; // numbers the folders' groups: ids unique in the page, for aria-owns
 
 export class FileTree {
   /** `options`: `actions` (the toolbar above the tree), `writable(vault)`, `changed()` (the open view shows
@@ -78,7 +79,7 @@ export class FileTree {
     if (vault !== this.vault) return;
     group.querySelector(":scope > .tree-more")?.remove();
     if (!data.entries.length && offset === 0) group.append(el("li.tree-empty", { role: "none" }, t("tree.empty")));
-    for (const entry of data.entries) group.append(this.item(entry, level));
+    for (const entry of data.entries) group.append(...this.item(entry, level));
     if (data.next_offset != null) {
       const left = data.total - data.next_offset;
       const more = el("li.tree-more", { role: "none" },
@@ -88,6 +89,7 @@ export class FileTree {
     if (!this.root.querySelector('[tabindex="0"]')) this.root.querySelector('[role="treeitem"]')?.setAttribute("tabindex", "0");
   }
 
+  /** The elements of one entry for its folder's list: [li] for a file, [li, li holding its group] for a folder. */
   item(entry, level) {
     const isDir = entry.type === "dir";
     // A folder shows its notes, or its files when it holds no note (attachments).
@@ -108,16 +110,19 @@ export class FileTree {
     }, row);
     this.ops.decorate(li, row);
     row.style.paddingLeft = `${(level - 1) * 14 + 6}px`; // CSP allows styles set from script
-    if (isDir) {
-      li.setAttribute("aria-expanded", "false");
-      li.append(el("ul.tree-group", { role: "group", hidden: true }));
-    }
     this.nodes.set(entry.path, li);
-    return li;
+    if (!isDir) return [li];
+    // A folder's children sit next to its item, owned through aria-owns (the accessibility tree nests them as
+    // WAI-ARIA's tree pattern wants) but outside it in the DOM: an item containing them would show their text,
+    // which its name (its own row) does not contain (WCAG 2.5.3, axe's label-content-name-mismatch).
+    const group = el("ul.tree-group", { role: "group", id: `tree-group-${++groups}`, hidden: true });
+    li.setAttribute("aria-expanded", "false");
+    li.setAttribute("aria-owns", group.id);
+    return [li, el("li.tree-sub", { role: "none" }, group)];
   }
 
   async expand(li, open = true) {
-    const group = li.querySelector(":scope > ul");
+    const group = document.getElementById(li.getAttribute("aria-owns"));
     li.setAttribute("aria-expanded", String(open));
     group.hidden = !open;
     if (open) await this.load(li.dataset.path, group, Number(li.getAttribute("aria-level")) + 1);
@@ -177,6 +182,11 @@ export class FileTree {
     return $$('[role="treeitem"]', this.root).filter((li) => !li.closest("ul[hidden]"));
   }
 
+  /** The item at `node` (an element of the tree): the item it is in, or the folder whose group it is in. */
+  itemAt(node) {
+    return node.closest?.('[role="treeitem"]') || ownerOf(node);
+  }
+
   activate(li) {
     if (li.dataset.type === "dir") this.expand(li, li.getAttribute("aria-expanded") !== "true");
     else go(noteHref(this.vault, li.dataset.path));
@@ -209,7 +219,7 @@ export class FileTree {
         break;
       case "ArrowLeft":
         if (isDir && open) this.expand(li, false);
-        else move(li.parentElement.closest('[role="treeitem"]'));
+        else move(ownerOf(li));
         break;
       case "Enter": case " ": this.activate(li); break;
       case "ContextMenu": this.ops.openMenu(li); break;
@@ -218,4 +228,10 @@ export class FileTree {
     }
     e.preventDefault();
   }
+}
+
+/** The folder item owning the group `node` is in, or is (null at the top level). */
+function ownerOf(node) {
+  const group = node.closest?.('[role="group"]');
+  return group ? document.querySelector(`[aria-owns="${group.id}"]`) : null;
 }

@@ -223,7 +223,7 @@ def test_nested_tags_tree(tab: Any, served: str) -> None:
     item.focus()
     page.keyboard.press("ArrowRight")
     assert item.get_attribute("aria-expanded") == "true"
-    children = page.locator("#tag-tree > [role=treeitem]:has-text('project') > ul > [role=treeitem]")
+    children = page.locator(f"#{item.get_attribute('aria-owns')} > [role=treeitem]")  # its group, owned
     assert children.evaluate_all("ns => ns.map(n => n.getAttribute('aria-label'))") == [
         "ops, 1 note",
         "sensors, 2 notes",

@@ -15,6 +15,7 @@ import { readDraft, writeDraft, dropDraft } from "../drafts.js";
 import { aiToolbar } from "./aitoolbar.js";
 import { livePreview, toggleChecklist } from "./livepreview.js";
 import { linkCompletion } from "./complete.js";
+import { themeHighlight } from "./highlight.js";
 
 // api.fileSource: the whole file as stored (frontmatter included, secrets redacted; a save restores them): what
 // the editor edits and saves back whole. read_file's `content` is only the body after the frontmatter.
@@ -61,6 +62,7 @@ export function openEditor(container, note, options) {
   const extensions = (...extra) => [
     nonce ? EditorView.cspNonce.of(nonce) : [],
     basicSetup,
+    themeHighlight, // the syntax colours readable in the dark theme too (a11y)
     markdown({ base: markdownLanguage }), // GFM: tables, task lists, strikethrough
     mode.of(source ? [] : livePreview(preview)),
     prefs.lineWrapping ? EditorView.lineWrapping : [],
