@@ -40,6 +40,17 @@ def test_wrong_types_fall_back_and_are_named() -> None:
     assert "file bookmark without a path" in text
 
 
+def test_bookmarks_outside_the_vault_are_dropped() -> None:
+    items = [
+        {"type": "file", "path": p} for p in ("../../etc/passwd", "/etc/passwd", ".obsidian/app.json", "a\\b", "a//b")
+    ]
+    cfg = parse_config(
+        {"bookmarks.json": json.dumps({"items": [*items, {"type": "folder", "path": "Notes/Sub"}]}).encode()}
+    )
+    assert cfg["bookmarks"] == [{"type": "folder", "path": "Notes/Sub"}]
+    assert sum("outside the vault" in p for p in cfg["problems"]) == 5
+
+
 def test_config_route(live_server, tmp_path: Path) -> None:
     vault = write_tree(tmp_path / "v", {
         "Home.md": "# Home\n",

@@ -210,6 +210,8 @@ def test_daily_note_and_templates(tab: Any, served: tuple[str, Path]) -> None:
     tab.wait_for_function(
         "() => document.querySelector('.editor-box .cm-content').innerText.includes('Meeting about Planning')"
     )
+    tab.click("#toggle-source")  # source mode: Live Preview hides the markup ("# ") off the cursor
+    tab.wait_for_selector("#toggle-source[aria-pressed=true]")
     doc = tab.inner_text(".editor-box .cm-content")
     assert doc.splitlines()[:5] == ["---", "tags: [meeting]", "---", "# Planning", "## Meeting about Planning"]
     assert (vault / "Planning.md").read_text() == "# Planning\n"  # not saved behind the person's back

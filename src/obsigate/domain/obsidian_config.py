@@ -73,6 +73,13 @@ def _folder(path: str) -> str:
     return path.strip().strip("/")
 
 
+def _vault_path(path: str) -> bool:
+    """Whether a bookmark's path names a place inside the vault as Obsidian writes it: relative, ``/``-separated,
+    no ``..``/``.`` or hidden segment, no NUL or backslash (``"../../etc/passwd"`` is not one)."""
+    segs = path.split("/")
+    return bool(path) and "\x00" not in path and "\\" not in path and all(s and not s.startswith(".") for s in segs)
+
+
 def _bookmarks(items: Any, problems: list[str], depth: int = 0) -> list[dict[str, Any]]:
     if not isinstance(items, list):
         problems.append("bookmarks.json: 'items' is not a list")
@@ -96,6 +103,9 @@ def _bookmarks(items: Any, problems: list[str], depth: int = 0) -> list[dict[str
             entry["items"] = _bookmarks(item.get("items", []), problems, depth + 1)
         elif kind in ("file", "folder") and "path" not in entry:
             problems.append(f"bookmarks.json: a {kind} bookmark without a path ignored")
+            continue
+        elif kind in ("file", "folder") and not _vault_path(entry["path"]):
+            problems.append(f"bookmarks.json: a {kind} bookmark outside the vault ignored ({entry['path'][:60]!r})")
             continue
         out.append(entry)
     return out

@@ -375,8 +375,8 @@ def _snippet(m: _Matcher, terms: list[Term], body: str) -> str:
     return plain(window(body, merged))
 
 
-def _notes(ws: Workspace, vault: str, where: Spec | None, allowed: set[str] | None) -> Iterator[_Note]:
-    for path, body, tags in ws.index.note_texts(vault, allowed, where=where):
+def _notes(ws: Workspace, vault: str, where: Spec | None, tagged: set[str] | None) -> Iterator[_Note]:
+    for path, body, tags in ws.index.note_texts(vault, tagged, where=where):
         name = path.rsplit("/", 1)[-1]
         yield _Note(path, body, tags, note_title(path), name)
 
@@ -401,8 +401,8 @@ def run(
                 p for p in records if m.match(sub, None, _Note(p, "", (), note_title(p), p.rsplit("/", 1)[-1]), False)
             )
 
-        allowed = ws.index.notes_with_tag(vault, tag) if tag else None
-        for note in _notes(ws, vault, _spec(node, paths), allowed):
+        tagged = ws.index.notes_with_tag(vault, tag) if tag else None  # the tag= filter, before the query's own
+        for note in _notes(ws, vault, _spec(node, paths), tagged):
             if time.monotonic() >= deadline:
                 scan.out_of_time = True
                 break
