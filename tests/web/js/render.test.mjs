@@ -104,3 +104,18 @@ test("a preview is the note's start, cut at a line, an open fence closed", () =>
   assert.ok(cut.length < 260);
   assert.match(cut, /```\n\n…$/);
 });
+
+test("line endings: a CRLF note saved as CRLF, its final-newline state kept (issue 19 fix 1)", async () => {
+  const { eolOf, toLF, withEol, inShapeOf } = await import("../../../frontend/src/eol.js");
+  assert.equal(eolOf("a\r\nb\r\nc"), "\r\n");
+  assert.equal(eolOf("a\nb\n"), "\n");
+  assert.equal(eolOf("one line"), "\n");
+  assert.equal(withEol(toLF("a\r\nb\r\nc"), "\r\n"), "a\r\nb\r\nc");
+  assert.equal(withEol("a\nb\n", "\n"), "a\nb\n");
+  const crlf = "---\r\nnum: 3\r\n---\r\n- [ ] task\r\nend";
+  const edited = toLF(crlf).replace("- [ ]", "- [x]");
+  assert.equal(inShapeOf(crlf, edited), "---\r\nnum: 3\r\n---\r\n- [x] task\r\nend");
+  assert.equal(inShapeOf("a\nb", "a\nc\n"), "a\nc"); // no final newline added
+  assert.equal(inShapeOf("a\nb\n", "a\nc\n"), "a\nc\n");
+  assert.equal(inShapeOf("", "---\nk: v\n---\n"), "---\nk: v\n---\n");
+});
