@@ -119,3 +119,20 @@ test("line endings: a CRLF note saved as CRLF, its final-newline state kept (iss
   assert.equal(inShapeOf("a\nb\n", "a\nc\n"), "a\nc\n");
   assert.equal(inShapeOf("", "---\nk: v\n---\n"), "---\nk: v\n---\n");
 });
+
+test("a value its widget cannot show is edited as text; an impossible number refused (issue 19 fix 2)", async () => {
+  const { editAs, badNumber, isRealDate } = await import("../../../frontend/src/render/prop-types.js");
+  assert.equal(isRealDate("2024-02-29"), true);
+  assert.equal(isRealDate("2024-02-30"), false);
+  assert.equal(propertyType("due", "2024-02-30"), "text"); // inferred: not a date
+  assert.equal(editAs("date", "2024-02-30"), "text"); // declared a date in types.json: shown as its text
+  assert.equal(editAs("datetime", "2024-13-01T10:00"), "text");
+  assert.equal(editAs("date", "2024-05-01"), "date");
+  assert.equal(editAs("date", null), "date");
+  assert.equal(editAs("number", "lots"), "text");
+  assert.equal(editAs("number", 3), "number");
+  assert.equal(badNumber("1e400"), true);
+  assert.equal(badNumber("abc"), true);
+  assert.equal(badNumber("1e3"), false);
+  assert.equal(badNumber(""), false);
+});
