@@ -279,6 +279,15 @@ def test_reading_journeys(page: Any, served: tuple[str, Path]) -> None:
     assert re.search(r"^rating: 5$", _disk(vault, "Props.md"), re.M)
     assert page.get_attribute(f"{editor} input[data-key=odd][data-role=value]", "type") == "text"
     assert page.input_value(f"{editor} input[data-key=odd][data-role=value]") == "2024-02-30"
+    # narrow (a phone, a split pane): the key and value stack, a value keeps a readable width (not a letter a line)
+    wide = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function(
+        "() => { const k = document.querySelector('[data-key=when][data-role=key]');"
+        " const v = document.querySelector('[data-key=when][data-role=value]');"
+        " return v.offsetTop > k.offsetTop && v.offsetWidth > 180; }"
+    )
+    page.set_viewport_size(wide)
     page.fill(f"{editor} input[data-key=tags][data-role=value]", "two")
     page.keyboard.press("Enter")
     _wait_disk(page, vault, "Props.md", r"^  - two$")
