@@ -22,11 +22,20 @@ def _type_at_end(page: Any, text: str) -> None:
 
 def test_edit_save_then_a_conflict_keeps_mine(page: Any, open_server: Any, web_vault: Path) -> None:
     note = web_vault / "Ideas.md"
+    crlf = note.read_bytes().replace(b"\r\n", b"\n").rstrip(b"\n").replace(b"\n", b"\r\n") + b"\r\n\r\nEnd."
+    note.write_bytes(crlf)  # written on Windows: CRLF line endings, no final newline
     _edit(page, open_server.url, "Ideas.md")
+    _type_at_end(page, "x")
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Control+s")  # an unchanged text: nothing written
+    page.wait_for_selector(".toast >> text=Saved.")
+    assert note.read_bytes() == crlf
     _type_at_end(page, "\nfirst edit")
     page.click("#save-note")
-    page.wait_for_selector(".toast >> text=Saved.")
-    assert note.read_text().endswith("\nfirst edit")
+    deadline = time.monotonic() + 10
+    while note.read_bytes() == crlf and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert note.read_bytes() == crlf + b"\r\nfirst edit"  # the file's own line endings kept
     note.write_text(note.read_text() + "\nchanged on disk\n")  # someone else writes meanwhile
     _type_at_end(page, "\nsecond edit")
     page.watch.expect("409")  # the browser logs the refused save: the conflict this test makes

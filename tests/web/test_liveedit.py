@@ -136,6 +136,20 @@ def test_source_mode_is_a_button_away(tab: Any, served: tuple[str, dict[str, Pat
     assert (vaults["notes"] / "Projects/Plan.md").read_text() == SMALL_VAULT["Projects/Plan.md"]
 
 
+THEMED_JS = """() => {
+  const root = document.documentElement; const was = root.dataset.theme; root.dataset.theme = 'dark';
+  const bar = document.createElement('div'); bar.className = 'cm-collapsedLines';
+  document.querySelector('.editor-box .cm-editor').append(bar);
+  const cs = (e, p) => getComputedStyle(e, p);
+  const out = [cs(document.querySelector('.cm-tooltip-autocomplete')).backgroundColor,
+    cs(document.querySelector('.cm-tooltip-autocomplete li[aria-selected=true]')).backgroundColor,
+    cs(bar).backgroundImage, cs(bar).backgroundColor, cs(bar, '::before').content];
+  bar.remove();
+  if (was === undefined) delete root.dataset.theme; else root.dataset.theme = was;
+  return out;
+}"""
+
+
 @pytest.mark.parametrize(
     ("vault", "path", "typed", "expected"),
     [
@@ -155,6 +169,8 @@ def test_link_completion_follows_the_vaults_link_format(
         "(q) => document.querySelector('.cm-tooltip-autocomplete li[aria-selected=true]')?.textContent.includes(q)",
         arg=want,
     )
+    colours = tab.evaluate(THEMED_JS)  # the popup and the merge view's bar follow the app's dark theme
+    assert colours == ["rgb(34, 37, 45)", "rgb(47, 45, 82)", "none", "rgb(44, 48, 57)", '"…"'], colours
     tab.wait_for_timeout(
         150
     )  # @codemirror/autocomplete ignores Enter for 75 ms after the list changes (interactionDelay)

@@ -117,7 +117,7 @@ CORPUS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
 TASKS = "---\ntags: [a]\n---\n# Tasks\n\n- [ ] first\n- [x] second\n- [/] third ^b1\n"
 PROPS = (
     "---\n# kept comment\ntitle: Old title\ntags:\n  - one\nrating: 3\ndone: false\ndue: 2024-05-01\n"
-    "when: 2024-05-01T10:30:00\nnested:\n  deep: [1, 2]\n---\nBody stays [[Tasks]].\n"
+    "when: 2024-05-01T10:30:00\nodd: 2024-02-30\nnested:\n  deep: [1, 2]\n---\nBody stays [[Tasks]].\n"
 )
 FILLER = "".join(f"Filler paragraph {i} with enough words to take a line or two of the page.\n\n" for i in range(60))
 
@@ -268,6 +268,26 @@ def test_reading_journeys(page: Any, served: tuple[str, Path]) -> None:
     page.fill(f"{editor} input[data-key=rating][data-role=value]", "5")
     page.keyboard.press("Enter")
     _wait_disk(page, vault, "Props.md", r"^rating: 5$")
+    # a number no note can hold is refused with a message, the file keeps its value; an impossible date shows as text
+    page.click(f"{editor} input[data-key=rating][data-role=value]", click_count=3)
+    page.keyboard.type("1e400")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('[data-key=rating][data-role=value]').validationMessage.startsWith('Not a number')"
+    )
+    page.wait_for_timeout(200)
+    assert re.search(r"^rating: 5$", _disk(vault, "Props.md"), re.M)
+    assert page.get_attribute(f"{editor} input[data-key=odd][data-role=value]", "type") == "text"
+    assert page.input_value(f"{editor} input[data-key=odd][data-role=value]") == "2024-02-30"
+    # narrow (a phone, a split pane): the key and value stack, a value keeps a readable width (not a letter a line)
+    wide = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function(
+        "() => { const k = document.querySelector('[data-key=when][data-role=key]');"
+        " const v = document.querySelector('[data-key=when][data-role=value]');"
+        " return v.offsetTop > k.offsetTop && v.offsetWidth > 180; }"
+    )
+    page.set_viewport_size(wide)
     page.fill(f"{editor} input[data-key=tags][data-role=value]", "two")
     page.keyboard.press("Enter")
     _wait_disk(page, vault, "Props.md", r"^  - two$")

@@ -16,6 +16,7 @@ import { aiToolbar } from "./aitoolbar.js";
 import { livePreview, toggleChecklist } from "./livepreview.js";
 import { linkCompletion } from "./complete.js";
 import { themeHighlight } from "./highlight.js";
+import { eolOf, toLF, withEol } from "../eol.js";
 
 // api.fileSource: the whole file as stored (frontmatter included, secrets redacted; a save restores them): what
 // the editor edits and saves back whole. read_file's `content` is only the body after the frontmatter.
@@ -34,7 +35,7 @@ export async function loadSource(vault, path) {
 
 /**
  * Open the editor on `note` (loadSource's `source`: `{vault, path, content, version}`, the whole file) inside `container`.
- * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)`,
+ * options: `t(key, vars)`, `dialog(title, body, buttons) -> Promise<value>` (the app's modal), `onSaved(note)` (null: nothing to write),
  * `onError(err)`, `user` (whose drafts these are), `preview` (Live Preview's context, see livepreview.js; none:
  * source mode only), `sourceMode` (start in source mode). Returns `{view, save() -> Promise<saved?>, dirty(),
  * sourceMode(), setSourceMode(on), destroy()}`.
@@ -44,14 +45,16 @@ export function openEditor(container, note, options) {
   let source = !preview || Boolean(options.sourceMode);
   const mode = new Compartment(); // Live Preview on or off (source mode), switched without losing the state
   let base = note.version;
-  let saved = note.content;
+  // the editor holds "\n" breaks; a save writes the file's own (a CRLF note stays CRLF)
+  let eol = eolOf(note.content);
+  let saved = toLF(note.content);
   const draft = readDraft(user, note.vault, note.path);
-  let start = note.content;
+  let start = saved;
   // Unsaved work over a version that changed since (another tab, person or agent) is never silently dropped:
   // the editor opens on it, still based on the version it was written over (so a save is a conflict, not an
   // overwrite), and the conflict dialog offers keep mine / take theirs / merge at once.
-  const stale = Boolean(draft && draft.base !== note.version && draft.content !== note.content);
-  if (draft && draft.content !== note.content) {
+  const stale = Boolean(draft && draft.base !== note.version && draft.content !== saved);
+  if (draft && draft.content !== saved) {
     start = draft.content;
     if (stale) base = draft.base;
   }
@@ -84,14 +87,17 @@ export function openEditor(container, note, options) {
   ai.attach(view);
 
   const text = () => view.state.doc.toString();
+  let mergeOpen = false; // the merge view shows: a save writes even a text equal to the last one saved
 
   async function put(content, version) {
-    await api.saveFile(note.vault, { path: note.path, content, version }, { quiet: true }); // errors: onError or the dialog
+    const bytes = withEol(content, eol);
+    await api.saveFile(note.vault, { path: note.path, content: bytes, version }, { quiet: true }); // errors: onError or the dialog
     const fresh = await api.fileSource(note.vault, note.path, { quiet: true });
     // The file read back is ours only if it reads as what we sent: another writer between the save and this
     // read must still make the next save a conflict, never be overwritten by it.
-    if (fresh.content.replace(/\r\n/g, "\n") === content) base = fresh.version; // the editor holds \n breaks
+    if (fresh.content === bytes) base = fresh.version;
     saved = content;
+    mergeOpen = false;
     // text typed while the save was in flight stays a draft (over the version just saved)
     if (text() === content) dropDraft(user, note.vault, note.path);
     else writeDraft(user, note.vault, note.path, text(), base);
@@ -101,6 +107,11 @@ export function openEditor(container, note, options) {
   /** Saves the text; true when it is on disk as shown (a conflict resolved by the dialog counts if resolved). */
   async function save() {
     const mine = text();
+    if (mine === saved && !mergeOpen) { // nothing changed: no write (the file keeps its bytes and its mtime)
+      dropDraft(user, note.vault, note.path);
+      onSaved?.(null); // it is on disk as shown
+      return true;
+    }
     try {
       await put(mine, base);
     } catch (err) {
@@ -112,6 +123,8 @@ export function openEditor(container, note, options) {
 
   async function resolveConflict(mine) {
     const theirs = await api.fileSource(note.vault, note.path, { quiet: true });
+    eol = eolOf(theirs.content);
+    const theirsLF = toLF(theirs.content);
     const choice = await dialog(t("editor.conflict_title"), t("editor.conflict_body", { path: note.path }), [
       { value: "mine", label: t("editor.keep_mine") },
       { value: "theirs", label: t("editor.take_theirs") },
@@ -121,15 +134,16 @@ export function openEditor(container, note, options) {
       await put(mine, theirs.version).catch(onError);
     } else if (choice === "theirs") {
       base = theirs.version;
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: theirs.content } });
-      saved = theirs.content;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: theirsLF } });
+      saved = theirsLF;
       dropDraft(user, note.vault, note.path);
     } else if (choice === "merge") {
       // their file is the original; my text is the document with per-chunk Accept/Reject controls
       base = theirs.version;
+      mergeOpen = true;
       view.setState(EditorState.create({
         doc: mine,
-        extensions: extensions(unifiedMergeView({ original: theirs.content, mergeControls: true, collapseUnchanged: { margin: 3 } })),
+        extensions: extensions(unifiedMergeView({ original: theirsLF, mergeControls: true, collapseUnchanged: { margin: 3 } })),
       }));
     }
   }

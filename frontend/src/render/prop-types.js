@@ -15,8 +15,8 @@ export function propertyType(name, value, declared = {}) {
   if (value && typeof value === "object") return "object";
   if (typeof value === "boolean") return "checkbox";
   if (typeof value === "number") return "number";
-  if (typeof value === "string" && DATE.test(value)) return "date";
-  if (typeof value === "string" && DATETIME.test(value)) return "datetime";
+  if (typeof value === "string" && DATE.test(value) && isRealDate(value)) return "date";
+  if (typeof value === "string" && DATETIME.test(value) && isRealDate(value)) return "datetime";
   return "text";
 }
 
@@ -41,4 +41,27 @@ export function fromWidgetValue(type, raw) {
   }
   if (type === "datetime") return raw ? (raw.length === 16 ? `${raw}:00` : raw) : null;
   return raw === "" ? null : raw;
+}
+
+/** True when `s` starts with a yyyy-mm-dd date that exists (2024-02-30 does not). */
+export function isRealDate(s) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(s));
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** A number field's text that is no number a note can hold (1e400 is Infinity): refused, never saved. */
+export const badNumber = (raw) => String(raw).trim() !== "" && !Number.isFinite(Number(raw));
+
+/**
+ * The widget a `type` value is edited with: its own, or "text" when the value does not fit it (an impossible
+ * date, a number field holding words): a date or number input would show such a value empty, and a save lose it.
+ */
+export function editAs(type, value) {
+  if (value == null || value === "") return type;
+  if (type === "date" || type === "datetime") return isRealDate(asWidgetValue(type, value)) ? type : "text";
+  if (type === "number") return badNumber(asWidgetValue(type, value)) ? "text" : type;
+  return type;
 }

@@ -10,7 +10,7 @@ import { editSource } from "./save-source.js";
 // yaml-edit.js (and its YAML library, ~35 KB gzipped) is loaded on the first edit, not with every note
 const loadYaml = () => import("./yaml-edit.js");
 import { splitFrontmatter } from "./frontmatter.js";
-import { propertyType, asWidgetValue, fromWidgetValue } from "./prop-types.js";
+import { propertyType, asWidgetValue, fromWidgetValue, editAs, badNumber } from "./prop-types.js";
 
 /**
  * The properties element for `note` ({vault, path, version, frontmatter, frontmatter_error}) or null.
@@ -102,8 +102,9 @@ class PropertiesEditor {
     return el("div.prop-row", { dataset: { type } }, name, this.widget(key, type, value, sel), remove);
   }
 
-  widget(key, type, value, sel) {
+  widget(key, declaredType, value, sel) {
     const t = this.ui.t;
+    const type = editAs(declaredType, value); // a value its type's input cannot show is edited as text
     const label = t("render.propertyValue", { key });
     const save = (raw, role = "value") => this.commit({ op: "set", key, value: fromWidgetValue(type, raw) }, sel(role));
     if (type === "object") return el("code.prop-object", JSON.stringify(value));
@@ -114,7 +115,16 @@ class PropertiesEditor {
     });
     const v = asWidgetValue(type, value);
     if (type === "checkbox") input.checked = v; else input.value = v;
-    input.addEventListener("change", () => save(type === "checkbox" ? input.checked : input.value));
+    input.addEventListener("input", () => input.setCustomValidity(""));
+    input.addEventListener("change", () => {
+      if (type === "number" && (input.validity.badInput || badNumber(input.value))) {
+        // refused with a message: the file keeps its value (an empty field would wipe it)
+        input.setCustomValidity(t("render.badNumber"));
+        input.reportValidity();
+        return;
+      }
+      save(type === "checkbox" ? input.checked : input.value);
+    });
     return input;
   }
 

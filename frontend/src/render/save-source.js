@@ -4,8 +4,7 @@
 // changed since it was shown is never overwritten silently: the person chooses to apply the edit to the latest
 // version or to reload the note.
 import * as api from "../api/index.js";
-
-const lf = (s) => s.replace(/\r\n/g, "\n");
+import { inShapeOf, toLF as lf } from "../eol.js";
 
 /**
  * Applies `change(source) -> new source | null` (null: nothing to do) to the note {vault, path, version} (the
@@ -28,7 +27,9 @@ export async function editSource(note, change, ui) {
     const next = change(lf(src.content));
     if (next == null || next === lf(src.content)) return { status: "unchanged" };
     try {
-      await api.saveFile(note.vault, { path: note.path, content: next, version: src.version }, { quiet: true });
+      // the file's own line breaks (CRLF stays CRLF) and final-newline state kept
+      const content = inShapeOf(src.content, next);
+      await api.saveFile(note.vault, { path: note.path, content, version: src.version }, { quiet: true });
     } catch (err) {
       if (err.status !== 409 || err.code !== "conflict" || attempt > 0) throw err;
       src = await api.fileSource(note.vault, note.path, { quiet: true });
@@ -37,7 +38,8 @@ export async function editSource(note, change, ui) {
     }
     const saved = await api.fileSource(note.vault, note.path, { quiet: true });
     // ours only if it reads as what we sent (another writer in between must still make the next edit a conflict)
-    return { status: "saved", source: next, version: lf(saved.content) === next ? saved.version : src.version };
+    const ours = saved.content === inShapeOf(src.content, next);
+    return { status: "saved", source: lf(saved.content), version: ours ? saved.version : src.version };
   }
   return { status: "reload" };
 }

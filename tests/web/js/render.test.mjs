@@ -104,3 +104,35 @@ test("a preview is the note's start, cut at a line, an open fence closed", () =>
   assert.ok(cut.length < 260);
   assert.match(cut, /```\n\n…$/);
 });
+
+test("line endings: a CRLF note saved as CRLF, its final-newline state kept (issue 19 fix 1)", async () => {
+  const { eolOf, toLF, withEol, inShapeOf } = await import("../../../frontend/src/eol.js");
+  assert.equal(eolOf("a\r\nb\r\nc"), "\r\n");
+  assert.equal(eolOf("a\nb\n"), "\n");
+  assert.equal(eolOf("one line"), "\n");
+  assert.equal(withEol(toLF("a\r\nb\r\nc"), "\r\n"), "a\r\nb\r\nc");
+  assert.equal(withEol("a\nb\n", "\n"), "a\nb\n");
+  const crlf = "---\r\nnum: 3\r\n---\r\n- [ ] task\r\nend";
+  const edited = toLF(crlf).replace("- [ ]", "- [x]");
+  assert.equal(inShapeOf(crlf, edited), "---\r\nnum: 3\r\n---\r\n- [x] task\r\nend");
+  assert.equal(inShapeOf("a\nb", "a\nc\n"), "a\nc"); // no final newline added
+  assert.equal(inShapeOf("a\nb\n", "a\nc\n"), "a\nc\n");
+  assert.equal(inShapeOf("", "---\nk: v\n---\n"), "---\nk: v\n---\n");
+});
+
+test("a value its widget cannot show is edited as text; an impossible number refused (issue 19 fix 2)", async () => {
+  const { editAs, badNumber, isRealDate } = await import("../../../frontend/src/render/prop-types.js");
+  assert.equal(isRealDate("2024-02-29"), true);
+  assert.equal(isRealDate("2024-02-30"), false);
+  assert.equal(propertyType("due", "2024-02-30"), "text"); // inferred: not a date
+  assert.equal(editAs("date", "2024-02-30"), "text"); // declared a date in types.json: shown as its text
+  assert.equal(editAs("datetime", "2024-13-01T10:00"), "text");
+  assert.equal(editAs("date", "2024-05-01"), "date");
+  assert.equal(editAs("date", null), "date");
+  assert.equal(editAs("number", "lots"), "text");
+  assert.equal(editAs("number", 3), "number");
+  assert.equal(badNumber("1e400"), true);
+  assert.equal(badNumber("abc"), true);
+  assert.equal(badNumber("1e3"), false);
+  assert.equal(badNumber(""), false);
+});
