@@ -49,7 +49,9 @@ export function mountBase(box, { vault, path, thisPath = null, block = null, vie
     } catch (e) {
       if (poll) return; // a failed poll keeps what is shown; the next one tries again
       region.removeAttribute("aria-busy");
-      clear(region, el("p.notice", { role: "alert" }, e.message), e.hint ? el("p.muted", e.hint) : null);
+      // a base that cannot be read, or a filter or formula that does not parse: one message for the view
+      const says = e.code === "invalid_base" ? t("bases.invalid", { error: e.message }) : e.message;
+      clear(region, el("p.notice", { role: "alert" }, says), e.hint ? el("p.muted", e.hint) : null);
       return;
     }
     if (poll && data.version === state.version && data.view.name === state.data?.view.name) return;
