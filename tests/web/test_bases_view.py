@@ -83,6 +83,9 @@ def test_bases_in_the_web_app(page: Any, live_server, tmp_path: Path) -> None:
     page.wait_for_selector(".base-card")
     assert page.locator(".base-card").count() == 2
     assert page.get_attribute(".base-card img.base-card-image", "src").endswith("path=cover.png")
+    page.reload()  # the chosen view comes back
+    page.wait_for_selector(".base-card")
+    assert page.input_value(".base-switch") == "Shelf"
     page.select_option(".base-switch", "By year")
     page.wait_for_selector(".base-table")
 
