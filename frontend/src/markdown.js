@@ -6,6 +6,7 @@
 // goes through DOMPurify before it reaches the page. Math ($…$, $$…$$) and
 // ```mermaid blocks come out as their escaped source in placeholders (.math, .mermaid-source), drawn after
 // sanitising by viewer/math.js and viewer/mermaid.js, loaded only when a note has some.
+import { precleanHtml } from "./render/preclean.js";
 import MarkdownIt from "markdown-it";
 import callouts from "markdown-it-obsidian-callouts";
 import mark from "markdown-it-mark";
@@ -139,16 +140,7 @@ function sizeAttrs(display) {
 function createMd() {
   const md = new MarkdownIt({ html: true, linkify: true, typographer: false, breaks: true });
   md.use(callouts).use(taskItems).use(mark).use(footnote).use(blockIds);
-  // HTML comments are hidden (and their text not even sent to the page, obsidian-app.md §4)
-  // and inline event handlers, style attributes and <style>/<script> elements are cut before DOMPurify parses
-  // the HTML: Chrome reports a CSP violation for them as soon as they are parsed, even in DOMPurify's inert
-  // document (which would remove them anyway: the page allows no inline script or style)
-  const HANDLER = /(<[a-z][^>]*?)\s+(?:on[a-z]+|style)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
-  const dropComments = (html) => {
-    let out = html.replace(/<!--[\s\S]*?(-->|$)/g, "").replace(/<(style|script)\b[\s\S]*?(<\/\1\s*>|$)/gi, "");
-    for (let before = ""; before !== out;) { before = out; out = out.replace(HANDLER, "$1"); }
-    return out;
-  };
+  const dropComments = precleanHtml; // comments, <style>/<script>/<base>/<link>/<meta>, handlers (render/preclean.js)
   // table alignment as data-align (markdown-it writes a style attribute, which the CSP forbids: styles/render.css)
   md.core.ruler.push("table_align", (state) => {
     for (const tok of state.tokens) {

@@ -11,7 +11,7 @@ import { showError } from "./toast.js";
 import { rankNotes, baseName, TIER } from "./nav/fuzzy.js";
 import { highlighted } from "./nav/palette.js";
 import { recentNotes, trackRecents } from "./nav/recents.js";
-import { newNotePathIn, createNote } from "./nav/create.js";
+import { newNotePathIn, createNote, forbiddenChars } from "./nav/create.js";
 import { vaultConfig } from "./vault-config.js";
 
 const SHOWN = 20;
@@ -107,7 +107,7 @@ export class QuickSwitcher {
     const ranked = rankNotes(q, data.hits.filter((h) => h.vault === vault || !vault)).slice(0, SHOWN);
     this.rows = ranked.map((r) => ({ path: r.item.path, label: r.label, alias: r.alias, ranges: r.ranges, kind: "hit" }));
     const exact = ranked.some((r) => r.tier === TIER.EXACT);
-    if (!exact && vault) this.rows.push({ path: null, label: q, ranges: [], kind: "create" });
+    if (!exact && vault) this.rows.push({ path: null, label: q, ranges: [], kind: "create", bad: forbiddenChars(q) });
     this.active = 0;
     this.shownFor = q;
     this.list.dataset.query = q; // which query the rows answer (tests and bench/ui.py wait on it)
@@ -123,7 +123,11 @@ export class QuickSwitcher {
     }
     clear(this.list, this.rows.map((r, i) => {
       const attrs = { role: "option", id: `sw-${i}`, "aria-selected": String(i === this.active), "data-kind": r.kind, "data-path": r.path || "" };
-      const li = r.kind === "create"
+      const li = r.kind === "create" && r.bad // a name that would break links: said on the row, not created
+        ? el("li.switcher-item.sw-create.is-invalid", { ...attrs, "aria-disabled": "true" }, icon("filePlus"),
+          el("span.sw-title", t("nav.switcher.cannotCreate", { name: r.label })),
+          el("span.sw-path.sw-invalid", t("nav.switcher.badChars", { chars: r.bad })))
+        : r.kind === "create"
         ? el("li.switcher-item.sw-create", attrs, icon("filePlus"), el("span.sw-title", t("nav.switcher.create", { name: r.label })),
           el("span.sw-path.muted", t("nav.switcher.createHint")))
         : el("li.switcher-item", attrs,
@@ -149,6 +153,8 @@ export class QuickSwitcher {
   async create(name) {
     const vault = this.getVault();
     const current = parseRoute().view === "note" ? parseRoute().path : null;
+    const bad = forbiddenChars(name);
+    if (bad) { this.hint.textContent = t("nav.switcher.badChars", { chars: bad }); return; }
     const path = await newNotePathIn(vault, name, current);
     if (!path) { this.hint.textContent = t("nav.switcher.badName"); return; }
     try {

@@ -11,6 +11,7 @@ import { noteHref, viewHref, parseRoute, go } from "./router.js";
 import { formDialog, promptDialog } from "./dialog.js";
 import { draftsOf, moveDrafts, dropDraftsOf } from "./drafts.js";
 import { toast } from "./toast.js";
+import { forbiddenChars } from "./nav/create.js";
 
 const DRAG_TYPE = "application/x-obsigate-path";
 const parentOf = (p) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "");
@@ -27,6 +28,8 @@ function badName(name) {
   if (/[/\\]/.test(n)) return t("tree.errSlash");
   if (n === "." || n === "..") return t("tree.errDots");
   if (n.startsWith(".")) return t("tree.errHidden");
+  const chars = forbiddenChars(n); // Obsidian's rule: they break links, or file names on some systems
+  if (chars) return t("tree.errChars", { chars });
   return null;
 }
 

@@ -221,7 +221,9 @@ export class FileTree {
         if (isDir && open) this.expand(li, false);
         else move(ownerOf(li));
         break;
-      case "Enter": case " ": this.activate(li); break;
+      case "Enter": case " ":
+        if (e.ctrlKey || e.metaKey || e.altKey) return; // Mod+Enter: open in a new tab (a command, panes/commands.js)
+        this.activate(li); break;
       case "ContextMenu": this.ops.openMenu(li); break;
       case "F10": if (e.shiftKey) { this.ops.openMenu(li); break; } return;
       default: return;

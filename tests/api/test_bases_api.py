@@ -47,6 +47,14 @@ def test_base_route(live_server, tmp_path: Path) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.1)
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_base"
+    (lib / "Typo.base").write_text("filters: 'year > ('\nviews:\n  - type: table\n")  # one error, not one per file
+    deadline = time.monotonic() + 10
+    while (typo := httpx2.get(url, headers=auth, params={"path": "Typo.base"})).json()["code"] == "not_found":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert (
+        typo.status_code == 400 and typo.json()["code"] == "invalid_base" and "does not parse" in typo.json()["message"]
+    )
     missing = httpx2.get(url, headers=auth, params={"path": "Books.base", "view": "Nope"})
     assert missing.status_code == 404 and "All" in missing.json()["hint"]
     assert (

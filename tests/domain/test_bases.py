@@ -314,3 +314,22 @@ def test_evaluator_raises_only_eval_errors(src: str) -> None:
         _ev(src)
     except BaseEvalError:
         pass
+
+
+def test_a_filter_or_formula_that_does_not_parse_is_the_views_one_error() -> None:
+    from obsigate.domain.bases.query import check_view
+
+    spec = parse_base("filters: 'year > (' \nviews:\n  - type: table\n    name: All\n")
+    with pytest.raises(BaseSpecError, match=r"the base's filters: 'year > \(' does not parse"):
+        check_view(spec, spec.views[0])
+    spec = parse_base("views:\n  - type: table\n    name: Old\n    filters:\n      and: ['year < 1900', 'x ==']\n")
+    with pytest.raises(BaseSpecError, match="the filters of view 'Old'"):
+        check_view(spec, spec.views[0])
+    spec = parse_base("formulas:\n  f: 'rating *'\nviews:\n  - type: table\n")
+    with pytest.raises(BaseSpecError, match="formula 'f'"):
+        check_view(spec, spec.views[0])
+    spec = parse_base("filters:\n  any: ['year > 1']\nviews:\n  - type: table\n")
+    with pytest.raises(BaseSpecError, match="unknown filter key 'any'"):
+        check_view(spec, spec.views[0])
+    spec = parse_base("filters: 'not(year)'\nformulas:\n  g: nosuch(1)\nviews:\n  - type: table\n")
+    check_view(spec, spec.views[0])  # parses: failing for a row is the row's error, as before

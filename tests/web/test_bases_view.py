@@ -41,6 +41,7 @@ FILES = {
     "Frank Herbert.md": "# Frank Herbert\n\n```base\nfilters: 'list(author).contains(this)'\nviews:\n  - type: list\n"
     "    order: [file.name, year]\n```\n",
     "Shelf.md": "# Shelf\n\n![[Books.base#Shelf]]\n",
+    "Typo.base": "filters: 'year > ('\nviews:\n  - type: table\n",
     "cover.png": bytes.fromhex(
         "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
         "1f15c4890000000d49444154789c6360f8cf000000030101001817e3a40000000049454e44ae426082"
@@ -82,6 +83,9 @@ def test_bases_in_the_web_app(page: Any, live_server, tmp_path: Path) -> None:
     page.wait_for_selector(".base-card")
     assert page.locator(".base-card").count() == 2
     assert page.get_attribute(".base-card img.base-card-image", "src").endswith("path=cover.png")
+    page.reload()  # the chosen view comes back
+    page.wait_for_selector(".base-card")
+    assert page.input_value(".base-switch") == "Shelf"
     page.select_option(".base-switch", "By year")
     page.wait_for_selector(".base-table")
 
@@ -99,6 +103,11 @@ def test_bases_in_the_web_app(page: Any, live_server, tmp_path: Path) -> None:
     page.goto(f"{server.url}/#/v/notes/{quote('Shelf.md')}", wait_until="networkidle")
     page.wait_for_selector(".embed-base .base-card")  # ![[Books.base#Shelf]] shows that view
     assert page.input_value(".embed-base .base-switch") == "Shelf"
+
+    page.watch.expect("400")  # a filter that does not parse: one message for the view, not one per file
+    page.goto(f"{server.url}/#/v/notes/{quote('Typo.base')}", wait_until="networkidle")
+    page.wait_for_selector(".base-view [role=alert] >> text=This base cannot be shown")
+    assert "does not parse" in page.inner_text(".base-view [role=alert]")
 
     if "kepano" in vaults:
         page.goto(f"{server.url}/#/v/kepano/{quote('Categories/Books.md')}", wait_until="networkidle")

@@ -125,6 +125,8 @@ def test_search_switches_and_groups_kept_for_the_vault(page: Any, graph_server: 
     page.fill("#graph-search", "deep")
     page.wait_for_selector("#graph-display[data-matches='2']")
     assert page.text_content("#graph-search-count") == "2 matching"
+    page.fill("#graph-search", "/(/")  # a broken regex is said, as the search box says it, not "0 matching"
+    page.wait_for_selector("#graph-search-count.is-error >> text=Not a valid regular expression /(/")
     page.fill("#graph-search", "tag:#project -file:deeper")  # the server says which notes carry the tag
     page.wait_for_selector("#graph-display[data-matches='2']")  # Ideas, Plan (nested project/sensors)
     page.click("#graph-options summary")

@@ -163,6 +163,11 @@ def test_switcher_recents_aliases_exact_first_and_create(tab: Any, served: tuple
     assert paths == ["Projects/Plan.md", "Planning.md"]  # the exact name before the shorter prefix match
     assert tab.locator(".switcher[open] [data-kind=create]").count() == 0  # a note has that name
 
+    tab.fill(".switcher[open] .switcher-input", "foo#bar")  # a name that breaks links: refused, said why
+    tab.wait_for_selector(".switcher[open] [data-kind=create].is-invalid >> text=#")
+    tab.keyboard.press("Shift+Enter")
+    tab.wait_for_selector(".switcher[open] .switcher-hint >> text=#")
+    assert not (vault / "Inbox/foo#bar.md").exists() and tab.locator(".switcher[open]").count() == 1
     tab.fill(".switcher[open] .switcher-input", "Brand new idea")
     tab.wait_for_selector(".switcher[open] [data-kind=create]")
     tab.keyboard.press("Shift+Enter")

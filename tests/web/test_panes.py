@@ -196,6 +196,13 @@ def test_a_tab_comes_back_scrolled_where_it_was(tab: Any, served: str) -> None:
     page.keyboard.press("Control+Tab")
     page.keyboard.press("Control+w")  # the new tab goes again
     page.wait_for_function("decodeURIComponent(location.hash) === '#/v/notes/Long.md'")
+    # Ctrl+Enter on a file of the tree: a new tab on it, the current one stays; Alt+1 back to the first tab
+    page.focus('#tree [role=treeitem][data-path="Ideas.md"]')
+    page.keyboard.press("Control+Enter")
+    _wait_title(page, "Ideas")
+    assert _tabs(page) == ["Long", "Ideas"]
+    page.keyboard.press("Alt+1")
+    _wait_title(page, "Long")
 
 
 def test_a_tab_follows_its_renamed_file(tab: Any, served: str) -> None:

@@ -167,6 +167,7 @@ def test_bad_names_are_refused_in_the_dialog_and_nothing_is_written(page: Any, s
         ("", "Type a name."),
         ("a/b", "cannot contain “/”"),
         ("..", "are not names"),
+        ("[[x]]", "cannot contain [ ] (they break links"),
         ("Home", "“Home” already exists"),
     ]  # the last one is the server's (409 exists)
     for name, says in refusals:

@@ -57,3 +57,18 @@ export function cardImage(cell) {
   if ((v.$ === "link" || v.$ === "image") && IMAGE.test(v.path || v.v || "")) return { path: v.path || v.v };
   return null;
 }
+
+/** The view last chosen for a base (localStorage `obsigate.base.view:<vault>:<path>[#block]`), or null. */
+export function readChosenView(storage, vault, path, block = null) {
+  try { return storage?.getItem(viewKey(vault, path, block)) || null; } catch { return null; }
+}
+
+/** Keeps `view` as the chosen one for that base (null forgets it). */
+export function writeChosenView(storage, vault, path, block, view) {
+  try {
+    if (view) storage?.setItem(viewKey(vault, path, block), view);
+    else storage?.removeItem(viewKey(vault, path, block));
+  } catch { /* storage off: kept for this visit only */ }
+}
+
+const viewKey = (vault, path, block) => `obsigate.base.view:${vault}:${path}${block != null ? `#${block}` : ""}`;

@@ -7,7 +7,7 @@ import * as api from "../api/index.js";
 import { el, clear } from "../dom.js";
 import { t, getLang } from "../i18n.js";
 import { noteHref } from "../router.js";
-import { cardImage, cellText, sortRows } from "./model.js";
+import { cardImage, cellText, readChosenView, sortRows, writeChosenView } from "./model.js";
 
 const POLL_MS = 4000;
 let uid = 0; // one number per drawn base: stable ids for its controls (focus comes back to them after a redraw)
@@ -37,7 +37,9 @@ export function fillBases(root) {
 
 /** Draws the base at `path` into `box` and keeps it up to date while `box` stays in the page. */
 export function mountBase(box, { vault, path, thisPath = null, block = null, view = null, name = "", embedded = false }) {
-  const state = { view, sort: null, version: null, data: null, id: ++uid };
+  // the view chosen last time for this base comes back (a reload, or the base opened again), unless the embed names one
+  const remembered = view ? null : readChosenView(globalThis.localStorage, vault, path, block);
+  const state = { view: view || remembered, sort: null, version: null, data: null, id: ++uid };
   const region = el("section.base-view", { role: "region", "aria-label": t("bases.label", { name }), "aria-busy": "true" });
   clear(box, region);
   region.append(el("p.muted", t("app.loading")));
@@ -48,14 +50,26 @@ export function mountBase(box, { vault, path, thisPath = null, block = null, vie
       data = await api.baseView(vault, params(), { quiet: true, auth401: !poll }); // a poll never sends anyone to sign in
     } catch (e) {
       if (poll) return; // a failed poll keeps what is shown; the next one tries again
+      if (remembered && state.view === remembered && e.code === "not_found" && !state.data) { // that view is gone
+        writeChosenView(globalThis.localStorage, vault, path, block, null);
+        state.view = null;
+        load(false);
+        return;
+      }
       region.removeAttribute("aria-busy");
-      clear(region, el("p.notice", { role: "alert" }, e.message), e.hint ? el("p.muted", e.hint) : null);
+      // a base that cannot be read, or a filter or formula that does not parse: one message for the view
+      const says = e.code === "invalid_base" ? t("bases.invalid", { error: e.message }) : e.message;
+      clear(region, el("p.notice", { role: "alert" }, says), e.hint ? el("p.muted", e.hint) : null);
       return;
     }
     if (poll && data.version === state.version && data.view.name === state.data?.view.name) return;
     state.version = data.version;
     state.data = data;
-    draw(region, state, vault, embedded, (next) => { state.view = next; state.sort = null; load(false); });
+    draw(region, state, vault, embedded, (next) => {
+      state.view = next; state.sort = null;
+      writeChosenView(globalThis.localStorage, vault, path, block, next);
+      load(false);
+    });
   };
   load(false);
   const timer = setInterval(() => {

@@ -6,7 +6,7 @@
 import * as api from "../api/index.js";
 import { el, clear, debounce } from "../dom.js";
 import { t } from "../i18n.js";
-import { GROUP_COLORS, assignGroups, matches, parseQuery, readGroups, tagsOf, writeGroups } from "./query.js";
+import { GROUP_COLORS, assignGroups, matches, parseQuery, queryError, readGroups, tagsOf, writeGroups } from "./query.js";
 
 const store = (() => { try { return localStorage; } catch { return null; } })();
 
@@ -42,6 +42,16 @@ export function displayPanel(box, { model, degree, here, light, hide, post }) {
   const runSearch = async () => {
     const terms = parseQuery(search.value);
     if (!terms.length) { found = null; count.textContent = ""; relight(); return; }
+    const bad = queryError(terms); // a broken /regex/: said as the search box says it, nothing lit
+    if (bad) {
+      found = [];
+      count.textContent = t("graph.searchBadRegex", bad);
+      count.classList.add("is-error");
+      delete box.dataset.matches;
+      relight();
+      return;
+    }
+    count.classList.remove("is-error");
     await needTags(tagsOf(terms));
     const hits = [];
     for (let i = 0; i < n; i++) if (!hidden?.[i] && matches(terms, model.paths[i], model.labels[i], tagged)) hits.push(i);

@@ -3,18 +3,32 @@
 // syntax that needs no note text: `tag:#x` (nested tags too), `path:folder`, `file:name`, plain words (in the
 // file's name or path), quoted phrases, `-term` to exclude; every term must match. No DOM: node --test checks it.
 
-/** One term: {kind: "tag"|"path"|"file"|"any", value (lower case), not}. */
+/** One term: {kind: "tag"|"path"|"file"|"any"|"regex", value (lower case; a regex's source as typed), not};
+ * a `/regex/` term (on the note's path, case-insensitive) also has `re`, or `error` (the
+ * engine's message) when it does not compile: queryError below. */
 export function parseQuery(query) {
   const terms = [];
-  const re = /(-?)(?:(tag|path|file):)?(?:"([^"]*)"|(\S+))/gi;
+  const re = /(-?)(?:(tag|path|file):)?(?:"([^"]*)"|\/((?:\\.|[^/\\])+)\/(?=\s|$)|(\S+))/gi;
   for (const m of String(query || "").matchAll(re)) {
+    if (m[4] != null) { // /regex/
+      const term = { kind: "regex", value: m[4], not: m[1] === "-" };
+      try { term.re = new RegExp(m[4], "i"); } catch (err) { term.error = err.message; }
+      terms.push(term);
+      continue;
+    }
     const kind = (m[2] || "any").toLowerCase();
-    let value = (m[3] ?? m[4] ?? "").trim().toLowerCase();
+    let value = (m[3] ?? m[5] ?? "").trim().toLowerCase();
     if (kind === "tag") value = value.replace(/^#/, "");
     if (!value) continue;
     terms.push({ kind, value, not: m[1] === "-" });
   }
   return terms;
+}
+
+/** The first broken `/regex/` of parsed terms as {regex, error}, or null when all compile. */
+export function queryError(terms) {
+  const bad = terms.find((t) => t.error);
+  return bad ? { regex: `/${bad.value}/`, error: bad.error } : null;
 }
 
 /** The tags a parsed query asks about (each needs the set of notes carrying it: tagNotes below). */
@@ -34,6 +48,7 @@ export function matches(terms, path, label, tagged) {
     if (t.kind === "tag") hit = Boolean(path && tagged(t.value)?.has(path));
     else if (t.kind === "path") hit = Boolean(path) && (full.startsWith(`${t.value.replace(/\/$/, "")}/`) || full.includes(t.value));
     else if (t.kind === "file") hit = name.includes(t.value);
+    else if (t.kind === "regex") hit = Boolean(t.re?.test(path || label || ""));
     else hit = full.includes(t.value);
     return hit !== t.not;
   });

@@ -22,6 +22,16 @@ export function newNotePath(name, app, current = null) {
   return where ? `${where}/${file}` : file;
 }
 
+/** The characters a note's name may not hold (Obsidian's rule): `# ^ [ ] |` break wikilinks and embeds, the
+ * others are not allowed in file names on some systems. */
+export const FORBIDDEN_NAME_CHARS = '#^[]|\\:*"<>?';
+
+/** The forbidden characters in `name`, each once and apart ("# |"), "" when it has none. */
+export function forbiddenChars(name) {
+  const s = String(name || "");
+  return [...FORBIDDEN_NAME_CHARS].filter((c) => s.includes(c)).join(" ");
+}
+
 /** Create `path` in `vault` with `content`; resolves the path. A note that exists already is not an error
  * when `openExisting` (the daily note: opening it is what was asked); other refusals throw the ApiError. */
 export async function createNote(vault, path, content = "", { openExisting = false } = {}) {

@@ -20,8 +20,8 @@ export function registerPaneCommands(shell, ready) {
   cmd("workspace:undo-close-pane", "panes.cmd.reopen", ["Mod+Shift+T", "Alt+Shift+T"], (panes) => panes.reopen(), () => ready() && get().closed.length > 0);
   cmd("workspace:next-tab", "panes.cmd.next", ["Ctrl+Tab", "Alt+PageDown"], (panes) => panes.cycle(1));
   cmd("workspace:previous-tab", "panes.cmd.previous", ["Ctrl+Shift+Tab", "Alt+PageUp"], (panes) => panes.cycle(-1));
-  for (let n = 1; n <= 8; n++) cmd(`workspace:goto-tab-${n}`, `panes.cmd.goto${n}`, [`Mod+${n}`], (panes) => panes.goto(n));
-  cmd("workspace:goto-last-tab", "panes.cmd.gotoLast", ["Mod+9"], (panes) => panes.goto(9));
+  for (let n = 1; n <= 8; n++) cmd(`workspace:goto-tab-${n}`, `panes.cmd.goto${n}`, [`Mod+${n}`, `Alt+${n}`], (panes) => panes.goto(n));
+  cmd("workspace:goto-last-tab", "panes.cmd.gotoLast", ["Mod+9", "Alt+9"], (panes) => panes.goto(9));
   cmd("workspace:split-vertical", "panes.cmd.split", [], (panes) => panes.split(), () => ready() && get().recs.length < 2);
   cmd("workspace:focus-other-pane", "panes.cmd.otherPane", [], (panes) => { panes.focus(1 - panes.layout.focus); panes.focusActiveTab(); },
     () => ready() && get().recs.length > 1);

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 
 from obsigate.domain.bases.evaluate import Evaluator
-from obsigate.domain.bases.query import run_view
+from obsigate.domain.bases.query import check_view, run_view
 from obsigate.domain.bases.spec import BaseSpecError, base_blocks, parse_base
 from obsigate.domain.bases.values import FileFacts, LinkRef
 from obsigate.domain.markdown.frontmatter import load_frontmatter, split_frontmatter
@@ -208,6 +208,10 @@ def query_base(
             names = ", ".join(repr(v.name) for v in spec.views)
             raise NotFound(f"base {rel!r} has no view {view!r}", hint=f"its views: {names}")
         chosen = found[0]
+    try:
+        check_view(spec, chosen)  # a filter or formula that does not parse: said once, not per file
+    except BaseSpecError as exc:
+        raise BadRequest(f"{rel!r} is not a valid base: {exc}", code="invalid_base") from None
     env = _IndexEnv(ws, vault)
     types = vault_config(vault).property_types  # .obsidian/types.json: how each property is typed
     ev = Evaluator(env, this_rel, spec.formulas, datetime.now(), types)

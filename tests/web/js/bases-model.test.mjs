@@ -32,3 +32,19 @@ test("card images: vault images, colours, never a remote URL", () => {
   assert.deepEqual(cardImage([link("a", "a.webp")]), { path: "a.webp" });
   assert.equal(cardImage(link("Note", "Note.md")), null);
 });
+
+test("the chosen view is kept per base file (and block), forgotten on null", async () => {
+  const { readChosenView, writeChosenView } = await import("../../../frontend/src/bases/model.js");
+  const m = new Map();
+  const storage = { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => m.set(k, v), removeItem: (k) => m.delete(k) };
+  assert.equal(readChosenView(storage, "notes", "Books.base"), null);
+  writeChosenView(storage, "notes", "Books.base", null, "Shelf");
+  writeChosenView(storage, "notes", "Home.md", 0, "Cards");
+  assert.equal(readChosenView(storage, "notes", "Books.base"), "Shelf");
+  assert.equal(readChosenView(storage, "other", "Books.base"), null);
+  assert.equal(readChosenView(storage, "notes", "Home.md", 0), "Cards");
+  assert.equal(readChosenView(storage, "notes", "Home.md", 1), null);
+  writeChosenView(storage, "notes", "Books.base", null, null);
+  assert.equal(readChosenView(storage, "notes", "Books.base"), null);
+  assert.equal(readChosenView(undefined, "notes", "Books.base"), null); // no storage
+});

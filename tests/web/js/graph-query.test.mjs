@@ -48,3 +48,16 @@ test("groups are kept per vault; bad entries dropped", () => {
   data.set("obsigate.graph.groups:broken", "{");
   assert.deepEqual(q.readGroups(storage, "broken"), []);
 });
+
+test("a /regex/ term matches the path; a broken one is an error said once, matching nothing", () => {
+  const terms = q.parseQuery("/^work\\/p/ -/secret/");
+  assert.deepEqual(terms.map((x) => [x.kind, x.value, x.not]), [["regex", "^work\\/p", false], ["regex", "secret", true]]);
+  assert.equal(q.queryError(terms), null);
+  assert.ok(q.matches(terms, "Work/Plan.md", null, tagged));
+  assert.ok(!q.matches(terms, "Ideas.md", null, tagged));
+  const bad = q.parseQuery("/(/");
+  assert.equal(q.queryError(bad).regex, "/(/");
+  assert.match(q.queryError(bad).error, /./);
+  assert.ok(!q.matches(bad, "(.md", null, tagged));
+  assert.deepEqual(q.parseQuery("a/b").map((x) => x.kind), ["any"]); // a path is not a regex
+});

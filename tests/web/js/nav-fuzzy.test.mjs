@@ -73,3 +73,12 @@ test("switcher: among prefix matches the shorter name wins before the shorter pa
   assert.deepEqual(paths("Lumclabriquin", items), ["meetings/weekly/Lumclabriquin of.md", "Lumclabriquin année.md"]);
   assert.deepEqual(paths("the 12", items), ["The 12.md", "inbox/The 12.md"]); // same name: the shorter path
 });
+
+test("a new note's name: the characters that break links or file names are named, once each", async () => {
+  const { forbiddenChars } = await import("../../../frontend/src/nav/create.js");
+  assert.equal(forbiddenChars("foo#bar"), "#");
+  assert.equal(forbiddenChars("[[x]]"), "[ ]");
+  assert.equal(forbiddenChars("a^b|c"), "^ |");
+  assert.equal(forbiddenChars('a\\b:c*d"e<f>g?'), '\\ : * " < > ?');
+  assert.equal(forbiddenChars("Projects/Brand new idea (2).md"), "");
+});

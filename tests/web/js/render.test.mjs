@@ -135,4 +135,10 @@ test("a value its widget cannot show is edited as text; an impossible number ref
   assert.equal(badNumber("abc"), true);
   assert.equal(badNumber("1e3"), false);
   assert.equal(badNumber(""), false);
+test("the raw HTML loses <base>, <link> and <meta> before DOMPurify parses it (a CSP error each otherwise)", async () => {
+  const { precleanHtml } = await import("../../../frontend/src/render/preclean.js");
+  assert.equal(precleanHtml('<base href="https://evil.example/"><p>x</p>'), "<p>x</p>");
+  assert.equal(precleanHtml('<LINK rel="stylesheet" href="//e.x/a.css"/><meta http-equiv="refresh" content="0">ok'), "ok");
+  assert.equal(precleanHtml('<p onclick="x()" style="color:red">a<!-- c --></p><script>1</script>'), "<p>a</p>");
+  assert.equal(precleanHtml("<baseline>keep</baseline> <metadata>"), "<baseline>keep</baseline> <metadata>");
 });

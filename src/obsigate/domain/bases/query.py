@@ -17,7 +17,8 @@ from functools import cmp_to_key
 from typing import Any
 
 from obsigate.domain.bases.evaluate import Evaluator
-from obsigate.domain.bases.spec import BaseSpec, SortKey, ViewSpec
+from obsigate.domain.bases.expr import ExprError, parse
+from obsigate.domain.bases.spec import BaseSpec, BaseSpecError, SortKey, ViewSpec
 from obsigate.domain.bases.values import (
     BaseEvalError,
     Date,
@@ -242,6 +243,41 @@ def label_of(spec: BaseSpec, prop: str) -> str:
         return spec.labels[prop]
     kind, _, name = prop.partition(".")
     return f"file {name}" if kind == "file" else name
+
+
+def _filter_exprs(flt: Any, where: str) -> Iterable[tuple[str, str]]:
+    """The expressions of a filter tree as (where, text); a tree that is not one raises BaseSpecError."""
+    if flt is None:
+        return
+    if isinstance(flt, str | int | float | bool):
+        yield where, str(flt) if not isinstance(flt, bool) else str(flt).lower()
+    elif isinstance(flt, list):
+        for x in flt:
+            yield from _filter_exprs(x, where)
+    elif isinstance(flt, dict):
+        for key, items in flt.items():
+            if key not in ("and", "or", "not"):
+                raise BaseSpecError(f"{where}: unknown filter key {key!r} (use and, or, not)")
+            yield from _filter_exprs(items if isinstance(items, list) else [items], where)
+    else:
+        raise BaseSpecError(f"{where}: a filter must be an expression or an and/or/not list")
+
+
+def check_view(spec: BaseSpec, view: ViewSpec) -> None:
+    """Check, once before any row is evaluated, that the base's filters, ``view``'s filters and the base's
+    formulas parse: one of them that does not is the base's error (not one per file left out).
+
+    Raises:
+        BaseSpecError: names the filter or formula, and the syntax error.
+    """
+    exprs = [*_filter_exprs(spec.filters, "the base's filters"),
+             *_filter_exprs(view.filters, f"the filters of view {view.name!r}"),
+             *((f"formula {name!r}", src) for name, src in spec.formulas.items())]  # fmt: skip
+    for where, src in exprs:
+        try:
+            parse(src)
+        except ExprError as exc:
+            raise BaseSpecError(f"{where}: {src!r} does not parse: {exc}") from None
 
 
 def run_view(spec: BaseSpec, view: ViewSpec, ev: Evaluator, files: Iterable[str], max_rows: int) -> dict[str, Any]:
