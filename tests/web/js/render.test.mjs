@@ -135,6 +135,8 @@ test("a value its widget cannot show is edited as text; an impossible number ref
   assert.equal(badNumber("abc"), true);
   assert.equal(badNumber("1e3"), false);
   assert.equal(badNumber(""), false);
+});
+
 test("the raw HTML loses <base>, <link> and <meta> before DOMPurify parses it (a CSP error each otherwise)", async () => {
   const { precleanHtml } = await import("../../../frontend/src/render/preclean.js");
   assert.equal(precleanHtml('<base href="https://evil.example/"><p>x</p>'), "<p>x</p>");

@@ -1,1 +1,0 @@
-import{a as b,b as c,c as d,d as e}from"./chunk-6UTZ4P5B.js";import"./chunk-L42WH7LB.js";import{a}from"./chunk-VOKRX46Q.js";import"./chunk-X3472LFF.js";import"./chunk-NZQPLZLV.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};
