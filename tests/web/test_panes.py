@@ -186,6 +186,8 @@ def test_bookmarks_open_what_they_point_to(tab: Any, served: str) -> None:
 def test_a_tab_comes_back_scrolled_where_it_was(tab: Any, served: str) -> None:
     page = tab
     page.goto(f"{served}/#/v/notes/Long.md")
+    page.evaluate("localStorage.clear()")  # one pane, one tab: the earlier tests' tabs and split are not this one's
+    page.reload()
     _wait_title(page, "Long")
     page.eval_on_selector(".pane.is-focused .pane-body", "b => { b.scrollTop = 1500; }")
     page.keyboard.press("Control+t")  # a new tab, then back with Ctrl+Shift+Tab
