@@ -126,6 +126,7 @@ def test_palette_and_shortcuts_sheet(tab: Any, served: tuple[str, Path]) -> None
     tab.keyboard.press("Control+P")
     assert _options(tab, ".palette")[0].startswith("Open settings")  # recently used first
     tab.keyboard.press("Escape")
+    tab.wait_for_selector(".palette", state="hidden")  # closed, and focus given back, before the blur below
 
     tab.evaluate("document.activeElement.blur()")  # `?` types a `?` in a text field, opens the sheet elsewhere
     tab.keyboard.press("Shift+?")
