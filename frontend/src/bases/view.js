@@ -37,8 +37,10 @@ export function fillBases(root) {
 
 /** Draws the base at `path` into `box` and keeps it up to date while `box` stays in the page. */
 export function mountBase(box, { vault, path, thisPath = null, block = null, view = null, name = "", embedded = false }) {
-  // the view chosen last time for this base comes back (a reload, or the base opened again), unless the embed names one
-  const remembered = view ? null : readChosenView(globalThis.localStorage, vault, path, block);
+  // the view chosen last time for this base file comes back (a reload, or the file opened again); an embed or a
+  // block shows the view it names, else the first, so a choice made on the file does not change every note embedding it
+  const remembers = !embedded && !view;
+  const remembered = remembers ? readChosenView(globalThis.localStorage, vault, path, block) : null;
   const state = { view: view || remembered, sort: null, version: null, data: null, id: ++uid };
   const region = el("section.base-view", { role: "region", "aria-label": t("bases.label", { name }), "aria-busy": "true" });
   clear(box, region);
@@ -67,7 +69,7 @@ export function mountBase(box, { vault, path, thisPath = null, block = null, vie
     state.data = data;
     draw(region, state, vault, embedded, (next) => {
       state.view = next; state.sort = null;
-      writeChosenView(globalThis.localStorage, vault, path, block, next);
+      if (remembers) writeChosenView(globalThis.localStorage, vault, path, block, next);
       load(false);
     });
   };
