@@ -68,8 +68,11 @@ $(CHROMIUM): $(STAMP)
 			&& touch $(CHROMIUM) || echo "chromium could not be installed: the browser tests will be skipped"; \
 	else echo "chromium is missing (needs root and apt to install it): the browser tests will be skipped"; fi
 
+# The demo vault ships in the package (src/obsigate/demo_vault); --demo serves a copy of it, made once in DEMO
+# (delete that folder to start again from the packaged one), so trying things out never edits the repo.
+DEMO   ?= ./data-demo-vault
 run: $(STAMP)
-	$(BIN)/obsigate serve --vault demo=demo-vault --no-auth --data-dir $(DATA) --port $(PORT)
+	$(BIN)/obsigate serve --demo --demo-dir $(DEMO) --no-auth --data-dir $(DATA) --port $(PORT)
 
 # Two workers (pytest-xdist), each running whole test modules (--dist loadfile: a module's shared server is
 # started once): most tests wait on a server, a browser or an engine, so two overlap well on 2 cores
@@ -116,7 +119,7 @@ web-test:
 	node --import ./tests/web/js/setup.mjs tests/web/js/all.mjs
 
 clean:
-	rm -rf $(VENV) data .pytest_cache
+	rm -rf $(VENV) data $(DEMO) .pytest_cache
 
 # The tool layer's door (read_file in process, over MCP in process and over HTTP; propose+apply) against a
 # reference commit, side by side in one run. REF=<rev> to change the reference.

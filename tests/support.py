@@ -18,7 +18,7 @@ from obsigate.services.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_VAULTS = REPO.parent / "shared" / "vaults"
-DEMO_VAULT = REPO / "demo-vault"
+DEMO_VAULT = REPO / "src" / "obsigate" / "demo_vault"  # package data: obsigate serve --demo serves a copy
 
 SMALL_VAULT = {
     "Home.md": "---\ntags: [home]\naliases: [Start]\n---\n# Home\n\nWelcome. See [[Projects/Plan|the plan]] and [[Ideas]].\n#dashboard\n",

@@ -42,6 +42,7 @@ _RULES: dict[str, set[str]] = {
     "web": {"tools", "auth", "web"},
     "bootstrap": {"domain", "services", "auth", "tools", "config", "api", "mcp", "agent"},  # the composition root
     "config": set(),
+    "demo": set(),  # the packaged demo vault and its user copy (serve --demo): stdlib and platformdirs only
     "__main__": {"cli"},
 }
 _RULES["cli"] = set(_RULES) | {"cli"}  # the command wires everything

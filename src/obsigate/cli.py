@@ -29,7 +29,8 @@ from obsigate.bootstrap import (
     open_auth,
     prepare_data_dir,
 )
-from obsigate.config import Settings, load_settings, parse_vault_specs
+from obsigate.config import Settings, VaultSettings, load_settings, parse_vault_specs
+from obsigate.demo import DEMO_VAULT_NAME, DemoVaultError, prepare_demo_vault
 from obsigate.services.errors import NotFound, ServiceError
 
 app = typer.Typer(
@@ -62,6 +63,24 @@ DataDir = Annotated[
     Path | None, typer.Option("--data-dir", envvar="OBSIGATE_DATA_DIR", help="Data folder (index, users, keys, audit).")
 ]
 VaultOpt = Annotated[list[str] | None, typer.Option("--vault", help="Declare a vault: NAME=PATH (repeatable).")]
+DemoOpt = Annotated[
+    bool,
+    typer.Option(
+        "--demo",
+        help="Also serve the demo vault that ships with ObsiGate, as vault 'demo': copied to --demo-dir on the "
+        "first run, that copy reused (with your edits) after. Auth applies as usual: add --no-auth to try it on "
+        "loopback, or create a user granted it (obsigate user add NAME --vaults demo --password-stdin).",
+    ),
+]
+DemoDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--demo-dir",
+        envvar="OBSIGATE_DEMO_DIR",
+        help="Where --demo keeps its copy (default: demo-vault in the user's data folder, "
+        "e.g. ~/.local/share/obsigate/demo-vault). Must be outside --data-dir.",
+    ),
+]
 
 
 #: How ObsiGate's own log lines look on the console: time, level, logger, message.
@@ -125,6 +144,17 @@ def _stdin_line(what: str) -> str:
 def _need_vaults(settings: Settings) -> None:
     if not settings.vaults:
         raise _fail("no vault declared: pass --vault NAME=PATH (or set vaults in config.json)")
+
+
+def _with_demo(settings: Settings, demo_dir: Path | None) -> Settings:
+    """``settings`` plus the vault ``demo``: the user's copy of the packaged demo vault (made if missing)."""
+    if DEMO_VAULT_NAME in settings.vaults:
+        raise _fail(f"--demo serves a vault named {DEMO_VAULT_NAME!r}, but one is already declared: rename it")
+    try:
+        path = prepare_demo_vault(demo_dir)
+    except DemoVaultError as exc:
+        raise _fail(str(exc)) from None
+    return settings.model_copy(update={"vaults": {**settings.vaults, DEMO_VAULT_NAME: VaultSettings(path=path)}})
 
 
 def _grants(vaults: frozenset[str] | None) -> str:
@@ -195,6 +225,8 @@ def serve(
         bool, typer.Option("--force-no-auth", help="Allow --no-auth on a non-loopback bind. Dangerous.")
     ] = False,
     public_url: Annotated[str | None, typer.Option(help="Base URL clients use, if behind a proxy.")] = None,
+    demo: DemoOpt = False,
+    demo_dir: DemoDirOpt = None,
 ) -> None:
     """Serve the vaults over REST (/api), MCP (/mcp) and a small web page (/)."""
     import uvicorn
@@ -210,10 +242,13 @@ def serve(
         force_no_auth=True if force_no_auth else None,
         public_url=public_url,
     )
-    _need_vaults(settings)
+    if not demo:
+        _need_vaults(settings)
     with _reported():
         check_auth_bind(settings)  # a refused bind says so whether or not the port is free
     _check_port_free(settings.host, settings.port)
+    if demo:  # copied only once the server can start: a refused run leaves nothing behind
+        settings = _with_demo(settings, demo_dir)
     console_logging()  # before create_app: the change recovery it runs prints what it did
     with _reported():
         application = create_app(settings)
@@ -222,6 +257,8 @@ def serve(
     out.print(f"  Web:  {settings.base_url}/")
     out.print(f"  MCP:  {settings.base_url}/mcp")
     out.print(f"  API:  {settings.base_url}/docs")
+    if demo:
+        out.print(f"  Demo: {settings.vaults[DEMO_VAULT_NAME].path} (your copy: delete it to start afresh)")
     if settings.auth_enabled:
         out.print("  Auth: on — create a token with: obsigate token create --user NAME")
         if not application.state.auth.users.list_users():
