@@ -13,7 +13,7 @@ from typing import Any
 import httpx2
 import pytest
 from cli_runner import run_cli as run
-from support import DEMO_VAULT, free_port, uvicorn_thread
+from support import DEMO_VAULT, free_port, uvicorn_thread, write_tree
 
 from obsigate.demo import DemoVaultError, default_demo_dir, packaged_demo_vault, prepare_demo_vault
 
@@ -136,16 +136,19 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     yield seen
 
 
-def test_serve_demo_serves_the_copy_as_vault_demo(tmp_path: Path, served: list[dict[str, Any]]) -> None:
+@pytest.mark.parametrize("mine", [False, True], ids=["alone", "beside-a-vault"])
+def test_serve_demo_serves_the_copy_as_vault_demo(tmp_path: Path, served: list[dict[str, Any]], mine: bool) -> None:
     demo = tmp_path / "demo-vault"
+    vaults = ["--vault", f"mine={write_tree(tmp_path / 'mine', {'Mine.md': '# Mine'})}"] if mine else []
     r = run(
-        "serve", "--demo", "--demo-dir", str(demo), "--no-auth", "--port", str(free_port()), data=tmp_path / "data"
+        "serve", "--demo", "--demo-dir", str(demo), *vaults, "--no-auth", "--port", str(free_port()),
+        data=tmp_path / "data",
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
-    assert f"Demo: {demo}" in r.stdout and "serving demo" in r.stdout
+    assert f"Demo: {demo}" in r.stdout and "serving " in r.stdout
     assert tree(demo) == tree(DEMO_VAULT)
     [seen] = served
-    assert [v["name"] for v in seen["vaults"]["vaults"]] == ["demo"]
+    assert sorted(v["name"] for v in seen["vaults"]["vaults"]) == (["demo", "mine"] if mine else ["demo"])
     assert seen["home"].status_code == 200 and seen["home"].json()["path"] == "Home.md"
 
 
