@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -182,3 +183,13 @@ def test_serve_demo_inside_the_data_dir_is_refused(tmp_path: Path, served: list[
     r = run("serve", "--demo", "--demo-dir", str(data / "demo"), "--no-auth", "--port", str(free_port()), data=data)
     assert r.returncode == 2 and "overlaps vault 'demo'" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert served == []
+
+
+def test_mcp_config_demo_names_the_copy(tmp_path: Path) -> None:
+    """A client started from the printed configuration serves the copy made now (its absolute path)."""
+    demo = tmp_path / "demo-vault"
+    r = run("mcp", "config", "--client", "cursor", "--demo", "--demo-dir", str(demo), "--no-auth", data=tmp_path / "d")
+    assert r.returncode == 0, r.stderr
+    args = json.loads(r.stdout)["mcpServers"]["obsigate"]["args"]
+    assert args[args.index("--vault") + 1] == f"demo={demo}" and "--no-auth" in args
+    assert tree(demo) == tree(DEMO_VAULT)

@@ -73,8 +73,9 @@ DemoOpt = Annotated[
     typer.Option(
         "--demo",
         help="Also serve the demo vault that ships with ObsiGate, as vault 'demo': copied to --demo-dir on the "
-        "first run, that copy reused (with your edits) after. Auth applies as usual: add --no-auth to try it on "
-        "loopback, or create a user granted it (obsigate user add NAME --vaults demo --password-stdin).",
+        "first run, that copy reused (with your edits) after. Auth applies as usual: add --no-auth to try it "
+        "(serve: on loopback only), or use a user granted it (obsigate user add NAME --vaults demo "
+        "--password-stdin; mcp stdio: --user NAME).",
     ),
 ]
 DemoDirOpt = Annotated[
@@ -284,13 +285,20 @@ NoAuthOpt = Annotated[
 
 @mcp_app.command("stdio")
 def mcp_stdio(
-    data_dir: DataDir = None, vault: VaultOpt = None, user: UserOpt = None, no_auth: NoAuthOpt = False
+    data_dir: DataDir = None,
+    vault: VaultOpt = None,
+    user: UserOpt = None,
+    no_auth: NoAuthOpt = False,
+    demo: DemoOpt = False,
+    demo_dir: DemoDirOpt = None,
 ) -> None:
     """Serve MCP on stdin/stdout (JSON-RPC only on stdout, logs on stderr) until stdin closes.
 
     Shares the data dir with a running `obsigate serve` of the same vaults by forwarding to it; refuses
     any other holder. See `obsigate mcp config` for client configurations."""
     settings = _settings(data_dir=data_dir, vault=vault, auth_enabled=False if no_auth else None)
+    if demo:
+        settings = _with_demo(settings, demo_dir)
     _need_vaults(settings)
     console_logging()  # stderr: stdout carries only JSON-RPC
     with _reported():
@@ -314,11 +322,16 @@ def mcp_config(
     vault: VaultOpt = None,
     user: UserOpt = None,
     no_auth: NoAuthOpt = False,
+    demo: DemoOpt = False,
+    demo_dir: DemoDirOpt = None,
 ) -> None:
-    """Print the configuration that makes CLIENT start `obsigate mcp stdio` (absolute paths)."""
+    """Print the configuration that makes CLIENT start `obsigate mcp stdio` (absolute paths; with --demo, the
+    demo vault's copy is made now and named by its path)."""
     if client not in CLIENTS:
         raise _fail(_service_line("invalid_argument", f"unknown client {client!r}", f"one of: {', '.join(CLIENTS)}"))
     settings = _settings(data_dir=data_dir, vault=vault, auth_enabled=False if no_auth else None)
+    if demo:
+        settings = _with_demo(settings, demo_dir)
     _need_vaults(settings)
     if settings.auth_enabled and not user:
         raise _fail("name the local user the client acts as: --user NAME (or --no-auth)")

@@ -217,3 +217,34 @@ def test_serve_demo_answers_over_mcp(demo_server: str) -> None:
     version, tools, home = anyio.run(session)
     assert version and {"read_file", "search_fulltext", "list_vaults"} <= tools
     assert "demo vault that ships with ObsiGate" in home["content"]
+
+
+async def over_stdio(installed: Installed, log: Path, *args: str) -> tuple[set[str], dict, dict]:
+    """The installed ``obsigate mcp stdio ARGS`` driven by the SDK's stdio client: the tool names, then
+    ``list_vaults`` and ``read_file`` of the demo's Home.md (structured results); its stderr to ``log``."""
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(
+        command=str(installed.script), args=["mcp", "stdio", *args], env=installed.env, cwd=installed.home
+    )
+    with log.open("w") as errlog, anyio.fail_after(60):
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            tools = {t.name for t in (await client.list_tools()).tools}
+            listed = await client.call_tool("list_vaults", {})
+            home = await client.call_tool("read_file", {"vault": "demo", "path": "Home.md"})
+            return tools, listed.structured_content or {}, home.structured_content or {}
+
+
+@pytest.mark.parametrize("data", ["data-stdio", "data"], ids=["own-data-dir", "forwarded-to-serve"])
+def test_mcp_stdio_demo_answers(installed: Installed, demo_server: str, data: str) -> None:
+    """Its own data dir (this process indexes the demo copy), or the running ``serve --demo``'s: then every
+    message is forwarded to that server, the one writer of its index."""
+    args = ["--demo", "--no-auth", "--data-dir", str(installed.home / data)]
+    log = installed.home / f"stdio-{data}.log"
+    tools, listed, home = anyio.run(over_stdio, installed, log, *args)
+    assert {"read_file", "search_fulltext", "list_vaults"} <= tools
+    assert [v["name"] for v in listed["vaults"]] == ["demo"]
+    assert "demo vault that ships with ObsiGate" in home["content"]
+    forwarded = f"forwarding MCP to {demo_server}/mcp" in log.read_text()
+    assert forwarded == (data == "data"), log.read_text()
