@@ -269,7 +269,7 @@ def _relocate(world: World, src: str, dst: str) -> None:
                                        "new_name": d_name})  # fmt: skip
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, phases=PHASES, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, derandomize=True, phases=PHASES, suppress_health_check=[HealthCheck.too_slow])
 @given(state=vault_notes())
 @example(state=("Alpha.md", "Beta.md", {"Folder/Sib.md": "[[Alpha]] \r\r\n![[Alpha]] "}, {"Alpha.md", "Folder/Sib.md"}))
 def test_rename_there_and_back_leaves_every_note_byte_identical(
