@@ -422,8 +422,10 @@ class _Planner:
         raw_lines = (raw[1:] if bom else raw).split("\n")
         crlf = [line.endswith("\r") for line in raw_lines[:-1]] + [False]
         text = "\n".join(line[:-1] if cr else line for line, cr in zip(raw_lines, crlf, strict=True))
+        # The parser is given the note as stored: its own CRLF step gives the lines of ``text`` exactly. Given
+        # ``text``, it would strip a second CR from a line that ended in "\r\r\n" and see other lines.
         with recording_inline_runs() as runs:
-            parsed = parse_note(text)
+            parsed = parse_note(raw)
         locator = _Locator(text)
         fm_sites, lost = locator.frontmatter_sites(parsed)
         for link in lost:
@@ -456,7 +458,6 @@ class _Planner:
             return None
         applied = _without_overlaps(edits)
         new_text = _splice(text, 0, applied)
-        self.check(parsed, new_text, s0, s1)
         link_edits = tuple(
             LinkEdit(
                 locator.line_of(site.start),
@@ -468,8 +469,11 @@ class _Planner:
         out_lines = new_text.split("\n")
         if len(out_lines) != len(crlf):
             raise LinkRewriteError(f"{s0}: a rewrite changed the line count")
-        out = "\n".join(line + "\r" if cr else line for line, cr in zip(out_lines, crlf, strict=True))
-        return NoteUpdate(s1, (_BOM if bom else "") + out, link_edits)
+        out = (_BOM if bom else "") + "\n".join(
+            line + "\r" if cr else line for line, cr in zip(out_lines, crlf, strict=True)
+        )
+        self.check(parsed, out, s0, s1)  # the text as it will be stored, parsed as the index will parse it
+        return NoteUpdate(s1, out, link_edits)
 
     def rewrite(self, site: _Site, dest0: str, expected: str, s1: str) -> list[tuple[int, int, str, bool]] | None:
         """Edits that make ``site`` reach ``expected`` from ``s1``: the first link path form that parses back

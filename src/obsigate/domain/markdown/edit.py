@@ -41,14 +41,16 @@ class NoteText:
         """UTF-8 bytes → NoteText (invalid bytes are replaced; callers refuse such notes before editing).
 
         A file is taken as CRLF only if it has at least one CRLF and no bare LF; then its text is normalised
-        to LF for editing and :meth:`encode` restores CRLF everywhere.
+        to LF for editing and :meth:`encode` restores CRLF everywhere. A stray CR before a CRLF (``\r\r\n``)
+        makes it LF-style instead, kept as is: normalised, it would still hold a CRLF that :meth:`with_text`
+        takes for a line break, and the stray CR would be lost on the next write.
         """
         text = data.decode("utf-8", errors="replace")
         bom = text.startswith(BOM)
         if bom:
             text = text[1:]
         crlf = text.count("\r\n")
-        if crlf and crlf == text.count("\n"):
+        if crlf and crlf == text.count("\n") and "\r\r\n" not in text:
             return cls(text.replace("\r\n", "\n"), bom, "\r\n")
         return cls(text, bom, "\n")
 
