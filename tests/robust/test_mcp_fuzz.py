@@ -13,19 +13,27 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import os
+import queue
 import re
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp_types import PARSE_ERROR, JSONRPCError
 from robust.served import Served, serve
 from support import SMALL_VAULT, alice_token, write_tree
 
+from obsigate.mcp.stdio import parse_line
 from obsigate.services.errors import CATALOGUE, Channel
 
 MODERN, LEGACY = "2026-07-28", "2025-11-25"
@@ -48,7 +56,7 @@ PLAIN_4XX = {
 }
 
 FUZZ = settings(
-    max_examples=100, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None
+    max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None
 )
 
 
@@ -591,3 +599,143 @@ def test_any_arguments_for_every_tool(wire: Wire, fuzzed: Fuzzed, data: st.DataO
     answer = wire.tool(name, arguments)
     if "result" in answer and answer["result"]["isError"]:
         assert answer["result"]["_meta"]["obsigate/error"]["code"] in CATALOGUE, answer
+
+
+# --- stdio -------------------------------------------------------------------------------------------------------
+
+
+class Pipe:
+    """``python -m obsigate mcp stdio --no-auth`` with raw lines on its stdin; its stdout read by a thread, so a
+    missing answer fails after :data:`TIMEOUT` instead of hanging."""
+
+    def __init__(self, vault: Path, data: Path) -> None:
+        cmd = [sys.executable, "-m", "obsigate", "mcp", "stdio", "--vault", f"notes={vault}", "--no-auth",
+               "--data-dir", str(data)]  # fmt: skip
+        self.log = data.parent / "stdio-stderr.log"
+        with self.log.open("wb") as err:
+            env = {**os.environ, "OBSIGATE_TOOL_RATE_LIMIT": "1000000"}  # the canary calls add up
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env)
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.next_id = 0
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def write(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def answers_to(self, line: bytes) -> list[Any]:
+        """Send ``line`` (newline added), then a ``list_vaults`` call with a fresh id; return every message that
+        came before that call's answer, and check the answer (the server still serves)."""
+        self.next_id += 1
+        canary = f"canary-{self.next_id}"
+        call = {
+            "jsonrpc": "2.0",
+            "id": canary,
+            "method": "tools/call",
+            "params": {"name": "list_vaults", "arguments": {}},
+        }
+        self.write(line + b"\n" + json.dumps(call).encode() + b"\n")
+        before: list[Any] = []
+        while True:
+            try:
+                raw = self.lines.get(timeout=TIMEOUT)
+            except queue.Empty:
+                raise AssertionError(f"no answer within {TIMEOUT} s after {line[:300]!r}") from None
+            message = json.loads(raw)  # stdout carries nothing but JSON-RPC
+            if isinstance(message, dict) and message.get("id") == canary:
+                assert message["result"]["structuredContent"]["vaults"][0]["name"] == "notes", message
+                return before
+            before.append(message)
+
+    def send(self, line: bytes) -> None:
+        """``line`` must get JSON-RPC answers only (or none: a notification, a response, a blank line), none of
+        them an internal error."""
+        answers = self.answers_to(line)
+        text = json.dumps(answers)
+        check_answer(Answer(200 if answers else 202, "", "" if not answers else text, answers), line[:300])
+
+    def close(self) -> str:
+        """Close stdin; the server must exit by itself. Returns its stderr."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            code = self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(10)
+        printed = self.log.read_text(encoding="utf-8", errors="replace")
+        assert code == 0, printed[-3000:]
+        return printed
+
+
+@pytest.fixture(scope="module")
+def pipe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pipe]:
+    root = tmp_path_factory.mktemp("stdio")
+    pipe = Pipe(write_tree(root / "notes", SMALL_VAULT), root / "data")
+    handshake = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}},
+    }
+    pipe.write(json.dumps(handshake).encode() + b"\n")
+    assert json.loads(pipe.lines.get(timeout=60))["result"]["serverInfo"]["name"] == "obsigate"
+    pipe.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+    yield pipe
+    printed = pipe.close()
+    assert " ERROR " not in printed and "Traceback" not in printed, printed[-5000:]
+
+
+def test_stdio_every_malformed_frame_gets_an_error(pipe: Pipe) -> None:
+    """The same frames as over HTTP, one per line (a frame's own line breaks make several lines), then lines
+    over the 4 MiB cap: each answered, the server still serving after each."""
+    for _what, body in frames():
+        if b"\n" in body or body.startswith((b"\xff\xfe", b"\xfe\xff")):
+            body = body.replace(b"\n", b" ")
+        pipe.send(body)
+    over = 5 << 20
+    for line in (b"x" * over, b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"p":"' + b"y" * over + b'"}}'):
+        answers = pipe.answers_to(line)
+        assert len(answers) == 1 and answers[0]["error"]["code"] == -32600, answers
+        assert "over the 4194304-byte limit" in answers[0]["error"]["message"]
+
+
+def test_stdio_a_deeply_nested_line_is_a_parse_error() -> None:
+    """Regression (found by this fuzz): 100,000 nested arrays on one line made the stdlib parser raise
+    ``RecursionError``, which ended the whole stdio server."""
+    answer = parse_line(b"[" * 100_000 + b"]" * 100_000)
+    assert isinstance(answer, JSONRPCError) and answer.error.code == PARSE_ERROR and answer.id is None
+
+
+@FUZZ
+@given(line=st.binary(max_size=512).map(lambda b: b.replace(b"\n", b"")))
+def test_stdio_any_bytes(pipe: Pipe, line: bytes) -> None:
+    pipe.send(line)
+
+
+@FUZZ
+@given(value=json_values)
+def test_stdio_any_json_value(pipe: Pipe, value: Any) -> None:
+    pipe.send(json.dumps(value, allow_nan=True).encode("utf-8", "surrogatepass"))
+
+
+@FUZZ
+@given(data=st.data())
+def test_stdio_wrong_types_in_every_field_and_tool_argument(pipe: Pipe, fuzzed: Fuzzed, data: st.DataObject) -> None:
+    if data.draw(st.booleans()):
+        request: Any = data.draw(broken_requests(fuzzed.prompts))
+    else:
+        name = data.draw(st.sampled_from(sorted(fuzzed.tools)))
+        properties = fuzzed.tools[name].get("properties", {})
+        arguments = data.draw(st.fixed_dictionaries({}, optional={p: typed(s) for p, s in properties.items()}))
+        request = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+    if request.get("method") == "initialize":
+        return  # a second initialize on the one session is the SDK's to refuse; not fuzzed here
+    pipe.send(json.dumps(request, allow_nan=True).encode("utf-8", "surrogatepass"))
