@@ -738,4 +738,6 @@ def test_stdio_wrong_types_in_every_field_and_tool_argument(pipe: Pipe, fuzzed: 
         request = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
     if request.get("method") == "initialize":
         return  # a second initialize on the one session is the SDK's to refuse; not fuzzed here
+    if data.draw(st.booleans()) and isinstance(request.get("params"), dict):
+        request["params"].setdefault("_meta", META)  # a 2026-07-28 message (per-request _meta) on the same pipe
     pipe.send(json.dumps(request, allow_nan=True).encode("utf-8", "surrogatepass"))
