@@ -81,6 +81,7 @@ def _db_lock(path: Path) -> threading.RLock:
     with _DB_LOCKS_GUARD:
         return _DB_LOCKS.setdefault(key, threading.RLock())
 
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS proposals (
     jti TEXT PRIMARY KEY,
