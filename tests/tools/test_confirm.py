@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -598,6 +599,29 @@ def test_revoke_spends_a_token(data_dir: Path) -> None:
     with pytest.raises(ServiceError) as info:
         service.redeem(issued.token, user="u", tool="t")
     assert info.value.code == "token_reused"
+
+
+def test_many_threads_take_turns_on_the_store(data_dir: Path) -> None:
+    """Regression (issue 20, 50 MCP sessions): concurrent proposals failed with ``database is locked`` once
+    SQLite's unfair busy wait ran out; threads of one process now queue. A 50 ms busy timeout makes the old
+    failure certain here; every issue and redeem must land."""
+    service = ConfirmationService(data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, busy_timeout_s=0.05)
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        for j in range(5):
+            try:
+                issued = service.issue(user="u", tool="t", vault="v", args={"i": i, "j": j}, reads={})
+                assert service.redeem(issued.token, user="u", tool="t").args == {"i": i, "j": j}
+            except BaseException as exc:  # noqa: BLE001 — collected, asserted below
+                errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
 
 
 def test_strip_secret_fields_for_model_prompts(rt: ToolRuntime) -> None:

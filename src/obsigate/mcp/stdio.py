@@ -102,7 +102,7 @@ def _error(code: int, message: str, request_id: Any = None) -> JSONRPCError:
 def parse_line(line: bytes) -> SessionMessage | JSONRPCError | None:
     """One input line: the message it carries, the error that answers it, or ``None`` (a blank line, ignored).
 
-    Not JSON → ``-32700`` with ``id: null``; JSON that is not a JSON-RPC message → ``-32600``, with the line's
+    Not JSON (or nested too deep to parse) → ``-32700`` with ``id: null``; JSON that is not a JSON-RPC message → ``-32600``, with the line's
     ``id`` when it has a usable one; an array → ``-32600`` (JSON-RPC batches left MCP in 2025-06-18). A
     JSON-RPC error *from* the client (its answer to a server request) is a message like any other.
     """
@@ -114,7 +114,7 @@ def parse_line(line: bytes) -> SessionMessage | JSONRPCError | None:
         pass
     try:
         raw = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # nesting deeper than the stdlib parser recurses: not parsed either
         return _error(PARSE_ERROR, "Parse error: the line is not JSON (one JSON-RPC message per line, UTF-8)")
     if isinstance(raw, list):
         return _error(

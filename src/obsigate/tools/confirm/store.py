@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -64,6 +65,22 @@ KEY_BYTES = 32
 REQUIRED_CLAIMS = ("iss", "aud", "sub", "jti", "iat", "exp", "typ", "tool", "vault", "args_sha256", "reads_sha256")
 #: Spent ``jti`` rows are kept this long after their token's expiry before being purged.
 USED_GRACE_S = 60
+
+_DB_LOCKS: dict[Path, threading.RLock] = {}
+_DB_LOCKS_GUARD = threading.Lock()
+
+
+def _db_lock(path: Path) -> threading.RLock:
+    """The lock this process holds while a connection to the store at ``path`` is open.
+
+    SQLite's busy wait polls with growing sleeps and no queue: with dozens of proposals in flight (50 MCP
+    sessions, issue 20) a waiter could miss every turn for the whole busy timeout and fail with "database is
+    locked". Threads of one process queue on this lock instead; only another process on the same data dir still
+    meets SQLite's busy timeout."""
+    key = path.resolve()
+    with _DB_LOCKS_GUARD:
+        return _DB_LOCKS.setdefault(key, threading.RLock())
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS proposals (
@@ -159,17 +176,26 @@ class ConfirmationService:
         clock: seconds since the epoch (``time.time``); tests inject one. It stamps ``iat``/``exp`` and the
             rows, and :meth:`redeem` refuses a token whose ``exp`` has passed by it, besides PyJWT's own check
             against the wall clock (no leeway: the same process issues and verifies).
+        busy_timeout_s: how long an operation waits for another process's lock on the store before failing
+            with ``sqlite3.OperationalError`` (threads of this process take turns instead: :func:`_db_lock`).
 
-    Thread-safe: every operation opens its own SQLite connection.
+    Thread-safe: every operation opens its own SQLite connection, one at a time per process.
     """
 
     def __init__(
-        self, key_path: Path, db_path: Path, *, ttl_s: int = 300, clock: Callable[[], float] = time.time
+        self,
+        key_path: Path,
+        db_path: Path,
+        *,
+        ttl_s: int = 300,
+        clock: Callable[[], float] = time.time,
+        busy_timeout_s: float = 10.0,
     ) -> None:
         if ttl_s < 1:
             raise ValueError("ttl_s must be at least 1 second")
         self.ttl_s = int(ttl_s)
         self._clock = clock
+        self._busy_timeout_s = busy_timeout_s
         self._tokens = TokenService(
             Path(key_path), issuer=ISSUER, audience=AUDIENCE, token_type=TOKEN_TYPE, header_typ=TOKEN_TYPE,
             default_ttl_s=self.ttl_s, min_ttl_s=1, max_ttl_s=max(self.ttl_s, 1), leeway_s=0, secret_bytes=KEY_BYTES,
@@ -178,6 +204,7 @@ class ConfirmationService:
         self._tokens.key_bytes  # noqa: B018 — create the key now, not on the first proposal
         self._db_path = Path(db_path)
         ensure_private_file(self._db_path)
+        self._lock = _db_lock(self._db_path)
         with self._connect() as db:
             db.executescript(_SCHEMA)
             if "view_json" not in {row[1] for row in db.execute("PRAGMA table_info(proposals)")}:
@@ -192,13 +219,15 @@ class ConfirmationService:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A fresh autocommit connection, closed on exit (an open transaction is then rolled back)."""
-        db = sqlite3.connect(self._db_path, timeout=10, isolation_level=None)
-        try:
-            db.execute("PRAGMA synchronous=FULL")
-            yield db
-        finally:
-            db.close()
+        """A fresh autocommit connection, closed on exit (an open transaction is then rolled back), used while
+        holding this process's turn on the store (:func:`_db_lock`)."""
+        with self._lock:
+            db = sqlite3.connect(self._db_path, timeout=self._busy_timeout_s, isolation_level=None)
+            try:
+                db.execute("PRAGMA synchronous=FULL")
+                yield db
+            finally:
+                db.close()
 
     def _now(self) -> int:
         return int(self._clock())
