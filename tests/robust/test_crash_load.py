@@ -20,11 +20,7 @@ so at the end, from the client's side alone:
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -33,6 +29,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from robust.serving import Server
 from support import free_port
 
 from obsigate.domain.storage.backups import BackupStore
@@ -90,42 +87,6 @@ def make_plan(rng: random.Random) -> Plan:
         else:
             plan.ops.append(Op(n, "create", f"New/Made {n:04}.md", f"# Made {n}\n\nCreated as {word}.\n{pad}\n"))
     return plan
-
-
-class Server:
-    """``obsigate serve`` over ``vault``/``data`` on a fixed loopback ``port`` (the writers keep one address
-    across restarts), with rate limits out of the way (1,000 writes from one identity)."""
-
-    def __init__(self, vault: Path, data: Path, port: int, log: Path) -> None:
-        self.url = f"http://127.0.0.1:{port}"
-        env = {**os.environ, "OBSIGATE_TOOL_RATE_LIMIT": "1000000", "OBSIGATE_WEB_RATE_LIMIT": "1000000"}
-        cmd = [sys.executable, "-m", "obsigate", "serve", "--vault", f"v={vault}", "--no-auth",
-               "--data-dir", str(data), "--port", str(port)]  # fmt: skip
-        with log.open("ab") as err:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx2.get(f"{self.url}/api/health", timeout=1).json()["index"]["state"] == "ready":
-                    return
-            except (httpx2.HTTPError, ValueError, KeyError):
-                pass
-            assert self.proc.poll() is None, f"the server exited while starting: {log.read_text()[-3000:]}"
-            time.sleep(0.05)
-        raise AssertionError("the server did not get ready")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 def send(client: httpx2.Client, url: str, op: Op) -> int:
