@@ -11,6 +11,9 @@ the data dir), then writes through the REST API:
   ``storage_full``, no empty journal entry left behind; reads and searches go on; a note edited outside the server
   meanwhile cannot be indexed (SQLite's "database or disk is full"), and a clean stop still takes a moment, not the
   minute the index's committer used to wait for the failed transaction's full-text operations;
+- an index transaction that meets the full disk fails with SQLite's own "database or disk is full" (SQLite has
+  rolled it back itself: a second ROLLBACK used to raise "no transaction is active" over it), and the store
+  takes the next transaction once there is room;
 - space freed, the server starts again on the same folders with nothing to recover, indexes the outside edit, and
   the same writes land, the old bytes in the backups.
 """
@@ -18,8 +21,10 @@ the data dir), then writes through the REST API:
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
@@ -30,6 +35,9 @@ import httpx2
 import pytest
 from robust.serving import Server
 from support import free_port
+
+from obsigate.domain.index.sqlite_store import MetaStore, put_diagnostic
+from obsigate.services.errors import is_storage_full
 
 pytestmark = pytest.mark.e2e
 
@@ -87,10 +95,14 @@ class Disks:
         return self.server.url
 
 
-@pytest.fixture(scope="module")
-def disks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Disks]:
+def _need_root() -> None:
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root (run the suite as root to test a full disk)")
+
+
+@pytest.fixture(scope="module")
+def disks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Disks]:
+    _need_root()
     root = tmp_path_factory.mktemp("full")
     mounted: list[Path] = []
     try:
@@ -191,6 +203,8 @@ def test_a_restart_recovers_cleanly_and_the_writes_land(disks: Disks) -> None:
     logged = len(disks.log.read_text())
     disks.start()
     assert journal(disks) == []
+    audit = (disks.data / "audit.log").read_bytes().splitlines()
+    assert all(json.loads(line)["tool"] for line in audit)  # no torn record on the full disk
     assert "change recovery" not in disks.log.read_text()[logged:]
     hits = httpx2.get(f"{disks.url}/api/search", params={"q": "seagrass"}, timeout=10).json()["hits"]
     assert [h["path"] for h in hits] == ["Note 4.md"]  # the outside edit, indexed at last
@@ -207,3 +221,33 @@ def test_a_restart_recovers_cleanly_and_the_writes_land(disks: Disks) -> None:
             versions = c.get("/api/file/v/backups", params={"path": path}).json()["versions"]
             assert versions and {v["file_version"] for v in versions} == {read[path]}, versions
     assert journal(disks) == []
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MB tmpfs of its own."""
+    _need_root()
+    reason = _mount(tmp_path / "disk", "1m")
+    if reason is not None:
+        pytest.skip(f"no small disk to fill: {reason}")
+    try:
+        yield tmp_path / "disk"
+    finally:
+        _umount(tmp_path / "disk")
+
+
+def test_an_index_transaction_on_a_full_disk(small_disk: Path) -> None:
+    store = MetaStore(small_disk / "index.sqlite3")
+    try:
+        filler = fill(small_disk)
+        rows = [put_diagnostic("v", f"Note {i}.md", "code", "m" * 1000, 0) for i in range(2000)]  # ~2 MB
+        with pytest.raises(sqlite3.OperationalError) as raised, store.transaction() as c:
+            MetaStore.run(c, rows)
+        assert str(raised.value) == "database or disk is full"
+        assert is_storage_full(raised.value) and not store.wconn.in_transaction
+        filler.unlink()
+        with store.transaction() as c:
+            MetaStore.run(c, rows[:10])
+        assert store.wconn.execute("SELECT count(*) FROM diagnostics").fetchone() == (10,)
+    finally:
+        store.close()
