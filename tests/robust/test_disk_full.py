@@ -8,7 +8,8 @@ the data dir), then writes through the REST API:
   500), nothing in the vault changed (no temp file left either), nothing left in the change journal, nothing
   reported as "not rolled back" (the undo of a write that never landed must not try to rewrite the old bytes);
 - the data dir's disk full: the backup before an overwrite and the journal entry of a create cannot be written →
-  ``storage_full``, no empty journal entry left behind; reads and searches go on; a note edited outside the server
+  ``storage_full``, no empty journal entry left behind, and an agent's proposal over MCP, which SQLite cannot
+  store, is refused the same way; reads and searches go on; a note edited outside the server
   meanwhile cannot be indexed (SQLite's "database or disk is full"), and a clean stop still takes a moment, not the
   minute the index's committer used to wait for the failed transaction's full-text operations;
 - an index transaction that meets the full disk fails with SQLite's own "database or disk is full" (SQLite has
@@ -31,12 +32,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import anyio
 import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from robust.serving import Server
 from support import free_port
 
 from obsigate.domain.index.sqlite_store import MetaStore, put_diagnostic
+from obsigate.mcp.server import ERROR_META_KEY
 from obsigate.services.errors import is_storage_full
 
 pytestmark = pytest.mark.e2e
@@ -155,6 +160,20 @@ def assert_storage_full(answers: dict[str, httpx2.Response]) -> None:
         assert "details" not in body, (what, body)  # nothing left changed ("not_rolled_back")
 
 
+async def propose_over_mcp(url: str) -> dict:
+    """``propose_append_to_file`` over MCP with the SDK's client; the error object of its ``isError`` result."""
+    with anyio.fail_after(30):
+        async with (
+            httpx2.AsyncClient() as http,
+            Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+        ):
+            result = await client.call_tool(
+                "propose_append_to_file", {"vault": "v", "path": "Note 2.md", "content": BIG}
+            )
+    assert result.is_error is True, result
+    return result.meta[ERROR_META_KEY]
+
+
 def assert_up(url: str) -> None:
     assert httpx2.get(f"{url}/api/health", timeout=10).status_code == 200
     read = httpx2.get(f"{url}/api/file/v", params={"path": "Note 3.md"}, timeout=10)
@@ -184,6 +203,9 @@ def test_a_full_data_disk(disks: Disks) -> None:
         assert_up(disks.url)
         hits = httpx2.get(f"{disks.url}/api/search", params={"q": "tidepool"}, timeout=10).json()["hits"]
         assert sorted(h["path"] for h in hits) == sorted(NOTES)
+        # an agent's proposal cannot be stored (SQLite is full): the same answer, over MCP
+        error = anyio.run(propose_over_mcp, disks.url)
+        assert error["code"] == "storage_full" and "full" in error["message"], error
         # a person edits a note in Obsidian meanwhile: the watcher cannot index it on the full disk
         (disks.vault / "Note 4.md").write_text("# Note 4\n\nRewritten outside, a seagrass note.\n")
         deadline = 20.0
