@@ -15,6 +15,9 @@ the data dir), then writes through the REST API:
 - an index transaction that meets the full disk fails with SQLite's own "database or disk is full" (SQLite has
   rolled it back itself: a second ROLLBACK used to raise "no transaction is active" over it), and the store
   takes the next transaction once there is room;
+- a change-journal record or an audit record the disk has room for only part of: the journal's is an error (the
+  step is not taken), the audit's is dropped whole; neither leaves a torn line (``os.write`` writes what fits
+  and returns short, the next write fails);
 - space freed, the server starts again on the same folders with nothing to recover, indexes the outside edit, and
   the same writes land, the old bytes in the backups.
 """
@@ -29,6 +32,7 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,8 +45,10 @@ from robust.serving import Server
 from support import free_port
 
 from obsigate.domain.index.sqlite_store import MetaStore, put_diagnostic
+from obsigate.domain.storage.journal import ChangeJournal
 from obsigate.mcp.server import ERROR_META_KEY
 from obsigate.services.errors import is_storage_full
+from obsigate.tools.audit import AuditEvent, AuditLog
 
 pytestmark = pytest.mark.e2e
 
@@ -245,17 +251,58 @@ def test_a_restart_recovers_cleanly_and_the_writes_land(disks: Disks) -> None:
     assert journal(disks) == []
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MB tmpfs of its own."""
+@contextmanager
+def _small_disk(target: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` of its own at ``target`` while inside (skipped without root or ``mount``)."""
     _need_root()
-    reason = _mount(tmp_path / "disk", "1m")
+    reason = _mount(target, size)
     if reason is not None:
         pytest.skip(f"no small disk to fill: {reason}")
     try:
-        yield tmp_path / "disk"
+        yield target
     finally:
-        _umount(tmp_path / "disk")
+        _umount(target)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MB tmpfs of its own."""
+    with _small_disk(tmp_path / "disk", "1m") as disk:
+        yield disk
+
+
+@pytest.fixture
+def one_page_disk(tmp_path: Path) -> Iterator[Path]:
+    """A tmpfs of one 4 KB page: a file that fills it takes a short write, then ENOSPC."""
+    with _small_disk(tmp_path / "disk", "4k") as disk:
+        yield disk
+
+
+def test_a_journal_record_the_disk_has_no_room_for_is_an_error_not_a_torn_line(one_page_disk: Path) -> None:
+    """``os.write`` on a nearly full disk writes what fits and returns short: a record written with one call was
+    torn without an error, the step done with its undo lost (a crash then left the change half made)."""
+    journal = ChangeJournal(one_page_disk)
+    entry = journal.begin("v", "edit_file")
+    assert entry.path is not None
+    room = 4096 - entry.path.stat().st_size - 10
+    entry.intend({"op": "mkdir", "path": "x" * (room - len('{"op":"mkdir","path":""}\n'))})
+    assert entry.path.stat().st_size == 4086
+    with pytest.raises(OSError) as raised:
+        entry.intend({"op": "mkdir", "path": "Folder"})
+    assert raised.value.errno == errno.ENOSPC
+    [(_, records)] = journal.pending()  # what a recovery would read: the whole records, not the torn one
+    assert [r["op"] for r in records] == ["begin", "mkdir"]
+    entry.commit()  # no room for the commit line either: the entry is forgotten all the same
+    assert list(journal.pending()) == [] and not entry.path.exists()
+
+
+def test_an_audit_record_the_disk_has_no_room_for_is_dropped_whole(one_page_disk: Path) -> None:
+    audit = AuditLog(one_page_disk / "audit.log")
+    for n in range(40):  # ~200 bytes each: the page is full after ~20
+        audit.record(AuditEvent("alice", "token", "mcp", "read_file", "v", {"path": f"Note {n}.md"}, "ok", 1.0))
+    lines = (one_page_disk / "audit.log").read_bytes().splitlines(keepends=True)
+    assert 10 < len(lines) < 40 and all(line.endswith(b"\n") and json.loads(line)["user"] == "alice" for line in lines)
+    assert [r["args"]["path"] for r in audit.tail(100)] == [f"Note {n}.md" for n in range(len(lines))]
 
 
 def test_an_index_transaction_on_a_full_disk(small_disk: Path) -> None:

@@ -63,9 +63,13 @@ class Entry:
             _append(self.path, record)
 
     def commit(self) -> None:
-        """Mark the change whole (durably); the entry is then forgotten."""
+        """Mark the change whole (durably); the entry is then forgotten. A ``commit`` line the disk has no room
+        for is not an error: the change is done, and removing the entry says the same (it is never rolled back)."""
         if self.path is not None:
-            _append(self.path, {"op": "commit"})
+            try:
+                _append(self.path, {"op": "commit"})
+            except OSError:
+                pass
             self.path.unlink(missing_ok=True)
 
     def roll_back(self, root_of: RootOf, read_backup: ReadBackup) -> list[str]:
@@ -101,10 +105,18 @@ class Recovered:
 
 
 def _append(path: Path, record: dict[str, Any]) -> None:
+    """Append ``record`` as one JSON line and fsync it.
+
+    Raises:
+        OSError: the line could not be written whole (a full disk: ``os.write`` first writes what fits and
+            returns short, and only the next write fails; a torn line is read back as the entry's end).
+    """
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, line)
+        view = memoryview(line)
+        while view:
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
