@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,24 +153,28 @@ def test_undoing_a_create_below_what_is_now_a_file_is_a_no_op(ws: Workspace) -> 
     assert (vault.root / "Sub").read_bytes() == b"a file\n"
 
 
+@pytest.mark.parametrize(
+    ("refusal", "code", "status"),
+    [(errno.ENOSPC, "storage_full", 507), (errno.EDQUOT, "storage_full", 507), (errno.EROFS, "write_failed", 503)],
+)
 def test_a_step_the_disk_refuses_is_answered_rolled_back_and_its_entry_closed(
-    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch, refusal: int, code: str, status: int
 ) -> None:
     vault = ws.vaults["v"]
     before = tree(vault.root)
     real, calls = ex.vault_fs.write_file, []
 
-    def full_disk(root: Path, rel: str, data: bytes, *, exclusive: bool = False) -> None:
+    def refusing_disk(root: Path, rel: str, data: bytes, *, exclusive: bool = False) -> None:
         calls.append(rel)
         if len(calls) == 2:
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(refusal, os.strerror(refusal))
         real(root, rel, data, exclusive=exclusive)
 
-    monkeypatch.setattr(ex.vault_fs, "write_file", full_disk)
+    monkeypatch.setattr(ex.vault_fs, "write_file", refusing_disk)
     steps = [ex.Write("Home.md", b"changed\n"), ex.Write("New/C.md", b"c\n", exclusive=True)]
     with pytest.raises(ServiceError) as info:
         ex.execute(ws, vault, steps, reason="test")
-    assert (info.value.code, info.value.http_status) == ("write_failed", 503)
+    assert (info.value.code, info.value.http_status) == (code, status)
     assert "New/C.md" in info.value.message and "nothing was changed" in info.value.message
     assert tree(vault.root) == before and not list(ws.journal.folder.iterdir())  # type: ignore[union-attr]
 

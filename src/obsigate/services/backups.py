@@ -19,11 +19,12 @@ from obsigate.domain.storage import vault_fs
 from obsigate.domain.storage.backups import (
     BackupArgumentError,
     BackupError,
+    BackupFailedError,
     BackupNotFoundError,
     BackupStore,
 )
 from obsigate.domain.vault import Vault
-from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable
+from obsigate.services.errors import BadRequest, NotFound, ServiceError, Unavailable, is_storage_full, storage_full
 from obsigate.services.paths import SafePath, normalize_rel, resolve_safe_path
 from obsigate.services.results import Page, Result
 from obsigate.services.workspace import Workspace, check_page, page_fields
@@ -54,6 +55,8 @@ def _service_error(exc: BackupError) -> ServiceError:
         return BadRequest(exc.message, hint=exc.hint)
     if isinstance(exc, BackupNotFoundError):
         return NotFound(exc.message, hint=exc.hint)
+    if isinstance(exc, BackupFailedError) and is_storage_full(exc):
+        return storage_full(f"the disk of the backups is full: {exc.message}; nothing was changed")
     return ServiceError(exc.message, code=exc.code, hint=exc.hint)  # backup_failed, backup_damaged
 
 
@@ -62,7 +65,8 @@ def store_errors() -> Iterator[None]:
     """Turn a :class:`~obsigate.domain.storage.backups.BackupError` raised inside the block into its service
     error, with the same message and hint: ``BackupArgumentError`` → :class:`BadRequest`
     (``invalid_argument``, 400), ``BackupNotFoundError`` → :class:`NotFound` (``not_found``, 404),
-    ``BackupFailedError`` → ``backup_failed`` (500), ``BackupDamagedError`` → ``backup_damaged`` (500)."""
+    ``BackupFailedError`` → ``backup_failed`` (500), or ``storage_full`` (507) when a full disk caused it,
+    ``BackupDamagedError`` → ``backup_damaged`` (500)."""
     try:
         yield
     except BackupError as exc:
@@ -76,8 +80,9 @@ def save_backup(
     first) with service errors; returns the new version id.
 
     Raises:
-        BadRequest, PathOutsideVault: an invalid path or vault name. ServiceError (``backup_failed``, 500): the
-        backup could not be written; the caller must not go on with its change.
+        BadRequest, PathOutsideVault: an invalid path or vault name. ServiceError (``backup_failed``, 500; or
+        ``storage_full``, 507: the disk is full): the backup could not be written; the caller must not go on
+        with its change.
     """
     rel = normalize_rel(path)
     with store_errors():

@@ -21,12 +21,18 @@ Hierarchy (class default codes; any catalogued code may be raised with the class
     ├── PayloadTooLarge (too_large)
     ├── RateLimited (rate_limited)
     └── Unavailable (unavailable)
+
+A full disk is one answer wherever it is met (the vault's disk, the backups, the change journal, the index):
+:func:`is_storage_full` recognises it (``ENOSPC``, ``EDQUOT``, SQLite's ``SQLITE_FULL``) and
+:func:`storage_full` builds its ``storage_full`` (507) error.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import secrets
+import sqlite3
 import tomllib
 import traceback
 from dataclasses import dataclass
@@ -212,6 +218,33 @@ class Unavailable(ServiceError):
     spent (``timeout``)."""
 
     code = "unavailable"
+
+
+#: ``errno`` values that mean the disk has no room left: full (``ENOSPC``) or over the user's quota (``EDQUOT``).
+STORAGE_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def is_storage_full(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or an exception it was raised from or while handling, says the disk is full: an
+    ``OSError`` with an errno of :data:`STORAGE_FULL_ERRNOS`, or a ``sqlite3.Error`` whose (primary) result
+    code is ``SQLITE_FULL``. The chain is followed because layers below re-raise a disk's refusal as their
+    own error (``BackupFailedError`` from the ``OSError``)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in STORAGE_FULL_ERRNOS:
+            return True
+        code = getattr(exc, "sqlite_errorcode", None) if isinstance(exc, sqlite3.Error) else None
+        if isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_FULL:
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def storage_full(message: str, details: dict[str, Any] | None = None) -> ServiceError:
+    """The ``storage_full`` error (507) saying ``message`` (what could not be done, and whether anything was
+    changed), with the catalogue's hint (free some space, retry)."""
+    return ServiceError(message, code="storage_full", hint=CATALOGUE["storage_full"].hint, details=details)
 
 
 def internal_error(exc: BaseException, what: str, who: str = "") -> ServiceError:

@@ -26,7 +26,7 @@ from obsigate.domain.storage.journal import Entry, ReadBackup, Recovered, RootOf
 from obsigate.domain.vault import Vault
 from obsigate.services.backups import read_backup, save_backup
 from obsigate.services.changes import BackupRef
-from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavailable
+from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavailable, is_storage_full, storage_full
 from obsigate.services.paths import fs_errors, kind_of
 from obsigate.services.workspace import Workspace
 
@@ -238,7 +238,8 @@ def execute(
 
     Raises:
         Conflict (``exists``), BadRequest (``not_a_directory``, ``is_a_directory``), Unavailable (no backup
-        store), ServiceError ``write_failed`` (503: any other OSError of a step, ``details.not_rolled_back``
+        store), ServiceError ``storage_full`` (507: the disk is full or over quota) or ``write_failed`` (503: any
+        other OSError of a step; both with ``details.not_rolled_back``
         listing what its undo could not put back): each after rolling back what was done and closing the
         change's journal entry.
     """
@@ -252,7 +253,10 @@ def execute(
     except OSError as exc:  # unreadable, or vanished since the plan: nothing was changed yet
         raise _step_error(exc, at, []) from exc
     versions = {b.path: b.version for b in out.backups}
-    entry = ws.journal.begin(vault.name, reason) if ws.journal is not None else Entry(None, vault.name)
+    try:
+        entry = ws.journal.begin(vault.name, reason) if ws.journal is not None else Entry(None, vault.name)
+    except OSError as exc:  # the journal's disk is full: nothing was changed yet
+        raise _step_error(exc, at, []) from exc
     try:
         for step in steps:
             at = step.dst if isinstance(step, Move) else step.path
@@ -283,7 +287,7 @@ def execute(
 
 def _step_error(exc: OSError, at: str, failed: list[str]) -> ServiceError:
     """The service error of the step at ``at`` the disk refused; ``failed``: paths its rollback could not put
-    back (then always ``write_failed``, whose details name them)."""
+    back (then always ``write_failed``, or ``storage_full`` for a full disk, whose details name them)."""
     if failed:
         log.error("a failed change could not be rolled back whole (%s); left changed: %s", exc, failed)
     elif isinstance(exc, FileExistsError):  # something appeared meanwhile, beside the vault lock (Obsidian)
@@ -293,6 +297,9 @@ def _step_error(exc: OSError, at: str, failed: list[str]) -> ServiceError:
     elif isinstance(exc, IsADirectoryError):
         return BadRequest(f"a folder stands at {at!r}; nothing was changed", code="is_a_directory")
     undone = "some of it could not be rolled back (the backups hold the old files)" if failed else "nothing was changed"
+    if is_storage_full(exc):
+        return storage_full(f"the disk is full: {at!r} could not be changed; {undone}",
+                            details={"not_rolled_back": failed[:20]} if failed else None)  # fmt: skip
     return ServiceError(f"the disk refused to change {at!r} ({exc.strerror or type(exc).__name__}); {undone}",
                         code="write_failed", details={"not_rolled_back": failed[:20]} if failed else None)  # fmt: skip
 

@@ -94,7 +94,8 @@ class AuditLog:
         ensure_private_file(path)
 
     def record(self, event: AuditEvent) -> None:
-        """Append ``event`` with a UTC ``ts``. I/O errors are swallowed: auditing must not break a read."""
+        """Append ``event`` with a UTC ``ts``. I/O errors are swallowed: auditing must not break a read. A record
+        the disk has no room for is dropped whole (the file is cut back to where it ended), never left torn."""
         line = {"ts": datetime.now(UTC).isoformat(timespec="milliseconds"), **asdict(event)}
         # backslashreplace: a lone surrogate in a refused argument must not cost the record
         data = (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode("utf-8", "backslashreplace")
@@ -102,7 +103,14 @@ class AuditLog:
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
                 try:
-                    os.write(fd, data)
+                    end = os.fstat(fd).st_size
+                    view = memoryview(data)
+                    try:
+                        while view:  # a full disk writes what fits and returns short; the next write fails
+                            view = view[os.write(fd, view) :]
+                    except OSError:
+                        os.ftruncate(fd, end)
+                        raise
                 finally:
                     os.close(fd)
             except OSError:

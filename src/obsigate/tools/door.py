@@ -24,7 +24,15 @@ import anyio
 from obsigate.domain.redaction import redact_payload, redact_text
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.text import has_lone_surrogate
-from obsigate.services.errors import BadRequest, NotFound, PathOutsideVault, ServiceError, internal_error
+from obsigate.services.errors import (
+    BadRequest,
+    NotFound,
+    PathOutsideVault,
+    ServiceError,
+    internal_error,
+    is_storage_full,
+    storage_full,
+)
 from obsigate.tools.audit import AuditEvent, summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -75,7 +83,8 @@ async def door(
 
     Raises:
         ServiceError: every failure (``invalid_argument`` for non-object or non-Unicode arguments,
-            ``rate_limited``, the block's own errors, ``internal_error`` for anything unexpected: logged
+            ``rate_limited``, the block's own errors, ``storage_full`` for a full disk no service translated,
+            ``internal_error`` for anything unexpected: logged
             with its traceback under a fresh ``error_id``, which the error and the audit record carry).
     """
     started = time.perf_counter()
@@ -111,6 +120,11 @@ async def door(
         _redact_error(refusal)
         raise refusal from None
     except Exception as exc:
+        if is_storage_full(exc):  # a full disk met where no service translated it (the journal, the index)
+            result_code = "storage_full"
+            full = storage_full(f"{name} could not finish: the server's disk is full ({exc})")
+            _redact_error(full)
+            raise full from None
         result_code = "internal_error"
         error = internal_error(exc, name, f"{ctx.mode} call by {ctx.principal.name}")
         call.error_id = error.error_id

@@ -102,6 +102,7 @@ class Committer:
         self._flush_requested = False
         self._overlay = Overlay()
         self.commit_error: BaseException | None = None
+        self._failures = 0  # full-text commits that failed so far (a full disk...), under _state
         self.avg_body = 300.0  # mean body word count: the overlay's BM25 length estimate
         self._open(heap_mb, threads)
         self._recover()
@@ -169,13 +170,20 @@ class Committer:
 
     def _commit_changes(self, changes: list[Change], *, interactive: bool) -> None:
         with self._wlock:
-            with self._store.transaction() as c:
-                for ch in changes:
-                    for op in ch.ops:
-                        self._gen += 1
-                        op.gen = self._gen
-                        MetaStore.journal(c, op.gen, op.vault, op.path)
-                    MetaStore.run(c, ch.sql)
+            first = self._gen
+            try:
+                with self._store.transaction() as c:
+                    for ch in changes:
+                        for op in ch.ops:
+                            self._gen += 1
+                            op.gen = self._gen
+                            MetaStore.journal(c, op.gen, op.vault, op.path)
+                        MetaStore.run(c, ch.sql)
+            except BaseException:
+                # rolled back (a full disk): its generations never reach the queue, so none may be handed out,
+                # or flush() (and closing) would wait for a commit that can never come
+                self._gen = first
+                raise
             ops = [op for ch in changes for op in ch.ops]
             with self._state:
                 if interactive:
@@ -291,6 +299,8 @@ class Committer:
                 log.exception("full-text commit failed; retrying")
                 with self._state:
                     self.commit_error = exc
+                    self._failures += 1
+                    self._state.notify_all()
                     closed = self.closed
                 if closed:
                     log.error("index closing with uncommitted full-text changes (they are re-indexed on next open)")
@@ -320,14 +330,19 @@ class Committer:
         with self._state:
             return self._searcher, *self._overlay.snapshot(vaults)
 
-    def flush(self, timeout: float | None) -> bool:
-        """Commit queued full-text changes now and wait for it. Returns False on timeout or when closed."""
+    def flush(self, timeout: float | None, *, until_failure: bool = False) -> bool:
+        """Commit queued full-text changes now and wait for it. Returns False on timeout or when closed, and with
+        ``until_failure`` as soon as a commit attempt made meanwhile failed (a full disk: retrying until the
+        timeout would only delay closing; what was not committed is re-indexed at the next open)."""
         with self._wlock:
             target = self._gen
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._state:
+            failures = self._failures
             while self._committed_gen < target:
                 if self.closed and not self._thread.is_alive():
+                    return False
+                if until_failure and self._failures > failures:
                     return False
                 self._flush_requested = True
                 self._state.notify_all()
@@ -338,11 +353,13 @@ class Committer:
         return True
 
     def drain(self) -> None:
-        """First step of closing: commit this thread's open batch and everything queued (up to 60 s)."""
+        """First step of closing: commit this thread's open batch and everything queued (up to 60 s, or until a
+        commit attempt fails)."""
         batch = getattr(self._tls, "batch", None)
         if batch is not None:
             self._flush_batch(batch)
-        self.flush(timeout=60)
+        if not self.flush(timeout=60, until_failure=True):
+            log.warning("index: closing with full-text changes not committed (they are re-indexed at the next open)")
 
     def stop(self) -> None:
         """Last step of closing: refuse writes, end the committer thread and release the writer lock."""

@@ -262,13 +262,21 @@ class MetaStore:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction on the writer connection: committed when the block ends, rolled back when it
+        raises (the block's error is what propagates, never a failed ``ROLLBACK``'s)."""
         c = self.wconn
         c.execute("BEGIN")
         try:
             yield c
             c.execute("COMMIT")
         except BaseException:
-            c.execute("ROLLBACK")
+            # a full disk at COMMIT may have rolled the transaction back already: a second ROLLBACK would raise
+            # "no transaction is active" over the real error
+            if c.in_transaction:
+                try:
+                    c.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("index: rolling back a failed transaction failed")
             raise
 
     @staticmethod

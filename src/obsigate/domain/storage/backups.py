@@ -214,7 +214,8 @@ class BackupStore:
                 except FileExistsError:
                     pass
                 except OSError as exc:
-                    raise BackupFailedError(f"cannot create the backup folder: {exc.strerror or exc}") from None
+                    # chained: services answer a full disk as such (services.errors.is_storage_full)
+                    raise BackupFailedError(f"cannot create the backup folder: {exc.strerror or exc}") from exc
             try:
                 st = os.lstat(d)
             except FileNotFoundError:
@@ -304,7 +305,7 @@ class BackupStore:
                     pass
                 raise
         except OSError as exc:
-            raise BackupFailedError(f"could not save a backup of {rel!r}: {exc.strerror or exc}") from None
+            raise BackupFailedError(f"could not save a backup of {rel!r}: {exc.strerror or exc}") from exc
         if self.keep:
             self.prune(vault, rel)
         return version

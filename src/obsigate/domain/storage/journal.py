@@ -63,9 +63,13 @@ class Entry:
             _append(self.path, record)
 
     def commit(self) -> None:
-        """Mark the change whole (durably); the entry is then forgotten."""
+        """Mark the change whole (durably); the entry is then forgotten. A ``commit`` line the disk has no room
+        for is not an error: the change is done, and removing the entry says the same (it is never rolled back)."""
         if self.path is not None:
-            _append(self.path, {"op": "commit"})
+            try:
+                _append(self.path, {"op": "commit"})
+            except OSError:
+                pass
             self.path.unlink(missing_ok=True)
 
     def roll_back(self, root_of: RootOf, read_backup: ReadBackup) -> list[str]:
@@ -101,10 +105,18 @@ class Recovered:
 
 
 def _append(path: Path, record: dict[str, Any]) -> None:
+    """Append ``record`` as one JSON line and fsync it.
+
+    Raises:
+        OSError: the line could not be written whole (a full disk: ``os.write`` first writes what fits and
+            returns short, and only the next write fails; a torn line is read back as the entry's end).
+    """
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, line)
+        view = memoryview(line)
+        while view:
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -117,11 +129,19 @@ class ChangeJournal:
         self.folder = make_private_dir(Path(data_dir) / JOURNAL_DIR)
 
     def begin(self, vault: str, reason: str) -> Entry:
-        """Start journalling a change of ``vault`` (``reason``: the tool, for the audit of a recovery)."""
+        """Start journalling a change of ``vault`` (``reason``: the tool, for the audit of a recovery).
+
+        Raises:
+            OSError: the entry could not be written (a full disk); nothing of it is left in the journal.
+        """
         entry_id = uuid.uuid4().hex
         path = self.folder / f"{entry_id}.jsonl"
-        _append(path, {"op": "begin", "id": entry_id, "vault": vault, "reason": reason})
-        fsync_dir(str(self.folder))  # the entry's name must survive a crash too
+        try:
+            _append(path, {"op": "begin", "id": entry_id, "vault": vault, "reason": reason})
+            fsync_dir(str(self.folder))  # the entry's name must survive a crash too
+        except BaseException:  # a full disk: the change will not start, so no empty entry may wait for recovery
+            path.unlink(missing_ok=True)
+            raise
         return Entry(path, vault)
 
     def pending(self) -> Iterator[tuple[Path, list[dict[str, Any]]]]:
@@ -181,8 +201,11 @@ def undo_record(vault: str, record: dict[str, Any], root_of: RootOf, read_backup
     if op == "write":
         rel = record["path"]
         present = vault_fs.exists(root, rel)
-        if record.get("after") and present and not _holds(root, rel, record["after"], record):
+        current = _sha256(root, rel) if present else None
+        if record.get("after") and present and current not in (record["after"], record.get("before_sha256")):
             return []  # changed since by someone else (an edit while the server was down): theirs wins, kept
+        if present and current is not None and current == record.get("before_sha256"):
+            return [rel]  # the write never landed: the old bytes are there (rewriting them could fail on a full disk)
         if record.get("backup"):
             vault_fs.write_file(root, rel, read_backup(vault, rel, record["backup"]))
         elif record.get("before") is not None:  # bytes of a file not in the backups (a note moved, then edited)
@@ -227,11 +250,9 @@ def _make_folders(root: Path, rel: str) -> None:
             pass
 
 
-def _holds(root: Path, rel: str, after: str, record: dict[str, Any]) -> bool:
-    """Whether ``rel`` still holds what this change wrote, or the bytes it had before (the write never
-    happened): only then may the undo put the old bytes back."""
+def _sha256(root: Path, rel: str) -> str | None:
+    """SHA-256 (hex) of the file ``rel``'s bytes now; ``None`` when it cannot be read as a regular file."""
     try:
-        current = hashlib.sha256(vault_fs.read_file(root, rel)[0]).hexdigest()
+        return hashlib.sha256(vault_fs.read_file(root, rel)[0]).hexdigest()
     except OSError:
-        return False
-    return current in (after, record.get("before_sha256"))
+        return None
