@@ -31,6 +31,7 @@ SERVER_FILES = {
     "domain/storage/backups.py": "the backup store in the data dir",
     "domain/storage/journal.py": "the change journal's own files in the data dir (vault paths go through vault_fs)",
     "domain/storage/private_files.py": "owner-only files and secrets in the data dir",
+    "domain/storage/owner.py": "owner.json in the data dir: which process holds it (obsigate mcp stdio reads it)",
     "domain/index/fulltext.py": "the tantivy index folder in the data dir",
     "domain/index/sqlite_store.py": "the SQLite index file in the data dir",
     "domain/vault.py": "Vault resolves its own root once, at construction (the root is trusted)",
@@ -42,6 +43,8 @@ SERVER_FILES = {
     "services/errors.py": "rewrites docs/mcp.md (make docs)",
     "tools/reference.py": "writes docs/tools.md (make docs)",
     "api/app.py": "the web app's index.html from the package",
+    "demo.py": "copies the packaged demo vault to the user's folder once, before it is served (--demo)",
+    "cli.py": "mcp config: the obsigate script beside the interpreter, for the client's command line",
 }
 
 
