@@ -258,7 +258,7 @@ def serve(
     console_logging()  # before create_app: the change recovery it runs prints what it did
     with _reported():
         application = create_app(settings)
-    out = Console()
+    out = Console(soft_wrap=True)  # a long path stays on its line, whatever the terminal's width
     out.print(f"[bold]ObsiGate[/bold] serving {', '.join(settings.vaults)}")
     out.print(f"  Web:  {settings.base_url}/")
     out.print(f"  MCP:  {settings.base_url}/mcp")

@@ -9,14 +9,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx2
 import psutil
 import pytest
 from catalogue import MCP_TOOLS
@@ -25,7 +23,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import ElicitResult, ResourceTemplateReference
 from pwdlib.hashers.argon2 import Argon2Hasher
-from support import SMALL_VAULT, free_port, write_tree
+from robust.serving import serve
+from support import SMALL_VAULT, write_tree
 
 from obsigate.auth.users import UserStore
 from obsigate.mcp.server import ERROR_META_KEY
@@ -303,37 +302,11 @@ def test_stdin_closed_during_a_confirmed_write_finishes_it(vaults: dict[str, Pat
 # --- beside a running `obsigate serve` ---------------------------------------------------------------------
 
 
-@contextmanager
-def serve(vaults: dict[str, Path], data: Path, *flags: str) -> Iterator[str]:
-    """``obsigate serve`` on a free loopback port; yields its MCP URL once it answers."""
-    port = free_port()
-    vault_args = [a for name, path in vaults.items() for a in ("--vault", f"{name}={path}")]
-    with open(data.parent / "serve.err", "wb") as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "obsigate", "serve", *vault_args, "--data-dir", str(data), "--port", str(port),
-             *flags],
-            stdout=subprocess.DEVNULL, stderr=err,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx2.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx2.TransportError:
-                    pass
-                assert proc.poll() is None and time.monotonic() < deadline, (data.parent / "serve.err").read_text()
-                time.sleep(0.1)
-            yield f"http://127.0.0.1:{port}/mcp"
-        finally:
-            proc.terminate()
-            proc.wait(20)
-
-
 async def test_forwards_to_a_running_serve(vaults: dict[str, Path], tmp_path: Path) -> None:
     data = tmp_path / "data"
     add_user(data, "alice", ["notes"])
-    with serve(vaults, data) as url:
+    with serve(vaults, data, auth=True) as server:
+        url = f"{server.url}/mcp"
         owner = json.loads((data / "owner.json").read_text())
         assert owner["kind"] == "serve" and owner["mcp_url"] == url
         for era in ERAS:

@@ -97,7 +97,7 @@ class Disks:
     server: Server | None = None
 
     def start(self) -> Server:
-        self.server = Server(self.vault, self.data, self.port, self.log)
+        self.server = Server({"v": self.vault}, self.data, port=self.port, log=self.log)
         return self.server
 
     @property

@@ -27,7 +27,7 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from robust.served import Served, serve
+from robust.serving import Server, serve
 from support import alice_token, write_tree
 
 pytestmark = pytest.mark.anyio
@@ -107,7 +107,7 @@ def error_code(result: Any) -> str | None:
     return result.meta["obsigate/error"]["code"] if result.is_error else None
 
 
-async def run_session(served: Served, token: str, s: int, tally: Tally) -> None:
+async def run_session(served: Server, token: str, s: int, tally: Tally) -> None:
     """One client: ``OPERATIONS`` operations drawn from :data:`MIX` (seeded by ``s``)."""
     rng = random.Random(s)
     kinds = rng.choices(list(MIX), weights=list(MIX.values()), k=OPERATIONS)
@@ -192,23 +192,23 @@ def p95(values: list[float]) -> float:
 
 
 @pytest.fixture
-def loaded(tmp_path: Path) -> Iterator[tuple[Served, str, Path]]:
+def loaded(tmp_path: Path) -> Iterator[tuple[Server, str, Path]]:
     vault = build_vault(tmp_path / "notes")
     token = alice_token(tmp_path / "data", vaults=["notes"])
-    with serve({"notes": vault}, tmp_path / "data") as served:
+    with serve({"notes": vault}, tmp_path / "data", auth=True) as served:
         yield served, token, vault
 
 
-async def test_fifty_sessions_of_mixed_operations(loaded: tuple[Served, str, Path]) -> None:
+async def test_fifty_sessions_of_mixed_operations(loaded: tuple[Server, str, Path]) -> None:
     served, token, vault = loaded
     tally = Tally()
-    t0, cpu0, server_cpu0 = time.monotonic(), time.process_time(), cpu_seconds(served.process.pid)
+    t0, cpu0, server_cpu0 = time.monotonic(), time.process_time(), cpu_seconds(served.proc.pid)
     with anyio.fail_after(300):
         async with anyio.create_task_group() as group:
             for s in range(SESSIONS):
                 group.start_soon(run_session, served, token, s, tally)
     seconds, cpu = time.monotonic() - t0, time.process_time() - cpu0
-    server_cpu = cpu_seconds(served.process.pid) - server_cpu0
+    server_cpu = cpu_seconds(served.proc.pid) - server_cpu0
 
     lines = [
         f"{SESSIONS} sessions × {OPERATIONS} operations in {seconds:.1f} s (CPU: clients {cpu:.1f} s, server"

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_types import PARSE_ERROR, JSONRPCError
-from robust.served import Served, serve
+from robust.serving import Server, serve
 from support import SMALL_VAULT, alice_token, write_tree
 
 from obsigate.mcp.stdio import parse_line
@@ -124,7 +124,7 @@ def header_safe(value: str) -> str:
 class Wire:
     """Raw ``POST /mcp`` in one era, with alice's bearer; a legacy wire opens its session first."""
 
-    def __init__(self, served: Served, token: str, era: str) -> None:
+    def __init__(self, served: Server, token: str, era: str) -> None:
         self.url = f"{served.url}/mcp"
         self.era = era
         self.http = httpx2.Client(timeout=TIMEOUT, headers={"Authorization": f"Bearer {token}"})
@@ -202,7 +202,7 @@ class Wire:
 class Fuzzed:
     """The server under fuzz, alice's token and what it lists (tool schemas, prompt names)."""
 
-    served: Served
+    served: Server
     token: str
     tools: dict[str, dict[str, Any]]
     prompts: list[str]
@@ -229,7 +229,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     root = tmp_path_factory.mktemp("fuzz")
     vault = write_tree(root / "notes", SMALL_VAULT)
     token = alice_token(root / "data", vaults=["notes"])
-    with serve({"notes": vault}, root / "data") as served:
+    with serve({"notes": vault}, root / "data", auth=True) as served:
         wire = Wire(served, token, MODERN)
         try:
             listed = wire.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}).messages[0]
