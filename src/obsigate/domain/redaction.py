@@ -313,7 +313,7 @@ def redact_text(text: str, *, keep_lines: bool = False) -> str:
     return "".join(out)
 
 
-def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:
+def redact_note(parsed: ParsedNote, text: str | None = None, *, clean: bool | None = None) -> ParsedNote:
     """A parsed note with every secret redacted, field by field, keeping its line numbers.
 
     Parse first, redact second: a secret inside link syntax (``[[sk-…]]``, ``[sk-…](Note.md)``) must not
@@ -323,9 +323,10 @@ def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:
     goes through :func:`redact_properties`.
 
     ``text``, the note the parse came from, allows a shortcut: when it holds no secret, only the frontmatter
-    is checked (by key, which text rules cannot see) instead of every field.
+    is checked (by key, which text rules cannot see) instead of every field. ``clean``: whether ``text`` holds
+    no secret, when the caller already knows (``redact_text(text) is text``), so it is not scanned twice.
     """
-    if text is not None and not secret_spans(text):
+    if text is not None and (clean if clean is not None else not secret_spans(text)):
         return dataclasses.replace(parsed, frontmatter=redact_properties(parsed.frontmatter))
 
     def red(value: str | None) -> str | None:
