@@ -23,6 +23,7 @@ from obsigate.domain.index.vault_index import IndexBusyError, VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.storage.journal import ChangeJournal, Recovered
+from obsigate.domain.storage.owner import Owner, claim_owner, read_owner, release_owner
 from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
@@ -54,6 +55,15 @@ log = logging.getLogger("obsigate.startup")
 
 class ConfigError(Exception):
     """A setting that cannot work (missing vault folder, unsafe no-auth bind). The message says how to fix it."""
+
+
+class DataDirBusy(ConfigError):
+    """Another process holds the data dir's index (and so its change journal); ``owner`` says which, when it
+    recorded itself (``<data-dir>/owner.json``), else ``None``."""
+
+    def __init__(self, message: str, owner: Owner | None) -> None:
+        super().__init__(message)
+        self.owner = owner
 
 
 def prepare_data_dir(data_dir: Path, vaults: dict[str, Vault] | None = None) -> Path:
@@ -178,8 +188,10 @@ def build_runtime(
     try:
         index = VaultIndex(data_dir / INDEX_FILE)
     except IndexBusyError:
-        raise ConfigError(
-            f"another ObsiGate process is using the index in {data_dir}; stop it first or use another --data-dir"
+        owner = read_owner(data_dir)
+        who = owner.describe() if owner is not None else "another ObsiGate process"
+        raise DataDirBusy(
+            f"{who} is using the index in {data_dir}; stop it first or use another --data-dir", owner
         ) from None
     destructive = {n: vs.ai_destructive_tools for n, vs in settings.vaults.items()}
     workspace = Workspace(
@@ -306,7 +318,17 @@ def create_app(settings: Settings) -> FastAPI:
     except BaseException:
         auth.users.close()
         raise
-    return build_app(settings, runtime, auth, ai_settings, assistant)
+    claim_owner(data_dir, serve_owner(settings, vaults))
+    return build_app(settings, runtime, auth, ai_settings, assistant, on_close=lambda: release_owner(data_dir))
+
+
+def serve_owner(settings: Settings, vaults: dict[str, Vault]) -> Owner:
+    """This ``obsigate serve`` as the data dir's owner: its MCP endpoint as a local process reaches it (the
+    loopback address when bound to every interface; ``public_url`` may name a proxy it cannot reach)."""
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "", "::") else settings.host
+    host = f"[{host}]" if ":" in host else host
+    url = f"http://{host}:{settings.port}/mcp"
+    return Owner(pid=os.getpid(), kind="serve", mcp_url=url, auth=settings.auth_enabled, vaults=_real(vaults))
 
 
 def open_ai_settings(settings: Settings, data_dir: Path) -> AISettings:
@@ -340,3 +362,87 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
     skills = SkillBook(data_dir)  # <data_dir>/skills.json: each person's own skills
     prompt = functools.partial(build_system_prompt, skills=skills)
     return Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)
+
+
+def run_mcp_stdio(settings: Settings, user: str | None) -> None:
+    """``obsigate mcp stdio``: serve MCP on stdin/stdout until stdin closes, as local ``user`` (that user's
+    vault grants, re-read on every request) or, with auth off (``settings.auth_enabled`` false), as the
+    anonymous all-vaults user.
+
+    One process writes a data dir's index and change journal. When it is free this process takes it (and
+    runs the indexer); when an ``obsigate serve`` holds it, serving the same vaults with the same auth mode,
+    every message is forwarded to that server's ``/mcp`` over loopback, authenticated as ``user`` with a
+    short-lived token signed by the data dir's key; any other holder is refused.
+
+    Raises:
+        ConfigError: no ``user`` while auth is on, an unknown user, or a data dir held by a process this one
+            cannot forward to (another stdio server, a server of other vaults or another auth mode).
+    """
+    import uuid
+
+    import anyio
+
+    from obsigate.auth.principal import ANONYMOUS
+    from obsigate.mcp.forward import TokenAuth, forward_stdio
+    from obsigate.mcp.stdio import serve_stdio, user_caller
+
+    if settings.auth_enabled and not user:
+        raise ConfigError(
+            "name the local user whose vault grants apply: --user NAME (obsigate user add NAME --vaults ...), "
+            "or --no-auth for the anonymous user with every vault"
+        )
+    if not settings.auth_enabled and user:
+        raise ConfigError("--user and --no-auth exclude each other: keep one")
+    vaults = build_vaults(settings)
+    data_dir = prepare_data_dir(settings.data_dir, vaults)
+    auth = open_auth(settings, data_dir)
+    try:
+        if user and auth.users.get_user(user) is None:
+            raise ConfigError(f"no local user {user!r} in {data_dir}; create it: obsigate user add {user} --vaults ...")
+        try:
+            runtime = build_runtime(settings, data_dir, vaults)
+        except DataDirBusy as busy:
+            url = _forwardable(busy, vaults, user)
+            log.info("%s owns %s: forwarding MCP to %s", busy.owner.describe() if busy.owner else "?", data_dir, url)
+            token_auth = TokenAuth(auth.tokens, auth.users, user) if user else None
+            anyio.run(functools.partial(forward_stdio, url, token_auth, max_line_bytes=settings.mcp_max_body_bytes))
+            return
+        claim_owner(data_dir, Owner(pid=os.getpid(), kind="stdio", auth=settings.auth_enabled, vaults=_real(vaults)))
+        caller = user_caller(auth.users, user) if user else (lambda: ANONYMOUS)
+        try:
+            anyio.run(
+                functools.partial(
+                    serve_stdio, runtime, caller, max_line_bytes=settings.mcp_max_body_bytes,
+                    session_id=f"stdio-{uuid.uuid4().hex[:12]}",
+                )
+            )  # fmt: skip
+        finally:
+            runtime.workspace.index.close()
+            release_owner(data_dir)
+    finally:
+        auth.users.close()
+
+
+def _real(vaults: dict[str, Vault]) -> dict[str, str]:
+    return {name: str(v.root) for name, v in vaults.items()}
+
+
+def _forwardable(busy: DataDirBusy, vaults: dict[str, Vault], user: str | None) -> str:
+    """The MCP URL of the ``obsigate serve`` holding the data dir, if this stdio process may forward to it.
+
+    Raises:
+        ConfigError: why it may not (the message of ``busy`` first).
+    """
+    owner = busy.owner
+    if owner is None or owner.kind != "serve" or not owner.mcp_url:
+        raise ConfigError(f"{busy}; one process writes a data dir's index and change journal, never two") from None
+    if owner.vaults != _real(vaults):
+        raise ConfigError(
+            f"{busy}; it serves other vaults ({', '.join(f'{k}={v}' for k, v in owner.vaults.items())}): declare the "
+            "same --vault NAME=PATH list to forward to it"
+        ) from None
+    if owner.auth and not user:
+        raise ConfigError(f"{busy}; it requires auth: pass --user NAME to forward to it as that user") from None
+    if not owner.auth and user:
+        raise ConfigError(f"{busy}; it runs without auth, so --user could not apply: pass --no-auth") from None
+    return owner.mcp_url

@@ -28,6 +28,7 @@ from obsigate.bootstrap import (
     check_auth_bind,
     open_auth,
     prepare_data_dir,
+    run_mcp_stdio,
 )
 from obsigate.config import Settings, load_settings, parse_vault_specs
 from obsigate.services.errors import NotFound, ServiceError
@@ -48,7 +49,11 @@ ai_app = typer.Typer(help="The assistant's LLM providers: status and API keys.",
 ai_key_app = typer.Typer(
     help="Store or remove a provider's API key (in <data-dir>/api_keys.json, mode 0600).", no_args_is_help=True
 )
+mcp_app = typer.Typer(
+    help="MCP over stdio for local clients (Claude Desktop, Claude Code, Cursor, VS Code).", no_args_is_help=True
+)
 ai_app.add_typer(ai_key_app, name="key")
+app.add_typer(mcp_app, name="mcp")
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
 app.add_typer(key_app, name="key")
@@ -230,6 +235,82 @@ def serve(
         out.print("  Auth: [yellow]off[/yellow] (anonymous access to every vault)")
     out.print("\n" + client_configs(settings), markup=False, highlight=False)
     uvicorn.run(application, host=settings.host, port=settings.port, log_level="warning", proxy_headers=False)
+
+
+UserOpt = Annotated[
+    str | None, typer.Option("--user", help="The local user whose vault grants apply (obsigate user add).")
+]
+NoAuthOpt = Annotated[
+    bool, typer.Option("--no-auth", help="No user: the anonymous user with every vault (stated, never implied).")
+]
+
+
+@mcp_app.command("stdio")
+def mcp_stdio(
+    data_dir: DataDir = None, vault: VaultOpt = None, user: UserOpt = None, no_auth: NoAuthOpt = False
+) -> None:
+    """Serve MCP on stdin/stdout (JSON-RPC only on stdout, logs on stderr) until stdin closes.
+
+    Shares the data dir with a running `obsigate serve` of the same vaults by forwarding to it; refuses
+    any other holder. See `obsigate mcp config` for client configurations."""
+    settings = _settings(data_dir=data_dir, vault=vault, auth_enabled=False if no_auth else None)
+    _need_vaults(settings)
+    console_logging()  # stderr: stdout carries only JSON-RPC
+    with _reported():
+        run_mcp_stdio(settings, user)
+
+
+#: ``obsigate mcp config --client NAME``: where each client keeps its MCP servers.
+CLIENTS = {
+    "claude-desktop": "claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/; "
+    "Windows: %APPDATA%\\Claude\\)",
+    "claude-code": "run in a shell (or the same server in .mcp.json)",
+    "cursor": ".cursor/mcp.json in a project, or ~/.cursor/mcp.json",
+    "vscode": '.vscode/mcp.json in a workspace (or the user configuration\'s "mcp" section)',
+}
+
+
+@mcp_app.command("config")
+def mcp_config(
+    client: Annotated[str, typer.Option("--client", help=f"One of: {', '.join(CLIENTS)}.")],
+    data_dir: DataDir = None,
+    vault: VaultOpt = None,
+    user: UserOpt = None,
+    no_auth: NoAuthOpt = False,
+) -> None:
+    """Print the configuration that makes CLIENT start `obsigate mcp stdio` (absolute paths)."""
+    if client not in CLIENTS:
+        raise _fail(_service_line("invalid_argument", f"unknown client {client!r}", f"one of: {', '.join(CLIENTS)}"))
+    settings = _settings(data_dir=data_dir, vault=vault, auth_enabled=False if no_auth else None)
+    _need_vaults(settings)
+    if settings.auth_enabled and not user:
+        raise _fail("name the local user the client acts as: --user NAME (or --no-auth)")
+    err.print(f"{client}: {CLIENTS[client]}")
+    typer.echo(stdio_client_config(client, settings, user))
+
+
+def stdio_command(settings: Settings, user: str | None) -> list[str]:
+    """The argv (absolute paths) that starts `obsigate mcp stdio` for ``settings`` and ``user``: this
+    installation's ``obsigate`` script beside its interpreter, else ``python -m obsigate``."""
+    script = Path(sys.executable).parent / "obsigate"
+    argv = [str(script)] if script.is_file() else [sys.executable, "-m", "obsigate"]
+    argv += ["mcp", "stdio", "--data-dir", str(Path(settings.data_dir).resolve())]
+    for name, vs in settings.vaults.items():
+        argv += ["--vault", f"{name}={vs.path.resolve()}"]
+    return argv + (["--user", user] if user else ["--no-auth"])
+
+
+def stdio_client_config(client: str, settings: Settings, user: str | None) -> str:
+    """``client``'s configuration snippet (JSON, or a shell command for claude-code) for the stdio server."""
+    import shlex
+
+    command, *args = stdio_command(settings, user)
+    if client == "claude-code":
+        return shlex.join(["claude", "mcp", "add", "--transport", "stdio", "obsigate", "--", command, *args])
+    server = {"command": command, "args": args}
+    if client == "vscode":
+        return json.dumps({"servers": {"obsigate": {"type": "stdio", **server}}}, indent=2)
+    return json.dumps({"mcpServers": {"obsigate": server}}, indent=2)
 
 
 def _check_port_free(host: str, port: int) -> None:

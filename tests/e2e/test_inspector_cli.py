@@ -125,7 +125,8 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 
 def inspect(inspector_dir: Path, tmp_path: Path, url: str, *args: str, token: str | None) -> tuple[int, Any, str]:
-    """Run ``npx --yes @modelcontextprotocol/inspector@2.12.0 --cli URL ... --format json``.
+    """Run ``npx --yes @modelcontextprotocol/inspector@2.12.0 --cli URL ... --format json`` (no URL: the server
+    comes from ``args``, e.g. ``--config FILE --server NAME``).
 
     Returns (exit code, parsed stdout JSON or None, stderr)."""
     home = tmp_path / "inspector-home"
@@ -139,7 +140,7 @@ def inspect(inspector_dir: Path, tmp_path: Path, url: str, *args: str, token: st
     }
     header = ["--header", f"Authorization: Bearer {token}"] if token else []
     done = subprocess.run(
-        ["npx", "--yes", INSPECTOR, "--cli", url, *header, *args, "--format", "json"],
+        ["npx", "--yes", INSPECTOR, "--cli", *([url] if url else []), *header, *args, "--format", "json"],
         cwd=inspector_dir,
         env=env,
         capture_output=True,
@@ -316,3 +317,28 @@ def test_tasks_docs_vault_end_to_end(inspector_dir: Path, tmp_path: Path) -> Non
         assert code == 0, err
         note = out["result"]["structuredContent"]
         assert note["headings"][0]["text"] == "Recurring Tasks (Repetition)" and "every" in note["content"]
+
+
+def test_stdio_from_the_printed_claude_desktop_config(inspector_dir: Path, tmp_path: Path) -> None:
+    """``obsigate mcp config --client claude-desktop`` as the Inspector's server file: the Inspector starts
+    ``obsigate mcp stdio`` itself, as Claude Desktop would, in both eras, and alice's grants hold over the pipe."""
+    data = tmp_path / "data"
+    notes = write_tree(tmp_path / "notes", SMALL_VAULT)
+    other = write_tree(tmp_path / "other", {"Private.md": "# Private\n"})
+    obsigate("user", "add", "alice", "--vaults", "notes", data_dir=data)
+    config = obsigate(
+        "mcp", "config", "--client", "claude-desktop", "--vault", f"notes={notes}", "--vault", f"other={other}",
+        "--user", "alice", data_dir=data,
+    ).stdout  # fmt: skip
+    (tmp_path / "claude_desktop_config.json").write_text(config)
+    server = ["--config", str(tmp_path / "claude_desktop_config.json"), "--server", "obsigate"]
+    code, out, err = inspect(inspector_dir, tmp_path, "", *server, "--method", "tools/list", token=None)
+    assert code == 0, err
+    assert {t["name"] for t in out["result"]["tools"]} == MCP_TOOLS
+    read = ["--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "vault=notes", "path=Ideas.md"]
+    code, out, err = inspect(inspector_dir, tmp_path, "", *server, *read, "--protocol-era", "modern", token=None)
+    assert code == 0, err
+    assert "tidepool" in out["result"]["structuredContent"]["content"]
+    denied = ["--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "vault=other", "path=Private.md"]
+    code, out, err = inspect(inspector_dir, tmp_path, "", *server, *denied, token=None)
+    assert code == 5 and out["result"]["_meta"]["obsigate/error"]["code"] == "vault_access_denied", err

@@ -12,7 +12,7 @@ import hashlib
 import importlib.util
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -87,11 +87,13 @@ def build_app(
     auth: AuthParts,
     ai_settings: AISettings | None = None,
     assistant: Assistant | None = None,
+    on_close: Callable[[], None] | None = None,
 ) -> FastAPI:
     """Return a ready-to-serve app over ``runtime`` (the tool layer) and ``auth`` (users, tokens, the bearer
     authenticator); it owns them from now on and closes the index and the user store on shutdown.
     ``ai_settings``: the assistant's provider settings (``/api/ai/status``, ``/api/config``); without them
-    those routes answer 503 ``unavailable``; so do the assistant's without ``assistant`` (closed on shutdown)."""
+    those routes answer 503 ``unavailable``; so do the assistant's without ``assistant`` (closed on shutdown).
+    ``on_close``: called last on a clean shutdown (the composition root's own cleanup: the data dir's owner file)."""
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -109,6 +111,8 @@ def build_app(
                 await assistant.aclose()
             runtime.workspace.index.close()
             auth.users.close()
+            if on_close is not None:
+                on_close()
 
     app = FastAPI(
         title="ObsiGate",

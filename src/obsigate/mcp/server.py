@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -197,7 +198,13 @@ def _client_elicits(ctx: ServerRequestContext[Any, Any]) -> bool:
     return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
 
 
-def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
+def build_mcp_server(
+    runtime: ToolRuntime,
+    *,
+    anonymous: bool,
+    caller: Callable[[], Principal] | None = None,
+    session_id: str | None = None,
+) -> Server[Any]:
     """Build the low-level MCP ``Server`` over ``runtime``'s registry and workspace.
 
     Args:
@@ -206,6 +213,11 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
             :data:`~obsigate.auth.principal.ANONYMOUS` (admin, every vault). ``False``: every request must
             carry an ``AccessToken`` from :class:`~obsigate.mcp.auth.ObsiGateTokenVerifier`; one without is
             refused with JSON-RPC ``-32600`` (the HTTP layer already answered 401 before that can happen).
+        caller: a transport with one fixed caller (stdio: the local user named at start) gives it here; it
+            is asked on every request, so it can re-read the user (a deletion or a grant change applies to
+            the next call) and raise ``MCPError`` to refuse. Wins over ``anonymous`` and tokens.
+        session_id: the session id of a one-connection transport (stdio), for the audit trail; over HTTP it
+            comes from each request's ``Mcp-Session-Id``.
 
     Handlers:
         * ``tools/list``: ``visible_tools`` for the caller, registry order (deterministic). It varies with
@@ -244,10 +256,12 @@ def build_mcp_server(runtime: ToolRuntime, *, anonymous: bool) -> Server[Any]:
     def context_of(ctx: ServerRequestContext[Any, Any]) -> ToolContext:
         """The tool context of this request: its caller and, in a 2025-era session, the session id."""
         headers = getattr(ctx.request, "headers", None) if ctx.request is not None else None
-        session = headers.get("mcp-session-id") if headers is not None else None
+        session = headers.get("mcp-session-id") if headers is not None else session_id
         return ToolContext(principal_of(ctx), runtime, mode="mcp", session_id=session or None)
 
     def principal_of(ctx: ServerRequestContext[Any, Any]) -> Principal:
+        if caller is not None:
+            return caller()
         if anonymous:
             return ANONYMOUS
         user = getattr(ctx.request, "scope", {}).get("user") if ctx.request is not None else None

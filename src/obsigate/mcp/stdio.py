@@ -1,0 +1,243 @@
+"""MCP over stdio: newline-delimited JSON-RPC on stdin/stdout (MCP ``basic/transports`` §stdio), logs on stderr.
+
+Two ways to serve, chosen by ``obsigate mcp stdio`` (``cli.py``):
+
+* :func:`serve_stdio`: this process owns the data dir and runs the same low-level ``Server`` as ``/mcp``
+  (``mcp/server.py``): the same tools, resources, prompts, completions and confirmations, for one fixed
+  caller (the local user named at start, re-read on every request).
+* :func:`~obsigate.mcp.forward.forward_stdio` (``mcp/forward.py``): an ``obsigate serve`` already owns the
+  data dir (one writer of the index and the change journal, never two), so every message is relayed to its
+  ``/mcp`` over loopback HTTP, authenticated as the same local user, and its answers relayed back.
+
+The transport is ours rather than the SDK's ``stdio_server`` for what a pipe can carry that HTTP cannot: a
+line over ``max_line_bytes`` is dropped as it is read (never buffered whole) and answered with an error, and
+every line that is not a JSON-RPC message is answered (``-32700``/``-32600``, JSON-RPC 2.0 §5.1) instead of
+being dropped silently. While serving, file descriptor 1 points at stderr, so a stray ``print`` anywhere
+cannot corrupt the JSON-RPC stream; the real stdout is written only here.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp import MCPError
+from mcp.shared.message import SessionMessage
+from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, JSONRPCRequest, JSONRPCResponse
+
+from obsigate.auth.principal import Principal
+from obsigate.auth.users import UserStore
+from obsigate.mcp.server import build_mcp_server
+from obsigate.tools.api import ToolRuntime
+
+__all__ = ["DRAIN_S", "LineReader", "parse_line", "serve_stdio", "stdio_streams", "user_caller"]
+
+log = logging.getLogger(__name__)
+
+_CHUNK = 1 << 16
+#: How long, once stdin has closed, the calls already read may still run before they are cancelled (seconds).
+DRAIN_S = 30.0
+
+
+class LineReader:
+    """Newline-delimited lines from a file descriptor, each at most ``max_bytes`` long.
+
+    :meth:`next` returns a line's bytes (without the newline), an ``int`` for a line that was longer than
+    ``max_bytes`` (its length; its bytes were read and dropped chunk by chunk, never held whole), or ``None`` at
+    end of input. A last line without a newline still counts. Blocking: call it from a worker thread.
+    """
+
+    def __init__(self, fd: int, max_bytes: int) -> None:
+        self._fd = fd
+        self._max = max_bytes
+        self._buf = bytearray()
+        self._scanned = 0  # bytes of _buf already known to hold no newline
+
+    def next(self) -> bytes | int | None:
+        """The next line, the length of an oversized one, or ``None`` at end of input."""
+        while True:
+            cut = self._buf.find(b"\n", self._scanned)
+            if cut >= 0:
+                line = bytes(self._buf[:cut])
+                del self._buf[: cut + 1]
+                self._scanned = 0
+                return line
+            self._scanned = len(self._buf)
+            if len(self._buf) > self._max:
+                return self._skip_rest()
+            chunk = os.read(self._fd, _CHUNK)
+            if not chunk:
+                line, self._buf, self._scanned = bytes(self._buf), bytearray(), 0
+                return line if line else None
+            self._buf += chunk
+
+    def _skip_rest(self) -> int:
+        """Drop the oversized line in the buffer and the rest of it still unread; return its length."""
+        dropped = len(self._buf)
+        self._buf.clear()
+        self._scanned = 0
+        while True:
+            chunk = os.read(self._fd, _CHUNK)
+            if not chunk:
+                return dropped
+            cut = chunk.find(b"\n")
+            if cut >= 0:
+                self._buf += chunk[cut + 1 :]
+                return dropped + cut
+            dropped += len(chunk)
+
+
+def _error(code: int, message: str, request_id: Any = None) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+def parse_line(line: bytes) -> SessionMessage | JSONRPCError | None:
+    """One input line: the message it carries, the error that answers it, or ``None`` (a blank line, ignored).
+
+    Not JSON → ``-32700`` with ``id: null``; JSON that is not a JSON-RPC message → ``-32600``, with the line's
+    ``id`` when it has a usable one; an array → ``-32600`` (JSON-RPC batches left MCP in 2025-06-18). A
+    JSON-RPC error *from* the client (its answer to a server request) is a message like any other.
+    """
+    if not line.strip():
+        return None
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError:
+        pass
+    try:
+        raw = json.loads(line)
+    except ValueError:
+        return _error(PARSE_ERROR, "Parse error: the line is not JSON (one JSON-RPC message per line, UTF-8)")
+    if isinstance(raw, list):
+        return _error(
+            INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported by MCP; one message per line"
+        )
+    ident = raw.get("id") if isinstance(raw, dict) else None
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        ident = None
+    return _error(INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request, notification or response", ident)
+
+
+Streams = tuple[MemoryObjectReceiveStream[SessionMessage], MemoryObjectSendStream[SessionMessage]]
+
+
+@asynccontextmanager
+async def stdio_streams(
+    max_line_bytes: int, *, drain_s: float = DRAIN_S, stdin_fd: int = 0, stdout_fd: int = 1
+) -> AsyncIterator[Streams]:
+    """The process's stdin/stdout as a pair of message streams ``(incoming, outgoing)``.
+
+    A line that is not a message, or longer than ``max_line_bytes``, is answered on stdout at once and never
+    reaches ``incoming``. When stdin closes, ``incoming`` ends only once every request already read has been
+    answered (or after ``drain_s`` seconds): a call in flight, a confirmed write above all, finishes instead of
+    being cancelled halfway, and its answer is written if stdout is still open. While open, ``stdout_fd``
+    points at stderr (restored on exit) and the real stdout is reached through a private duplicate.
+    """
+    wire = fcntl.fcntl(stdout_fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    os.dup2(2, stdout_fd)
+    in_send, in_recv = anyio.create_memory_object_stream[SessionMessage](0)
+    out_send, out_recv = anyio.create_memory_object_stream[SessionMessage | JSONRPCError](16)
+    reader = LineReader(stdin_fd, max_line_bytes)
+    pending: set[Any] = set()  # ids of the client's requests not answered yet
+    answered = anyio.Event()
+
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(wire, view) :]
+
+    async def read_loop() -> None:
+        async with in_send:
+            while (line := await anyio.to_thread.run_sync(reader.next, abandon_on_cancel=True)) is not None:
+                item: SessionMessage | JSONRPCError | None
+                if isinstance(line, int):
+                    log.warning("stdio: dropped a line of %d bytes (limit %d)", line, max_line_bytes)
+                    item = _error(
+                        INVALID_REQUEST,
+                        f"Invalid Request: a line of {line} bytes is over the {max_line_bytes}-byte limit",
+                    )
+                else:
+                    item = parse_line(line)
+                if isinstance(item, JSONRPCError):
+                    await out_send.send(item)
+                elif item is not None:
+                    if isinstance(item.message, JSONRPCRequest):
+                        pending.add(item.message.id)
+                    await in_send.send(item)
+            with anyio.move_on_after(drain_s):
+                while pending:
+                    await answered.wait()
+            if pending:
+                log.warning(
+                    "stdio: stdin closed; %d call(s) still unanswered after %.0f s are cancelled", len(pending), drain_s
+                )
+
+    async def write_loop() -> None:
+        nonlocal answered
+        broken = False
+        async with out_recv:
+            async for item in out_recv:
+                message = item if isinstance(item, JSONRPCError) else item.message
+                if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id in pending:
+                    pending.discard(message.id)
+                    answered.set()
+                    answered = anyio.Event()
+                if broken:
+                    continue
+                data = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+                try:
+                    await anyio.to_thread.run_sync(write, data)
+                except (BrokenPipeError, ConnectionResetError):
+                    broken = True  # the client is gone: keep answering (into nothing) so calls end cleanly
+                    log.info("stdio: stdout closed by the client")
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(write_loop)
+            tg.start_soon(read_loop)
+            try:
+                yield in_recv, out_send  # out_send also takes bare errors (ours)
+            finally:
+                tg.cancel_scope.cancel()
+    finally:
+        os.dup2(wire, stdout_fd)
+        os.close(wire)
+
+
+def user_caller(users: UserStore, name: str) -> Callable[[], Principal]:
+    """The caller of a stdio server started for local user ``name``, read again on every request: a grant
+    changed or revoked with ``obsigate user`` applies to the next call, a deleted user is refused
+    (JSON-RPC ``-32600``, ``unauthenticated: ...``)."""
+
+    def caller() -> Principal:
+        user = users.get_user(name)
+        if user is None:
+            raise MCPError(INVALID_REQUEST, f"unauthenticated: the local user {name!r} no longer exists")
+        return Principal.from_user(user, "local")
+
+    return caller
+
+
+async def serve_stdio(
+    runtime: ToolRuntime, caller: Callable[[], Principal], *, max_line_bytes: int, session_id: str
+) -> None:
+    """Serve MCP on stdin/stdout until stdin closes, as the data dir's owner: the indexer runs here (started
+    before the first message is read, stopped at the end). The caller closes the runtime's index."""
+    server = build_mcp_server(runtime, anonymous=False, caller=caller, session_id=session_id)
+    indexer = runtime.workspace.indexer
+    if indexer is not None:
+        await indexer.start()
+    try:
+        async with stdio_streams(max_line_bytes) as (incoming, outgoing):
+            await server.run(incoming, outgoing, server.create_initialization_options())
+    finally:
+        if indexer is not None:
+            await indexer.stop()
