@@ -35,6 +35,10 @@ Phases (``--phases``, default all):
     backup, atomic write, fsyncs, re-index), ``GET /api/health`` on ObsiGate and ``/health`` on the bare
     server every 50 ms, interleaved. The writer's count of applied appends is reported (its throughput).
 
+``stdio`` — target (d): ``tools/call read_file`` p50 ≤ 2 ms over ``obsigate mcp stdio --no-auth`` (its own
+    data dir, the 200-note vault), newline-delimited JSON-RPC on the pipes, beside the bare server's ``echo``
+    served by the SDK's ``stdio_server`` (``--bare-stdio``), alternating call by call as in ``read``.
+
 "Never blocks the event loop" is read as: ``/api/health`` answers during a build or heavy writes in about the
 time the bare server's ``/health`` takes at the same moment (p95 and max beside the floor's), not in the time
 of a build step or a write.
@@ -68,9 +72,9 @@ OUT = ROOT / "bench" / "out"
 VAULT = "demo"
 PROTOCOL = "2025-11-25"
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-PHASES = ("read", "build", "writes")
+PHASES = ("read", "build", "writes", "stdio")
 #: The issue-20 targets, in ms.
-TARGETS = {"read_delta_p50_ms": 1.0, "initialize_build_p95_ms": 100.0}
+TARGETS = {"read_delta_p50_ms": 1.0, "initialize_build_p95_ms": 100.0, "stdio_read_p50_ms": 2.0}
 
 
 # ------------------------------------------------------------------------------------------- the floor
@@ -97,6 +101,28 @@ def bare_server(port: int) -> None:
     server = Server("bare", on_list_tools=list_tools, on_call_tool=call_tool)
     app = server.streamable_http_app(custom_starlette_routes=[Route("/health", health)])
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
+
+
+def bare_stdio() -> None:
+    """The floor over stdio: the same bare ``Server`` under the SDK's ``stdio_server``."""
+    import anyio
+    from mcp.server import Server
+    from mcp.server.stdio import stdio_server
+    from mcp_types import CallToolResult, ListToolsResult, TextContent, Tool
+
+    async def list_tools(ctx: Any, params: Any) -> ListToolsResult:
+        return ListToolsResult(tools=[Tool(name="echo", input_schema={"type": "object"})])
+
+    async def call_tool(ctx: Any, params: Any) -> CallToolResult:
+        return CallToolResult(content=[TextContent(type="text", text="ok")])
+
+    server = Server("bare", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def run() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(run)
 
 
 # ------------------------------------------------------------------------------------------- processes
@@ -436,6 +462,115 @@ def phase_writes(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, An
     return out
 
 
+class StdioSession:
+    """A legacy MCP session over a subprocess's stdin/stdout (one JSON-RPC message a line)."""
+
+    def __init__(self, cmd: list[str], log: Path, env: dict[str, str] | None = None) -> None:
+        self.log = open(log, "wb")  # closed in close()
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=ROOT
+        )
+        self.next_id = 0
+        body = {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+        if self.request("initialize", body)["result"].get("protocolVersion") != PROTOCOL:
+            raise RuntimeError("unexpected initialize answer over stdio")
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and read lines until its answer (notifications and logs in between skipped)."""
+        assert self.proc.stdout is not None
+        self.next_id += 1
+        self._send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"stdio server closed its output; see {self.log.name}")
+            msg = json.loads(line)
+            if msg.get("id") == self.next_id:
+                return dict(msg)
+
+    def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        msg = self.request("tools/call", {"name": name, "arguments": args})
+        result = msg.get("result") or {}
+        if "error" in msg or result.get("isError"):
+            raise RuntimeError(f"{name} failed over stdio: {json.dumps(msg)[:300]}")
+        return dict(result.get("structuredContent") or {})
+
+    def cpu_s(self) -> float:
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()  # end of input: the server stops
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+def phase_stdio(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any]:
+    """Target (d): ``read_file`` over ``obsigate mcp stdio`` beside the bare stdio ``echo`` (see the module doc)."""
+    paths = note_paths(vault)
+    data = work / "data-stdio"
+    shutil.rmtree(data, ignore_errors=True)
+    env = {**os.environ, "OBSIGATE_TOOL_RATE_LIMIT": "1000000000"}
+    og_cmd = [sys.executable, "-m", "obsigate", "mcp", "stdio", "--vault", f"{VAULT}={vault}", "--no-auth"]
+    og_cmd += ["--data-dir", str(data)]
+    bare = StdioSession([sys.executable, "-m", "bench.mcp_speed", "--bare-stdio"], work / "bare-stdio.log")
+    og = StdioSession(og_cmd, work / "obsigate-stdio.log", env)
+    rounds: list[dict[str, Any]] = []
+    try:
+        time.sleep(2.0)  # the 200-note start-up index build is over (≈ 0.3 s quiet)
+        for _ in range(20):
+            bare.call("echo", {})
+            og.call("read_file", {"vault": VAULT, "path": paths[0]})
+        for r in range(a.rounds):
+            lb: list[float] = []
+            lo: list[float] = []
+            cpu_b = cpu_o = 0.0
+            for i in range(a.calls):
+                c0, t0 = bare.cpu_s(), time.perf_counter()
+                bare.call("echo", {})
+                lb.append((time.perf_counter() - t0) * 1000)
+                cpu_b += bare.cpu_s() - c0
+                path = paths[(r * a.calls + i) % len(paths)]
+                c0, t0 = og.cpu_s(), time.perf_counter()
+                got = og.call("read_file", {"vault": VAULT, "path": path})
+                lo.append((time.perf_counter() - t0) * 1000)
+                cpu_o += og.cpu_s() - c0
+                if got.get("path") != path:
+                    raise RuntimeError(f"read_file answered {got.get('path')!r} for {path!r}")
+            sb_, so_ = stats(lb), stats(lo)
+            rounds.append(
+                {
+                    "bare_echo": sb_,
+                    "obsigate_read_file": so_,
+                    "delta_p50_ms": so_["p50"] - sb_["p50"],
+                    "bare_cpu_ms_per_call": cpu_b / a.calls * 1000,
+                    "obsigate_cpu_ms_per_call": cpu_o / a.calls * 1000,
+                }
+            )
+            print(f"  stdio round {r + 1}: {_round_line(rounds[-1])}", flush=True)
+    finally:
+        og.close()
+        bare.close()
+    out: dict[str, Any] = {"rounds": rounds, "notes": len(paths), "calls_per_round": a.calls}
+    for key in ("delta_p50_ms", "bare_cpu_ms_per_call", "obsigate_cpu_ms_per_call"):
+        out[key] = statistics.median(r[key] for r in rounds)
+    for key in ("bare_echo", "obsigate_read_file"):
+        out[key] = {s: statistics.median(r[key][s] for r in rounds) for s in ("p50", "p95", "mean")}
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ report
 
 
@@ -479,6 +614,18 @@ def print_report(r: dict[str, Any]) -> None:
             f"{_f(d['bare_health'].get('max'))} ms; quiet p95 {_f(q['og_health'].get('p95'))} / "
             f"{_f(q['bare_health'].get('p95'))} ms"
         )
+    if r.get("stdio"):
+        _print_stdio(r["stdio"])
+
+
+def _print_stdio(st: dict[str, Any]) -> None:
+    o, b = st["obsigate_read_file"], st["bare_echo"]
+    ok = o["p50"] <= TARGETS["stdio_read_p50_ms"]
+    print(
+        f"(d) stdio read_file p50 {_f(o['p50'])} ms p95 {_f(o['p95'])} (target ≤ 2.00) {'met' if ok else 'MISSED'}; "
+        f"bare stdio echo p50 {_f(b['p50'])} p95 {_f(b['p95'])} ms → Δ {st['delta_p50_ms']:+.2f} ms; server "
+        f"CPU/call {st['obsigate_cpu_ms_per_call']:.2f} vs {st['bare_cpu_ms_per_call']:.2f} ms"
+    )
 
 
 def _load() -> str:
@@ -497,12 +644,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="1 round of 60 calls, a 2k-note build, 3 s of writes")
     ap.add_argument("--out", type=Path, default=OUT / "mcp-speed.json")
     ap.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    ap.add_argument("--bare-stdio", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--writer", metavar="URL", help=argparse.SUPPRESS)
     ap.add_argument("--writer-out", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--writer-paths", nargs="*", default=[], help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.bare_server:
         bare_server(a.bare_server)
+        return 0
+    if a.bare_stdio:
+        bare_stdio()
         return 0
     if a.writer:
         result = writer(a.writer, VAULT, a.writer_paths, a.writers, a.write_seconds)
@@ -540,6 +691,8 @@ def main(argv: list[str] | None = None) -> int:
             report["build"] = phase_build(vault(a.notes), work, a)
         if "writes" in phases:
             report["writes"] = phase_writes(vault(200), work, a)
+        if "stdio" in phases:
+            report["stdio"] = phase_stdio(vault(200), work, a)
     report["load_end"] = _load()
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(report, indent=1))
