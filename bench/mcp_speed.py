@@ -643,6 +643,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-seconds", type=float, default=8.0)
     ap.add_argument("--quick", action="store_true", help="1 round of 60 calls, a 2k-note build, 3 s of writes")
     ap.add_argument("--out", type=Path, default=OUT / "mcp-speed.json")
+    ap.add_argument("--vaults", type=Path, default=OUT, help="where the seeded vaults are cached")
     ap.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     ap.add_argument("--bare-stdio", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--writer", metavar="URL", help=argparse.SUPPRESS)
@@ -668,10 +669,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench.genvault import generate
 
-    OUT.mkdir(parents=True, exist_ok=True)
+    a.vaults.mkdir(parents=True, exist_ok=True)
 
     def vault(n: int) -> Path:
-        path = OUT / f"vault-{n}-42-hubs0"
+        path = a.vaults / f"vault-{n}-42-hubs0"
         if not (path / ".genvault.json").exists():
             generate(path, notes=n, seed=42)
         return path
