@@ -39,7 +39,11 @@ class _ActionConvertor(Convertor[str]):
 
 register_url_convertor("ai_text_action", _ActionConvertor())
 _Action = Annotated[
-    str, Path(description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md: the editor's AI toolbar).")
+    str,
+    Path(
+        description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md: the editor's AI toolbar).",
+        json_schema_extra={"enum": list(ACTIONS)},  # in /openapi.json: any other segment is a 404
+    ),
 ]
 
 
