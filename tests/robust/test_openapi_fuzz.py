@@ -23,6 +23,7 @@ import schemathesis
 from fakes.llm_server import FakeLLM, Reply, provider_env
 from fakes.openai_replies import stream_text
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import CheckContext
@@ -134,6 +135,18 @@ SETTINGS = settings(
 )
 
 
+#: Entries of the fuzzed vault (``None``: keep the generated path); deletes and renames change them on the way.
+KNOWN = (None, "Home.md", None, "Projects/Plan.md", None, "Ideas.md", "Attachments/pic.png", "Projects")
+
+
+def with_path(case: Any, path: str | None) -> Any:
+    """``case`` with its ``path`` argument (query or JSON body) set to ``path``, when both exist."""
+    for where in (case.query, case.body):
+        if path is not None and isinstance(where, dict) and "path" in where:
+            where["path"] = path
+    return case
+
+
 def fuzz(api: Any, send: Callable[[Any], None], *, guarded_negative: bool = True) -> list[str]:
     """Run ``send`` (request one case, validate its answer) on :data:`EXAMPLES` valid and as many invalid cases
     of every operation (invalid ones of an operation that names ``bearer`` only with ``guarded_negative``);
@@ -147,8 +160,12 @@ def fuzz(api: Any, send: Callable[[Any], None], *, guarded_negative: bool = True
             # valid cases name the real vault (a random name is only ever a 404): the tools' own code runs
             fixed = {"vault": "notes"} if names_vault and mode is GenerationMode.POSITIVE else None
 
+            cases = operation.as_strategy(generation_mode=mode, path_parameters=fixed)
+            if mode is GenerationMode.POSITIVE:  # a valid case names an existing entry as often as not
+                cases = st.tuples(cases, st.sampled_from(KNOWN)).map(lambda pair: with_path(*pair))
+
             @SETTINGS
-            @given(case=operation.as_strategy(generation_mode=mode, path_parameters=fixed))
+            @given(case=cases)
             def run(case: Any) -> None:
                 send(case)
 

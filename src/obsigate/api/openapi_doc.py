@@ -9,7 +9,7 @@
   :func:`~obsigate.api.deps.get_principal`, which declares ``deps.BEARER``) names the ``bearer`` scheme, the
   others (health, login) none; with auth off, none does;
 * **request bodies**: a tool route's JSON body is described by the tool's own argument schema (less the
-  ``vault`` the path names), not as a bare object;
+  ``vault`` the path names), an assistant route's by the model it validates the body with, not as any JSON;
 * **caps**: a tool route's ``200`` answer carries ``x-obsigate-max-chars``, the most characters its JSON body
   may have: the tool result budget (``tool_result_budget_tokens`` × 4), plus the base64 of one read
   (``max_read_bytes``) where the result carries exact bytes; tools whose result is never cut (``UNBOUNDED``:
@@ -24,8 +24,12 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import BaseModel
 
+from obsigate.agent.skills import SkillInput
 from obsigate.api.routes import ROUTES
+from obsigate.api.routes_ai import AskBody, ResumeBody, UndoBody
+from obsigate.api.routes_ai_actions import ActionBody
 from obsigate.tools.api import REGISTRY
 from obsigate.tools.errors import CATALOGUE
 
@@ -69,6 +73,31 @@ def response_caps(budget_chars: int, max_read_bytes: int) -> dict[tuple[str, str
     return caps
 
 
+#: The assistant's routes read their body as any JSON and validate it themselves (one ``invalid_argument``
+#: shape, ``routes_ai._parse``): the models they validate with, for the document.
+_ASSISTANT_BODIES: dict[tuple[str, str], tuple[type[BaseModel], ...]] = {
+    ("POST", "/api/ai/bookslm/chat"): (AskBody,),
+    ("POST", "/api/ai/bookslm/agent"): (AskBody, ResumeBody),  # a new run, or a paused run's answer
+    ("POST", "/api/ai/{action}"): (ActionBody,),
+    ("POST", "/api/ai/runs/{run_id}/undo"): (UndoBody,),
+    ("POST", "/api/ai/skills"): (SkillInput,),
+}
+
+
+def _model_schemas(components: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """``(METHOD, path)`` → the body schema of an assistant route (:data:`_ASSISTANT_BODIES`); the models'
+    nested definitions go to ``components/schemas``."""
+    out = {}
+    for key, models in _ASSISTANT_BODIES.items():
+        schemas = []
+        for model in models:
+            schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            components.setdefault("schemas", {}).update(schema.pop("$defs", {}))
+            schemas.append(schema)
+        out[key] = schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+    return out
+
+
 def _body_schemas() -> dict[tuple[str, str], dict[str, Any]]:
     """``(METHOD, path)`` → the JSON Schema of a tool route's body: the tool's arguments, less ``vault`` when
     the path names it (the path's wins)."""
@@ -92,8 +121,8 @@ def complete_document(schema: dict[str, Any], *, auth: bool, budget_chars: int, 
     """Complete FastAPI's ``schema`` in place (see the module docstring) and return it. ``auth``: the
     server requires a bearer credential (the ``bearer`` scheme is then in ``components/securitySchemes``)."""
     caps = response_caps(budget_chars, max_read_bytes)
-    bodies = _body_schemas()
     components = schema.setdefault("components", {})
+    bodies = {**_body_schemas(), **_model_schemas(components)}
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     components.setdefault("responses", {})["Error"] = _ERROR_RESPONSE
     for path, item in schema["paths"].items():

@@ -20,7 +20,7 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from obsigate.agent.text_actions import ACTIONS, TextActions, TextRequest
 from obsigate.api.deps import CurrentPrincipal
-from obsigate.api.routes_ai import SAME_SITE, Raw, _assistant, _parse, event_stream
+from obsigate.api.routes_ai import SAME_SITE, SSE_ANSWER, Raw, _assistant, _parse, event_stream
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
 
@@ -65,6 +65,8 @@ class ActionBody(BaseModel):
     "/{action:ai_text_action}",
     summary="Transform the editor's selection (one of 16 actions); the answer streamed (SSE)",
     dependencies=SAME_SITE,
+    responses=SSE_ANSWER,
+    response_class=EventSourceResponse,  # not JSON: only the stream is documented
 )
 async def text_action(request: Request, principal: CurrentPrincipal, action: _Action, body: Raw) -> EventSourceResponse:
     actions = TextActions(_assistant(request))
