@@ -2,10 +2,11 @@
 loopback with auth on, once with an admin's bearer credential (an ``og_`` API key: ``signout-all`` ends JWTs
 only, so the run keeps its credential) and once with none.
 
-Each generated request must get: no 5xx (``not_a_server_error``: a crash is a 500 ``internal_error``), a status
-the operation documents, a body of the documented content type and schema (every 4xx/5xx in the one error shape
-of ``api/render.py``, ``components/schemas/Error``), no answer over its ``x-obsigate-max-chars`` cap
-(``api/openapi_doc.py``), and with no credential a refusal of every operation that names the ``bearer`` scheme.
+Each generated request must get: no 5xx (a crash is a 500 ``internal_error``; a 502/503 would blame the server
+or the provider for a bad request), a status the operation documents, a body of the documented content type and
+schema (every 4xx/5xx in the one error shape of ``api/render.py``, ``components/schemas/Error``; SSE events),
+no answer over its ``x-obsigate-max-chars`` cap (``api/openapi_doc.py``), and with no credential a refusal of
+every operation that names the ``bearer`` scheme.
 The assistant's provider is a fake on loopback that answers every request with a short text, so the /api/ai/*
 routes run their real code. Bounded and deterministic: a few derandomized examples per operation, no database.
 """
@@ -41,6 +42,8 @@ from obsigate.config import load_settings
 #: Examples per operation and credential: ~70 operations × 2 runs; keeps the module well under a minute.
 EXAMPLES = 4
 BUDGET_TOKENS = 2_000  # a small result budget (8,000 characters), so a listing or a read can reach its cap
+BIG = "Big.md"  # a note over the budget: reading it is cut to the cap
+BIG_TEXT = "# Big\n\n" + "".join(f"Line {n}: the tidepool buoy, [[Home]] and #project/sensors.\n" for n in range(800))
 
 
 class AnsweringLLM(FakeLLM):
@@ -74,7 +77,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     from obsigate.bootstrap import create_app
 
     root = tmp_path_factory.mktemp("fuzz")
-    vault = write_tree(root / "vault", SMALL_VAULT)
+    vault = write_tree(root / "vault", {**SMALL_VAULT, BIG: BIG_TEXT})
     fake = AnsweringLLM().start()
     port = free_port()
     settings_ = load_settings(
@@ -136,7 +139,7 @@ SETTINGS = settings(
 
 
 #: Entries of the fuzzed vault (``None``: keep the generated path); deletes and renames change them on the way.
-KNOWN = (None, "Home.md", None, "Projects/Plan.md", None, "Ideas.md", "Attachments/pic.png", "Projects")
+KNOWN = (None, "Home.md", None, BIG, None, "Projects/Plan.md", "Ideas.md", "Attachments/pic.png", "Projects")
 
 
 def with_path(case: Any, path: str | None) -> Any:
@@ -178,27 +181,9 @@ def fuzz(api: Any, send: Callable[[Any], None], *, guarded_negative: bool = True
     return failures
 
 
-def test_with_an_admin_credential(api: Any, server: Server) -> None:
-    def send(case: Any) -> None:
-        response = case.call(base_url=server.url, headers={"Authorization": f"Bearer {server.key}"}, timeout=30)
-        case.validate_response(response, checks=CHECKS)
-
-    failures = fuzz(api, send)
-    assert not failures, "\n\n".join(failures)
-
-
-def test_without_a_credential(api: Any, server: Server) -> None:
-    def send(case: Any) -> None:
-        response = case.call(base_url=server.url, timeout=30)
-        case.validate_response(response, checks=[*CHECKS, ignored_auth])
-
-    failures = fuzz(api, send, guarded_negative=False)  # a guarded operation refuses before it reads anything
-    assert not failures, "\n\n".join(failures)
-
-
 def test_the_document_names_the_error_shape_the_credential_and_the_caps(server: Server) -> None:
     """What the fuzz relies on is in the served document: the shared error response, ``bearer`` on guarded
-    operations only, the tool bodies' schemas and the caps."""
+    operations only, the tool bodies' schemas and the caps. Runs first (file order): the fuzz changes the vault."""
     doc = httpx2.get(f"{server.url}/openapi.json").json()
     ops = {(m.upper(), p): op for p, item in doc["paths"].items() for m, op in item.items()}
     rest = {key: op for key, op in ops.items() if key[1] != "/mcp"}
@@ -218,6 +203,11 @@ def test_the_document_names_the_error_shape_the_credential_and_the_caps(server: 
     assert "path" in body["properties"] and "vault" not in body["properties"]
     error = doc["components"]["schemas"]["Error"]
     assert error["required"] == ["code", "message"] and "internal_error" in error["properties"]["code"]["enum"]
+    # a note over the budget is answered cut to the cap, not past it
+    signed = {"Authorization": f"Bearer {server.key}"}
+    read = httpx2.get(f"{server.url}/api/file/notes", params={"path": BIG}, headers=signed)
+    assert read.status_code == 200 and len(BIG_TEXT) > budget
+    assert budget // 2 < len(read.text) <= ops[("GET", "/api/file/{vault}")]["responses"]["200"][CAP_KEY]
     # the shape is the server's: a refusal validates against it
     refused = httpx2.get(f"{server.url}/api/vaults")
     assert refused.status_code == 401 and set(refused.json()) <= set(error["properties"])
@@ -235,3 +225,21 @@ def test_no_credential_means_no_scheme_when_auth_is_off(tmp_path: Path) -> None:
     doc = app.openapi()
     assert not any(op.get("security") for item in doc["paths"].values() for op in item.values())
     assert "bearer" not in doc["components"].get("securitySchemes", {})
+
+
+def test_with_an_admin_credential(api: Any, server: Server) -> None:
+    def send(case: Any) -> None:
+        response = case.call(base_url=server.url, headers={"Authorization": f"Bearer {server.key}"}, timeout=30)
+        case.validate_response(response, checks=CHECKS)
+
+    failures = fuzz(api, send)
+    assert not failures, "\n\n".join(failures)
+
+
+def test_without_a_credential(api: Any, server: Server) -> None:
+    def send(case: Any) -> None:
+        response = case.call(base_url=server.url, timeout=30)
+        case.validate_response(response, checks=[*CHECKS, ignored_auth])
+
+    failures = fuzz(api, send, guarded_negative=False)  # a guarded operation refuses before it reads anything
+    assert not failures, "\n\n".join(failures)
