@@ -5,8 +5,8 @@ only, so the run keeps its credential) and once with none.
 Each generated request must get: no 5xx (a crash is a 500 ``internal_error``; a 502/503 would blame the server
 or the provider for a bad request), a status the operation documents, a body of the documented content type and
 schema (every 4xx/5xx in the one error shape of ``api/render.py``, ``components/schemas/Error``; SSE events),
-no answer over its ``x-obsigate-max-chars`` cap (``api/openapi_doc.py``), and with no credential a refusal of
-every operation that names the ``bearer`` scheme.
+no answer over its ``x-obsigate-max-chars`` cap (``api/openapi_doc.py``), a 4xx for a request the document calls
+invalid, and with no credential a refusal of every operation that names the ``bearer`` scheme.
 The assistant's provider is a fake on loopback that answers every request with a short text, so the /api/ai/*
 routes run their real code. Bounded and deterministic: a few derandomized examples per operation, no database.
 """
@@ -31,6 +31,7 @@ from schemathesis.checks import CheckContext
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     ignored_auth,
+    negative_data_rejection,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -127,7 +128,14 @@ def no_server_error(ctx: CheckContext, response: Any, case: Any) -> bool | None:
     return True
 
 
-CHECKS = [no_server_error, status_code_conformance, content_type_conformance, response_schema_conformance, within_cap]
+CHECKS = [
+    no_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    within_cap,
+    negative_data_rejection,  # a request the document calls invalid is refused with a 4xx
+]
 SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,
