@@ -222,6 +222,14 @@ def test_the_document_names_the_error_shape_the_credential_and_the_caps(server: 
     assert json.loads(refused.text)["code"] == "unauthenticated"
 
 
+def test_an_unreadable_json_body_is_an_invalid_argument(server: Server) -> None:
+    """JSON declared, bytes that are not UTF-8: FastAPI's own 400 carries the stable ``invalid_argument`` code
+    (it was the catch-all ``http_error``), and nothing is written."""
+    headers = {"Authorization": f"Bearer {server.key}", "Content-Type": "application/json"}
+    answer = httpx2.post(f"{server.url}/api/file/notes/append", content=b'{"path": "\xff\xfe"}', headers=headers)
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid_argument", answer.text
+
+
 def test_no_credential_means_no_scheme_when_auth_is_off(tmp_path: Path) -> None:
     from obsigate.bootstrap import create_app
 
