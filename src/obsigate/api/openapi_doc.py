@@ -10,6 +10,8 @@
   others (health, login) none; with auth off, none does;
 * **request bodies**: a tool route's JSON body is described by the tool's own argument schema (less the
   ``vault`` the path names), an assistant route's by the model it validates the body with, not as any JSON;
+* **parameters**: a query parameter that may be left out has no ``null`` branch (a query string cannot
+  carry one);
 * **caps**: a tool route's ``200`` answer carries ``x-obsigate-max-chars``, the most characters its JSON body
   may have: the tool result budget (``tool_result_budget_tokens`` × 4), plus the base64 of one read
   (``max_read_bytes``) where the result carries exact bytes; tools whose result is never cut (``UNBOUNDED``:
@@ -117,6 +119,19 @@ def _body_schemas() -> dict[tuple[str, str], dict[str, Any]]:
     return out
 
 
+def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """A parameter's schema without its ``null`` branch (``anyOf: [X, {"type": "null"}]`` → ``X``): a query
+    string cannot carry a null; leaving the parameter out is how a client says "none"."""
+    branches = schema.get("anyOf")
+    if not isinstance(branches, list):
+        return schema
+    kept = [b for b in branches if b != {"type": "null"}]
+    if len(kept) != 1 or len(kept) == len(branches):
+        return schema
+    rest = {k: v for k, v in schema.items() if k != "anyOf" and not (k == "default" and v is None)}
+    return {**kept[0], **rest}
+
+
 def complete_document(schema: dict[str, Any], *, auth: bool, budget_chars: int, max_read_bytes: int) -> dict[str, Any]:
     """Complete FastAPI's ``schema`` in place (see the module docstring) and return it. ``auth``: the
     server requires a bearer credential (the ``bearer`` scheme is then in ``components/securitySchemes``)."""
@@ -130,6 +145,9 @@ def complete_document(schema: dict[str, Any], *, auth: bool, budget_chars: int, 
             continue
         for method, op in item.items():
             key = (method.upper(), path)
+            for param in op.get("parameters", []):
+                if "schema" in param:
+                    param["schema"] = _without_null(param["schema"])
             responses = op.setdefault("responses", {})
             responses.pop("422", None)
             for status in [s for s in responses if s[0] in "45"]:
