@@ -46,6 +46,7 @@ from obsigate.api import (
 from obsigate.api.body_limit import BodyLimit
 from obsigate.api.client_address import parse_networks
 from obsigate.api.hosts import HostGuard
+from obsigate.api.openapi_doc import document_api
 from obsigate.api.openapi_mcp import document_mcp
 from obsigate.api.render import InternalErrors, install_error_handlers
 from obsigate.auth.principal import BearerAuthenticator
@@ -173,6 +174,10 @@ def build_app(
         max_body_bytes=settings.mcp_max_body_bytes,
     )
     document_mcp(app, auth=settings.auth_enabled)  # /mcp in /openapi.json, under the mcp tag
+    limits = runtime.workspace.limits  # the error shape, bearer security, tool bodies and answer caps
+    document_api(
+        app, auth=settings.auth_enabled, budget_chars=limits.budget_chars, max_read_bytes=limits.max_read_bytes
+    )
     return app
 
 
