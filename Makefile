@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= ./data
 NOTES  ?= 10000
 
-.PHONY: run test check check-web web-lint web-test engine bench bench-door bench-ai bench-ui docs clean web web-check
+.PHONY: run test check check-web web-lint web-test engine bench bench-door bench-ai bench-ui bench-mcp docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -131,6 +131,11 @@ bench-door: $(STAMP)
 # overhead per tool step, RSS with 20 concurrent streams; the provider direct measured beside it in one run.
 bench-ai: $(STAMP)
 	$(BIN)/python -m bench.assistant --out bench/out/assistant.json
+
+# Issue 20's MCP speed targets (read_file vs a bare SDK server's trivial tool, initialize and /api/health during a
+# 10k build and under heavy writes), each beside its floor measured in the same run (docs/benchmarks.md).
+bench-mcp: $(STAMP)
+	$(BIN)/python -m bench.mcp_speed --notes $(firstword $(NOTES))
 
 # Rewrites the generated docs: the error-code table of docs/mcp.md and the tool reference docs/tools.md.
 docs: $(STAMP)

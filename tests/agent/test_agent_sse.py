@@ -321,7 +321,7 @@ def test_destructive_tools_off_are_not_offered(assistant: Any, small_vault: Any)
 def test_bad_input_is_a_clear_error(assistant: Any) -> None:
     a = assistant()
     cases = [
-        ({"message": "x", "provider": "nope"}, 503, "provider_not_configured"),
+        ({"message": "x", "provider": "nope"}, 400, "invalid_argument"),  # the caller's mistake: not a 5xx
         ({"message": "x", "provider": "deepseek"}, 503, "provider_not_configured"),  # no key
         ({"message": "x", "mode": "nope"}, 400, "invalid_argument"),
         ({"message": "x", "surprise": 1}, 400, "invalid_argument"),

@@ -104,10 +104,18 @@ def test_key_file_wins_over_environment_and_timeout_is_passed(data) -> None:
     assert (entry["key"], entry["key_source"]) == ("…CRET", "file")
 
 
+def test_a_request_naming_an_unknown_provider_is_a_bad_request(data) -> None:
+    """The caller's mistake, not the server's: 400 ``invalid_argument``, never a 5xx (found by the OpenAPI fuzz,
+    tests/robust/test_openapi_fuzz.py); an unknown *configured* default stays ``provider_not_configured``."""
+    with pytest.raises(BadRequest) as caught:
+        AISettings(data, {}).resolve("nonsense")
+    assert caught.value.code == "invalid_argument" and caught.value.http_status == 400
+    assert "known providers: deepseek, openai, openrouter, ollama, gemini, custom" in caught.value.message
+
+
 @pytest.mark.parametrize(
     ("env", "provider", "needle"),
     [
-        ({}, "nonsense", "known providers: deepseek, openai, openrouter, ollama, gemini, custom"),
         ({}, None, "DEEPSEEK_API_KEY"),  # the default needs a key
         ({}, "gemini", "obsigate ai key set gemini"),
         ({"CUSTOM_MODEL": "m"}, "custom", "CUSTOM_BASE_URL"),  # custom has no built-in endpoint

@@ -166,7 +166,7 @@ def test_gemini_gets_the_same_task_in_its_own_dialect(s: Server) -> None:
         ("improve", {"text": 5}, 400, "invalid_argument"),
         ("improve", {"text": "Hello", "temperature": 2}, 400, "invalid_argument"),
         ("improve", {"text": "x" * (MAX_SELECTION_CHARS + 1)}, 413, "too_large"),
-        ("improve", {"text": "Hello", "provider": "nope"}, 503, "provider_not_configured"),
+        ("improve", {"text": "Hello", "provider": "nope"}, 400, "invalid_argument"),  # the caller's: not a 5xx
         ("rewrite-everything", {"text": "Hello"}, 404, "not_found"),
         ("bookslm", {"text": "Hello"}, 404, "not_found"),
     ],

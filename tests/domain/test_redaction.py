@@ -273,3 +273,17 @@ def test_a_40_character_name_alone_is_not_taken_for_an_aws_secret(text: str) -> 
     """A class name in a code block, a note title or a folder path shown alone (every path of a result is
     redacted as a string of its own) is not random enough to be a key."""
     assert len(text) == 40 and redact_text(text) == text
+
+
+def test_every_token_literal_opens_the_one_pass_gate_of_short_strings() -> None:
+    """Short strings are checked for every token rule's literal in one pass (issue 20): each literal, anywhere in
+    a short string, must still let its rule run, and a secret reads the same below and above the gate's length."""
+    from obsigate.domain.redaction import _ANY_TOKEN_LITERAL, _ONE_PASS_BELOW, _TOKEN_RULES
+
+    for _, lits, _, _ in _TOKEN_RULES:
+        for lit in (lits,) if isinstance(lits, str) else lits:
+            assert _ANY_TOKEN_LITERAL.search(f"see {lit} here") is not None, lit
+    padding = "\n\n" + "plain words " * (_ONE_PASS_BELOW // 12 + 1)
+    for secret in (OPENAI, "token ghp_" + "a1B2" * 9, "AIza" + "b" * 35, "xoxb-" + "1234567890-abc", "og_" + "Z" * 49):
+        short = redact_text(secret)
+        assert short != secret and redact_text(secret + padding) == short + padding

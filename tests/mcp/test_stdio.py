@@ -282,6 +282,28 @@ def test_garbage_batches_and_a_100_mb_line_get_errors_and_the_server_stays_up(
         assert reply["isError"] is True and reply["_meta"][ERROR_META_KEY]["code"] == "not_found"
 
 
+def test_answers_that_fill_the_pipe_wait_for_a_slow_reader(vaults: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 20: answers are written from the event loop on a non-blocking pipe; a client that does not read yet
+    makes the server wait for room (not spin, not drop, not interleave), then every answer arrives whole."""
+    words = " ".join(f"word{i}" for i in range(12_000))  # ≈ 100 KB: each answer holds it twice (text + structured)
+    (vaults["notes"] / "Big.md").write_text(f"# Big\n\n{words}\n")
+    with raw_stdio(stdio_args(vaults, tmp_path / "data", "--no-auth")) as proc:
+        send(proc, INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert answer(proc)["id"] == 1
+        server = psutil.Process(proc.pid)
+        send(proc, *[call(20 + i, "read_file", {"vault": "notes", "path": "Big.md"}) for i in range(4)])
+        time.sleep(1.0)  # the answers (several times the 64 KB pipe) wait for this reader
+        cpu = server.cpu_times()
+        time.sleep(1.0)
+        spent = sum(server.cpu_times()[:2]) - sum(cpu[:2])
+        assert spent < 0.5, f"the server used {spent:.2f} CPU-s while its pipe was full"
+        for i in range(4):
+            reply = answer(proc)
+            assert reply["id"] == 20 + i and reply["result"]["structuredContent"]["path"] == "Big.md"
+        send(proc, call(30, "read_file", {"vault": "notes", "path": "Ideas.md"}))
+        assert answer(proc)["id"] == 30  # still serving
+
+
 def test_stdin_closed_during_a_confirmed_write_finishes_it(vaults: dict[str, Path], tmp_path: Path) -> None:
     note = vaults["notes"] / "Ideas.md"
     before = note.read_text()

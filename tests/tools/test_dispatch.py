@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import anyio
 import pytest
@@ -238,3 +239,28 @@ def test_read_file_raw_binaries_are_exact_and_paged(runtime: ToolRuntime, small_
         error_of(ctx, "read_file_raw", {"vault": "notes", "path": "big.png", "offset": len(data) + 1}).code
         == "invalid_argument"
     )
+
+
+def test_a_result_is_finished_outside_the_event_loop(runtime: ToolRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: a result's redaction and size budget (milliseconds for a big one) never hold the event loop."""
+    from obsigate.tools import dispatch
+
+    threads: list[object] = []
+    real_finish = dispatch.finish
+
+    def spy(*args: object, **kwargs: object) -> dict:
+        threads.append(threading.current_thread())  # the real finish runs and answers
+        return real_finish(*args, **kwargs)
+
+    monkeypatch.setattr(dispatch, "finish", spy)
+    loop_thread: list[object] = []
+
+    async def call() -> dict:
+        loop_thread.append(threading.current_thread())
+        return await call_tool(
+            ToolContext(ALICE, runtime, mode="mcp"), "read_file", {"vault": "notes", "path": "Home.md"}
+        )
+
+    out = anyio.run(call)
+    assert out["path"] == "Home.md" and "Welcome" in out["content"]
+    assert threads and all(t is not loop_thread[0] for t in threads)

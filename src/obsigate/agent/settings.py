@@ -358,14 +358,18 @@ class AISettings:
         (``None``: use the defaults, see the module docstring).
 
         Raises:
-            ProviderError (``provider_not_configured``): an unknown provider (the message lists the known
-                ones), no API key for a provider that needs one, ``custom`` without a base URL or a model, or an
-                unusable configured value. The message says what to set; it never holds a key.
-            BadRequest (``invalid_argument``): ``model`` is empty, over 200 characters, or holds whitespace or
-                control characters; ``provider`` is not a string.
+            ProviderError (``provider_not_configured``, 503): the server's configuration cannot serve the
+                request: a configured default provider that is unknown (the message lists the known ones), no
+                API key for a provider that needs one, ``custom`` without a base URL or a model, or an unusable
+                configured value. The message says what to set; it never holds a key.
+            BadRequest (``invalid_argument``, 400): ``model`` is empty, over 200 characters, or holds whitespace
+                or control characters; ``provider`` is not a string, or names no known provider (the caller's
+                mistake, not the server's: retrying cannot help).
         """
         if provider is not None and not isinstance(provider, str):
             raise BadRequest("provider must be a string", details={"field": "provider"})
+        if provider is not None and provider.strip():
+            known_provider(provider)
         if model is not None:
             validate_model(model)
         with self._lock:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from obsigate.api.hosts import origin_allowed, own_origins
@@ -80,12 +81,24 @@ def check_browser_write(request: Request) -> None:
         )  # fmt: skip
 
 
+#: Declares the bearer credential to OpenAPI: every operation that needs the caller names the ``bearer`` scheme
+#: (``api/openapi_doc.py`` drops it when auth is off). It refuses nothing itself: :func:`get_principal` reads
+#: the header (and the cookie) and decides.
+BEARER = HTTPBearer(
+    scheme_name="bearer",
+    description="A JWT (`POST /api/auth/login`, `obsigate token create`) or an `og_` API key.",
+    auto_error=False,
+)
+
+
 def _is_web(request: Request) -> bool:
     """Whether this request is the web app's (set by :func:`get_principal`)."""
     return bool(getattr(request.state, "web", False))
 
 
-async def get_principal(request: Request) -> Principal:
+async def get_principal(
+    request: Request, _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+) -> Principal:
     """The caller: anonymous when auth is disabled, else from ``Authorization: Bearer <JWT or API key>`` or,
     with no ``Authorization`` header, from the ``obsigate_session`` cookie (an access JWT; the request is then
     the web app's, ``request.state.web = True``, and a write must pass the cross-site checks).

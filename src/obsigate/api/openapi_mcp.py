@@ -127,6 +127,7 @@ def mcp_path_item(auth: bool) -> dict[str, Any]:
                 {"description": "The session is closed."},
                 ("400", "No `Mcp-Session-Id`."),
                 ("404", "An unknown or expired `Mcp-Session-Id`."),
+                ("405", "The modern era (2026-07-28) has no session to end."),
             ),
         },
     }

@@ -15,6 +15,7 @@ from obsigate.tools.api import ServiceError, ToolContext, call_tool, internal_er
 
 #: Codes of the HTTP refusals Starlette raises itself (unknown route, wrong method...); any other status: http_error.
 _STATUS_CODES = {
+    400: "invalid_argument",  # a body FastAPI cannot read (JSON declared, bytes not UTF-8): the request's fault
     401: "unauthenticated",
     403: "forbidden",
     404: "not_found",

@@ -130,10 +130,32 @@ Raw = Annotated[Any, Body(description="See docs/assistant.md")]
 #: A run can write to the vault once confirmed, and a chat spends the owner's provider credit: both pass the
 #: cross-site checks of every REST write.
 SAME_SITE = [Depends(check_same_site)]
+#: The streamed answer as ``/openapi.json`` describes it (an error before the stream is the JSON error shape).
+SSE_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "Server-Sent Events (`event: delta|done|error|...`, each `data` one JSON object).",
+        "content": {
+            "text/event-stream": {
+                "schema": {  # one event of the stream
+                    "type": "object",
+                    "required": ["event", "data"],
+                    "properties": {
+                        "event": {"type": "string", "examples": ["delta", "done", "error"]},
+                        "data": {"type": "string", "contentMediaType": "application/json"},
+                    },
+                }
+            }
+        },
+    }
+}
 
 
 @router.post(
-    "/bookslm/chat", summary="Chat about the notes: the answer streamed token by token (SSE)", dependencies=SAME_SITE
+    "/bookslm/chat",
+    summary="Chat about the notes: the answer streamed token by token (SSE)",
+    dependencies=SAME_SITE,
+    responses=SSE_ANSWER,
+    response_class=EventSourceResponse,  # not JSON: only the stream is documented
 )
 async def chat(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
     assistant = _assistant(request)
@@ -145,6 +167,8 @@ async def chat(request: Request, principal: CurrentPrincipal, body: Raw) -> Even
     "/bookslm/agent",
     summary="Agent run with vault tools; writes pause for one confirmation (SSE)",
     dependencies=SAME_SITE,
+    responses=SSE_ANSWER,
+    response_class=EventSourceResponse,  # not JSON: only the stream is documented
 )
 async def agent(request: Request, principal: CurrentPrincipal, body: Raw) -> EventSourceResponse:
     assistant = _assistant(request)

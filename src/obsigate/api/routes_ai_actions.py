@@ -20,7 +20,7 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from obsigate.agent.text_actions import ACTIONS, TextActions, TextRequest
 from obsigate.api.deps import CurrentPrincipal
-from obsigate.api.routes_ai import SAME_SITE, Raw, _assistant, _parse, event_stream
+from obsigate.api.routes_ai import SAME_SITE, SSE_ANSWER, Raw, _assistant, _parse, event_stream
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
 
@@ -39,7 +39,11 @@ class _ActionConvertor(Convertor[str]):
 
 register_url_convertor("ai_text_action", _ActionConvertor())
 _Action = Annotated[
-    str, Path(description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md: the editor's AI toolbar).")
+    str,
+    Path(
+        description=f"One of: {', '.join(ACTIONS)} (docs/assistant.md: the editor's AI toolbar).",
+        json_schema_extra={"enum": list(ACTIONS)},  # in /openapi.json: any other segment is a 404
+    ),
 ]
 
 
@@ -61,6 +65,8 @@ class ActionBody(BaseModel):
     "/{action:ai_text_action}",
     summary="Transform the editor's selection (one of 16 actions); the answer streamed (SSE)",
     dependencies=SAME_SITE,
+    responses=SSE_ANSWER,
+    response_class=EventSourceResponse,  # not JSON: only the stream is documented
 )
 async def text_action(request: Request, principal: CurrentPrincipal, action: _Action, body: Raw) -> EventSourceResponse:
     actions = TextActions(_assistant(request))

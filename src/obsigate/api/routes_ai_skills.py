@@ -41,7 +41,12 @@ async def list_skills(request: Request, principal: CurrentPrincipal) -> dict[str
     return {"skills": await run_in_threadpool(_book(request).list, principal.name)}
 
 
-@router.post("", summary="Create or replace one of your skills (201 when new)", dependencies=SAME_SITE)
+@router.post(
+    "",
+    summary="Create or replace one of your skills (201 when new)",
+    dependencies=SAME_SITE,
+    responses={201: {"description": "A new skill: the same answer, with `created: true`."}},
+)
 async def save_skill(
     request: Request,
     response: Response,

@@ -69,6 +69,14 @@ _TOKEN_RULES: list[tuple[str, str | tuple[str, ...], re.Pattern[str], int]] = [
     ("obsigate-api-key", "og_", re.compile(r"\bog_[A-Za-z0-9]{40,60}\b"), 0),
     ("jwt", "eyJ", re.compile(r"\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,1000}"), 0),
 ]
+#: Every literal of :data:`_TOKEN_RULES` in one pattern. A short string (most strings of a tool result: names,
+#: link targets, headings) is checked for all of them in one pass instead of one ``in`` per literal (issue 20:
+#: 0.75 against 5.9 µs a string); with none of them in it, no token rule can match. A long text keeps the
+#: per-literal scans, each a fast substring search.
+_ANY_TOKEN_LITERAL = re.compile(
+    "|".join(re.escape(lit) for _, lits, _, _ in _TOKEN_RULES for lit in ((lits,) if isinstance(lits, str) else lits))
+)
+_ONE_PASS_BELOW = 512  # characters
 # An AWS secret access key has no prefix: 40 characters of base64's alphabet. Alone on its line (indented, a
 # list item or in backticks: how a key pair is pasted below its key id), with upper case, lower case and a
 # digit, and random (the kind of character changes at 16 or more of its 39 steps: 99.7 % of random keys, but
@@ -259,9 +267,10 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
     if len(text) < _MIN_SECRET_CHARS:
         return []  # most strings of a tool result (kinds, short names): skip the ~30 prefilter scans
     found: list[tuple[int, int, str]] = []
-    for rule, literal, pattern, group in _TOKEN_RULES:
-        if (literal in text) if isinstance(literal, str) else any(lit in text for lit in literal):
-            found.extend((m.start(group), m.end(group), rule) for m in pattern.finditer(text))
+    if len(text) >= _ONE_PASS_BELOW or _ANY_TOKEN_LITERAL.search(text):
+        for rule, literal, pattern, group in _TOKEN_RULES:
+            if (literal in text) if isinstance(literal, str) else any(lit in text for lit in literal):
+                found.extend((m.start(group), m.end(group), rule) for m in pattern.finditer(text))
     if len(text) >= 40:
         found.extend(_bare_aws_secret_spans(text))
     pos = text.find("://")
@@ -313,7 +322,7 @@ def redact_text(text: str, *, keep_lines: bool = False) -> str:
     return "".join(out)
 
 
-def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:
+def redact_note(parsed: ParsedNote, text: str | None = None, *, clean: bool | None = None) -> ParsedNote:
     """A parsed note with every secret redacted, field by field, keeping its line numbers.
 
     Parse first, redact second: a secret inside link syntax (``[[sk-…]]``, ``[sk-…](Note.md)``) must not
@@ -323,9 +332,10 @@ def redact_note(parsed: ParsedNote, text: str | None = None) -> ParsedNote:
     goes through :func:`redact_properties`.
 
     ``text``, the note the parse came from, allows a shortcut: when it holds no secret, only the frontmatter
-    is checked (by key, which text rules cannot see) instead of every field.
+    is checked (by key, which text rules cannot see) instead of every field. ``clean``: whether ``text`` holds
+    no secret, when the caller already knows (``redact_text(text) is text``), so it is not scanned twice.
     """
-    if text is not None and not secret_spans(text):
+    if text is not None and (clean if clean is not None else not secret_spans(text)):
         return dataclasses.replace(parsed, frontmatter=redact_properties(parsed.frontmatter))
 
     def red(value: str | None) -> str | None:

@@ -85,9 +85,11 @@ def mount_mcp(
             ),
             token_verifier=ObsiGateTokenVerifier(authenticator, resource=resource_url),
         )
-    for route in mcp_app.routes:
-        path = getattr(route, "path", None)
-        if path:
-            # Starlette treats a non-function endpoint as a raw ASGI app: method handling stays with the SDK.
-            app.router.routes.append(Route(path, endpoint=mcp_app, name=f"mcp:{path}", include_in_schema=False))
+    first = [r for r in mcp_app.routes if getattr(r, "path", None)]
+    # Starlette treats a non-function endpoint as a raw ASGI app: method handling stays with the SDK. First in
+    # the table: every MCP request is routed at once instead of after ~100 REST routes (issue 20's profile).
+    app.router.routes[:0] = [
+        Route(r.path, endpoint=mcp_app, name=f"mcp:{r.path}", include_in_schema=False)  # type: ignore[attr-defined]
+        for r in first
+    ]
     return server.session_manager

@@ -22,6 +22,7 @@ import fcntl
 import json
 import logging
 import os
+import stat
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -154,6 +155,22 @@ async def stdio_streams(
         while view:
             view = view[os.write(wire, view) :]
 
+    # A pipe or a socket (what MCP clients give) is written from the event loop, with no worker thread per
+    # answer (issue 20: one thread hop fewer per call): the wire is made non-blocking and a full pipe is awaited,
+    # never spun on. Only this end's open file description changes (cleared again before stdout is restored).
+    # A terminal or a file keeps the blocking write in a worker thread: their description is shared.
+    direct = stat.S_ISFIFO(os.fstat(wire).st_mode) or stat.S_ISSOCK(os.fstat(wire).st_mode)
+    if direct:
+        os.set_blocking(wire, False)
+
+    async def write_direct(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(wire, view) :]
+            except BlockingIOError:  # the client has not read yet: wait until the pipe has room
+                await anyio.wait_writable(wire)
+
     async def read_loop() -> None:
         async with in_send:
             while (line := await anyio.to_thread.run_sync(reader.next, abandon_on_cancel=True)) is not None:
@@ -194,7 +211,10 @@ async def stdio_streams(
                     continue
                 data = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
                 try:
-                    await anyio.to_thread.run_sync(write, data)
+                    if direct:
+                        await write_direct(data)
+                    else:
+                        await anyio.to_thread.run_sync(write, data)
                 except (BrokenPipeError, ConnectionResetError):
                     broken = True  # the client is gone: keep answering (into nothing) so calls end cleanly
                     log.info("stdio: stdout closed by the client")
@@ -208,6 +228,8 @@ async def stdio_streams(
             finally:
                 tg.cancel_scope.cancel()
     finally:
+        if direct:
+            os.set_blocking(wire, True)
         os.dup2(wire, stdout_fd)
         os.close(wire)
 

@@ -190,8 +190,9 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
     text = _decode_text(safe.rel, data)
     if text is None:
         raise BadRequest(f"{safe.rel!r} is not text", code="not_text", hint="use read_file_raw to get its bytes")
+    shown = redact_text(text)  # the file as served: its digest, and whether it holds a secret at all
     if is_note(safe.rel):
-        parsed = redact_note(parse_note(text), text)
+        parsed = redact_note(parse_note(text), text, clean=shown is text)
         body = parsed.body
         meta: dict[str, Any] = {
             "frontmatter": parsed.frontmatter,
@@ -205,7 +206,7 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
             "headings": [asdict(h) for h in parsed.headings],
         }
     elif Path(safe.rel).suffix.lower() in _TEXT_SUFFIXES:
-        body = redact_text(text)
+        body = shown
         meta = {"frontmatter": {}, "frontmatter_error": None, "tags": [], "aliases": [], "links": [], "headings": []}
     else:
         raise BadRequest(f"{safe.rel!r} is not a text note", code="not_text", hint="use read_file_raw")
@@ -217,7 +218,7 @@ def read_file_text(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) -
         **meta,
         size=len(data),
         modified=datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).isoformat(timespec="seconds"),
-        sha256=served_sha256(redact_text(text)),  # of the file as served, never of its secrets
+        sha256=served_sha256(shown),  # of the file as served, never of its secrets
         version=ws.versions.of(data),
         offset=start,
         next_offset=next_offset,

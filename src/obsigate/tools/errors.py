@@ -8,6 +8,7 @@ Transports never import services (``tests/test_architecture.py``): this is their
 from __future__ import annotations
 
 from obsigate.services.errors import (
+    CATALOGUE,
     BadRequest,
     Conflict,
     Forbidden,
@@ -22,6 +23,6 @@ from obsigate.services.errors import (
 )
 
 __all__ = [
-    "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "RateLimited", "ServiceError",
+    "CATALOGUE", "BadRequest", "Conflict", "Forbidden", "NotFound", "PayloadTooLarge", "RateLimited", "ServiceError",
     "Unauthenticated", "Unavailable", "error_body", "internal_error",
 ]  # fmt: skip
