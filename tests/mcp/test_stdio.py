@@ -29,6 +29,7 @@ from support import SMALL_VAULT, write_tree
 
 from obsigate.auth.users import UserStore
 from obsigate.mcp.server import ERROR_META_KEY
+from obsigate.mcp.stdio import LineSplitter
 
 pytestmark = pytest.mark.anyio
 
@@ -380,3 +381,21 @@ def test_mcp_config_prints_each_clients_snippet(vaults: dict[str, Path], tmp_pat
     assert done.returncode == 2 and "invalid_argument: unknown client 'zed'" in done.stderr
     done = cli(*base, "--client", "cursor", data=data)
     assert done.returncode == 2 and "--user NAME" in done.stderr
+
+
+def test_line_splitter_bounds_every_line_across_chunks() -> None:
+    splitter = LineSplitter(8)
+    assert splitter.feed(b"ab") == [] and splitter.feed(b"c\n\n12345678\n123456789\nxy") == [
+        b"abc",
+        b"",
+        b"12345678",
+        9,
+    ]
+    # an oversized line spread over chunks is counted, not kept, and the next line is whole
+    assert splitter.feed(b"z" * 20) == [] and splitter.feed(b"zz\nok") == [24]
+    assert splitter.feed(b"\n") == [b"ok"]
+    assert splitter.end() is None
+    splitter.feed(b"tail")
+    assert splitter.end() == b"tail" and splitter.end() is None
+    splitter.feed(b"t" * 9)
+    assert splitter.end() == 9

@@ -39,7 +39,7 @@ from obsigate.auth.users import UserStore
 from obsigate.mcp.server import build_mcp_server
 from obsigate.tools.api import ToolRuntime
 
-__all__ = ["DRAIN_S", "LineReader", "parse_line", "serve_stdio", "stdio_streams", "user_caller"]
+__all__ = ["DRAIN_S", "LineSplitter", "parse_line", "serve_stdio", "stdio_streams", "user_caller"]
 
 log = logging.getLogger(__name__)
 
@@ -48,52 +48,50 @@ _CHUNK = 1 << 16
 DRAIN_S = 30.0
 
 
-class LineReader:
-    """Newline-delimited lines from a file descriptor, each at most ``max_bytes`` long.
+class LineSplitter:
+    """Newline-delimited lines out of the chunks read from a pipe, each at most ``max_bytes`` long.
 
-    :meth:`next` returns a line's bytes (without the newline), an ``int`` for a line that was longer than
-    ``max_bytes`` (its length; its bytes were read and dropped chunk by chunk, never held whole), or ``None`` at
-    end of input. A last line without a newline still counts. Blocking: call it from a worker thread.
+    :meth:`feed` returns the lines a chunk completes: a line's bytes (without the newline), or an ``int`` for a
+    line that was longer than ``max_bytes`` (its length; its bytes were dropped as they came, never held whole).
+    :meth:`end` gives the last line if it had no newline.
     """
 
-    def __init__(self, fd: int, max_bytes: int) -> None:
-        self._fd = fd
+    def __init__(self, max_bytes: int) -> None:
         self._max = max_bytes
         self._buf = bytearray()
-        self._scanned = 0  # bytes of _buf already known to hold no newline
+        self._dropped: int | None = None  # bytes of an oversized line dropped so far
 
-    def next(self) -> bytes | int | None:
-        """The next line, the length of an oversized one, or ``None`` at end of input."""
-        while True:
-            cut = self._buf.find(b"\n", self._scanned)
-            if cut >= 0:
-                line = bytes(self._buf[:cut])
-                del self._buf[: cut + 1]
-                self._scanned = 0
-                return line
-            self._scanned = len(self._buf)
-            if len(self._buf) > self._max:
-                return self._skip_rest()
-            chunk = os.read(self._fd, _CHUNK)
-            if not chunk:
-                line, self._buf, self._scanned = bytes(self._buf), bytearray(), 0
-                return line if line else None
-            self._buf += chunk
+    def feed(self, chunk: bytes) -> list[bytes | int]:
+        """The lines ``chunk`` completes, in order."""
+        lines: list[bytes | int] = []
+        start = 0
+        while (cut := chunk.find(b"\n", start)) >= 0:
+            lines.append(self._take(chunk[start:cut]))
+            start = cut + 1
+        self._keep(chunk[start:])
+        return lines
 
-    def _skip_rest(self) -> int:
-        """Drop the oversized line in the buffer and the rest of it still unread; return its length."""
-        dropped = len(self._buf)
+    def end(self) -> bytes | int | None:
+        """At end of input: the unterminated last line (or its length if oversized), ``None`` if there is none."""
+        if self._dropped is None and not self._buf:
+            return None
+        return self._take(b"")
+
+    def _keep(self, part: bytes) -> None:
+        if self._dropped is not None:
+            self._dropped += len(part)
+        elif len(self._buf) + len(part) > self._max:
+            self._dropped = len(self._buf) + len(part)
+            self._buf.clear()
+        else:
+            self._buf += part
+
+    def _take(self, part: bytes) -> bytes | int:
+        self._keep(part)
+        line: bytes | int = self._dropped if self._dropped is not None else bytes(self._buf)
         self._buf.clear()
-        self._scanned = 0
-        while True:
-            chunk = os.read(self._fd, _CHUNK)
-            if not chunk:
-                return dropped
-            cut = chunk.find(b"\n")
-            if cut >= 0:
-                self._buf += chunk[cut + 1 :]
-                return dropped + cut
-            dropped += len(chunk)
+        self._dropped = None
+        return line
 
 
 def _error(code: int, message: str, request_id: Any = None) -> JSONRPCError:
@@ -146,7 +144,7 @@ async def stdio_streams(
     os.dup2(2, stdout_fd)
     in_send, in_recv = anyio.create_memory_object_stream[SessionMessage](0)
     out_send, out_recv = anyio.create_memory_object_stream[SessionMessage | JSONRPCError](16)
-    reader = LineReader(stdin_fd, max_line_bytes)
+    splitter = LineSplitter(max_line_bytes)
     pending: set[Any] = set()  # ids of the client's requests not answered yet
     answered = anyio.Event()
 
@@ -155,13 +153,33 @@ async def stdio_streams(
         while view:
             view = view[os.write(wire, view) :]
 
-    # A pipe or a socket (what MCP clients give) is written from the event loop, with no worker thread per
-    # answer (issue 20: one thread hop fewer per call): the wire is made non-blocking and a full pipe is awaited,
-    # never spun on. Only this end's open file description changes (cleared again before stdout is restored).
-    # A terminal or a file keeps the blocking write in a worker thread: their description is shared.
-    direct = stat.S_ISFIFO(os.fstat(wire).st_mode) or stat.S_ISSOCK(os.fstat(wire).st_mode)
+    # A pipe or a socket (what MCP clients give) is read and written from the event loop, with no worker thread
+    # per line or answer (issue 20: two thread hops fewer per call): the ends are made non-blocking, and an empty
+    # or full pipe is awaited, never spun on. Only these ends' open file descriptions change (set back before
+    # exit). A terminal or a file keeps blocking reads and writes in worker threads: their description is shared.
+    direct = _is_pipe(wire)
+    direct_in = _is_pipe(stdin_fd)
     if direct:
         os.set_blocking(wire, False)
+    if direct_in:
+        os.set_blocking(stdin_fd, False)
+
+    async def read_chunk() -> bytes:
+        if not direct_in:
+            return await anyio.to_thread.run_sync(os.read, stdin_fd, _CHUNK, abandon_on_cancel=True)
+        while True:
+            try:
+                return os.read(stdin_fd, _CHUNK)
+            except BlockingIOError:  # nothing to read yet: wait for the client
+                await anyio.wait_readable(stdin_fd)
+
+    async def lines() -> AsyncIterator[bytes | int]:
+        while chunk := await read_chunk():
+            for line in splitter.feed(chunk):
+                yield line
+        last = splitter.end()
+        if last is not None:
+            yield last
 
     async def write_direct(data: bytes) -> None:
         view = memoryview(data)
@@ -173,7 +191,7 @@ async def stdio_streams(
 
     async def read_loop() -> None:
         async with in_send:
-            while (line := await anyio.to_thread.run_sync(reader.next, abandon_on_cancel=True)) is not None:
+            async for line in lines():
                 item: SessionMessage | JSONRPCError | None
                 if isinstance(line, int):
                     log.warning("stdio: dropped a line of %d bytes (limit %d)", line, max_line_bytes)
@@ -230,8 +248,15 @@ async def stdio_streams(
     finally:
         if direct:
             os.set_blocking(wire, True)
+        if direct_in:
+            os.set_blocking(stdin_fd, True)
         os.dup2(wire, stdout_fd)
         os.close(wire)
+
+
+def _is_pipe(fd: int) -> bool:
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def user_caller(users: UserStore, name: str) -> Callable[[], Principal]:
