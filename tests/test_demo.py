@@ -185,11 +185,23 @@ def test_serve_demo_inside_the_data_dir_is_refused(tmp_path: Path, served: list[
     assert served == []
 
 
-def test_mcp_config_demo_names_the_copy(tmp_path: Path) -> None:
-    """A client started from the printed configuration serves the copy made now (its absolute path)."""
+def test_mcp_config_demo_passes_the_flag_on(tmp_path: Path) -> None:
+    """The printed configuration says ``--demo`` (and the chosen ``--demo-dir``), not the copy's path: a client
+    started from it makes the copy again if it was deleted."""
     demo = tmp_path / "demo-vault"
     r = run("mcp", "config", "--client", "cursor", "--demo", "--demo-dir", str(demo), "--no-auth", data=tmp_path / "d")
     assert r.returncode == 0, r.stderr
     args = json.loads(r.stdout)["mcpServers"]["obsigate"]["args"]
-    assert args[args.index("--vault") + 1] == f"demo={demo}" and "--no-auth" in args
-    assert tree(demo) == tree(DEMO_VAULT)
+    assert "--vault" not in args and args[args.index("--demo-dir") + 1] == str(demo)
+    assert "--demo" in args and "--no-auth" in args
+    assert not demo.exists()  # made by the stdio server when the client starts it
+
+
+def test_a_demo_dir_inside_a_declared_vault_is_refused(tmp_path: Path, served: list[dict[str, Any]]) -> None:
+    mine = write_tree(tmp_path / "mine", {"Mine.md": "# Mine"})
+    r = run(
+        "serve", "--demo", "--demo-dir", str(mine / "demo"), "--vault", f"mine={mine}", "--no-auth",
+        "--port", str(free_port()), data=tmp_path / "d",
+    )  # fmt: skip
+    assert r.returncode == 2 and "overlaps vault 'mine'" in r.stderr and not (mine / "demo").exists()
+    assert served == []

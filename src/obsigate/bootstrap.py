@@ -375,8 +375,9 @@ def run_mcp_stdio(settings: Settings, user: str | None) -> None:
     short-lived token signed by the data dir's key; any other holder is refused.
 
     Raises:
-        ConfigError: no ``user`` while auth is on, an unknown user, or a data dir held by a process this one
-            cannot forward to (another stdio server, a server of other vaults or another auth mode).
+        ConfigError: no ``user`` while auth is on, an unknown user, a data dir held by a process this one
+            cannot forward to (another stdio server, a server of other vaults or another auth mode), or that
+            server lost while forwarding (stopped or restarted: the client starts this process again).
     """
     import uuid
 
@@ -404,8 +405,14 @@ def run_mcp_stdio(settings: Settings, user: str | None) -> None:
         except DataDirBusy as busy:
             url = _forwardable(busy, vaults, user)
             log.info("%s owns %s: forwarding MCP to %s", busy.owner.describe() if busy.owner else "?", data_dir, url)
+            runtime = None
+        if runtime is None:
             token_auth = TokenAuth(auth.tokens, auth.users, user) if user else None
-            anyio.run(functools.partial(forward_stdio, url, token_auth, max_line_bytes=settings.mcp_max_body_bytes))
+            lost = anyio.run(
+                functools.partial(forward_stdio, url, token_auth, max_line_bytes=settings.mcp_max_body_bytes)
+            )
+            if lost is not None:
+                raise ConfigError(f"forwarding stopped: {lost}")
             return
         claim_owner(data_dir, Owner(pid=os.getpid(), kind="stdio", auth=settings.auth_enabled, vaults=_real(vaults)))
         caller = user_caller(auth.users, user) if user else (lambda: ANONYMOUS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
 import sqlite3
 import sys
@@ -22,6 +23,7 @@ from rich.console import Console
 
 from obsigate.auth.users import User, UserStore
 from obsigate.bootstrap import (
+    USERS_FILE,
     ConfigError,
     build_runtime,
     build_vaults,
@@ -31,7 +33,7 @@ from obsigate.bootstrap import (
     run_mcp_stdio,
 )
 from obsigate.config import Settings, VaultSettings, load_settings, parse_vault_specs
-from obsigate.demo import DEMO_VAULT_NAME, DemoVaultError, prepare_demo_vault
+from obsigate.demo import DEMO_VAULT_NAME, DemoVaultError, default_demo_dir, prepare_demo_vault
 from obsigate.services.errors import NotFound, ServiceError
 
 app = typer.Typer(
@@ -156,6 +158,13 @@ def _with_demo(settings: Settings, demo_dir: Path | None) -> Settings:
     """``settings`` plus the vault ``demo``: the user's copy of the packaged demo vault (made if missing)."""
     if DEMO_VAULT_NAME in settings.vaults:
         raise _fail(f"--demo serves a vault named {DEMO_VAULT_NAME!r}, but one is already declared: rename it")
+    target = Path(os.path.realpath(demo_dir or default_demo_dir()))
+    for name, vs in settings.vaults.items():
+        root = Path(os.path.realpath(vs.path))
+        if target == root or target.is_relative_to(root) or root.is_relative_to(target):
+            raise _fail(
+                f"--demo-dir {str(target)!r} overlaps vault {name!r} ({str(root)!r}): choose a folder outside it"
+            )
     try:
         path = prepare_demo_vault(demo_dir)
     except DemoVaultError as exc:
@@ -325,36 +334,53 @@ def mcp_config(
     demo: DemoOpt = False,
     demo_dir: DemoDirOpt = None,
 ) -> None:
-    """Print the configuration that makes CLIENT start `obsigate mcp stdio` (absolute paths; with --demo, the
-    demo vault's copy is made now and named by its path)."""
+    """Print the configuration that makes CLIENT start `obsigate mcp stdio` (absolute paths). The vaults and the
+    user are checked now, so the client does not fail later where its logs hide why."""
     if client not in CLIENTS:
         raise _fail(_service_line("invalid_argument", f"unknown client {client!r}", f"one of: {', '.join(CLIENTS)}"))
     settings = _settings(data_dir=data_dir, vault=vault, auth_enabled=False if no_auth else None)
-    if demo:
-        settings = _with_demo(settings, demo_dir)
-    _need_vaults(settings)
+    if not demo:
+        _need_vaults(settings)
+    with _reported():
+        build_vaults(settings)  # a missing vault folder is refused here, naming it
     if settings.auth_enabled and not user:
         raise _fail("name the local user the client acts as: --user NAME (or --no-auth)")
+    if user:
+        _check_local_user(Path(settings.data_dir), user)
     err.print(f"{client}: {CLIENTS[client]}")
-    typer.echo(stdio_client_config(client, settings, user))
+    extra = (["--demo"] + (["--demo-dir", str(demo_dir.resolve())] if demo_dir else [])) if demo else []
+    typer.echo(stdio_client_config(client, settings, user, extra))
 
 
-def stdio_command(settings: Settings, user: str | None) -> list[str]:
-    """The argv (absolute paths) that starts `obsigate mcp stdio` for ``settings`` and ``user``: this
-    installation's ``obsigate`` script beside its interpreter, else ``python -m obsigate``."""
+def _check_local_user(data_dir: Path, user: str) -> None:
+    """Fail unless ``user`` exists in ``data_dir``'s user store (which this check never creates)."""
+    if (data_dir / USERS_FILE).is_file():
+        users = UserStore(data_dir / USERS_FILE)
+        try:
+            if users.get_user(user) is not None:
+                return
+        finally:
+            users.close()
+    raise _fail(f"no local user {user!r} in {data_dir.resolve()}; create it: obsigate user add {user} --vaults ...")
+
+
+def stdio_command(settings: Settings, user: str | None, extra: list[str] | None = None) -> list[str]:
+    """The argv (absolute paths) that starts `obsigate mcp stdio` for ``settings`` and ``user`` (``extra``:
+    more of its options, e.g. ``--demo``): this installation's ``obsigate`` script beside its interpreter, else
+    ``python -m obsigate``."""
     script = Path(sys.executable).parent / "obsigate"
     argv = [str(script)] if script.is_file() else [sys.executable, "-m", "obsigate"]
     argv += ["mcp", "stdio", "--data-dir", str(Path(settings.data_dir).resolve())]
     for name, vs in settings.vaults.items():
         argv += ["--vault", f"{name}={vs.path.resolve()}"]
-    return argv + (["--user", user] if user else ["--no-auth"])
+    return argv + (extra or []) + (["--user", user] if user else ["--no-auth"])
 
 
-def stdio_client_config(client: str, settings: Settings, user: str | None) -> str:
+def stdio_client_config(client: str, settings: Settings, user: str | None, extra: list[str] | None = None) -> str:
     """``client``'s configuration snippet (JSON, or a shell command for claude-code) for the stdio server."""
     import shlex
 
-    command, *args = stdio_command(settings, user)
+    command, *args = stdio_command(settings, user, extra)
     if client == "claude-code":
         return shlex.join(["claude", "mcp", "add", "--transport", "stdio", "obsigate", "--", command, *args])
     server = {"command": command, "args": args}

@@ -32,7 +32,16 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp import MCPError
 from mcp.shared.message import SessionMessage
-from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, JSONRPCRequest, JSONRPCResponse
+from mcp_types import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+)
 
 from obsigate.auth.principal import Principal
 from obsigate.auth.users import UserStore
@@ -46,6 +55,8 @@ log = logging.getLogger(__name__)
 _CHUNK = 1 << 16
 #: How long, once stdin has closed, the calls already read may still run before they are cancelled (seconds).
 DRAIN_S = 30.0
+#: How long the answers already made may take to reach a slow client once serving ends (seconds).
+FLUSH_S = 10.0
 
 
 class LineSplitter:
@@ -108,9 +119,15 @@ def parse_line(line: bytes) -> SessionMessage | JSONRPCError | None:
     if not line.strip():
         return None
     try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValueError:
         pass
+    else:
+        if not isinstance(message, JSONRPCNotification) or b'"id"' not in line or "id" not in json.loads(line):
+            return SessionMessage(message)
+        # an id that is not a string or an integer (null, true, 1.5, an object) made it parse as a notification:
+        # a request the client expects an answer to, so it is refused rather than run unanswered
+        return _error(INVALID_REQUEST, "Invalid Request: a request id must be a string or an integer")
     try:
         raw = json.loads(line)
     except (ValueError, RecursionError):  # nesting deeper than the stdlib parser recurses: not parsed either
@@ -205,6 +222,15 @@ async def stdio_streams(
                     await out_send.send(item)
                 elif item is not None:
                     if isinstance(item.message, JSONRPCRequest):
+                        if item.message.id in pending:  # its answer could not be told from the first one's
+                            await out_send.send(
+                                _error(
+                                    INVALID_REQUEST,
+                                    "Invalid Request: this id is in use by a call in flight",
+                                    item.message.id,
+                                )
+                            )
+                            continue
                         pending.add(item.message.id)
                     await in_send.send(item)
             with anyio.move_on_after(drain_s):
@@ -215,7 +241,15 @@ async def stdio_streams(
                     "stdio: stdin closed; %d call(s) still unanswered after %.0f s are cancelled", len(pending), drain_s
                 )
 
+    written = anyio.Event()  # the write loop has sent everything it was given (its stream is closed)
+
     async def write_loop() -> None:
+        try:
+            await write_all()
+        finally:
+            written.set()
+
+    async def write_all() -> None:
         nonlocal answered
         broken = False
         async with out_recv:
@@ -227,7 +261,15 @@ async def stdio_streams(
                     answered = anyio.Event()
                 if broken:
                     continue
-                data = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+                try:
+                    data = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+                except ValueError:  # e.g. a lone surrogate in a string: that call fails, the connection goes on
+                    log.exception("stdio: an answer could not be encoded as JSON")
+                    ident = getattr(message, "id", None)
+                    if not isinstance(message, JSONRPCResponse | JSONRPCError) or ident is None:
+                        continue
+                    failed = _error(INTERNAL_ERROR, "Internal error: the answer could not be encoded", ident)
+                    data = failed.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
                 try:
                     if direct:
                         await write_direct(data)
@@ -244,6 +286,9 @@ async def stdio_streams(
             try:
                 yield in_recv, out_send  # out_send also takes bare errors (ours)
             finally:
+                out_send.close()  # the last answers are written before the loops stop (the server closed its clone)
+                with anyio.move_on_after(FLUSH_S, shield=True):
+                    await written.wait()
                 tg.cancel_scope.cancel()
     finally:
         if direct:
