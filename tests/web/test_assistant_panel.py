@@ -26,7 +26,6 @@ def _open_panel(page: Any, url: str) -> None:
     page.goto(f"{url}/#/v/notes/Ideas.md", wait_until="networkidle")
     page.click("#assistant-btn")
     page.wait_for_selector(".assistant textarea")
-    page.wait_for_load_state("networkidle")  # the panel's models and conversations are in: no redraw mid-typing
 
 
 def test_steps_one_card_with_two_diffs_approve_all_then_the_tree_shows_the_new_note(

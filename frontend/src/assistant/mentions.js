@@ -117,6 +117,7 @@ export function mentionsPart(c, { t, context, state, dispatch, attachImage }) {
   input.addEventListener("input", onInput);
   input.addEventListener("click", onInput);
   input.addEventListener("focus", onInput);
-  input.addEventListener("blur", () => setTimeout(close, 150)); // a click on an option lands first
+  // a click on an option lands first; focus back in the box by then (a redraw took it a moment) keeps the list
+  input.addEventListener("blur", () => setTimeout(() => { if (document.activeElement !== input) close(); }, 150));
   return { drawChips, close };
 }
