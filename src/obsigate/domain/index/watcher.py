@@ -14,8 +14,9 @@ build and callers of ``refresh_path`` (e.g. the services after their own writes)
 file. A failing file is logged (and, when it is the file's fault, recorded as a diagnostic); it never stops
 the build or the watcher.
 
-Limits: changes made *through* a symlinked folder of the vault are reported by the OS under the target's
-path; the link's view is refreshed by the next full refresh. Notes larger than :data:`MAX_NOTE_BYTES` are
+The watcher watches each real folder of a vault on its own (not recursively; a new folder restarts it with
+that folder added): a symlinked folder is never looked through, like everywhere else in ObsiGate, and hidden
+folders and names that are not valid UTF-8 are not watched. Limits: notes larger than :data:`MAX_NOTE_BYTES` are
 listed as files with a ``too_large`` diagnostic, not indexed as text.
 """
 
@@ -38,7 +39,8 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
-from watchfiles import awatch
+from watchfiles import Change, awatch
+from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.markdown.note import parse_note
@@ -75,6 +77,14 @@ def _root_readable(vault: Vault) -> bool:
     try:
         vault_fs.lstat(vault.root, "")
         return True
+    except OSError:
+        return False
+
+
+def _is_folder(path: str) -> bool:
+    """True if ``path`` is a real folder now (a symlink to one is not)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
 
@@ -506,6 +516,21 @@ class Indexer:
                 return name, nfc(rel)
         return None
 
+    def _folders(self, roots: dict[str, str]) -> list[str]:
+        """Every real folder of the vaults (roots included) as an absolute path: the ones the watcher watches,
+        each on its own (not recursively), so a symlinked folder is never looked through (the OS would report
+        what changes behind it, and a name there can be anything) and hidden or undecodable folders are left out."""
+        out: list[str] = []
+        for root in roots:
+            out.append(root)
+            try:
+                for disk_rel, st in vault_fs.walk(root, descend=is_servable_name):
+                    if stat.S_ISDIR(st.st_mode) and all(is_servable_name(seg) for seg in disk_rel.split("/")):
+                        out.append(os.path.join(root, disk_rel))
+            except OSError as exc:
+                log.warning("file watcher: cannot walk %s: %s", root, exc)
+        return out
+
     async def _watch(self, send: Any) -> None:
         roots = self._roots()
         async with send:
@@ -513,26 +538,40 @@ class Indexer:
                 return
             force_polling = None
             while not self._stop.is_set():
+                folders = await anyio.to_thread.run_sync(self._folders, roots)
                 try:
                     async for changes in awatch(
-                        *roots,
+                        *folders,
                         watch_filter=lambda _c, p: self._map(roots, p) is not None,
                         debounce=self._debounce_ms,
                         step=min(50, self._debounce_ms),
                         stop_event=self._stop,
                         force_polling=force_polling,
                         poll_delay_ms=300,
+                        recursive=False,
                         ignore_permission_denied=True,
                     ):
                         items = {m for _c, p in changes if (m := self._map(roots, p)) is not None}
                         if items:
                             self._pending += len(items)
                             await send.send(items)
-                except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher falls back to polling
+                        if any(c == Change.added and _is_folder(p) for c, p in changes):
+                            break  # a new folder: watch it too (the consumer scans what it already holds)
+                except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher goes on
                     if self._stop.is_set():
                         break
-                    # Trigger: notify gave up (e.g. a symlink loop). Outcome: retry with polling, and catch up
-                    # with an incremental scan each time, so edits are never lost while the watcher is down.
+                    if isinstance(exc, FileNotFoundError) and all(map(_is_folder, roots)):
+                        continue  # a folder went away between the walk and the watch: walk again
+                    if isinstance(exc, WatchfilesRustInternalError) and "decode path" in str(exc):
+                        # Trigger: a file whose name is not valid UTF-8 changed (never a vault file, see
+                        # is_servable_name) and notify dropped that batch. Outcome: watch again at once (no
+                        # polling) and catch up with an incremental scan, so the batch's other changes are kept.
+                        log.info("file watcher: skipped a change to a name that is not valid UTF-8 (%s)", exc)
+                        await anyio.sleep(self._debounce_ms / 1000)
+                        await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
+                        continue
+                    # Trigger: notify gave up (e.g. out of inotify watches). Outcome: retry with polling, and catch
+                    # up with an incremental scan each time, so edits are never lost while the watcher is down.
                     log.warning("file watcher failed (%s); rescanning and restarting with polling in 5 s", exc)
                     force_polling = True
                     await anyio.sleep(5)
