@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
@@ -87,6 +87,14 @@ def _is_folder(path: str) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def _all_are(exc: BaseException, test: Callable[[BaseException], bool]) -> bool:
+    """True if ``exc``, or every exception an exception group of it holds (``awatch`` runs in a task group),
+    passes ``test``."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_all_are(e, test) for e in exc.exceptions)
+    return test(exc)
 
 
 def _prepare(root: str, disk_rel: str, size: int) -> tuple:
@@ -560,9 +568,9 @@ class Indexer:
                 except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher goes on
                     if self._stop.is_set():
                         break
-                    if isinstance(exc, FileNotFoundError) and all(map(_is_folder, roots)):
+                    if _all_are(exc, lambda e: isinstance(e, FileNotFoundError)) and all(map(_is_folder, roots)):
                         continue  # a folder went away between the walk and the watch: walk again
-                    if isinstance(exc, WatchfilesRustInternalError) and "decode path" in str(exc):
+                    if _all_are(exc, lambda e: isinstance(e, WatchfilesRustInternalError) and "decode path" in str(e)):
                         # Trigger: a file whose name is not valid UTF-8 changed (never a vault file, see
                         # is_servable_name) and notify dropped that batch. Outcome: watch again at once (no
                         # polling) and catch up with an incremental scan, so the batch's other changes are kept.
