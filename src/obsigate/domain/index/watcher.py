@@ -545,45 +545,53 @@ class Indexer:
             if not roots:
                 return
             force_polling = None
+            catch_up = False  # after a restart: what changed while no watch ran is found by an incremental scan
             while not self._stop.is_set():
                 folders = await anyio.to_thread.run_sync(self._folders, roots)
+                watching = awatch(
+                    *folders,
+                    watch_filter=lambda _c, p: self._map(roots, p) is not None,
+                    debounce=self._debounce_ms,
+                    step=min(50, self._debounce_ms),
+                    stop_event=self._stop,
+                    rust_timeout=1000,
+                    yield_on_timeout=True,  # an empty batch: the watch is up (the catch-up scan may start)
+                    force_polling=force_polling,
+                    poll_delay_ms=300,
+                    recursive=False,
+                    ignore_permission_denied=True,
+                )
                 try:
-                    async for changes in awatch(
-                        *folders,
-                        watch_filter=lambda _c, p: self._map(roots, p) is not None,
-                        debounce=self._debounce_ms,
-                        step=min(50, self._debounce_ms),
-                        stop_event=self._stop,
-                        force_polling=force_polling,
-                        poll_delay_ms=300,
-                        recursive=False,
-                        ignore_permission_denied=True,
-                    ):
-                        items = {m for _c, p in changes if (m := self._map(roots, p)) is not None}
-                        if items:
-                            self._pending += len(items)
-                            await send.send(items)
-                        if any(c == Change.added and _is_folder(p) for c, p in changes):
-                            break  # a new folder: watch it too (the consumer scans what it already holds)
+                    async with contextlib.aclosing(watching):
+                        async for changes in watching:
+                            if catch_up:
+                                catch_up = False
+                                await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
+                            items = {m for _c, p in changes if (m := self._map(roots, p)) is not None}
+                            if items:
+                                self._pending += len(items)
+                                await send.send(items)
+                            if any(c == Change.added and _is_folder(p) for c, p in changes):
+                                catch_up = True
+                                break  # a new folder: watch it too (the consumer scans what it already holds)
                 except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher goes on
                     if self._stop.is_set():
                         break
+                    catch_up = True
                     if _all_are(exc, lambda e: isinstance(e, FileNotFoundError)) and all(map(_is_folder, roots)):
                         continue  # a folder went away between the walk and the watch: walk again
                     if _all_are(exc, lambda e: isinstance(e, WatchfilesRustInternalError) and "decode path" in str(e)):
                         # Trigger: a file whose name is not valid UTF-8 changed (never a vault file, see
                         # is_servable_name) and notify dropped that batch. Outcome: watch again at once (no
-                        # polling) and catch up with an incremental scan, so the batch's other changes are kept.
+                        # polling); the catch-up scan finds the batch's other changes.
                         log.info("file watcher: skipped a change to a name that is not valid UTF-8 (%s)", exc)
                         await anyio.sleep(self._debounce_ms / 1000)
-                        await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
                         continue
                     # Trigger: notify gave up (e.g. out of inotify watches). Outcome: retry with polling, and catch
                     # up with an incremental scan each time, so edits are never lost while the watcher is down.
                     log.warning("file watcher failed (%s); rescanning and restarting with polling in 5 s", exc)
                     force_polling = True
                     await anyio.sleep(5)
-                    await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
 
     async def _consume(self, recv: Any, ready: anyio.Event) -> None:
         await ready.wait()
