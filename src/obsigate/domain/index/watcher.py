@@ -492,7 +492,10 @@ class Indexer:
         send, recv = anyio.create_memory_object_stream[set[tuple[str, str]]](max_buffer_size=math.inf)
         ready = anyio.Event()
         async with anyio.create_task_group() as tg:
-            tg.start_soon(self._watch, send)
+            watching = anyio.Event()
+            tg.start_soon(self._watch, send, watching)
+            with anyio.move_on_after(30):  # its folders listed (one read per folder), so it starts before the walk
+                await watching.wait()
             tg.start_soon(self._consume, recv, ready)
             await anyio.sleep(0.05)  # let the watcher register before the walk starts
             # The build thread is CPU-bound Python: with the default 5 ms GIL switch interval the server's event
@@ -527,28 +530,37 @@ class Indexer:
     def _folders(self, roots: dict[str, str]) -> list[str]:
         """Every real folder of the vaults (roots included) as an absolute path: the ones the watcher watches,
         each on its own (not recursively), so a symlinked folder is never looked through (the OS would report
-        what changes behind it, and a name there can be anything) and hidden or undecodable folders are left out."""
+        what changes behind it, and a name there can be anything) and hidden or undecodable folders are left out.
+        One directory read per folder, no stat per file (the kinds come from the directory entries)."""
         out: list[str] = []
         for root in roots:
             out.append(root)
-            try:
-                for disk_rel, st in vault_fs.walk(root, descend=is_servable_name):
-                    if stat.S_ISDIR(st.st_mode) and all(is_servable_name(seg) for seg in disk_rel.split("/")):
-                        out.append(os.path.join(root, disk_rel))
-            except OSError as exc:
-                log.warning("file watcher: cannot walk %s: %s", root, exc)
+            todo = [""]
+            while todo:
+                rel = todo.pop()
+                try:
+                    listed = vault_fs.list_folder(root, rel)
+                except OSError:  # gone or swapped for a symlink since its parent was read
+                    continue
+                for name, kind in listed:
+                    if kind == "dir" and is_servable_name(name) and rel.count("/") < vault_fs.MAX_DEPTH:
+                        sub = f"{rel}/{name}" if rel else name
+                        out.append(os.path.join(root, sub))
+                        todo.append(sub)
         return out
 
-    async def _watch(self, send: Any) -> None:
+    async def _watch(self, send: Any, watching: anyio.Event) -> None:
         roots = self._roots()
         async with send:
             if not roots:
+                watching.set()
                 return
             force_polling = None
             catch_up = False  # after a restart: what changed while no watch ran is found by an incremental scan
             while not self._stop.is_set():
                 folders = await anyio.to_thread.run_sync(self._folders, roots)
-                watching = awatch(
+                watching.set()
+                notify = awatch(
                     *folders,
                     watch_filter=lambda _c, p: self._map(roots, p) is not None,
                     debounce=self._debounce_ms,
@@ -562,8 +574,8 @@ class Indexer:
                     ignore_permission_denied=True,
                 )
                 try:
-                    async with contextlib.aclosing(watching):
-                        async for changes in watching:
+                    async with contextlib.aclosing(notify):
+                        async for changes in notify:
                             if catch_up:
                                 catch_up = False
                                 await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
