@@ -183,7 +183,8 @@ def is_servable_name(name: str) -> bool:
 
     Refused: dot-names, control characters, the backslash (a separator elsewhere), leading/trailing spaces or
     a trailing dot, and names that are not valid UTF-8 on disk (``os.listdir`` gives their bytes as lone
-    surrogates, which no JSON answer can carry; Obsidian cannot show them either). The path guard refuses the same names, so a file the walker lists can always be read.
+    surrogates, which no JSON answer can carry; Obsidian cannot show them either). The path guard refuses the
+    same names, so a file the walker lists can always be read.
     Names with ``: * ? " < > |`` are served: they are legal on Linux and macOS, and every path is opened from
     the vault's root descriptor, where no drive letter or stream name means anything (issue 16). New names
     must also pass :func:`is_portable_name`.
