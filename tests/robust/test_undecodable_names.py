@@ -61,6 +61,22 @@ def test_browse_and_files_routes_skip_undecodable_names(live_server, tmp_path: P
     assert sorted(f["path"] for f in files.json()["files"]) == ["Home.md", "Sub/Plan.md"]
 
 
+@pytest.mark.anyio
+async def test_mcp_over_http_lists_a_folder_holding_an_undecodable_name(live_server, tmp_path: Path) -> None:
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    server = live_server({"v": bad_vault(tmp_path / "v")}, auth_enabled=False)
+    with anyio.fail_after(20):
+        async with (
+            httpx2.AsyncClient() as http,
+            Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client,
+        ):
+            result = await client.call_tool("list_directory", {"vault": "v"})
+            assert result.is_error is False
+            assert [e["name"] for e in result.structured_content["entries"]] == ["Sub", "Home.md"]
+
+
 def test_stdio_encodes_a_bad_answer_as_an_internal_error() -> None:
     """The last net: an answer that cannot be encoded becomes -32603 for its request, not the server's end."""
     bad = types.JSONRPCResponse(jsonrpc="2.0", id=7, result={"name": BAD})
