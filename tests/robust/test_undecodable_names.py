@@ -12,7 +12,6 @@ from pathlib import Path
 
 import anyio
 import httpx2
-import mcp_types as types
 import pytest
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from support import eventually, write_tree
@@ -21,7 +20,6 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.vault import Vault, is_servable_name, walk
-from obsigate.mcp.stdio import _encode
 
 BAD = os.fsdecode(b"na\xffme.md")  # 'na\udcffme.md': what os.listdir gives for the bytes
 BAD_DIR = os.fsdecode(b"dir\xfe")
@@ -75,14 +73,6 @@ async def test_mcp_over_http_lists_a_folder_holding_an_undecodable_name(live_ser
             result = await client.call_tool("list_directory", {"vault": "v"})
             assert result.is_error is False
             assert [e["name"] for e in result.structured_content["entries"]] == ["Sub", "Home.md"]
-
-
-def test_stdio_encodes_a_bad_answer_as_an_internal_error() -> None:
-    """The last net: an answer that cannot be encoded becomes -32603 for its request, not the server's end."""
-    bad = types.JSONRPCResponse(jsonrpc="2.0", id=7, result={"name": BAD})
-    line = _encode(bad)
-    assert b'"id":7' in line and b"-32603" in line and line.endswith(b"\n")
-    assert _encode(types.JSONRPCNotification(jsonrpc="2.0", method="x", params={"p": BAD})) == b""
 
 
 @pytest.mark.anyio
