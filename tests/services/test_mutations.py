@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -149,6 +150,10 @@ def test_delete_directory_needs_recursive_and_backs_everything_up(ws: Workspace)
     (ws.vaults["v"].root / "Projects/.hidden").write_text("not served, so not deleted blindly\n")
     assert code_of(ws, "delete_directory", path="Projects", recursive=True) == "hidden_entries"
     (ws.vaults["v"].root / "Projects/.hidden").unlink()
+    undecodable = ws.vaults["v"].root / "Projects" / os.fsdecode(b"na\xffme.md")  # never listed: never deleted unseen
+    undecodable.write_text("x")
+    assert code_of(ws, "delete_directory", path="Projects", recursive=True) == "hidden_entries"
+    undecodable.unlink()
     out = apply(ws, "delete_directory", path="Projects", recursive=True)
     assert not (ws.vaults["v"].root / "Projects").exists()
     assert {b["path"] for b in out["backups"]} == {"Projects/Plan.md", "Projects/C++ (draft) v1.2.md"}

@@ -23,7 +23,13 @@ def has_lone_surrogate(value: object) -> bool:
     cannot be encoded as UTF-8 (file names, the audit log, the index) and are refused at the door.
     """
     if isinstance(value, str):
-        return not value.isascii() and any("\ud800" <= ch <= "\udfff" for ch in value)
+        if value.isascii():
+            return False
+        try:  # at C speed: strict UTF-8 refuses exactly the surrogates (a whole note's text is checked)
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
     if isinstance(value, dict):
         return any(has_lone_surrogate(k) or has_lone_surrogate(v) for k, v in value.items())
     if isinstance(value, (list, tuple)):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from obsigate.domain.storage import vault_fs
-from obsigate.domain.text import nfc
+from obsigate.domain.text import has_lone_surrogate, nfc
 
 __all__ = [
     "FileEntry",
@@ -181,8 +181,10 @@ _WINDOWS_RESERVED = frozenset(':*?"<>|')
 def is_servable_name(name: str) -> bool:
     """Whether one file or folder name can be served: not hidden, and spellable by every API path.
 
-    Refused: dot-names, control characters, the backslash (a separator elsewhere), and leading/trailing spaces
-    or a trailing dot. The path guard refuses the same names, so a file the walker lists can always be read.
+    Refused: dot-names, control characters, the backslash (a separator elsewhere), leading/trailing spaces or
+    a trailing dot, and names that are not valid UTF-8 on disk (``os.listdir`` gives their bytes as lone
+    surrogates, which no JSON answer can carry; Obsidian cannot show them either). The path guard refuses the
+    same names, so a file the walker lists can always be read.
     Names with ``: * ? " < > |`` are served: they are legal on Linux and macOS, and every path is opened from
     the vault's root descriptor, where no drive letter or stream name means anything (issue 16). New names
     must also pass :func:`is_portable_name`.
@@ -194,6 +196,7 @@ def is_servable_name(name: str) -> bool:
         and "\\" not in name
         and name == name.strip()
         and not name.endswith(".")
+        and not has_lone_surrogate(name)
     )
 
 
@@ -229,6 +232,8 @@ def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
         for disk_rel, st in vault_fs.walk(vault.root, under, descend=is_servable_name):
             name = disk_rel.rsplit("/", 1)[-1]
             if not is_servable_name(name):
+                if has_lone_surrogate(name):
+                    log.warning("vault %s: skipping a name that is not valid UTF-8: %r", vault.name, disk_rel)
                 continue  # hidden, or a name no API path can spell
             if stat.S_ISLNK(st.st_mode):
                 log.info("vault %s: %s is a symlink; symlinks inside a vault are never followed", vault.name, disk_rel)
@@ -241,11 +246,6 @@ def walk(vault: Vault, under: str = "") -> Iterator[tuple[FileEntry, str]]:
                     vault.name,
                     disk_rel,
                 )
-                continue
-            try:
-                disk_rel.encode("utf-8")
-            except UnicodeEncodeError:
-                log.warning("vault %s: skipping a name that is not valid UTF-8: %r", vault.name, disk_rel)
                 continue
             rel = nfc(disk_rel)
             if rel in seen:  # two spellings (NFC/NFD) of one name in one folder

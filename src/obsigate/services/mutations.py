@@ -26,7 +26,7 @@ from obsigate.domain.links.rewrite import LinkRewriteError, affected_names, plan
 from obsigate.domain.markdown.edit import EditError, NoteText, append, replace_exact, replace_section
 from obsigate.domain.secret_markers import SecretMarkerError, redacted_view, restore_secrets
 from obsigate.domain.storage import vault_fs
-from obsigate.domain.text import nfc
+from obsigate.domain.text import has_lone_surrogate, nfc
 from obsigate.domain.vault import Vault, is_note, walk
 from obsigate.services.backups import read_backup, trashed_files
 from obsigate.services.changes import Change, FileChange
@@ -544,8 +544,14 @@ def plan_delete_directory(ws: Workspace, vault: Vault, *, path: str, recursive: 
     files = [e.path for e, _ in walk(vault, rel)]
     with fs_errors(rel):
         below = list(vault_fs.walk(vault.root, rel, strict=True))
-    # never served, so never deleted unseen (the backup store keeps only vault files): hidden entries, symlinks
+    # never served, so never deleted unseen (the backup store keeps only vault files): hidden entries, symlinks,
+    # and names that are not valid UTF-8 (no answer could even name them)
     unseen = [p for p, st in below if p.rsplit("/", 1)[-1].startswith(".") or stat.S_ISLNK(st.st_mode)]
+    if any(has_lone_surrogate(p) for p, _ in below):
+        raise Conflict(
+            f"folder {rel!r} holds names that are not valid UTF-8; rename or remove them first",
+            code="hidden_entries",
+        )
     if unseen:
         raise Conflict(
             f"folder {rel!r} holds hidden entries or symlinks ({unseen[0][len(rel) + 1 :]}...); remove them first",

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from obsigate.domain.redaction import redact_payload
+from obsigate.domain.text import has_lone_surrogate
 from obsigate.domain.vault import Vault
 from obsigate.services.changes import BackupRef
 from obsigate.services.errors import BadRequest, Forbidden
@@ -159,6 +160,8 @@ def finish(
     exact_fields = getattr(model, "exact_fields", None)
     exact = {k: data.pop(k) for k in exact_fields()} if callable(exact_fields) else {}
     data = redact_payload(data)
+    if has_lone_surrogate(data):  # e.g. an undecodable file name that slipped past the listings' rule
+        raise ValueError(f"{spec.name}: the result holds a lone surrogate, which no transport can encode")
     if cut and not getattr(model, "UNBOUNDED", False):
         data = fit_to_budget(data, ctx.workspace.limits.budget_chars if budget_chars is None else budget_chars)
     data.update(exact)

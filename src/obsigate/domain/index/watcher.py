@@ -14,8 +14,9 @@ build and callers of ``refresh_path`` (e.g. the services after their own writes)
 file. A failing file is logged (and, when it is the file's fault, recorded as a diagnostic); it never stops
 the build or the watcher.
 
-Limits: changes made *through* a symlinked folder of the vault are reported by the OS under the target's
-path; the link's view is refreshed by the next full refresh. Notes larger than :data:`MAX_NOTE_BYTES` are
+The watcher watches each real folder of a vault on its own (not recursively; a new folder restarts it with
+that folder added): a symlinked folder is never looked through, like everywhere else in ObsiGate, and hidden
+folders and names that are not valid UTF-8 are not watched. Limits: notes larger than :data:`MAX_NOTE_BYTES` are
 listed as files with a ``too_large`` diagnostic, not indexed as text.
 """
 
@@ -31,14 +32,15 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
 import anyio
 import anyio.to_thread
-from watchfiles import awatch
+from watchfiles import Change, awatch
+from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.markdown.note import parse_note
@@ -77,6 +79,22 @@ def _root_readable(vault: Vault) -> bool:
         return True
     except OSError:
         return False
+
+
+def _is_folder(path: str) -> bool:
+    """True if ``path`` is a real folder now (a symlink to one is not)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _all_are(exc: BaseException, test: Callable[[BaseException], bool]) -> bool:
+    """True if ``exc``, or every exception an exception group of it holds (``awatch`` runs in a task group),
+    passes ``test``."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_all_are(e, test) for e in exc.exceptions)
+    return test(exc)
 
 
 def _prepare(root: str, disk_rel: str, size: int) -> tuple:
@@ -474,7 +492,10 @@ class Indexer:
         send, recv = anyio.create_memory_object_stream[set[tuple[str, str]]](max_buffer_size=math.inf)
         ready = anyio.Event()
         async with anyio.create_task_group() as tg:
-            tg.start_soon(self._watch, send)
+            watching = anyio.Event()
+            tg.start_soon(self._watch, send, watching)
+            with anyio.move_on_after(30):  # its folders listed (one read per folder), so it starts before the walk
+                await watching.wait()
             tg.start_soon(self._consume, recv, ready)
             await anyio.sleep(0.05)  # let the watcher register before the walk starts
             # The build thread is CPU-bound Python: with the default 5 ms GIL switch interval the server's event
@@ -506,37 +527,83 @@ class Indexer:
                 return name, nfc(rel)
         return None
 
-    async def _watch(self, send: Any) -> None:
+    def _folders(self, roots: dict[str, str]) -> list[str]:
+        """Every real folder of the vaults (roots included) as an absolute path: the ones the watcher watches,
+        each on its own (not recursively), so a symlinked folder is never looked through (the OS would report
+        what changes behind it, and a name there can be anything) and hidden or undecodable folders are left out.
+        One directory read per folder, no stat per file (the kinds come from the directory entries)."""
+        out: list[str] = []
+        for root in roots:
+            out.append(root)
+            todo = [""]
+            while todo:
+                rel = todo.pop()
+                try:
+                    listed = vault_fs.list_folder(root, rel)
+                except OSError:  # gone or swapped for a symlink since its parent was read
+                    continue
+                for name, kind in listed:
+                    if kind == "dir" and is_servable_name(name) and rel.count("/") < vault_fs.MAX_DEPTH:
+                        sub = f"{rel}/{name}" if rel else name
+                        out.append(os.path.join(root, sub))
+                        todo.append(sub)
+        return out
+
+    async def _watch(self, send: Any, watching: anyio.Event) -> None:
         roots = self._roots()
         async with send:
             if not roots:
+                watching.set()
                 return
             force_polling = None
+            catch_up = False  # after a restart: what changed while no watch ran is found by an incremental scan
             while not self._stop.is_set():
+                folders = await anyio.to_thread.run_sync(self._folders, roots)
+                watching.set()
+                notify = awatch(
+                    *folders,
+                    watch_filter=lambda _c, p: self._map(roots, p) is not None,
+                    debounce=self._debounce_ms,
+                    step=min(50, self._debounce_ms),
+                    stop_event=self._stop,
+                    rust_timeout=1000,
+                    yield_on_timeout=True,  # an empty batch: the watch is up (the catch-up scan may start)
+                    force_polling=force_polling,
+                    poll_delay_ms=300,
+                    recursive=False,
+                    ignore_permission_denied=True,
+                )
                 try:
-                    async for changes in awatch(
-                        *roots,
-                        watch_filter=lambda _c, p: self._map(roots, p) is not None,
-                        debounce=self._debounce_ms,
-                        step=min(50, self._debounce_ms),
-                        stop_event=self._stop,
-                        force_polling=force_polling,
-                        poll_delay_ms=300,
-                        ignore_permission_denied=True,
-                    ):
-                        items = {m for _c, p in changes if (m := self._map(roots, p)) is not None}
-                        if items:
-                            self._pending += len(items)
-                            await send.send(items)
-                except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher falls back to polling
+                    async with contextlib.aclosing(notify):
+                        async for changes in notify:
+                            if catch_up:
+                                catch_up = False
+                                await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
+                            items = {m for _c, p in changes if (m := self._map(roots, p)) is not None}
+                            if items:
+                                self._pending += len(items)
+                                await send.send(items)
+                            if any(c == Change.added and _is_folder(p) for c, p in changes):
+                                catch_up = True
+                                break  # a new folder: watch it too (the consumer scans what it already holds)
+                except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher goes on
                     if self._stop.is_set():
                         break
-                    # Trigger: notify gave up (e.g. a symlink loop). Outcome: retry with polling, and catch up
-                    # with an incremental scan each time, so edits are never lost while the watcher is down.
+                    catch_up = True
+                    if _all_are(exc, lambda e: isinstance(e, FileNotFoundError)) and all(map(_is_folder, roots)):
+                        continue  # a folder went away between the walk and the watch: walk again
+                    if _all_are(exc, lambda e: isinstance(e, WatchfilesRustInternalError) and "decode path" in str(e)):
+                        # Trigger: a file whose name is not valid UTF-8 changed (never a vault file, see
+                        # is_servable_name) and notify dropped that batch. Outcome: watch again at once (no
+                        # polling); the catch-up scan finds the batch's other changes.
+                        log.info("file watcher: skipped a change to a name that is not valid UTF-8 (%s)", exc)
+                        await anyio.sleep(self._debounce_ms / 1000)
+                        continue
+                    # Trigger: notify gave up (e.g. out of inotify watches). Outcome: retry with polling, and catch
+                    # up with an incremental scan each time, so edits are never lost while the watcher is down.
                     log.warning("file watcher failed (%s); rescanning and restarting with polling in 5 s", exc)
                     force_polling = True
                     await anyio.sleep(5)
-                    await anyio.to_thread.run_sync(lambda: self._refresh_all(full=False, stop=self._stop))
 
     async def _consume(self, recv: Any, ready: anyio.Event) -> None:
         await ready.wait()
