@@ -40,7 +40,6 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from watchfiles import Change, awatch
-from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.markdown.note import parse_note
@@ -81,12 +80,20 @@ def _root_readable(vault: Vault) -> bool:
         return False
 
 
-def _is_folder(path: str) -> bool:
-    """True if ``path`` is a real folder now (a symlink to one is not)."""
-    try:
-        return stat.S_ISDIR(os.lstat(path).st_mode)
-    except OSError:
-        return False
+def _is_folder(roots: Iterable[str], path: str) -> bool:
+    """True if ``path`` (absolute, a vault root or below one of ``roots``) is a real folder now, asked through
+    ``vault_fs`` (a symlink to one, or a path through one, is not)."""
+    for root in roots:
+        if path == root or path.startswith(root + os.sep):
+            rel = path[len(root) + 1 :].replace(os.sep, "/")
+            try:
+                if rel:
+                    return vault_fs.kind(root, rel) == "dir"
+                with vault_fs.folder(root):
+                    return True
+            except OSError:  # gone, or a symlink on the way (OutsideVault)
+                return False
+    return False
 
 
 def _all_are(exc: BaseException, test: Callable[[BaseException], bool]) -> bool:
@@ -583,16 +590,20 @@ class Indexer:
                             if items:
                                 self._pending += len(items)
                                 await send.send(items)
-                            if any(c == Change.added and _is_folder(p) for c, p in changes):
+                            if any(c == Change.added and _is_folder(roots, p) for c, p in changes):
                                 catch_up = True
                                 break  # a new folder: watch it too (the consumer scans what it already holds)
                 except Exception as exc:  # noqa: BLE001 — whatever stops notify, the watcher goes on
                     if self._stop.is_set():
                         break
                     catch_up = True
-                    if _all_are(exc, lambda e: isinstance(e, FileNotFoundError)) and all(map(_is_folder, roots)):
+                    if _all_are(exc, lambda e: isinstance(e, FileNotFoundError)) and all(
+                        _is_folder(roots, r) for r in roots
+                    ):
                         continue  # a folder went away between the walk and the watch: walk again
-                    if _all_are(exc, lambda e: isinstance(e, WatchfilesRustInternalError) and "decode path" in str(e)):
+                    if _all_are(
+                        exc, lambda e: type(e).__name__ == "WatchfilesRustInternalError" and "decode path" in str(e)
+                    ):
                         # Trigger: a file whose name is not valid UTF-8 changed (never a vault file, see
                         # is_servable_name) and notify dropped that batch. Outcome: watch again at once (no
                         # polling); the catch-up scan finds the batch's other changes.
