@@ -61,6 +61,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -288,33 +289,7 @@ def phase_read(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any]
             for _ in range(20):  # warm-up: connections, caches, the first call's imports
                 sb.call("echo", {})
                 so.call("read_file", {"vault": VAULT, "path": paths[0]})
-            for r in range(a.rounds):
-                lb: list[float] = []
-                lo: list[float] = []
-                cpu_b = cpu_o = 0.0
-                for i in range(a.calls):
-                    c0, t0 = bare.cpu_s(), time.perf_counter()
-                    sb.call("echo", {})
-                    lb.append((time.perf_counter() - t0) * 1000)
-                    cpu_b += bare.cpu_s() - c0
-                    path = paths[(r * a.calls + i) % len(paths)]
-                    c0, t0 = og.cpu_s(), time.perf_counter()
-                    got = so.call("read_file", {"vault": VAULT, "path": path})
-                    lo.append((time.perf_counter() - t0) * 1000)
-                    cpu_o += og.cpu_s() - c0
-                    if got.get("path") != path:
-                        raise RuntimeError(f"read_file answered {got.get('path')!r} for {path!r}")
-                sb_, so_ = stats(lb), stats(lo)
-                rounds.append(
-                    {
-                        "bare_echo": sb_,
-                        "obsigate_read_file": so_,
-                        "delta_p50_ms": so_["p50"] - sb_["p50"],
-                        "bare_cpu_ms_per_call": cpu_b / a.calls * 1000,
-                        "obsigate_cpu_ms_per_call": cpu_o / a.calls * 1000,
-                    }
-                )
-                print(f"  read round {r + 1}: {_round_line(rounds[-1])}", flush=True)
+            rounds += alternating_rounds(sb.call, bare.cpu_s, so.call, og.cpu_s, paths, a, "read")
             sb.close()
             so.close()
     finally:
@@ -326,6 +301,53 @@ def phase_read(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any]
     for key in ("bare_echo", "obsigate_read_file"):
         out[key] = {s: statistics.median(r[key][s] for r in rounds) for s in ("p50", "p95", "mean")}
     return out
+
+
+def alternating_rounds(
+    bare_call: Callable[[str, dict[str, Any]], dict[str, Any]],
+    bare_cpu: Callable[[], float],
+    og_call: Callable[[str, dict[str, Any]], dict[str, Any]],
+    og_cpu: Callable[[], float],
+    paths: list[str],
+    a: argparse.Namespace,
+    label: str,
+) -> list[dict[str, Any]]:
+    """``a.rounds`` rounds of ``a.calls`` calls, alternating call by call between the bare server's ``echo`` and
+    ObsiGate's ``read_file`` (over ``paths`` in turn), so both see the same load; each round's latency stats (ms)
+    and each server's CPU per call (ms, from ``*_cpu``: seconds of its process).
+
+    Raises:
+        RuntimeError: ``read_file`` answered for another path.
+    """
+    rounds: list[dict[str, Any]] = []
+    for r in range(a.rounds):
+        lb: list[float] = []
+        lo: list[float] = []
+        cpu_b = cpu_o = 0.0
+        for i in range(a.calls):
+            c0, t0 = bare_cpu(), time.perf_counter()
+            bare_call("echo", {})
+            lb.append((time.perf_counter() - t0) * 1000)
+            cpu_b += bare_cpu() - c0
+            path = paths[(r * a.calls + i) % len(paths)]
+            c0, t0 = og_cpu(), time.perf_counter()
+            got = og_call("read_file", {"vault": VAULT, "path": path})
+            lo.append((time.perf_counter() - t0) * 1000)
+            cpu_o += og_cpu() - c0
+            if got.get("path") != path:
+                raise RuntimeError(f"read_file answered {got.get('path')!r} for {path!r}")
+        sb_, so_ = stats(lb), stats(lo)
+        rounds.append(
+            {
+                "bare_echo": sb_,
+                "obsigate_read_file": so_,
+                "delta_p50_ms": so_["p50"] - sb_["p50"],
+                "bare_cpu_ms_per_call": cpu_b / a.calls * 1000,
+                "obsigate_cpu_ms_per_call": cpu_o / a.calls * 1000,
+            }
+        )
+        print(f"  {label} round {r + 1}: {_round_line(rounds[-1])}", flush=True)
+    return rounds
 
 
 def _round_line(r: dict[str, Any]) -> str:
@@ -533,33 +555,7 @@ def phase_stdio(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any
         for _ in range(20):
             bare.call("echo", {})
             og.call("read_file", {"vault": VAULT, "path": paths[0]})
-        for r in range(a.rounds):
-            lb: list[float] = []
-            lo: list[float] = []
-            cpu_b = cpu_o = 0.0
-            for i in range(a.calls):
-                c0, t0 = bare.cpu_s(), time.perf_counter()
-                bare.call("echo", {})
-                lb.append((time.perf_counter() - t0) * 1000)
-                cpu_b += bare.cpu_s() - c0
-                path = paths[(r * a.calls + i) % len(paths)]
-                c0, t0 = og.cpu_s(), time.perf_counter()
-                got = og.call("read_file", {"vault": VAULT, "path": path})
-                lo.append((time.perf_counter() - t0) * 1000)
-                cpu_o += og.cpu_s() - c0
-                if got.get("path") != path:
-                    raise RuntimeError(f"read_file answered {got.get('path')!r} for {path!r}")
-            sb_, so_ = stats(lb), stats(lo)
-            rounds.append(
-                {
-                    "bare_echo": sb_,
-                    "obsigate_read_file": so_,
-                    "delta_p50_ms": so_["p50"] - sb_["p50"],
-                    "bare_cpu_ms_per_call": cpu_b / a.calls * 1000,
-                    "obsigate_cpu_ms_per_call": cpu_o / a.calls * 1000,
-                }
-            )
-            print(f"  stdio round {r + 1}: {_round_line(rounds[-1])}", flush=True)
+        rounds += alternating_rounds(bare.call, bare.cpu_s, og.call, og.cpu_s, paths, a, "stdio")
     finally:
         og.close()
         bare.close()
