@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -24,7 +25,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import ElicitResult, ResourceTemplateReference
 from pwdlib.hashers.argon2 import Argon2Hasher
-from robust.serving import serve
+from robust.serving import Server, serve
 from support import SMALL_VAULT, write_tree
 
 from obsigate.auth.users import UserStore
@@ -375,6 +376,33 @@ def test_a_lost_server_ends_forwarding_with_an_answer(vaults: dict[str, Path], t
             assert "this MCP server stops" in reply["error"]["message"]
             assert proc.wait(30) == 2
             assert proc.stderr is not None and "forwarding stopped" in proc.stderr.read().decode()
+
+
+def test_a_restarted_server_ends_forwarding_saying_so(vaults: dict[str, Path], tmp_path: Path) -> None:
+    """The server restarts on its port: the forwarded session is gone with it, so the stdio process answers the
+    call and exits 2 naming why (the client starts it again, with a new session) instead of failing every call."""
+    data = tmp_path / "data"
+    add_user(data, "alice", ["notes"])
+    first = Server(vaults, data, auth=True)
+    port = int(first.url.rsplit(":", 1)[1])
+    with raw_stdio(stdio_args(vaults, data, "--user", "alice")) as proc, contextlib.closing(first):
+        send(proc, INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert answer(proc)["result"]["serverInfo"]["name"]
+        first.stop()
+        with serve_on(vaults, data, port):  # the same address, a new process
+            send(proc, call(2, "read_file", {"vault": "notes", "path": "Ideas.md"}))
+            assert "error" in answer(proc)
+            assert proc.wait(30) == 2
+            assert proc.stderr is not None and "no longer knows this session" in proc.stderr.read().decode()
+
+
+@contextmanager
+def serve_on(vaults: dict[str, Path], data: Path, port: int) -> Iterator[Server]:
+    server = Server(vaults, data, port=port, auth=True)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 async def forwarded_session(vaults: dict[str, Path], data: Path, era: str) -> None:

@@ -62,6 +62,10 @@ class Server:
         """What the server has written to its log so far."""
         return self.log.read_text(encoding="utf-8", errors="replace")
 
+    def close(self) -> None:
+        """:meth:`stop` (for ``contextlib.closing``); nothing if it has stopped already."""
+        self.stop()
+
     def kill(self) -> None:
         """SIGKILL (a crash: nothing runs on the way out)."""
         if self.proc.poll() is None:
