@@ -193,6 +193,10 @@ class LinkGraph:
                 f"SELECT DISTINCT path {where} ORDER BY path LIMIT ? OFFSET ?", (*args, limit, offset)
             )
         ]
+        if offset == 0 and len(page) < limit:
+            # every linking note is on this page: it is its own count, even if a write landed between the cached
+            # (or counted) total and this read
+            total = len(page)
         marks = ",".join("?" * len(page))
         rows = conn.execute(
             f"SELECT path, {_REF_COLUMNS} {where} AND path IN ({marks}) ORDER BY path, seq", (*args, *page)
