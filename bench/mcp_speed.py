@@ -295,7 +295,12 @@ def phase_read(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any]
     finally:
         og.stop()
         bare.stop()
-    out: dict[str, Any] = {"rounds": rounds, "notes": len(paths), "calls_per_round": a.calls}
+    return rounds_summary(rounds, len(paths), a.calls)
+
+
+def rounds_summary(rounds: list[dict[str, Any]], notes: int, calls: int) -> dict[str, Any]:
+    """The rounds of :func:`alternating_rounds` and, for each figure, its median across them (ms)."""
+    out: dict[str, Any] = {"rounds": rounds, "notes": notes, "calls_per_round": calls}
     for key in ("delta_p50_ms", "bare_cpu_ms_per_call", "obsigate_cpu_ms_per_call"):
         out[key] = statistics.median(r[key] for r in rounds)
     for key in ("bare_echo", "obsigate_read_file"):
@@ -559,12 +564,7 @@ def phase_stdio(vault: Path, work: Path, a: argparse.Namespace) -> dict[str, Any
     finally:
         og.close()
         bare.close()
-    out: dict[str, Any] = {"rounds": rounds, "notes": len(paths), "calls_per_round": a.calls}
-    for key in ("delta_p50_ms", "bare_cpu_ms_per_call", "obsigate_cpu_ms_per_call"):
-        out[key] = statistics.median(r[key] for r in rounds)
-    for key in ("bare_echo", "obsigate_read_file"):
-        out[key] = {s: statistics.median(r[key][s] for r in rounds) for s in ("p50", "p95", "mean")}
-    return out
+    return rounds_summary(rounds, len(paths), a.calls)
 
 
 # ------------------------------------------------------------------------------------------------ report
