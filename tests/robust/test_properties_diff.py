@@ -12,25 +12,18 @@ are not part of a unified diff, and ``redacted_diff`` says so in a one-line note
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
+from robust.world import World, world_in
 
-from obsigate.auth.principal import ANONYMOUS
-from obsigate.bootstrap import build_runtime
-from obsigate.config import load_settings
 from obsigate.domain.diff import line_opcodes, redacted_diff, unified_diff
 from obsigate.domain.redaction import redact_text
-from obsigate.tools.api import ServiceError, ToolContext, call_tool
-from obsigate.tools.context import ToolRuntime
+from obsigate.tools.api import ServiceError
 
 PHASES = [Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink]  # no explain phase: slow on 2 cores
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -165,30 +158,10 @@ def test_the_redacted_diff_is_the_change_between_the_redacted_texts(
 # --- through the real propose → apply flow ----------------------------------------------------------
 
 
-class World:
-    """A vault and a real runtime (index, backups, journal, confirmation tokens) in a temporary folder."""
-
-    def __init__(self, base: Path) -> None:
-        self.vault = base / "vault"
-        self.vault.mkdir()
-        data = base / "data"
-        self.rt: ToolRuntime = build_runtime(
-            load_settings(data_dir=data, vaults={"notes": {"path": str(self.vault)}}), data
-        )
-        self.rt.limiter = None
-
-    def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        return anyio.run(call_tool, ToolContext(ANONYMOUS, self.rt, mode="mcp"), name, args)
-
-
 @pytest.fixture(scope="module")
 def world() -> Iterator[World]:
-    with tempfile.TemporaryDirectory(prefix="obsigate-diff-") as tmp:
-        w = World(Path(os.path.realpath(tmp)))
-        try:
-            yield w
-        finally:
-            w.rt.workspace.index.close()
+    with world_in("obsigate-diff-", "mcp") as w:
+        yield w
 
 
 #: Note lines: no secrets (redaction is another test's subject), no NUL (a note is text).

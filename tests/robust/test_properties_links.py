@@ -12,26 +12,18 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
+from robust.world import World, world_in
 
-from obsigate.auth.principal import ANONYMOUS
-from obsigate.bootstrap import build_runtime
-from obsigate.config import load_settings
 from obsigate.domain.links.resolve import LinkResolver
 from obsigate.domain.links.rewrite import affected_names, plan_link_updates
 from obsigate.domain.markdown.inline import link_spans
 from obsigate.domain.markdown.note import parse_note
-from obsigate.tools.api import ToolContext, call_tool
-from obsigate.tools.context import ToolRuntime
 
 PHASES = [Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink]  # no explain phase: slow on 2 cores
 
@@ -217,41 +209,10 @@ def test_any_spelling_reaches_the_same_file_after_a_round_trip(
 # --- 3. rename A→B→A through the tool layer ----------------------------------------------------------
 
 
-class World:
-    """A vault and a real runtime (index, backups, journal) in a temporary folder."""
-
-    def __init__(self, base: Path) -> None:
-        self.vault = base / "vault"
-        self.vault.mkdir()
-        data = base / "data"
-        self.rt: ToolRuntime = build_runtime(
-            load_settings(data_dir=data, vaults={"notes": {"path": str(self.vault)}}), data
-        )
-        self.rt.limiter = None
-
-    def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        return anyio.run(call_tool, ToolContext(ANONYMOUS, self.rt, mode="rest", confirmed=True), name, args)
-
-    def snapshot(self) -> dict[str, bytes]:
-        return {
-            str(p.relative_to(self.vault)): p.read_bytes()
-            for p in sorted(self.vault.rglob("*"))
-            if p.is_file() and not p.relative_to(self.vault).parts[0].startswith(".")
-        }
-
-    def clear(self) -> None:
-        for p in sorted(self.vault.rglob("*"), reverse=True):
-            p.unlink() if p.is_file() or p.is_symlink() else p.rmdir()
-
-
 @pytest.fixture(scope="module")
 def world() -> Iterator[World]:
-    with tempfile.TemporaryDirectory(prefix="obsigate-rename-") as tmp:
-        w = World(Path(os.path.realpath(tmp)))
-        try:
-            yield w
-        finally:
-            w.rt.workspace.index.close()
+    with world_in("obsigate-rename-", "rest") as w:
+        yield w
 
 
 def _relocate(world: World, src: str, dst: str) -> None:
