@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from robust.world import World, world_in
 
 from obsigate.domain.links.resolve import LinkResolver
-from obsigate.domain.links.rewrite import affected_names, plan_link_updates
+from obsigate.domain.links.rewrite import _relative, affected_names, plan_link_updates  # how it spells a relative link
 from obsigate.domain.markdown.inline import link_spans
 from obsigate.domain.markdown.note import parse_note
 
@@ -88,16 +88,6 @@ def _shortest(path: str, files: set[str]) -> str:
 def _md_path(path: str, angle: bool) -> str:
     # the rewriter's first choice: balanced parentheses as they are (they parse), %-escapes for % and spaces
     return f"<{path}>" if angle else path.replace("%", "%25").replace(" ", "%20")
-
-
-def _relative(source: str, target: str) -> str:
-    src, dst = source.split("/")[:-1], target.split("/")
-    common = 0
-    while common < len(src) and common < len(dst) - 1 and src[common] == dst[common]:
-        common += 1
-    ups = len(src) - common
-    rest = "/".join(dst[common:])
-    return "../" * ups + rest if ups else "./" + rest
 
 
 @st.composite
