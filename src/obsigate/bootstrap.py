@@ -228,6 +228,7 @@ def build_runtime(
             data_dir / CONFIRM_KEY_FILE, data_dir / CONFIRM_DB_FILE, ttl_s=settings.mcp_confirmation_ttl
         ),
         web=WebAccess(policy=NetPolicy.parse(settings.fetch_allow), searxng_url=settings.searxng_url),
+        data_dir=data_dir,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.vault import Vault
@@ -27,7 +28,8 @@ class ToolRuntime:
     — the registry
     the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
     ``unavailable``); ``web``: the outbound settings of the web tools (the guard's allow list, the search
-    engine)."""
+    engine); ``data_dir``: the server's data dir (the users' own spaces live under it,
+    ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir."""
 
     workspace: Workspace
     audit: AuditLog | None = None
@@ -37,6 +39,7 @@ class ToolRuntime:
     registry: ToolRegistry = field(default_factory=lambda: REGISTRY)
     confirmations: ConfirmationService | None = None
     web: WebAccess = field(default_factory=WebAccess)
+    data_dir: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,9 @@ class ToolContext:
     ``None``; ``scope`` is the names of the vaults the call may see: ``(vault.name,)`` when one is named, else
     every vault the caller may use, in declaration order. Before ``permit`` runs both are empty (``None``,
     ``()``): a call that was never permitted sees no vault.
+
+    ``turn_id``: the turn of the conversation the call belongs to (the in-app assistant's run step, an MCP
+    request); with ``session_id`` it names where an artifact was made and which turn's journal chain a call joins.
     """
 
     principal: Principal
@@ -69,6 +75,7 @@ class ToolContext:
     expected_reads: dict[str, str] | None = None
     vault: Vault | None = None
     scope: tuple[str, ...] = ()
+    turn_id: str | None = None
 
     @property
     def workspace(self) -> Workspace:
