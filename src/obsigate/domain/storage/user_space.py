@@ -66,5 +66,3 @@ def _check_no_symlink(data_dir: Path, path: Path) -> None:
             raise OSError(40, "a symlink in a user's space is never followed", str(current))
         if not stat.S_ISDIR(mode):
             raise OSError(20, "not a folder", str(current))
-
-
