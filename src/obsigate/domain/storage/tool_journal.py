@@ -1,0 +1,706 @@
+"""The tool journal: one chained row per tool call, from every front, in ``<data_dir>/journal.sqlite3``.
+
+Design (``shared/reference/arsenal.md`` §c, issue 21 item 3):
+
+- One table ``tool_journal`` in SQLite WAL, file mode 0600. ``seq`` is global and gap-free: it is read and the
+  row inserted inside one ``BEGIN IMMEDIATE`` transaction (``isolation_level=None``), so threads and processes
+  appending at once never fork the chain.
+- ``row_hash = sha256(prev_hash || canonical_json(row))`` where ``canonical_json`` is orjson with
+  ``OPT_SORT_KEYS`` over every stored column but the two hashes (as stored: lists are their JSON text). The
+  first row's ``prev_hash`` is :data:`GENESIS`.
+- Digests of arguments and results are HMAC-SHA256 under a salt kept in the data dir (``journal.salt``), so
+  the digest of a short secret cannot be brute-forced by whoever reads the journal. Contents (the raw
+  arguments, a result up to :data:`MAX_KEPT_RESULT_BYTES`) are kept only when the admin enables it; a larger
+  result is kept by digest (and ``result_file_id`` when the file space stored it), never dropped.
+- Rows have a ``kind``: ``call`` (one per call, its outcome), ``intent`` (written before a mutation runs: the
+  proof the journal is writable, see ``tools/door.py``) and ``event`` (a start-up change recovery).
+- Every ``checkpoint_every`` rows, and at :meth:`ToolJournal.close`, a checkpoint row signs
+  ``(seq, row_hash, key_id)`` with Ed25519 (key ``journal_signing.key`` 0600, public key exported to
+  ``journal_signing.pub``); the newest checkpoint is also written to ``journal.head`` (outside the table), so a
+  cut-off tail and a chain rebuilt without the key are found.
+- A turn's ``cumulative_hash`` (:meth:`ToolJournal.turn_hash`): ``h0 = sha256("turn\\0" conversation "\\0"
+  turn)``, ``h_i = sha256(h_{i-1} || row_hash_i)`` over the turn's rows in ``seq`` order. The assistant stores it
+  with the conversation when a turn ends; :meth:`ToolJournal.verify` takes those as anchors.
+
+What is not covered: rows appended after the newest checkpoint and belonging to no anchored turn can be cut
+off unseen (the chain itself cannot tell a short journal from a cut one); a clean shutdown signs them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from obsigate.domain.storage.atomic import atomic_write
+from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
+
+__all__ = [
+    "GENESIS",
+    "JOURNAL_FILE",
+    "MAX_KEPT_RESULT_BYTES",
+    "AppendedRow",
+    "Finding",
+    "JournalEntry",
+    "ToolJournal",
+    "TurnHash",
+    "VerifyReport",
+    "canonical_json",
+    "new_call_id",
+]
+
+JOURNAL_FILE = "journal.sqlite3"
+SALT_FILE = "journal.salt"
+KEY_FILE = "journal_signing.key"
+PUBLIC_KEY_FILE = "journal_signing.pub"
+HEAD_FILE = "journal.head"
+#: ``prev_hash`` of the first row.
+GENESIS = hashlib.sha256(b"obsigate tool_journal v1").hexdigest()
+#: Largest result whose content is kept (when the admin enables contents); larger ones: digest (and file id) only.
+MAX_KEPT_RESULT_BYTES = 64 * 1024
+#: Argument keys whose value is a credential: never kept, even with contents enabled.
+_SECRET_ARGS = frozenset({"confirmation_token", "password", "token", "api_key"})
+
+log = logging.getLogger("obsigate.journal")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tool_journal (
+    seq INTEGER PRIMARY KEY,
+    ts TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    parent_call_id TEXT,
+    user TEXT NOT NULL,
+    auth_kind TEXT NOT NULL,
+    front TEXT NOT NULL,
+    conversation TEXT,
+    turn TEXT,
+    tool TEXT NOT NULL,
+    action TEXT NOT NULL,
+    vault TEXT,
+    paths TEXT,
+    proposal TEXT,
+    backups TEXT,
+    error_id TEXT,
+    args TEXT NOT NULL,
+    args_digest TEXT,
+    args_content TEXT,
+    outcome TEXT NOT NULL,
+    duration_ms REAL NOT NULL,
+    result_digest TEXT,
+    result_size INTEGER,
+    result_content TEXT,
+    result_file_id TEXT,
+    prev_hash TEXT NOT NULL,
+    row_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tool_journal_turn ON tool_journal(conversation, turn, seq);
+CREATE INDEX IF NOT EXISTS tool_journal_user ON tool_journal(user, seq);
+CREATE INDEX IF NOT EXISTS tool_journal_tool ON tool_journal(tool, seq);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    seq INTEGER PRIMARY KEY,
+    row_hash TEXT NOT NULL,
+    ts TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    signature TEXT NOT NULL
+);
+"""
+
+#: The hashed columns, in table order (everything but ``prev_hash`` and ``row_hash``).
+HASHED = (
+    "seq", "ts", "kind", "call_id", "parent_call_id", "user", "auth_kind", "front", "conversation", "turn", "tool",
+    "action", "vault", "paths", "proposal", "backups", "error_id", "args", "args_digest", "args_content", "outcome",
+    "duration_ms", "result_digest", "result_size", "result_content", "result_file_id",
+)  # fmt: skip
+_COLUMNS = (*HASHED, "prev_hash", "row_hash")
+
+
+def canonical_json(value: Any) -> bytes:
+    """``value`` as canonical JSON bytes: keys sorted (orjson ``OPT_SORT_KEYS``), orjson's stable float format;
+    what orjson cannot encode (a lone surrogate, a non-string key) falls back to ``json`` with ASCII escapes."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+    except TypeError:
+        return json.dumps(value, sort_keys=True, ensure_ascii=True, default=str, separators=(",", ":")).encode()
+
+
+def new_call_id() -> str:
+    """A fresh call id: 32 hex digits (uuid4), unguessable."""
+    return uuid.uuid4().hex
+
+
+def _clean(text: str | None) -> str | None:
+    """``text`` storable as UTF-8 (a lone surrogate becomes its ``\\udxxx`` escape)."""
+    if text is None:
+        return None
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _json_text(value: Any) -> str | None:
+    return None if value is None else _clean(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def row_hash(prev_hash: str, row: dict[str, Any]) -> str:
+    """``sha256(prev_hash || canonical_json(the HASHED columns of row))``, hex."""
+    body = canonical_json({k: row.get(k) for k in HASHED})
+    return hashlib.sha256(prev_hash.encode("ascii") + body).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(slots=True)
+class JournalEntry:
+    """One row to append, before ``seq``/``ts``/hashes are given to it.
+
+    ``kind``: ``call``, ``intent`` or ``event``; ``front``: the caller's mode (``in_app``, ``mcp``, ``rest``,
+    ``web``, ``cli``, ``startup``); ``conversation``/``turn``: the context's ``session_id``/``turn_id``;
+    ``args``: the summarised arguments (``tools/audit.summarize_args``); ``raw_args``: the arguments themselves
+    (digested; kept only with contents enabled); ``result``: the call's result (its canonical bytes are
+    digested and, up to 64 KB with contents enabled, kept); ``outcome``: ``ok``, ``started`` or an error code.
+    """
+
+    user: str
+    auth_kind: str
+    front: str
+    tool: str
+    action: str
+    outcome: str
+    kind: str = "call"
+    call_id: str = field(default_factory=new_call_id)
+    parent_call_id: str | None = None
+    conversation: str | None = None
+    turn: str | None = None
+    vault: str | None = None
+    paths: list[str] | None = None
+    proposal: str | None = None
+    backups: list[str] | None = None
+    error_id: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    raw_args: Any = None
+    result: Any = None
+    result_file_id: str | None = None
+    duration_ms: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class AppendedRow:
+    """Where a row landed: its ``seq`` and ``row_hash``."""
+
+    seq: int
+    row_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnHash:
+    """A turn's anchor: its ``rows`` (count), the ``last_seq`` of them and the ``cumulative_hash`` (hex)."""
+
+    conversation: str
+    turn: str
+    rows: int
+    last_seq: int
+    cumulative_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing :meth:`ToolJournal.verify` found wrong: ``kind`` (``edited``, ``deleted``, ``inserted``,
+    ``reordered``, ``truncated``, ``rebuilt``, ``bad_signature``, ``missing_checkpoint``, ``head_missing``,
+    ``anchor_mismatch``), the first bad ``seq`` and a sentence."""
+
+    kind: str
+    seq: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """What :meth:`ToolJournal.verify` found: ``rows`` checked, ``last_seq``, the newest ``signed_seq``
+    (checkpoint), ``unsigned`` rows after it (not a failure: signed at the next checkpoint or clean shutdown),
+    ``findings`` (the first is the first bad row) and the time it took (``seconds``)."""
+
+    rows: int
+    last_seq: int
+    signed_seq: int
+    unsigned: int
+    findings: list[Finding]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    @property
+    def first(self) -> Finding | None:
+        return self.findings[0] if self.findings else None  # the chain's own finding first: the most precise
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "ok": self.ok}
+
+
+def turn_chain(conversation: str, turn: str, row_hashes: Iterable[str]) -> str:
+    """The cumulative hash of a turn whose rows have ``row_hashes`` (in ``seq`` order); see the module docstring."""
+    h = hashlib.sha256(f"turn\0{conversation}\0{turn}".encode("utf-8", "backslashreplace")).hexdigest()
+    for rh in row_hashes:
+        h = hashlib.sha256((h + rh).encode("ascii")).hexdigest()
+    return h
+
+
+class ToolJournal:
+    """The journal of one data dir (see the module docstring). Safe to use from many threads (one SQLite
+    connection per thread) and many processes (``BEGIN IMMEDIATE``).
+
+    Args:
+        data_dir: the server's data dir (``journal.sqlite3``, ``journal.salt``, the signing key, ``journal.head``).
+        checkpoint_every: sign a checkpoint every this many rows (``seq`` a multiple of it).
+        keep_content: keep raw arguments and results up to 64 KB (default off: digests only).
+
+    Raises:
+        OSError, sqlite3.Error: the database or a key file cannot be created or opened.
+        ValueError: a key or salt file that is not what it should be (not hex, too short, a symlink).
+    """
+
+    def __init__(self, data_dir: Path, *, checkpoint_every: int = 1000, keep_content: bool = False) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / JOURNAL_FILE
+        self.checkpoint_every = max(1, checkpoint_every)
+        self.keep_content = keep_content
+        make_private_dir(self.data_dir)
+        self._salt = load_or_create_secret(self.data_dir / SALT_FILE, 32)
+        self._key = Ed25519PrivateKey.from_private_bytes(load_or_create_secret(self.data_dir / KEY_FILE, 32)[:32])
+        pub = self._key.public_key().public_bytes_raw()
+        self.key_id = hashlib.sha256(pub).hexdigest()[:16]
+        pub_file = self.data_dir / PUBLIC_KEY_FILE
+        if not pub_file.exists() or pub_file.read_text(encoding="ascii").strip() != pub.hex():
+            atomic_write(pub_file, (pub.hex() + "\n").encode("ascii"), mode=0o644)
+        ensure_private_file(self.path)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._head_lock = threading.Lock()
+        self._head_seq = 0
+        self._closed = False
+        conn = self._conn()
+        conn.executescript(_SCHEMA)
+
+    # -- connections -------------------------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is durable at the next checkpoint, never torn
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    # -- digests -----------------------------------------------------------------------------------------------
+
+    def digest(self, data: bytes) -> str:
+        """``hmac-sha256:<hex>`` of ``data`` under the journal's salt."""
+        return "hmac-sha256:" + hmac.new(self._salt, data, hashlib.sha256).hexdigest()
+
+    # -- append ------------------------------------------------------------------------------------------------
+
+    def _row(self, entry: JournalEntry) -> dict[str, Any]:
+        """The stored columns of ``entry`` but ``seq``, ``ts`` and the hashes (the expensive part: digests of the
+        arguments and result bytes, done outside the write transaction)."""
+        raw = entry.raw_args
+        raw_bytes = canonical_json(raw) if raw is not None else None
+        result_bytes = canonical_json(entry.result) if entry.result is not None else None
+        keep = self.keep_content
+        kept_args = None
+        if keep and isinstance(raw, dict):
+            kept_args = _clean(canonical_json({k: v for k, v in raw.items() if k not in _SECRET_ARGS}).decode())
+        kept_result = None
+        if keep and result_bytes is not None and len(result_bytes) <= MAX_KEPT_RESULT_BYTES:
+            kept_result = _clean(result_bytes.decode("utf-8", "backslashreplace"))
+        return {
+            "kind": entry.kind,
+            "call_id": entry.call_id,
+            "parent_call_id": entry.parent_call_id,
+            "user": _clean(entry.user),
+            "auth_kind": entry.auth_kind,
+            "front": entry.front,
+            "conversation": _clean(entry.conversation),
+            "turn": _clean(entry.turn),
+            "tool": _clean(entry.tool),
+            "action": entry.action,
+            "vault": _clean(entry.vault),
+            "paths": _json_text(entry.paths),
+            "proposal": entry.proposal,
+            "backups": _json_text(entry.backups),
+            "error_id": entry.error_id,
+            "args": _json_text(entry.args) or "{}",
+            "args_digest": self.digest(raw_bytes) if raw_bytes is not None else None,
+            "args_content": kept_args,
+            "outcome": entry.outcome,
+            "duration_ms": float(entry.duration_ms),
+            "result_digest": self.digest(result_bytes) if result_bytes is not None else None,
+            "result_size": len(result_bytes) if result_bytes is not None else None,
+            "result_content": kept_result,
+            "result_file_id": entry.result_file_id,
+        }
+
+    def append(self, entry: JournalEntry) -> AppendedRow:
+        """Append ``entry`` as the next row of the chain (and a signed checkpoint when its ``seq`` is a multiple
+        of ``checkpoint_every``), committed before returning.
+
+        Raises:
+            sqlite3.Error, OSError: the row could not be written (read-only file, full disk...): nothing was.
+        """
+        row = self._row(entry)
+        conn = self._conn()
+        checkpoint = None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            last = conn.execute("SELECT seq, row_hash FROM tool_journal ORDER BY seq DESC LIMIT 1").fetchone()
+            seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
+            row["seq"], row["ts"] = seq, _now()
+            row["prev_hash"] = prev
+            row["row_hash"] = row_hash(prev, row)
+            conn.execute(
+                f"INSERT INTO tool_journal ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
+                [row[c] for c in _COLUMNS],
+            )
+            if seq % self.checkpoint_every == 0:
+                checkpoint = self._insert_checkpoint(conn, seq, row["row_hash"])
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        if checkpoint is not None:
+            self._write_head(checkpoint)
+        return AppendedRow(seq, row["row_hash"])
+
+    def _signed(self, seq: int, rh: str) -> dict[str, Any]:
+        body = canonical_json({"seq": seq, "row_hash": rh, "key_id": self.key_id})
+        return {
+            "seq": seq,
+            "row_hash": rh,
+            "ts": _now(),
+            "key_id": self.key_id,
+            "signature": self._key.sign(body).hex(),
+        }
+
+    def _insert_checkpoint(self, conn: sqlite3.Connection, seq: int, rh: str) -> dict[str, Any]:
+        cp = self._signed(seq, rh)
+        conn.execute(
+            "INSERT OR REPLACE INTO checkpoints (seq, row_hash, ts, key_id, signature) VALUES (?, ?, ?, ?, ?)",
+            (cp["seq"], cp["row_hash"], cp["ts"], cp["key_id"], cp["signature"]),
+        )
+        return cp
+
+    def _write_head(self, checkpoint: dict[str, Any]) -> None:
+        """Write ``journal.head`` (the newest checkpoint, outside the table) unless a newer one was written."""
+        with self._head_lock:
+            if checkpoint["seq"] <= self._head_seq:
+                return
+            try:
+                atomic_write(self.data_dir / HEAD_FILE, canonical_json(checkpoint) + b"\n", mode=0o600)
+                self._head_seq = checkpoint["seq"]
+            except OSError as exc:  # the signed checkpoint row is in the table; the head is the extra copy
+                log.warning("journal head not written: %s", exc)
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        """Sign the newest row now (if no checkpoint covers it yet) and update ``journal.head``; ``None``: empty
+        journal. Called at clean shutdown.
+
+        Raises:
+            sqlite3.Error, OSError: the checkpoint could not be written.
+        """
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            last = conn.execute("SELECT seq, row_hash FROM tool_journal ORDER BY seq DESC LIMIT 1").fetchone()
+            if last is None:
+                conn.execute("ROLLBACK")
+                return None
+            have = conn.execute(
+                "SELECT seq, row_hash, ts, key_id, signature FROM checkpoints WHERE seq = ?", (last[0],)
+            )
+            found = have.fetchone()
+            cp = (
+                dict(zip(("seq", "row_hash", "ts", "key_id", "signature"), found, strict=True))
+                if found
+                else self._insert_checkpoint(conn, last[0], last[1])
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self._write_head(cp)
+        return cp
+
+    def close(self) -> None:
+        """Sign the tail (:meth:`checkpoint`, its failure logged) and close every connection."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.checkpoint()
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("journal: no checkpoint at shutdown: %s", exc)
+        with self._lock:
+            for conn in self._all:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
+            self._all.clear()
+        self._local = threading.local()
+
+    # -- reading -----------------------------------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        cur = self._conn().execute(sql, tuple(params))
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+    @staticmethod
+    def record(row: dict[str, Any]) -> dict[str, Any]:
+        """A stored row as a reader wants it: lists decoded, plus the audit log's old names (``mode`` = front,
+        ``result`` = outcome, ``session`` = conversation) so its readers keep working."""
+        out = dict(row)
+        for key in ("paths", "backups", "args"):
+            if isinstance(out.get(key), str):
+                out[key] = json.loads(out[key])
+        out["mode"], out["result"], out["session"] = out["front"], out["outcome"], out["conversation"]
+        return out
+
+    def tail(self, n: int = 50, *, kind: str | None = "call") -> list[dict[str, Any]]:
+        """The last ``n`` rows of ``kind`` (``None``: every kind), oldest first, as :meth:`record`."""
+        where = "WHERE kind = ?" if kind else ""
+        params: list[Any] = [kind] if kind else []
+        rows = self._rows(f"SELECT * FROM tool_journal {where} ORDER BY seq DESC LIMIT ?", [*params, n])
+        return [self.record(r) for r in reversed(rows)]
+
+    def search(
+        self,
+        *,
+        user: str | None = None,
+        tool: str | None = None,
+        since: str | None = None,
+        outcome: str | None = None,
+        conversation: str | None = None,
+        kind: str | None = "call",
+        limit: int = 100,
+    ) -> list[dict[str, Any]]:
+        """Rows matching every given filter (``since``: an ISO 8601 UTC time, rows at or after it), newest
+        ``limit`` of them, oldest first."""
+        clauses, params = [], []
+        for col, value in (("user", user), ("tool", tool), ("outcome", outcome), ("conversation", conversation)):
+            if value is not None:
+                clauses.append(f"{col} = ?")
+                params.append(value)
+        if kind:
+            clauses.append("kind = ?")
+            params.append(kind)
+        if since:
+            clauses.append("ts >= ?")
+            params.append(since)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._rows(f"SELECT * FROM tool_journal {where} ORDER BY seq DESC LIMIT ?", [*params, limit])
+        return [self.record(r) for r in reversed(rows)]
+
+    def count(self, kind: str | None = "call") -> int:
+        """How many rows (of ``kind``; ``None``: all) the journal holds."""
+        sql = "SELECT COUNT(*) FROM tool_journal" + (" WHERE kind = ?" if kind else "")
+        return int(self._conn().execute(sql, (kind,) if kind else ()).fetchone()[0])
+
+    def iter_rows(self, batch: int = 5000) -> Iterator[dict[str, Any]]:
+        """Every row in ``seq`` order, read in batches."""
+        last = -1
+        while True:
+            rows = self._rows("SELECT * FROM tool_journal WHERE seq > ? ORDER BY seq LIMIT ?", (last, batch))
+            if not rows:
+                return
+            yield from rows
+            last = rows[-1]["seq"]
+
+    def turn_hash(self, conversation: str, turn: str) -> TurnHash | None:
+        """The anchor of ``conversation``'s ``turn`` (``None``: it made no call)."""
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT seq, row_hash FROM tool_journal WHERE conversation = ? AND turn = ? ORDER BY seq",
+                (conversation, turn),
+            )
+            .fetchall()
+        )
+        if not rows:
+            return None
+        return TurnHash(
+            conversation, turn, len(rows), rows[-1][0], turn_chain(conversation, turn, [r[1] for r in rows])
+        )
+
+    # -- verify ------------------------------------------------------------------------------------------------
+
+    def public_key(self) -> Ed25519PublicKey:
+        return self._key.public_key()
+
+    def read_head(self) -> dict[str, Any] | None:
+        """``journal.head`` as written (``None``: absent or unreadable)."""
+        try:
+            data = json.loads((self.data_dir / HEAD_FILE).read_bytes())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def verify(self, anchors: Iterable[TurnHash] = (), *, public_key: Ed25519PublicKey | None = None) -> VerifyReport:
+        """Check the whole journal: the chain row by row, every checkpoint's signature (with ``public_key``, by
+        default the data dir's) and that a checkpoint exists at every multiple of ``checkpoint_every``, the head
+        file, and each anchor (a turn's stored ``cumulative_hash``). Reads only.
+
+        The first bad row is named by the first finding (``report.first``): a row whose fields no longer give
+        its hash (``edited``), a row whose ``prev_hash`` names no row (``deleted``: the row before it is gone),
+        names an earlier row (``inserted``: the rows in between were added) or a later one (``reordered``),
+        a gap in ``seq`` (``deleted``), rows missing at the end (``truncated``: the head, a checkpoint or an
+        anchor names a ``seq`` past the last row), a consistent chain that no longer matches a signed checkpoint
+        (``rebuilt``: rehashed without the key; the first bad row is after the previous good checkpoint).
+        """
+        started = time.perf_counter()
+        key = public_key or self.public_key()
+        findings: list[Finding] = []
+        hashes: dict[int, str] = {}
+        prev, expected, rows, last_seq = GENESIS, 1, 0, 0
+        chain_broken = False
+        for row in self.iter_rows():
+            rows += 1
+            seq = row["seq"]
+            last_seq = seq
+            hashes[seq] = row["row_hash"]
+            if not chain_broken:
+                if seq != expected:
+                    findings.append(Finding("deleted", expected, f"seq {expected} is missing (next row is {seq})"))
+                    chain_broken = True
+                elif row["prev_hash"] != prev:
+                    findings.append(self._link_finding(row, seq))
+                    chain_broken = True
+                elif row_hash(row["prev_hash"], row) != row["row_hash"]:
+                    findings.append(Finding("edited", seq, f"row {seq} was changed after it was written"))
+                    chain_broken = True
+            prev, expected = row["row_hash"], seq + 1
+        signed = self._check_checkpoints(key, hashes, last_seq, findings)
+        head = self.read_head()
+        if head is None:
+            if signed:
+                findings.append(Finding("head_missing", signed + 1, f"{HEAD_FILE} is missing or unreadable"))
+        elif not self._signature_ok(key, head):
+            findings.append(Finding("bad_signature", int(head.get("seq") or 0), f"{HEAD_FILE} signature is wrong"))
+        elif head["seq"] > last_seq:
+            findings.append(
+                Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing (signed head: {head['seq']})")
+            )
+        elif hashes.get(head["seq"]) != head["row_hash"]:
+            findings.append(self._rebuilt(head["seq"], signed if signed < head["seq"] else 0))
+        for anchor in anchors:
+            if anchor.last_seq > last_seq:
+                findings.append(
+                    Finding(
+                        "truncated", last_seq + 1, f"turn {anchor.turn} ended at seq {anchor.last_seq}, past the end"
+                    )
+                )
+                continue
+            got = self.turn_hash(anchor.conversation, anchor.turn)
+            if got is None or got.cumulative_hash != anchor.cumulative_hash:
+                findings.append(
+                    Finding(
+                        "anchor_mismatch",
+                        self._first_seq_of(anchor) or anchor.last_seq,
+                        f"turn {anchor.turn} of {anchor.conversation} no longer matches its stored cumulative hash",
+                    )
+                )
+        unsigned = max(0, last_seq - signed)
+        return VerifyReport(rows, last_seq, signed, unsigned, findings, round(time.perf_counter() - started, 3))
+
+    def _first_seq_of(self, anchor: TurnHash) -> int | None:
+        got = (
+            self._conn()
+            .execute(
+                "SELECT MIN(seq) FROM tool_journal WHERE conversation = ? AND turn = ?",
+                (anchor.conversation, anchor.turn),
+            )
+            .fetchone()
+        )
+        return got[0] if got else None
+
+    def _link_finding(self, row: dict[str, Any], seq: int) -> Finding:
+        """Why ``row`` (at ``seq``) does not follow the row before it: its ``prev_hash`` names no row (one was
+        deleted), an earlier row (the rows in between were inserted) or a later one (rows were reordered)."""
+        found = self._conn().execute("SELECT seq FROM tool_journal WHERE row_hash = ?", (row["prev_hash"],)).fetchone()
+        target = found[0] if found else None
+        if target is not None and target < seq - 1:
+            first = target + 1
+            return Finding("inserted", first, f"rows {first}..{seq - 1} were inserted (row {seq} follows {target})")
+        if target is not None and target > seq:
+            return Finding("reordered", seq, f"row {seq} follows row {target}: rows were moved")
+        return Finding("deleted", seq, f"row {seq} does not follow row {seq - 1}: a row before it was removed")
+
+    def _signature_ok(self, key: Ed25519PublicKey, cp: dict[str, Any]) -> bool:
+        try:
+            body = canonical_json({"seq": int(cp["seq"]), "row_hash": cp["row_hash"], "key_id": cp["key_id"]})
+            key.verify(bytes.fromhex(cp["signature"]), body)
+        except (InvalidSignature, KeyError, ValueError, TypeError):
+            return False
+        return True
+
+    def _check_checkpoints(
+        self, key: Ed25519PublicKey, hashes: dict[int, str], last_seq: int, findings: list[Finding]
+    ) -> int:
+        """Check every checkpoint row; return the newest good one's ``seq`` (0: none)."""
+        cps = {r["seq"]: r for r in self._rows("SELECT * FROM checkpoints ORDER BY seq")}
+        good = 0
+        every = self.checkpoint_every
+        due = list(range(every, last_seq + 1, every))
+        for seq in sorted(set(cps) | set(due)):
+            cp = cps.get(seq)
+            if cp is None:
+                if seq <= last_seq:
+                    findings.append(self._rebuilt(seq, good, f"the checkpoint at {seq} is missing"))
+                    break
+                continue
+            if not self._signature_ok(key, cp):
+                findings.append(
+                    self._rebuilt(seq, good, f"the checkpoint at {seq} is not signed by this journal's key")
+                )
+                break
+            if seq > last_seq:
+                findings.append(
+                    Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing (signed checkpoint: {seq})")
+                )
+                break
+            if hashes.get(seq) != cp["row_hash"]:
+                findings.append(self._rebuilt(seq, good))
+                break
+            good = seq
+        return good
+
+    @staticmethod
+    def _rebuilt(seq: int, good: int, why: str | None = None) -> Finding:
+        return Finding(
+            "rebuilt",
+            good + 1,
+            (why or f"row {seq} differs from its signed checkpoint")
+            + f": rows {good + 1}..{seq} were changed and the chain rehashed",
+        )
