@@ -122,3 +122,33 @@ class CountingWorkspace(Workspace):
     def accessible(self, allowed: Iterable[str] | None) -> list[str]:
         self.calls["accessible"] += 1
         return super().accessible(allowed)
+
+
+def journal_records(data_dir: Path, kind: str | None = "call") -> list[dict[str, Any]]:
+    """The tool journal's rows of ``kind`` (``None``: every kind) in ``data_dir``, oldest first, as its readers see
+    them (``ToolJournal.record``: lists decoded, ``mode``/``result``/``session`` beside ``front``/``outcome``/
+    ``conversation``), read from the database file itself (read-only; ``[]``: no journal yet)."""
+    import sqlite3
+
+    from obsigate.domain.storage.tool_journal import JOURNAL_FILE, ToolJournal
+
+    path = data_dir / JOURNAL_FILE
+    if not path.exists():
+        return []
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        cur = conn.execute(
+            "SELECT * FROM tool_journal" + (" WHERE kind = ?" if kind else "") + " ORDER BY seq",
+            (kind,) if kind else (),
+        )
+        names = [d[0] for d in cur.description]
+        return [ToolJournal.record(dict(zip(names, row, strict=True))) for row in cur.fetchall()]
+    finally:
+        conn.close()
+
+
+def journal_text(data_dir: Path) -> str:
+    """Every row of the tool journal in ``data_dir`` (all kinds) as one JSON line each, for "never logged" checks."""
+    import json
+
+    return "\n".join(json.dumps(r, ensure_ascii=False) for r in journal_records(data_dir, None))

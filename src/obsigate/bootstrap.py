@@ -25,13 +25,13 @@ from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.storage.journal import ChangeJournal, Recovered
 from obsigate.domain.storage.owner import Owner, claim_owner, read_owner, release_owner
 from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
+from obsigate.domain.storage.tool_journal import JournalEntry, ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.net.guard import NetPolicy
 from obsigate.services.net.web import WebAccess
 from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
-from obsigate.tools.audit import AuditEvent, AuditLog
 from obsigate.tools.confirm.store import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 INDEX_FILE = "index.sqlite3"
 USERS_FILE = "users.sqlite3"
 JWT_SECRET_FILE = "jwt_secret"
-AUDIT_FILE = "audit.log"
 ASSISTANT_FILE = "assistant.sqlite3"
 BACKUPS_DIR = "backups"
 VERSION_KEY_FILE = "version.key"
@@ -170,11 +169,12 @@ WEB_TOOLS = 4
 def build_runtime(
     settings: Settings, data_dir: Path, vaults: dict[str, Vault] | None = None, *, ai_settings: AISettings | None = None
 ) -> ToolRuntime:
-    """Vaults, index, indexer (not started), backup store, audit log, rate limiter and confirmation tokens,
+    """Vaults, index, indexer (not started), backup store, tool journal, rate limiter and confirmation tokens,
     wired into a :class:`ToolRuntime`. With ``ai_settings``, the per-vault ``aiDestructiveTools`` switches set at
     run time (``config.json`` ``ai_destructive_tools``) win over the declared ones, live.
 
-    Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``audit.log``,
+    Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``journal.sqlite3``
+    (the tool journal, with ``journal.salt``, ``journal_signing.key``/``.pub`` and ``journal.head``),
     ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start),
     ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600) and ``version.key`` (the key of
     the file versions readers are given instead of hashes, ``domain/versions.py``; 0600, created on first
@@ -212,11 +212,13 @@ def build_runtime(
         journal=ChangeJournal(data_dir),
         versions=FileVersions(load_or_create_secret(data_dir / VERSION_KEY_FILE, VERSION_KEY_BYTES)),
     )
-    audit = AuditLog(data_dir / AUDIT_FILE)
-    recover_changes(workspace, audit)
+    journal = ToolJournal(
+        data_dir, checkpoint_every=settings.journal_checkpoint_every, keep_content=settings.journal_keep_content
+    )
+    recover_changes(workspace, journal)
     return ToolRuntime(
         workspace=workspace,
-        audit=audit,
+        journal=journal,
         limiter=ToolRateLimiter(settings.tool_rate_limit, settings.tool_rate_window, settings.tool_rate_limit_per_tool),
         # The web app's people (issue 11): per tool web_rate_limit, and room for the several tools a page uses.
         web_limiter=ToolRateLimiter(
@@ -232,9 +234,9 @@ def build_runtime(
     )
 
 
-def recover_changes(workspace: Workspace, audit: AuditLog) -> list[Recovered]:
+def recover_changes(workspace: Workspace, journal: ToolJournal) -> list[Recovered]:
     """Before anything is served: roll back the changes a killed process left unfinished (the change journal,
-    ``services/mutation_exec.recover``), one audit record (``action: change_recovery``) and one console line
+    ``services/mutation_exec.recover``), one journal row (kind ``event``, ``action: change_recovery``) and one console line
     (:func:`recovery_line`) each, and delete the temp files of interrupted writes.
 
     Returns:
@@ -245,11 +247,11 @@ def recover_changes(workspace: Workspace, audit: AuditLog) -> list[Recovered]:
     """
 
     def report(change: Recovered) -> None:
-        audit.record(
-            AuditEvent(
-                user="obsigate", auth_kind="system", mode="startup", tool=change.reason or "change", vault=change.vault,
-                args={"journal": change.id, "kept_changed_since": change.kept}, result="rolled_back",
-                duration_ms=0.0, action="change_recovery", paths=change.paths,
+        journal.append(
+            JournalEntry(
+                kind="event", user="obsigate", auth_kind="system", front="startup", tool=change.reason or "change",
+                vault=change.vault, args={"journal": change.id, "kept_changed_since": change.kept},
+                outcome="rolled_back", action="change_recovery", paths=change.paths,
             )
         )  # fmt: skip
         log.log(logging.WARNING if change.kept else logging.INFO, "%s", recovery_line(change))
@@ -259,7 +261,7 @@ def recover_changes(workspace: Workspace, audit: AuditLog) -> list[Recovered]:
     return recovered
 
 
-#: Most paths a recovery line names; the audit record of the change has them all.
+#: Most paths a recovery line names; the journal row of the change has them all.
 RECOVERY_LINE_PATHS = 10
 
 
@@ -272,7 +274,7 @@ def recovery_line(change: Recovered) -> str:
         unique = [_printable(p) for p in dict.fromkeys(paths)]
         more = len(unique) - RECOVERY_LINE_PATHS
         shown = ", ".join(unique[:RECOVERY_LINE_PATHS])
-        return shown + (f" and {more} more (all in the audit log, journal {change.id})" if more > 0 else "")
+        return shown + (f" and {more} more (all in the tool journal, change {change.id})" if more > 0 else "")
 
     if not change.vault and not change.paths and not change.kept:  # killed while its first record was written
         return f"change recovery: journal entry {change.id} was cut before its first record: nothing to put back"
@@ -426,6 +428,8 @@ def run_mcp_stdio(settings: Settings, user: str | None) -> None:
             )  # fmt: skip
         finally:
             runtime.workspace.index.close()
+            if runtime.journal is not None:
+                runtime.journal.close()
             release_owner(data_dir)
     finally:
         auth.users.close()

@@ -588,6 +588,8 @@ def index_rebuild(
     assert indexer is not None
     stats = {**indexer.refresh_all(full=full), "notes": runtime.workspace.index.note_count()}
     runtime.workspace.index.close()
+    if runtime.journal is not None:
+        runtime.journal.close()
     typer.echo(json.dumps(stats, default=str))
 
 

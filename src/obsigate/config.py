@@ -103,7 +103,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="OBSIGATE_", extra="ignore", populate_by_name=True)
 
-    data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="Where the index, users, keys and audit log live.")
+    data_dir: Path = Field(default=DEFAULT_DATA_DIR, description="Where the index, users, keys and tool journal live.")
     host: str = Field(default="127.0.0.1", description="Address to bind. Loopback by default.")
     port: int = Field(default=8000, ge=0, le=65535, description="TCP port to bind.")
     public_url: str | None = Field(
@@ -239,6 +239,17 @@ class Settings(BaseSettings):
         default_factory=list,
         description="The only way through the web tools' outbound guard: CIDRs, IP addresses or host names "
         "(comma-separated) that fetch_url may reach although they are not public (loopback, private), on any port.",
+    )
+    journal_keep_content: bool = Field(
+        default=False,
+        description="Keep each tool call's arguments and its result (up to 64 KB) in the tool journal, beside "
+        "their salted digests; off: digests and summarised arguments only.",
+    )
+    journal_checkpoint_every: int = Field(
+        default=1000,
+        ge=1,
+        le=1_000_000,
+        description="Sign a tool-journal checkpoint (Ed25519) every this many rows; also at a clean shutdown.",
     )
     searxng_url: str | None = Field(
         default=None,

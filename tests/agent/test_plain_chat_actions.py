@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from fakes import openai_replies as o
+from support import journal_records
 
 JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.")
 
@@ -37,7 +38,7 @@ def _conversation(a: Any, cid: str) -> list[dict[str, Any]]:
 
 
 def _audit(a: Any) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (a.data / "audit.log").read_text().splitlines() if line.strip()]
+    return journal_records(a.data)
 
 
 def test_two_blocks_two_proposals_one_card_approve_writes_like_any_write(assistant: Any) -> None:

@@ -17,7 +17,7 @@ from conftest import LiveServer
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, running, use_fake
-from support import SMALL_VAULT, free_port, write_tree
+from support import SMALL_VAULT, free_port, journal_text, write_tree
 
 from obsigate.agent.text_actions import ACTIONS, MAX_SELECTION_CHARS, SYSTEM
 from obsigate.config import load_settings
@@ -128,7 +128,7 @@ def test_the_selection_is_sent_redacted(s: Server) -> None:
     assert out.one("done")["text"] == "ok"
     sent = json.dumps(s.fake.requests[0].json)
     assert KEY not in sent and "[REDACTED:" in sent and "Deploy with api_key" in sent
-    audit = (s.data / "audit.log").read_text()
+    audit = journal_text(s.data)
     assert '"ai_text_action"' in audit and KEY not in audit  # audited like every read, the text as a digest
 
 

@@ -10,13 +10,13 @@ from typing import Any
 from fakes import openai_replies as o
 from fakes.web_sites import SECRETS, Sites
 from fakes.web_sites import sites as sites  # the module's loopback servers (a fixture)
+from support import journal_records
 
 ALLOW = "127.0.0.2/32,127.0.0.3/32"
 
 
 def _audit(a: Any) -> list[dict[str, Any]]:
-    lines = (a.data / "audit.log").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    return journal_records(a.data)
 
 
 def test_the_model_searches_then_reads_a_page(assistant: Any, sites: Sites) -> None:

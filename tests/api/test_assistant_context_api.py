@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from support import alice_token, write_tree
+from support import alice_token, journal_records, write_tree
 
 
 @pytest.fixture
@@ -108,7 +108,7 @@ def test_one_audit_record_and_one_rate_limit_hit_per_collection(live_server, sma
     url, auth = f"{srv.url}/api/ai/bookslm/context", {"Authorization": f"Bearer {token}"}
     body = {"mode": "directory", "vault": "notes"}  # four files read: still one call
     assert [httpx2.post(url, json=body, headers=auth).status_code for _ in range(3)] == [200, 200, 429]
-    records = [json.loads(line) for line in (data / "audit.log").read_text().splitlines()]
+    records = journal_records(data)
     mine = [r for r in records if r.get("tool") == "bookslm_context"]
     assert [r["result"] for r in mine] == ["ok", "ok", "rate_limited"]
     assert {(r["action"], r["mode"], r["user"], r["vault"]) for r in mine} == {

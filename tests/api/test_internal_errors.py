@@ -5,7 +5,6 @@ server, the user database damaged on disk under ``obsigate serve``."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import subprocess
@@ -19,7 +18,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import TextContent
-from support import alice_token, free_port
+from support import alice_token, free_port, journal_records
 
 from obsigate.mcp.server import ERROR_META_KEY
 
@@ -32,7 +31,7 @@ def logged(caplog: pytest.LogCaptureFixture, error_id: str) -> list[logging.LogR
 
 
 def audit_of(data: Path) -> list[dict]:
-    return [json.loads(line) for line in (data / "audit.log").read_text(encoding="utf-8").splitlines()]
+    return journal_records(data)
 
 
 def check_internal_error(body: dict) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx2
 import pytest
 from pwdlib.hashers.argon2 import Argon2Hasher
+from support import journal_records
 
 from obsigate.auth.tokens import TokenService
 from obsigate.auth.users import UserStore
@@ -214,8 +215,8 @@ def test_downloads_are_audited_and_rate_limited(live_server, small_vault) -> Non
     codes = [httpx2.get(url, params={"path": "Home.md"}).status_code for _ in range(6)]
     # sliding-window counters are approximate across a window edge, so allow one extra call
     assert codes[:3] == [200, 200, 200] and codes.count(429) >= 2
-    audit = (server.settings.data_dir / "audit.log").read_text().splitlines()
-    assert sum('"tool": "download_file"' in line for line in audit) == 6
+    audit = journal_records(server.settings.data_dir)
+    assert sum(r["tool"] == "download_file" for r in audit) == 6
 
 
 def test_host_guard_matches_whole_host_and_digit_ports() -> None:

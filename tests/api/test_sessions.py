@@ -10,7 +10,7 @@ from http.cookies import SimpleCookie
 import httpx2
 import pytest
 from conftest import LiveServer
-from support import PW, add_alice_and_bob, free_port
+from support import PW, add_alice_and_bob, free_port, journal_records, journal_text
 
 from obsigate.auth.tokens import TokenService
 from obsigate.config import load_settings
@@ -129,8 +129,8 @@ def test_people_in_the_web_app_have_their_own_budget(live_server, small_vault) -
         agent = [http.get("/api/search", params={"q": f"tide{i}"}, headers={"Authorization": f"Bearer {key}"}).status_code
                  for i in range(61)]  # fmt: skip
     assert agent[:60] == [200] * 60 and agent[60] == 429  # the agents' budget is untouched by the person's
-    records = (server.settings.data_dir / "audit.log").read_text().splitlines()
-    assert sum('"mode": "web"' in line or '"mode":"web"' in line for line in records) == 100
+    records = journal_records(server.settings.data_dir)
+    assert sum(r["front"] == "web" for r in records) == 100
 
 
 def test_with_auth_off_the_pages_own_requests_get_the_web_budget(live_server, small_vault) -> None:
@@ -226,7 +226,7 @@ def test_tokens_are_never_logged(server, caplog) -> None:
     # the server's records only: the test's own HTTP client logs the headers it receives at DEBUG
     server_logs = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore")))
     assert "revoked" in server_logs and token not in server_logs and PW not in server_logs
-    assert token not in (server.settings.data_dir / "audit.log").read_text()
+    assert token not in journal_text(server.settings.data_dir)
 
 
 def test_the_web_front_follows_rests_rules(server) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from support import journal_text
 
 
 @pytest.fixture
@@ -106,5 +107,5 @@ def test_a_file_and_a_folder_of_one_path_then_a_restart(live_server, tmp_path: P
     restarted = live_server({"v": vault}, auth_enabled=False, data_dir=data)  # recovery runs before it serves
     assert (vault / "Sub" / "a.md").read_text() == "IMPORTANT NEW WORK"
     assert ok(httpx2.get(f"{restarted.url}/api/file/v/source", params={"path": "Sub/a.md"})).json()["sha256"]
-    audit = (data / "audit.log").read_text()
+    audit = journal_text(data)
     assert "change_recovery" not in audit

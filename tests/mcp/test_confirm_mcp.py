@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, ElicitResult, TextContent
-from support import free_port, uvicorn_thread
+from support import free_port, journal_text, uvicorn_thread
 
 from obsigate.mcp.server import CONFIRM_INPUT_KEY, ERROR_META_KEY
 from obsigate.services.changes import Change
@@ -215,14 +215,14 @@ async def test_propose_then_apply_then_replay(gw, vaults: dict[str, Path], era: 
         note.write_text("changed by hand\n")
         assert error_code(await client.call_tool("apply_write_note", {"confirmation_token": token})) == "token_reused"
     assert note.read_text() == "changed by hand\n"
-    records = [r for r in gw.runtime.audit.tail(10) if r["tool"].endswith("write_note")]
+    records = [r for r in gw.runtime.journal.tail(10) if r["tool"].endswith("write_note")]
     assert [(r["tool"], r["result"], r["mode"]) for r in records[-3:]] == [
         ("propose_write_note", "ok", "mcp"),
         ("apply_write_note", "ok", "mcp"),
         ("apply_write_note", "token_reused", "mcp"),
     ]
     assert records[-2]["vault"] == "notes" and records[-2]["paths"] == ["New.md"]
-    assert token not in gw.runtime.audit.path.read_text()
+    assert token not in journal_text(gw.runtime.journal.data_dir)
 
 
 async def test_the_raw_write_tool_answers_confirmation_required(gw, vaults: dict[str, Path], era: str) -> None:
@@ -352,7 +352,7 @@ async def test_inline_confirmation_2026(gw, vaults: dict[str, Path]) -> None:
     assert note.read_text() == PROPOSAL["content"]
     assert len(seen) == 1 and "create New.md" in seen[0].message and "+# New" in seen[0].message
     assert seen[0].requested_schema == {"type": "object", "properties": {}}
-    tools = [r["tool"] for r in gw.runtime.audit.tail(5)]
+    tools = [r["tool"] for r in gw.runtime.journal.tail(5)]
     assert tools[-2:] == ["propose_write_note", "apply_write_note"]
 
     seen.clear()
@@ -364,7 +364,7 @@ async def test_inline_confirmation_2026(gw, vaults: dict[str, Path]) -> None:
         )
     assert out["status"] == "declined" and out["confirmation_token"] is None and out["summary"] == "delete New.md"
     assert note.exists() and len(seen) == 1
-    assert gw.runtime.audit.tail(1)[0]["tool"] == "decline_delete_note"
+    assert gw.runtime.journal.tail(1)[0]["tool"] == "decline_delete_note"
 
     async with eliciting_client(MCP_URL, gw.tokens["alice"], "auto", answering("cancel", seen), app=gw.app) as client:
         out = (await client.call_tool("propose_delete_note", {"vault": "notes", "path": "New.md"})).structured_content
@@ -437,5 +437,5 @@ async def test_inline_confirmation_2025_over_a_real_socket(live, vaults: dict[st
             await client.call_tool("apply_write_note", {"confirmation_token": out["confirmation_token"]})
         ).is_error is False
     assert note.read_text() == "later\n"
-    tools = [r["tool"] for r in app.state.runtime.audit.tail(3)]
+    tools = [r["tool"] for r in app.state.runtime.journal.tail(3)]
     assert tools == ["decline_write_note", "propose_write_note", "apply_write_note"]

@@ -374,7 +374,7 @@ async def test_calls_and_reads_are_audited(gateway) -> None:
     async with gateway.client(gateway.tokens["alice"], "auto") as client:
         await client.call_tool("read_file", {"vault": "other", "path": "Private.md"})
         await client.read_resource("vault://notes/Projects/Secret.md")
-    records = gateway.runtime.audit.tail(10)
+    records = gateway.runtime.journal.tail(10)
     tool = next(r for r in records if r["tool"] == "read_file")
     read = next(r for r in records if r["tool"] == "resources/read")
     assert (tool["user"], tool["mode"], tool["vault"]) == ("alice", "mcp", "other")

@@ -194,7 +194,7 @@ async def test_prompt_gets_are_audited_without_the_topic(gateway) -> None:
         await client.get_prompt("generate-note", {"vault": "notes", "topic": "my secret plan"})
         with pytest.raises(MCPError):
             await client.get_prompt("find-related", {"vault": "other", "path": "Private.md"})
-    records = [r for r in gateway.runtime.audit.tail(10) if r["tool"] == "prompts/get"]
+    records = [r for r in gateway.runtime.journal.tail(10) if r["tool"] == "prompts/get"]
     assert [(r["action"], r["user"], r["vault"], r["result"]) for r in records] == [
         ("mcp_prompt_get", "alice", "notes", "ok"),
         ("mcp_prompt_get", "alice", "other", "vault_access_denied"),

@@ -14,6 +14,6 @@ async def test_calls_carry_their_session(gateway) -> None:
         await client.read_resource("vault://notes/Home.md")
     async with gateway.client(gateway.tokens["alice"], "auto") as client:
         await client.call_tool("list_vaults", {})
-    legacy_call, legacy_read, modern_call = gateway.runtime.audit.tail(3)
+    legacy_call, legacy_read, modern_call = gateway.runtime.journal.tail(3)
     assert len(legacy_call["session"]) >= 16 and legacy_call["session"] == legacy_read["session"]
     assert (legacy_read["tool"], modern_call["session"]) == ("resources/read", None)

@@ -26,7 +26,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import ElicitResult, ResourceTemplateReference
 from pwdlib.hashers.argon2 import Argon2Hasher
 from robust.serving import Server, serve
-from support import SMALL_VAULT, write_tree
+from support import SMALL_VAULT, journal_records, write_tree
 
 from obsigate.auth.users import UserStore
 from obsigate.mcp.server import ERROR_META_KEY
@@ -124,7 +124,7 @@ async def test_everything_over_stdio(vaults: dict[str, Path], tmp_path: Path, er
         assert len(seen) == 1 and "Ideas.md" in seen[0]
     assert (vaults["notes"] / "Ideas.md").read_text().endswith("- [ ] stdio line\n")
     assert OTHER["Private.md"] == (vaults["other"] / "Private.md").read_text()
-    audit = [json.loads(line) for line in (data / "audit.log").read_text().splitlines()]
+    audit = journal_records(data)
     applied = [r for r in audit if r["tool"] == "apply_append_to_file"]
     assert applied[-1]["user"] == "alice" and applied[-1]["mode"] == "mcp"
     assert not (data / "owner.json").exists()  # released on a clean stop
@@ -346,7 +346,7 @@ async def test_forwards_to_a_running_serve(vaults: dict[str, Path], tmp_path: Pa
             await forwarded_session(vaults, data, era)
         assert (vaults["notes"] / "Ideas.md").read_text().endswith("- forwarded legacy\n- forwarded auto\n")
         # the serve process wrote it, as alice: one writer of the journal and the audit log
-        audit = [json.loads(line) for line in (data / "audit.log").read_text().splitlines()]
+        audit = journal_records(data)
         assert [r["user"] for r in audit if r["tool"] == "apply_append_to_file"] == ["alice", "alice"]
         # what cannot be forwarded is refused, saying why
         done = run_cli(*stdio_args({"notes": vaults["notes"]}, data, "--user", "alice"))

@@ -45,7 +45,7 @@ async def test_rename_propose_review_apply_keeps_links(gateway, vaults, era: str
         )
         back = await call(client, "get_backlinks", {"vault": "notes", "path": "Thoughts.md"})
         assert [b["path"] for b in back["backlinks"]] == ["Home.md"]
-    records = [r for r in gateway.runtime.audit.tail(20) if r["tool"].endswith("rename_file")]
+    records = [r for r in gateway.runtime.journal.tail(20) if r["tool"].endswith("rename_file")]
     assert [r["action"] for r in records][-3:] == ["ai_tool_propose", "ai_tool_apply", "ai_tool_apply"]
     assert proposal["confirmation_token"] not in json.dumps(records)  # the key is logged as "<withheld>"
 

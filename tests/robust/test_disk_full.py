@@ -15,8 +15,8 @@ the data dir), then writes through the REST API:
 - an index transaction that meets the full disk fails with SQLite's own "database or disk is full" (SQLite has
   rolled it back itself: a second ROLLBACK used to raise "no transaction is active" over it), and the store
   takes the next transaction once there is room;
-- a change-journal record or an audit record the disk has room for only part of: the journal's is an error (the
-  step is not taken), the audit's is dropped whole; neither leaves a torn line (``os.write`` writes what fits
+- a change-journal record or a tool-journal row the disk has room for only part of: each is an error (the
+  step is not taken; the tool journal's transaction rolled back whole); neither leaves a torn line (``os.write`` writes what fits
   and returns short, the next write fails);
 - space freed, the server starts again on the same folders with nothing to recover, indexes the outside edit, and
   the same writes land, the old bytes in the backups.
@@ -25,7 +25,6 @@ the data dir), then writes through the REST API:
 from __future__ import annotations
 
 import errno
-import json
 import os
 import shutil
 import sqlite3
@@ -46,9 +45,9 @@ from support import free_port
 
 from obsigate.domain.index.sqlite_store import MetaStore, put_diagnostic
 from obsigate.domain.storage.journal import ChangeJournal
+from obsigate.domain.storage.tool_journal import JournalEntry, ToolJournal
 from obsigate.mcp.server import ERROR_META_KEY
 from obsigate.services.errors import is_storage_full
-from obsigate.tools.audit import AuditEvent, AuditLog
 
 pytestmark = pytest.mark.e2e
 
@@ -231,8 +230,7 @@ def test_a_restart_recovers_cleanly_and_the_writes_land(disks: Disks) -> None:
     logged = len(disks.log.read_text())
     disks.start()
     assert journal(disks) == []
-    audit = (disks.data / "audit.log").read_bytes().splitlines()
-    assert all(json.loads(line)["tool"] for line in audit)  # no torn record on the full disk
+    assert ToolJournal(disks.data).verify().ok  # no torn row in the tool journal after the full disk
     assert "change recovery" not in disks.log.read_text()[logged:]
     hits = httpx2.get(f"{disks.url}/api/search", params={"q": "seagrass"}, timeout=10).json()["hits"]
     assert [h["path"] for h in hits] == ["Note 4.md"]  # the outside edit, indexed at last
@@ -296,13 +294,26 @@ def test_a_journal_record_the_disk_has_no_room_for_is_an_error_not_a_torn_line(o
     assert list(journal.pending()) == [] and not entry.path.exists()
 
 
-def test_an_audit_record_the_disk_has_no_room_for_is_dropped_whole(one_page_disk: Path) -> None:
-    audit = AuditLog(one_page_disk / "audit.log")
-    for n in range(40):  # ~200 bytes each: the page is full after ~20
-        audit.record(AuditEvent("alice", "token", "mcp", "read_file", "v", {"path": f"Note {n}.md"}, "ok", 1.0))
-    lines = (one_page_disk / "audit.log").read_bytes().splitlines(keepends=True)
-    assert 10 < len(lines) < 40 and all(line.endswith(b"\n") and json.loads(line)["user"] == "alice" for line in lines)
-    assert [r["args"]["path"] for r in audit.tail(100)] == [f"Note {n}.md" for n in range(len(lines))]
+def test_a_tool_journal_row_the_disk_has_no_room_for_is_an_error_and_the_chain_stays_whole(small_disk: Path) -> None:
+    """A full disk refuses a journal row whole (SQLite's transaction is rolled back): ``append`` raises an error
+    the door reads as ``storage_full`` (a change is then not made), and every row written before still verifies."""
+    journal = ToolJournal(small_disk, checkpoint_every=50)
+    written, refused = 0, None
+    for n in range(2000):  # ~2 KB of summarised arguments each: the 1 MB disk is full long before the end
+        entry = JournalEntry(
+            "alice", "token", "mcp", "read_file", "ai_tool_call", "ok", args={"p": f"{n}" + "x" * 2000}
+        )
+        try:
+            journal.append(entry)
+        except (sqlite3.Error, OSError) as exc:
+            refused = exc
+            break
+        written += 1
+    assert refused is not None and is_storage_full(refused), refused
+    assert 10 < written < 2000
+    report = journal.verify()
+    assert report.ok and report.rows == written, report.findings
+    journal.close()
 
 
 def test_an_index_transaction_on_a_full_disk(small_disk: Path) -> None:

@@ -7,9 +7,9 @@ import pytest
 
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.tool_journal import ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
-from obsigate.tools.audit import AuditLog
 from obsigate.tools.context import ToolRuntime
 
 
@@ -23,8 +23,6 @@ def runtime(small_vault: Path, tmp_path: Path) -> Iterator[ToolRuntime]:
     index = VaultIndex(tmp_path / "index.sqlite3")
     indexer = Indexer(index, vaults)
     indexer.refresh_all()
-    rt = ToolRuntime(
-        workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log")
-    )
+    rt = ToolRuntime(workspace=Workspace(vaults=vaults, index=index, indexer=indexer), journal=ToolJournal(tmp_path))
     yield rt
     index.close()

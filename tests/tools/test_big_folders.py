@@ -11,10 +11,10 @@ import pytest
 from obsigate.auth.principal import ANONYMOUS
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.tool_journal import ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ToolContext, call_tool
-from obsigate.tools.audit import AuditLog
 from obsigate.tools.context import ToolRuntime
 
 
@@ -31,7 +31,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ToolRuntime]:
     vaults = {"big": Vault("big", root)}
     index = VaultIndex(tmp / "index.sqlite3")
     Indexer(index, vaults).refresh_all()
-    yield ToolRuntime(workspace=Workspace(vaults=vaults, index=index), audit=AuditLog(tmp / "audit.log"))
+    yield ToolRuntime(workspace=Workspace(vaults=vaults, index=index), journal=ToolJournal(tmp))
     index.close()
 
 

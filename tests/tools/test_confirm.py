@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 import jwt
 import pytest
+from support import journal_text
 
 from obsigate.auth.principal import Principal
 from obsigate.auth.tokens import TokenService
@@ -328,14 +329,14 @@ def test_propose_changes_nothing_then_apply_writes(rt: ToolRuntime, small_vault:
     }  # a default the caller did not set stays unset on apply (tools may read model_fields_set)
     assert (small_vault / "Ideas.md").read_text() == args["content"]
 
-    proposed, applied = rt.audit.tail(2)  # type: ignore[union-attr]
+    proposed, applied = rt.journal.tail(2)  # type: ignore[union-attr]
     assert proposed["tool"] == "propose_write_note" and proposed["action"] == "ai_tool_propose"
     assert proposed["result"] == "ok" and proposed["vault"] == "notes" and proposed["paths"] == ["Ideas.md"]
     assert applied["tool"] == "apply_write_note" and applied["action"] == "ai_tool_apply" and applied["result"] == "ok"
     assert applied["vault"] == "notes" and applied["paths"] == ["Ideas.md"] and applied["backups"] == ["bk-1"]
     assert proposed["proposal"] == applied["proposal"] == claims["jti"]
     assert applied["args"]["path"] == "Ideas.md" and applied["args"]["content"].startswith("<19 chars sha256:")
-    log = rt.audit.path.read_text()  # type: ignore[union-attr]
+    log = journal_text(rt.journal.data_dir)  # type: ignore[union-attr]
     assert token not in log and token.split(".")[2] not in log and "rewritten" not in log
 
 
@@ -345,7 +346,7 @@ def test_a_dangerous_apply_records_its_backups(rt: ToolRuntime, small_vault: Pat
     assert (small_vault / "Ideas.md").exists()
     assert run(ctx, "apply_delete_note", {"confirmation_token": out["confirmation_token"]})["path"] == "Ideas.md"
     assert not (small_vault / "Ideas.md").exists()
-    assert rt.audit.tail(1)[0]["backups"] == ["Ideas.md@v1"]  # type: ignore[union-attr]
+    assert rt.journal.tail(1)[0]["backups"] == ["Ideas.md@v1"]  # type: ignore[union-attr]
 
 
 def test_replay_is_token_reused_even_after_a_restart(rt: ToolRuntime, small_vault: Path, data_dir: Path) -> None:
@@ -358,7 +359,7 @@ def test_replay_is_token_reused_even_after_a_restart(rt: ToolRuntime, small_vaul
     restarted = dataclasses.replace(rt, confirmations=ConfirmationService.in_data_dir(data_dir, ttl_s=300))
     assert apply_error(ToolContext(ALICE, restarted, mode="mcp"), token).code == "token_reused"
     assert (small_vault / "New.md").read_text() == "edited by hand\n"
-    assert rt.audit.tail(1)[0]["result"] == "token_reused"  # type: ignore[union-attr]
+    assert rt.journal.tail(1)[0]["result"] == "token_reused"  # type: ignore[union-attr]
 
 
 def test_a_token_survives_a_restart_until_used(rt: ToolRuntime, small_vault: Path, data_dir: Path) -> None:
@@ -495,7 +496,7 @@ def test_a_file_changed_since_the_proposal_is_a_conflict(rt: ToolRuntime, small_
     (small_vault / "Fresh.md").write_text("created meanwhile\n")
     assert apply_error(ctx, token).code == "conflict"
     assert (small_vault / "Fresh.md").read_text() == "created meanwhile\n"
-    assert rt.audit.tail(1)[0]["result"] == "conflict"  # type: ignore[union-attr]
+    assert rt.journal.tail(1)[0]["result"] == "conflict"  # type: ignore[union-attr]
 
 
 def test_the_raw_write_tool_needs_confirmation(rt: ToolRuntime, small_vault: Path) -> None:
@@ -640,8 +641,8 @@ def test_an_inline_decline_is_audited_with_its_proposal(rt: ToolRuntime, small_v
     proposed = propose(ctx, "Declined.md")
     out = anyio.run(settle, ctx, proposed, Answer.DECLINE)
     assert out["status"] == "declined" and out["confirmation_token"] is None
-    record = rt.audit.tail(1)[0]  # type: ignore[union-attr]
+    record = rt.journal.tail(1)[0]  # type: ignore[union-attr]
     assert (record["tool"], record["action"], record["vault"]) == ("decline_write_note", "ai_tool_decline", "notes")
-    assert record["paths"] == ["Declined.md"] and record["proposal"] == rt.audit.tail(2)[0]["proposal"]  # type: ignore[union-attr]
+    assert record["paths"] == ["Declined.md"] and record["proposal"] == rt.journal.tail(2)[0]["proposal"]  # type: ignore[union-attr]
     assert apply_error(ctx, proposed["confirmation_token"]).code == "token_reused"
     assert not (small_vault / "Declined.md").exists()

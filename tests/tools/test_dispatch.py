@@ -7,6 +7,7 @@ import threading
 
 import anyio
 import pytest
+from support import journal_text
 
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.tools.api import REGISTRY, Scope, ServiceError, ToolContext, call_tool, visible_tools
@@ -87,11 +88,11 @@ def test_every_call_is_audited_without_content(runtime: ToolRuntime) -> None:
     ctx = ToolContext(ALICE, runtime, mode="mcp")
     run(ctx, "read_file", {"vault": "notes", "path": "Home.md"})
     error_of(ctx, "read_file", {"vault": "other", "path": "Private.md"})
-    records = runtime.audit.tail(2)
+    records = runtime.journal.tail(2)
     assert [r["result"] for r in records] == ["ok", "vault_access_denied"]
     assert records[0]["user"] == "alice" and records[0]["tool"] == "read_file" and records[0]["vault"] == "notes"
     assert records[0]["duration_ms"] >= 0
-    assert "Welcome" not in runtime.audit.path.read_text()
+    assert "Welcome" not in journal_text(runtime.journal.data_dir)
 
 
 def test_rate_limit_answers_rate_limited(runtime: ToolRuntime) -> None:
@@ -197,7 +198,7 @@ def test_symlink_loop_non_utf8_and_nfd_names(runtime: ToolRuntime, small_vault) 
 )
 def test_lone_surrogates_are_invalid_and_still_audited(runtime: ToolRuntime, name: str, args: dict) -> None:
     assert error_of(ToolContext(ALICE, runtime, mode="mcp"), name, args).code == "invalid_argument"
-    last = runtime.audit.tail(1)[0]
+    last = runtime.journal.tail(1)[0]
     assert last["tool"] == name and last["result"] == "invalid_argument"
 
 

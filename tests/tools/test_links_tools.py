@@ -12,10 +12,10 @@ from support import write_tree
 from obsigate.auth.principal import ANONYMOUS, Principal
 from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
+from obsigate.domain.storage.tool_journal import ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.services.workspace import Workspace
 from obsigate.tools.api import ServiceError, ToolContext, call_tool
-from obsigate.tools.audit import AuditLog
 from obsigate.tools.context import ToolRuntime
 
 GARDEN = {
@@ -37,9 +37,7 @@ def garden(tmp_path: Path) -> Iterator[ToolRuntime]:
     index = VaultIndex(tmp_path / "index.sqlite3")
     indexer = Indexer(index, vaults)
     indexer.refresh_all()
-    yield ToolRuntime(
-        workspace=Workspace(vaults=vaults, index=index, indexer=indexer), audit=AuditLog(tmp_path / "audit.log")
-    )
+    yield ToolRuntime(workspace=Workspace(vaults=vaults, index=index, indexer=indexer), journal=ToolJournal(tmp_path))
     index.close()
 
 

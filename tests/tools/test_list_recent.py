@@ -47,7 +47,9 @@ def test_other_users_vault_is_denied(runtime: ToolRuntime) -> None:
         assert info.value.code == "vault_access_denied"
         assert "Private" not in info.value.message
     assert run(ToolContext(ANONYMOUS, runtime), {"vault": "other"})["files"][0]["path"] == "Private.md"
-    denied = [r for r in runtime.audit.tail(10) if r["tool"] == "list_recent" and r["result"] == "vault_access_denied"]
+    denied = [
+        r for r in runtime.journal.tail(10) if r["tool"] == "list_recent" and r["result"] == "vault_access_denied"
+    ]
     assert len(denied) == 2 and denied[0]["user"] == "alice"
 
 

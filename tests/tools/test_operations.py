@@ -4,12 +4,12 @@ argument models, run by ``call_operation`` (door → parse → permit → run). 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from support import journal_records
 
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import (
@@ -32,7 +32,7 @@ FRONT_OPERATIONS = ("bookslm_context", "download_file", "vault_switches")
 
 
 def audit(tmp_path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (tmp_path / "audit.log").read_text().splitlines()]
+    return journal_records(tmp_path)
 
 
 @pytest.mark.parametrize("name", FRONT_OPERATIONS)

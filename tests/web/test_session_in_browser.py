@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from support import journal_text
+
 CSP = re.compile(
     r"default-src 'self'; script-src 'self'; style-src 'self' 'nonce-[A-Za-z0-9_-]{24}'; img-src 'self' data: blob:; "
     r"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
@@ -86,7 +88,7 @@ def test_a_cross_site_write_with_the_cookie_is_refused(page, web_server, web_vau
     )
     assert any("status of 401" in m for m in page.watch.console_errors)  # the server saw no session
     assert not (web_vault / "evil.md").exists()
-    audit = (web_server.settings.data_dir / "audit.log").read_text()
+    audit = journal_text(web_server.settings.data_dir)
     assert "evil.md" not in audit  # refused before any tool ran
 
 

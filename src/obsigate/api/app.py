@@ -111,6 +111,8 @@ def build_app(
             if assistant is not None:
                 await assistant.aclose()
             runtime.workspace.index.close()
+            if runtime.journal is not None:  # signs the journal's tail (a checkpoint) and closes it
+                runtime.journal.close()
             auth.users.close()
             if on_close is not None:
                 on_close()

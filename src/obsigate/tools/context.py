@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from obsigate.auth.principal import Principal
+from obsigate.domain.storage.tool_journal import ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.services.net.web import WebAccess
 from obsigate.services.workspace import Workspace
-from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirm.store import ConfirmationService
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, ToolRegistry
@@ -21,7 +21,8 @@ MODES = ("mcp", "in_app", "rest", "web", "cli")
 
 @dataclass(slots=True)
 class ToolRuntime:
-    """Built once per process by the composition root: the services' world, the audit log, the rate
+    """Built once per process by the composition root: the services' world, the tool journal (``journal``:
+    one chained row per call, ``None`` in a runtime with no data dir), the rate
     limiters (``None`` = unlimited) — ``limiter`` for agents and scripts, ``web_limiter`` for the web app's
     people (``mode="web"``, a higher budget: search-as-you-type must not hit an agent's limit),
     ``agent_limiter`` for the in-app assistant's own calls (``mode="in_app"``; ``None``: they share ``limiter``)
@@ -32,7 +33,7 @@ class ToolRuntime:
     ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir."""
 
     workspace: Workspace
-    audit: AuditLog | None = None
+    journal: ToolJournal | None = None
     limiter: ToolRateLimiter | None = None
     web_limiter: ToolRateLimiter | None = None
     agent_limiter: ToolRateLimiter | None = None
@@ -48,7 +49,7 @@ class ToolContext:
     a human already confirmed this call (``confirmed``).
 
     ``session_id``: the conversation the call belongs to — the MCP session (``Mcp-Session-Id``), the in-app
-    agent's run — recorded in the audit trail and the key of per-conversation state (memory, plans);
+    agent's conversation — recorded in the tool journal and the key of per-conversation state (memory, plans);
     ``None`` for a stateless call (REST, MCP 2026-07-28 without a session).
 
     ``expected_reads``: set by ``apply_<tool>`` to the proposal's ``reads`` (``{vault-relative path: sha256 hex,
@@ -65,6 +66,9 @@ class ToolContext:
 
     ``turn_id``: the turn of the conversation the call belongs to (the in-app assistant's run step, an MCP
     request); with ``session_id`` it names where an artifact was made and which turn's journal chain a call joins.
+
+    ``parent_call_id``: the journal ``call_id`` of the call this one is made inside (a sub-agent's, a tool that
+    calls tools), ``None`` for a call a front made.
     """
 
     principal: Principal
@@ -76,6 +80,7 @@ class ToolContext:
     vault: Vault | None = None
     scope: tuple[str, ...] = ()
     turn_id: str | None = None
+    parent_call_id: str | None = None
 
     @property
     def workspace(self) -> Workspace:

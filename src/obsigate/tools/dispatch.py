@@ -3,7 +3,7 @@
 Order, and the only place each step lives: look up → scope → rate limit → validate arguments → vault
 access (checked once; the tool gets the resolved vault on its context) → destructive switch → locate (a path
 sent back as a reader was shown it, a name holding a secret redacted: ``pipeline.locate_paths``) →
-confirmation → run → redact → size budget → audit.
+confirmation → run → redact → size budget → journal row (an ``intent`` row before a change runs).
 
 Confirmation (issue 4 item 4): a ``write``/``dangerous`` tool runs only with ``ctx.confirmed`` (REST after the
 user's own action, the in-app Apply card) or through its derived pair: ``propose_<tool>`` runs the planner and
@@ -25,7 +25,7 @@ import anyio
 from obsigate.services.errors import Conflict, NotFound
 from obsigate.tools.confirm import flow as confirmations
 from obsigate.tools.context import ToolContext
-from obsigate.tools.door import DEFAULT_LIMITER, Call, door, invoke
+from obsigate.tools.door import DEFAULT_LIMITER, Call, before_change, door, invoke
 from obsigate.tools.kinds import KINDS, OPERATIONS, Kind
 from obsigate.tools.pipeline import (
     MODEL_MODES,
@@ -167,6 +167,8 @@ async def call_tool(
                 if derived is not None
                 else "this front cannot confirm it; use the web app",
             )
+        if spec.risk is not Risk.READ:  # a confirmed change: its intent row first, or no change
+            await before_change(ctx, call)
         out, data = await _run_finished(ctx, run_ctx, spec, parsed)
         if spec.risk is not Risk.READ:
             call.backups = backups_of(out)
@@ -242,7 +244,8 @@ async def _through_door(
     """``run(call)`` inside the one door (:func:`~obsigate.tools.door.door` with ``how``): every tool and
     operation enters here."""
     async with door(ctx, name, args, **how) as call:
-        return await run(call)
+        call.result = await run(call)
+        return call.result
 
 
 __all__ = [

@@ -5,39 +5,48 @@ and does, exactly once: the Unicode check of the arguments, the rate limit (per 
 new budget), the mapping of failures to a :class:`~obsigate.services.errors.ServiceError` (an unexpected
 exception becomes ``internal_error``, never a traceback to the caller: the traceback goes to the server's log
 under an error id that the caller and the audit record get too; an error's message, hint and details are
-redacted, as a result is: a path or a line it quotes may hold a secret) and one audit record, however the call
-ends. Vault permission, validation, confirmation, redaction and the size budget are done by the entry points
+redacted, as a result is: a path or a line it quotes may hold a secret) and one journal row
+(:mod:`obsigate.domain.storage.tool_journal`, kind ``call``), however the call ends. A mutation also gets an
+``intent`` row before it changes anything (:func:`before_change`): if that row cannot be written the change is
+refused (``journal_unavailable``, or ``storage_full``) and nothing is written; a read whose row cannot be written
+is logged on the server and answered all the same. Vault permission, validation, confirmation, redaction and the size budget are done by the entry points
 inside it (:mod:`obsigate.tools.dispatch`, :mod:`obsigate.tools.confirm.flow`, ...).
 """
 
 from __future__ import annotations
 
 import inspect
+import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 
 from obsigate.domain.redaction import redact_payload, redact_text
 from obsigate.domain.storage import vault_fs
+from obsigate.domain.storage.tool_journal import JournalEntry, new_call_id
 from obsigate.domain.text import has_lone_surrogate
 from obsigate.services.errors import (
     BadRequest,
     NotFound,
     PathOutsideVault,
     ServiceError,
+    Unavailable,
     internal_error,
     is_storage_full,
     storage_full,
 )
-from obsigate.tools.audit import AuditEvent, summarize_args
+from obsigate.tools.audit import summarize_args
 from obsigate.tools.context import ToolContext
 from obsigate.tools.ratelimit import ToolRateLimiter
 
-__all__ = ["DEFAULT_LIMITER", "Call", "door", "invoke"]
+__all__ = ["DEFAULT_LIMITER", "Call", "before_change", "door", "invoke"]
+
+log = logging.getLogger("obsigate.journal")
 
 #: ``door(limiter=...)``'s default: the limiter of the call's front (``_limiter_for``).
 DEFAULT_LIMITER: Any = object()
@@ -45,9 +54,11 @@ DEFAULT_LIMITER: Any = object()
 
 @dataclass(slots=True)
 class Call:
-    """What a call learns for its audit record while it runs: the vault (an ``apply_`` learns it from its
-    token), the summarised arguments, the audit ``action``, the paths, proposal id and backup ids, and the
-    error id of an unexpected failure."""
+    """What a call learns for its journal row while it runs: the vault (an ``apply_`` learns it from its
+    token), the summarised arguments, the ``action``, the paths, proposal id and backup ids, the error id of an
+    unexpected failure, its ``result`` (digested) and the ``result_file_id`` the file space stored it under.
+    ``call_id`` names the call (its rows, and ``parent_call_id`` of calls made inside it); ``raw_args``: the
+    arguments as sent (digested; kept only with journal contents enabled)."""
 
     vault: str | None
     args: dict[str, Any]
@@ -56,6 +67,11 @@ class Call:
     proposal: str | None = None
     backups: list[str] | None = None
     error_id: str | None = None
+    tool: str = ""
+    call_id: str = field(default_factory=new_call_id)
+    raw_args: Any = None
+    result: Any = None
+    result_file_id: str | None = None
 
 
 @asynccontextmanager
@@ -74,7 +90,7 @@ async def door(
     Args:
         action: the audit record's action (``ai_tool_call``, ``mcp_resource_read``...); the block may change
             it on the yielded :class:`Call`.
-        audit_args: what the audit keeps of the arguments, when not ``summarize_args(args)``.
+        audit_args: what the journal row keeps of the arguments, when not ``summarize_args(args)``.
         limiter: the rate limiter to hit; default ``ctx.runtime.web_limiter`` for the web app's calls
             (``mode="web"``), ``ctx.runtime.agent_limiter`` for the in-app assistant's (``mode="in_app"``, when
             set), else ``ctx.runtime.limiter``; ``None``: no limit.
@@ -90,7 +106,7 @@ async def door(
     started = time.perf_counter()
     vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
     summary = audit_args if audit_args is not None else summarize_args(args) if isinstance(args, dict) else {}
-    call = Call(vault=vault, args=summary, action=action)
+    call = Call(vault=vault, args=summary, action=action, tool=name, raw_args=args)
     result_code = "ok"
     try:
         if before is not None:
@@ -130,25 +146,68 @@ async def door(
         call.error_id = error.error_id
         raise error from exc
     finally:
-        if ctx.runtime.audit is not None:
-            ctx.runtime.audit.record(
-                AuditEvent(
-                    user=ctx.principal.name,
-                    auth_kind=ctx.principal.auth_kind,
-                    mode=ctx.mode,
-                    tool=name,
-                    vault=call.vault,
-                    args=call.args,
-                    result=result_code,
-                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                    action=call.action,
-                    paths=call.paths,
-                    proposal=call.proposal,
-                    backups=call.backups,
-                    session=ctx.session_id,
-                    error_id=call.error_id,
-                )
-            )
+        if ctx.runtime.journal is not None:
+            entry = _entry(ctx, call, "call", result_code, time.perf_counter() - started)
+            with anyio.CancelScope(shield=True):  # a client gone mid-call still gets its row
+                try:
+                    await anyio.to_thread.run_sync(ctx.runtime.journal.append, entry)
+                except (sqlite3.Error, OSError) as exc:  # a read goes on; a change already had its intent row
+                    log.error("journal row of %s (%s, call %s) not written: %s", name, ctx.mode, call.call_id, exc)
+
+
+def _entry(ctx: ToolContext, call: Call, kind: str, outcome: str, seconds: float) -> JournalEntry:
+    """The journal row of ``call`` (``kind`` ``call`` or ``intent``) made by ``ctx``'s caller."""
+    return JournalEntry(
+        kind=kind,
+        call_id=call.call_id,
+        parent_call_id=ctx.parent_call_id,
+        user=ctx.principal.name,
+        auth_kind=ctx.principal.auth_kind,
+        front=ctx.mode,
+        conversation=ctx.session_id,
+        turn=ctx.turn_id,
+        tool=call.tool,
+        action=call.action,
+        vault=call.vault,
+        paths=call.paths,
+        proposal=call.proposal,
+        backups=call.backups,
+        error_id=call.error_id,
+        args=call.args,
+        raw_args=call.raw_args,
+        result=call.result if kind == "call" else None,
+        result_file_id=call.result_file_id,
+        outcome=outcome,
+        duration_ms=round(seconds * 1000, 2),
+    )
+
+
+async def before_change(ctx: ToolContext, call: Call) -> None:
+    """Write ``call``'s ``intent`` row (outcome ``started``) before it changes anything: the proof the journal
+    can record the change. Called by the entry points right before a write tool runs (a confirmed call, an
+    ``apply_``). With no journal (a runtime without a data dir) there is nothing to prove.
+
+    Raises:
+        ServiceError: ``storage_full`` (the disk is full) or ``journal_unavailable`` (any other failure to
+            write the row); the caller must then not make the change.
+    """
+    journal = ctx.runtime.journal
+    if journal is None:
+        return
+    entry = _entry(ctx, call, "intent", "started", 0.0)
+    try:
+        await anyio.to_thread.run_sync(journal.append, entry)
+    except (sqlite3.Error, OSError) as exc:
+        log.error("journal refused the intent of %s (call %s): %s", call.tool, call.call_id, exc)
+        if is_storage_full(exc):
+            raise storage_full(
+                f"{call.tool} was not applied: the journal's disk is full; nothing was changed"
+            ) from None
+        raise Unavailable(
+            f"{call.tool} was not applied: the tool journal cannot record it ({exc}); nothing was changed",
+            code="journal_unavailable",
+            hint="tell the server's admin: the data dir's journal.sqlite3 must be writable",
+        ) from None
 
 
 def _redact_error(exc: ServiceError) -> None:

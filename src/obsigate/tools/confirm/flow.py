@@ -33,7 +33,7 @@ from obsigate.tools.audit import summarize_args
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.confirm.store import ConfirmationService, Issued, Proposal, Redeemed, invalid_confirmation
 from obsigate.tools.context import ToolContext
-from obsigate.tools.door import Call, door, invoke
+from obsigate.tools.door import Call, before_change, door, invoke
 from obsigate.tools.pipeline import backups_of, finish, parse, permit
 from obsigate.tools.registry import APPLY_PREFIX, SECRET_RESULT_FIELDS, ToolSpec
 
@@ -152,6 +152,8 @@ async def _run(ctx: ToolContext, spec: ToolSpec, redeemed: Redeemed, call: Call,
     run_ctx = dataclasses.replace(
         ctx, confirmed=True, expected_reads=dict(redeemed.reads), vault=granted.vault, scope=granted.scope
     )
+    call.raw_args = redeemed.args
+    await before_change(ctx, call)  # the journal records the change before it is made, or it is not made
     out = await invoke(base.func, run_ctx, parsed)
     call.backups = backups_of(out)
     return finish(ctx, base, out, cut=budget)
@@ -238,6 +240,7 @@ async def settle(ctx: ToolContext, proposal: str | Mapping[str, Any], answer: An
                 proposal_id = stored.id
                 redeemed = await anyio.to_thread.run_sync(lambda: service.redeem_id(proposal_id, user=user, tool=tool))
                 result = await _run(ctx, spec, redeemed, call, budget=False)
+            call.result = result
     except ServiceError:
         if not declining:
             raise
