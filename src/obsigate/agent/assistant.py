@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +37,8 @@ from obsigate.agent.store import AgentStore
 from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
 from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime, offered_tools
+
+log = logging.getLogger("obsigate.assistant")
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
 
@@ -176,8 +180,30 @@ class Assistant:
         finally:
             self._busy.discard(cid)
 
-    def _ctx(self, principal: Principal, session: str | None) -> ToolContext:
-        return ToolContext(principal=principal, runtime=self.runtime, mode="in_app", session_id=session)
+    def _ctx(self, principal: Principal, session: str | None, turn: str | None = None) -> ToolContext:
+        return ToolContext(principal=principal, runtime=self.runtime, mode="in_app", session_id=session, turn_id=turn)
+
+    def _run_ctx(self, principal: Principal, run: Run) -> ToolContext:
+        """The context of ``run``'s calls: the conversation is the session, the run (one answer to one message,
+        across a pause) is the turn; the tool journal chains the turn's rows under these two ids."""
+        return self._ctx(principal, run.conversation_id, run.id)
+
+    async def _anchor(self, principal: Principal, run: Run) -> None:
+        """Store the turn's cumulative hash (its journal rows so far) with the conversation: what
+        ``obsigate journal verify`` checks the journal against. A failure is logged: the answer stands."""
+        journal = self.runtime.journal
+        if journal is None:
+            return
+        try:
+            got = await anyio.to_thread.run_sync(journal.turn_hash, run.conversation_id, run.id)
+            if got is not None:
+                await anyio.to_thread.run_sync(
+                    lambda: self.store.put_turn_hash(
+                        principal.name, run.conversation_id, run.id, got.rows, got.last_seq, got.cumulative_hash
+                    )
+                )
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("turn hash of run %s not stored: %s", run.id, exc)
 
     # --- conversations ------------------------------------------------------------------------------
 
@@ -194,7 +220,7 @@ class Assistant:
         the conversation so it stays a valid tool-calling history."""
         for paused in runs:
             run = Run.from_json(paused.data)
-            loop = RunLoop(self._ctx(principal, run.id), _Closed(), self.limits, _discard, self._noop)
+            loop = RunLoop(self._run_ctx(principal, run), _Closed(), self.limits, _discard, self._noop)
             messages = await loop.close(run, reason)
             if run.text_actions:  # an answer's blocks: no tool call to answer, a note says what became of them
                 messages = [settled_note(run)]
@@ -207,6 +233,8 @@ class Assistant:
     ) -> None:
         """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker."""
         with anyio.CancelScope(shield=True):
+            if run is not None:
+                await self._anchor(principal, run)
             tail: list[dict[str, Any]] = []
             if run is not None and run.turn and not run.text_actions:  # cleared once its results are stored
                 tail += RunLoop.tool_messages(run)
@@ -302,7 +330,7 @@ class Assistant:
     ) -> bool:
         """The ``obsigate-action`` blocks of a tool-less answer ``text`` proposed as one confirmation
         (:mod:`obsigate.agent.action_runs`); unusable blocks are noted in the conversation. True: ``run`` paused."""
-        loop = ActionLoop(self._ctx(principal, run.id), self.client(config), self.limits, emit, self._noop)
+        loop = ActionLoop(self._run_ctx(principal, run), self.client(config), self.limits, emit, self._noop)
         lines = await offer_actions(loop, run, text)
         if lines:
             self.store.append(principal.name, run.conversation_id, note_message(lines))
@@ -401,7 +429,7 @@ class Assistant:
         async def record(messages: list[dict[str, Any]]) -> None:
             self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
 
-        loop = RunLoop(self._ctx(principal, run.id), self.client(config), self.limits, emit, record)
+        loop = RunLoop(self._run_ctx(principal, run), self.client(config), self.limits, emit, record)
         loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
         return loop
 
@@ -488,6 +516,7 @@ class Assistant:
         messages.extend(answers)
 
     async def _done(self, loop: RunLoop, run: Run, stopped: str) -> None:
+        await self._anchor(loop.ctx.principal, run)
         data: dict[str, Any] = {"stopped": stopped, "usage": run.usage.as_dict(), "conversation_id": run.conversation_id,
                                 "run_id": run.id}  # fmt: skip
         await loop.emit("done", data)

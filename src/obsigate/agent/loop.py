@@ -298,7 +298,7 @@ async def ask_model(
 
 
 class RunLoop:
-    """Drives runs for one request: ``ctx`` (the caller, ``mode="in_app"``, ``session_id`` = the run id),
+    """Drives runs for one request: ``ctx`` (the caller, ``mode="in_app"``, ``session_id`` = the conversation, ``turn_id`` = the run),
     the ``provider``, the ``limits``, ``emit`` and ``record(messages)`` (appends to the conversation store)."""
 
     def __init__(

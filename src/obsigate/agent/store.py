@@ -72,6 +72,16 @@ CREATE TABLE IF NOT EXISTS run_undos (
     at REAL NOT NULL,
     report TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS turn_hashes (
+    conversation_id TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    user TEXT NOT NULL,
+    rows INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    cumulative_hash TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (conversation_id, turn_id)
+);
 CREATE TABLE IF NOT EXISTS images (
     conversation_id TEXT NOT NULL,
     id TEXT NOT NULL,
@@ -365,6 +375,26 @@ class AgentStore:
             return db.execute("DELETE FROM runs WHERE expires < ?", (self._clock() - older_than_s,)).rowcount
 
     # --- what a run changed, for "Undo this run" (agent/undo.py) ------------------------------------
+
+    # --- the tool journal's anchors (a turn's cumulative hash, kept with the conversation) ------------------
+
+    def put_turn_hash(self, user: str, cid: str, turn: str, rows: int, last_seq: int, cumulative_hash: str) -> None:
+        """Keep (or replace: a paused turn that went on) the ``cumulative_hash`` of ``cid``'s ``turn`` over its
+        ``rows`` journal rows, the last at ``last_seq`` (``ToolJournal.turn_hash``). Kept when the conversation
+        is deleted: the journal's rows outlive it, and so must what checks them (hashes only, no content)."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO turn_hashes VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (cid, turn, user, rows, last_seq, cumulative_hash, self._clock()),
+            )
+
+    def turn_hashes(self) -> list[tuple[str, str, int, int, str]]:
+        """Every stored anchor as ``(conversation, turn, rows, last_seq, cumulative_hash)``, by ``last_seq``."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT conversation_id, turn_id, rows, last_seq, cumulative_hash FROM turn_hashes ORDER BY last_seq"
+            ).fetchall()
+        return [(r[0], r[1], int(r[2]), int(r[3]), r[4]) for r in rows]
 
     def add_change(self, user: str, run_id: str, data: dict[str, Any]) -> None:
         """Keep one change applied by ``user``'s run ``run_id`` (``data``: JSON-safe, ``agent.undo.record``)."""

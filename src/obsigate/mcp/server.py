@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import uuid
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -254,10 +255,13 @@ def build_mcp_server(
         return tool
 
     def context_of(ctx: ServerRequestContext[Any, Any]) -> ToolContext:
-        """The tool context of this request: its caller and, in a 2025-era session, the session id."""
+        """The tool context of this request: its caller, in a 2025-era session the session id, and the turn: the
+        JSON-RPC request id with a fresh suffix (ids repeat across sessions and stateless clients), one per request,
+        under which the tool journal chains the request's rows."""
         headers = getattr(ctx.request, "headers", None) if ctx.request is not None else None
         session = headers.get("mcp-session-id") if headers is not None else session_id
-        return ToolContext(principal_of(ctx), runtime, mode="mcp", session_id=session or None)
+        turn = f"rpc-{getattr(ctx, 'request_id', '')}-{uuid.uuid4().hex[:8]}"
+        return ToolContext(principal_of(ctx), runtime, mode="mcp", session_id=session or None, turn_id=turn)
 
     def principal_of(ctx: ServerRequestContext[Any, Any]) -> Principal:
         if caller is not None:
