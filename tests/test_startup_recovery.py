@@ -67,7 +67,7 @@ def test_a_long_change_names_its_first_paths_and_how_many_more() -> None:
     line = recovery_line(change)
     assert line.startswith("change recovery: vault 'notes': rolled back replace_in_files (interrupted")
     assert "Daily 9.md" in line and "Daily 10.md" not in line
-    assert line.endswith("and 15 more (all in the audit log, journal abc123)")  # 25 distinct paths, 10 shown
+    assert line.endswith("and 15 more (all in the tool journal, change abc123)")  # 25 distinct paths, 10 shown
     assert recovery_line(Recovered("x", "notes", "create_file", ["a\nb.md"])).endswith(": a\\nb.md")  # one line
     assert recovery_line(Recovered("y", "notes", "move_path", [])) == (
         "change recovery: vault 'notes': move_path was interrupted before its first step (the process stopped): "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -232,6 +233,35 @@ def build_runtime(
         web=WebAccess(policy=NetPolicy.parse(settings.fetch_allow), searxng_url=settings.searxng_url),
         data_dir=data_dir,
     )
+
+
+def open_journal(settings: Settings, data_dir: Path) -> ToolJournal:
+    """The tool journal of ``data_dir`` with the settings' checkpoint interval and content switch (a reader's:
+    ``obsigate journal``; the server's is opened by :func:`build_runtime`).
+
+    Raises:
+        ConfigError: the journal or its key files cannot be opened.
+    """
+    try:
+        return ToolJournal(
+            data_dir, checkpoint_every=settings.journal_checkpoint_every, keep_content=settings.journal_keep_content
+        )
+    except (OSError, ValueError, sqlite3.Error) as exc:
+        raise ConfigError(f"the tool journal in {data_dir} cannot be opened: {exc}") from None
+
+
+def journal_anchors(data_dir: Path) -> list[tuple[str, str, int, int, str]]:
+    """The turns' cumulative hashes the assistant stored with its conversations (``[]``: no assistant store)."""
+    from obsigate.agent.store import AgentStore
+
+    path = data_dir / ASSISTANT_FILE
+    if not path.exists():
+        return []
+    store = AgentStore(path)
+    try:
+        return store.turn_hashes()
+    finally:
+        store.close()
 
 
 def recover_changes(workspace: Workspace, journal: ToolJournal) -> list[Recovered]:

@@ -28,7 +28,9 @@ from obsigate.bootstrap import (
     build_runtime,
     build_vaults,
     check_auth_bind,
+    journal_anchors,
     open_auth,
+    open_journal,
     prepare_data_dir,
     run_mcp_stdio,
 )
@@ -63,11 +65,17 @@ app.add_typer(key_app, name="key")
 app.add_typer(index_app, name="index")
 app.add_typer(secret_app, name="secret")
 app.add_typer(ai_app, name="ai")
+journal_app = typer.Typer(
+    help="The tool journal: one chained, signed row per tool call (verify, tail, search, export).",
+    no_args_is_help=True,
+)
+app.add_typer(journal_app, name="journal")
 
 err = Console(stderr=True, soft_wrap=True)  # one error = one line, whatever the terminal width
 
 DataDir = Annotated[
-    Path | None, typer.Option("--data-dir", envvar="OBSIGATE_DATA_DIR", help="Data folder (index, users, keys, audit).")
+    Path | None,
+    typer.Option("--data-dir", envvar="OBSIGATE_DATA_DIR", help="Data folder (index, users, keys, journal)."),
 ]
 VaultOpt = Annotated[list[str] | None, typer.Option("--vault", help="Declare a vault: NAME=PATH (repeatable).")]
 DemoOpt = Annotated[
@@ -569,6 +577,106 @@ def secret_rotate(data_dir: DataDir = None) -> None:
     except OSError as exc:
         raise _fail(f"cannot write a new key in {folder}: {exc.strerror or exc}") from None
     err.print(f"new JWT signing key in {tokens.secret_path}: every earlier JWT and web session is refused from now on")
+
+
+@contextmanager
+def _journal(data_dir: Path | None) -> Iterator[Any]:
+    """The data dir's tool journal for one reading command (closed without signing anything)."""
+    settings = _settings(data_dir=data_dir)
+    with _reported():
+        journal = open_journal(settings, prepare_data_dir(settings.data_dir))
+    try:
+        yield journal
+    finally:
+        journal.close(sign=False)
+
+
+def _journal_lines(rows: list[dict[str, Any]], as_json: bool) -> None:
+    for r in rows:
+        if as_json:
+            typer.echo(json.dumps(r, ensure_ascii=False, default=str))
+        else:
+            where = f" {r['vault']}" if r.get("vault") else ""
+            typer.echo(
+                f"{r['seq']:>8} {r['ts']} {r['front']:<7} {r['user']:<12} {r['tool']}{where} -> {r['outcome']} "
+                f"({r['duration_ms']} ms) {json.dumps(r['args'], ensure_ascii=False)}"
+            )
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+
+
+@journal_app.command("verify")
+def journal_verify(data_dir: DataDir = None, as_json: JsonOpt = False) -> None:
+    """Check the whole journal: the chain, the signed checkpoints and head, the turns' stored hashes. Names the
+    first row edited, deleted, inserted, reordered or cut off, or a chain rebuilt without the key; exit 1 then."""
+    from obsigate.services.journal import verify_journal
+
+    with _journal(data_dir) as journal:
+        report = verify_journal(journal, journal_anchors(journal.data_dir))
+    if as_json:
+        typer.echo(json.dumps(report.to_dict()))
+    elif report.ok:
+        typer.echo(
+            f"ok: {report.rows} rows, signed up to {report.signed_seq} ({report.unsigned} after it not signed yet), "
+            f"checked in {report.seconds:.2f} s"
+        )
+    else:
+        first = report.first
+        assert first is not None
+        err.print(f"[red]journal verify failed[/red] at seq {first.seq}: {first.kind}: {first.message}")
+        for other in report.findings[1:]:
+            err.print(f"  also: seq {other.seq}: {other.kind}: {other.message}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@journal_app.command("tail")
+def journal_tail(
+    data_dir: DataDir = None,
+    n: Annotated[int, typer.Option("-n", "--lines", min=1, help="How many calls.")] = 20,
+    as_json: JsonOpt = False,
+) -> None:
+    """The last calls, oldest first."""
+    with _journal(data_dir) as journal:
+        _journal_lines(journal.tail(n), as_json)
+
+
+@journal_app.command("search")
+def journal_search(
+    data_dir: DataDir = None,
+    user: Annotated[str | None, typer.Option("--user", help="Calls of this user.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Calls of this tool.")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="At or after this UTC time (ISO 8601).")] = None,
+    outcome: Annotated[str | None, typer.Option("--outcome", help="ok, or an error code.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many (the newest).")] = 100,
+    as_json: JsonOpt = False,
+) -> None:
+    """Calls matching every filter given, oldest first."""
+    with _journal(data_dir) as journal:
+        _journal_lines(journal.search(user=user, tool=tool, since=since, outcome=outcome, limit=limit), as_json)
+
+
+@journal_app.command("export")
+def journal_export(
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the files into (created).")],
+    data_dir: DataDir = None,
+    fmt: Annotated[str, typer.Option("--format", help="otlp-json (the only one).")] = "otlp-json",
+    since: Annotated[str | None, typer.Option("--since", help="At or after this UTC time (ISO 8601).")] = None,
+) -> None:
+    """Export the calls as OpenTelemetry traces (OTLP/JSON files, GenAI attribute names)."""
+    from obsigate import __version__
+    from obsigate.services.journal import export_otlp
+
+    if fmt != "otlp-json":
+        raise _fail(f"unknown format {fmt!r}: use otlp-json")
+    with _journal(data_dir) as journal:
+        try:
+            files = export_otlp(journal, out, since=since, version=__version__)
+        except OSError as exc:
+            raise _fail(f"cannot write to {out}: {exc.strerror or exc}") from None
+    for path in files:
+        typer.echo(str(path))
 
 
 @index_app.command("rebuild")

@@ -452,13 +452,15 @@ class ToolJournal:
         self._write_head(cp)
         return cp
 
-    def close(self) -> None:
-        """Sign the tail (:meth:`checkpoint`, its failure logged) and close every connection."""
+    def close(self, *, sign: bool = True) -> None:
+        """Sign the tail (:meth:`checkpoint`, its failure logged; not with ``sign=False``, a reader's close) and
+        close every connection."""
         if self._closed:
             return
         self._closed = True
         try:
-            self.checkpoint()
+            if sign:
+                self.checkpoint()
         except (sqlite3.Error, OSError) as exc:
             log.warning("journal: no checkpoint at shutdown: %s", exc)
         with self._lock:
