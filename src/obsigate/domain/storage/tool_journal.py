@@ -269,17 +269,21 @@ class ToolJournal:
         data_dir: the server's data dir (``journal.sqlite3``, ``journal.salt``, the signing key, ``journal.head``).
         checkpoint_every: sign a checkpoint every this many rows (``seq`` a multiple of it).
         keep_content: keep raw arguments and results up to 64 KB (default off: digests only).
+        busy_timeout_s: how long an append waits for another writer (thread or process) before it fails.
 
     Raises:
         OSError, sqlite3.Error: the database or a key file cannot be created or opened.
         ValueError: a key or salt file that is not what it should be (not hex, too short, a symlink).
     """
 
-    def __init__(self, data_dir: Path, *, checkpoint_every: int = 1000, keep_content: bool = False) -> None:
+    def __init__(
+        self, data_dir: Path, *, checkpoint_every: int = 1000, keep_content: bool = False, busy_timeout_s: float = 5.0
+    ) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / JOURNAL_FILE
         self.checkpoint_every = max(1, checkpoint_every)
         self.keep_content = keep_content
+        self.busy_timeout_s = busy_timeout_s
         make_private_dir(self.data_dir)
         self._salt = load_or_create_secret(self.data_dir / SALT_FILE, 32)
         self._key = Ed25519PrivateKey.from_private_bytes(load_or_create_secret(self.data_dir / KEY_FILE, 32)[:32])
@@ -303,14 +307,22 @@ class ToolJournal:
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_s
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is durable at the next checkpoint, never torn
-            conn.execute("PRAGMA busy_timeout=30000")
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)
         return conn
+
+    def set_busy_timeout(self, seconds: float) -> None:
+        """Wait at most ``seconds`` for another writer from now on (every connection, open or to come)."""
+        self.busy_timeout_s = seconds
+        with self._lock:
+            for conn in self._all:
+                conn.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
 
     # -- digests -----------------------------------------------------------------------------------------------
 
