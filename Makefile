@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= ./data
 NOTES  ?= 10000
 
-.PHONY: run test check check-web web-lint web-test engine bench bench-door bench-ai bench-ui bench-mcp docs clean web web-check
+.PHONY: run test check check-web web-lint web-test engine bench bench-door bench-ai bench-ui bench-mcp bench-journal docs clean web web-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -136,6 +136,10 @@ bench-ai: $(STAMP)
 # 10k build and under heavy writes), each beside its floor measured in the same run (docs/benchmarks.md).
 bench-mcp: $(STAMP)
 	$(BIN)/python -m bench.mcp_speed --notes $(firstword $(NOTES))
+
+# Issue 21's tool journal: appends/s with 4 writer threads (chain checked after) and verify time over 100k rows.
+bench-journal: $(STAMP)
+	$(BIN)/python -m bench.journal_speed --out bench/out/journal.json
 
 # Rewrites the generated docs: the error-code table of docs/mcp.md and the tool reference docs/tools.md.
 docs: $(STAMP)
