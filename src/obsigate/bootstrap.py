@@ -182,7 +182,8 @@ def build_runtime(
     start, kept so a version read before a restart still matches after it).
 
     Raises:
-        ConfigError: a missing vault folder, or the index held by another process.
+        ConfigError: a missing vault folder, the index held by another process, or a tool journal that cannot
+            be opened.
     """
     vaults = vaults if vaults is not None else build_vaults(settings)
     check_data_dir_outside_vaults(data_dir, vaults)
@@ -213,9 +214,7 @@ def build_runtime(
         journal=ChangeJournal(data_dir),
         versions=FileVersions(load_or_create_secret(data_dir / VERSION_KEY_FILE, VERSION_KEY_BYTES)),
     )
-    journal = ToolJournal(
-        data_dir, checkpoint_every=settings.journal_checkpoint_every, keep_content=settings.journal_keep_content
-    )
+    journal = open_journal(settings, data_dir)
     recover_changes(workspace, journal)
     return ToolRuntime(
         workspace=workspace,

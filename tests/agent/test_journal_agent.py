@@ -17,7 +17,9 @@ from obsigate.domain.storage.tool_journal import JOURNAL_FILE
 
 def anchors(a: Any) -> list[tuple[str, str, int, int, str]]:
     with sqlite3.connect(a.data / "assistant.sqlite3") as db:
-        return db.execute("SELECT conversation_id, turn_id, rows, last_seq, cumulative_hash FROM turn_hashes").fetchall()
+        return db.execute(
+            "SELECT conversation_id, turn_id, rows, last_seq, cumulative_hash FROM turn_hashes"
+        ).fetchall()
 
 
 def test_a_runs_calls_are_journalled_in_its_conversation_and_turn(assistant: Any) -> None:

@@ -57,7 +57,9 @@ def test_rest_web_and_cli_calls_are_journalled_and_read_back_by_the_cli(live_ser
     verified = run_cli("journal", "verify", data=data)
     assert verified.returncode == 0 and verified.stdout.startswith("ok: "), verified.stderr
 
-    found = run_cli("journal", "search", "--user", "anonymous", "--outcome", "ok", "--tool", "search_fulltext", data=data)
+    found = run_cli(
+        "journal", "search", "--user", "anonymous", "--outcome", "ok", "--tool", "search_fulltext", data=data
+    )
     assert found.returncode == 0 and len(found.stdout.splitlines()) == 5
 
     out = tmp_path / "otlp"
@@ -75,7 +77,9 @@ def test_rest_web_and_cli_calls_are_journalled_and_read_back_by_the_cli(live_ser
     assert len(spans) == len(rows)  # a span per call; none for the intent row
 
     with sqlite3.connect(data / JOURNAL_FILE) as db:  # an edit by hand
-        seq = db.execute("SELECT seq FROM tool_journal WHERE tool = 'search_fulltext' AND front = 'web' LIMIT 1").fetchone()[0]
+        seq = db.execute(
+            "SELECT seq FROM tool_journal WHERE tool = 'search_fulltext' AND front = 'web' LIMIT 1"
+        ).fetchone()[0]
         db.execute("UPDATE tool_journal SET user = 'mallory' WHERE seq = ?", (seq,))
     failed = run_cli("journal", "verify", data=data)
     assert failed.returncode == 1 and f"at seq {seq}: edited" in failed.stderr, failed.stderr

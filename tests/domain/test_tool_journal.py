@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 import sqlite3
 import stat
+import subprocess
 import threading
 from pathlib import Path
 
@@ -23,10 +26,11 @@ from obsigate.domain.storage.tool_journal import (
 
 
 def entry(n: int, *, turn: str = "t1", result: object = None, **kw: object) -> JournalEntry:
+    fields: dict[str, object] = {"raw_args": {"path": f"Note {n}.md"}, **kw}
     return JournalEntry(
         user="alice", auth_kind="jwt", front="mcp", tool="read_file", action="ai_tool_call", outcome="ok",
-        conversation="c1", turn=turn, args={"path": f"Note {n}.md"}, raw_args={"path": f"Note {n}.md"},
-        result=result if result is not None else {"text": f"body {n}"}, duration_ms=1.5, **kw,  # type: ignore[arg-type]
+        conversation="c1", turn=turn, args={"path": f"Note {n}.md"},
+        result=result if result is not None else {"text": f"body {n}"}, duration_ms=1.5, **fields,  # type: ignore[arg-type]
     )  # fmt: skip
 
 
@@ -201,28 +205,36 @@ def test_an_intact_journal_after_restart_and_unsigned_rows_are_not_a_failure(tmp
     assert report.ok and report.signed_seq == 25 and report.unsigned == 0
 
 
-def test_a_read_only_journal_refuses_appends_and_keeps_its_rows(tmp_path: Path) -> None:
+def test_an_unwritable_journal_refuses_appends_and_keeps_its_rows(tmp_path: Path) -> None:
+    """A real condition: the database file made immutable (``chattr +i``, which binds root too) or, for another
+    user, read-only; a new connection (another thread) then cannot write a row, and nothing is half-written."""
     journal = filled(tmp_path, 3)
-    journal.close()
-    (tmp_path / JOURNAL_FILE).chmod(0o400)
-    try:
-        reopened = ToolJournal.__new__(ToolJournal)  # noqa: F841 - opening read-only is the caller's business
-        journal = ToolJournal(tmp_path)
-        if _root_ignores_modes(tmp_path):
-            pytest.skip("root writes a 0400 file anyway")
-        with pytest.raises(sqlite3.Error):
+    path = tmp_path / JOURNAL_FILE
+    immutable = os.geteuid() == 0 and shutil.which("chattr") is not None
+    if immutable:
+        done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"chattr +i failed here: {done.stderr.strip()}")
+    elif os.geteuid() == 0:
+        pytest.skip("root without chattr writes a read-only file anyway")
+    else:
+        path.chmod(0o400)
+    failed: list[BaseException] = []
+
+    def append() -> None:
+        try:
             journal.append(entry(4))
-    finally:
-        (tmp_path / JOURNAL_FILE).chmod(0o600)
-    assert ToolJournal(tmp_path).count() == 3
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            failed.append(exc)
 
-
-def _root_ignores_modes(folder: Path) -> bool:
-    probe = folder / "probe"
-    probe.write_text("x")
-    probe.chmod(0o400)
     try:
-        with probe.open("a"):
-            return True
-    except PermissionError:
-        return False
+        th = threading.Thread(target=append)
+        th.start()
+        th.join()
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        else:
+            path.chmod(0o600)
+    assert len(failed) == 1 and isinstance(failed[0], sqlite3.Error), failed
+    assert journal.count() == 3 and journal.verify().ok

@@ -30,7 +30,9 @@ async def test_one_row_per_mcp_call_in_its_session_and_turn(gateway) -> None:
         await call(client, "list_vaults", {})
         await call(client, "read_file", {"vault": "notes", "path": "Home.md"})
         await client.read_resource("vault://notes/Home.md")
-        proposal = await call(client, "propose_append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "- j\n"})
+        proposal = await call(
+            client, "propose_append_to_file", {"vault": "notes", "path": "Ideas.md", "content": "- j\n"}
+        )
         await call(client, "apply_append_to_file", {"confirmation_token": proposal["confirmation_token"]})
     rows = journal.tail(5)
     assert journal.count() - before == 5  # one call row per request, counted
