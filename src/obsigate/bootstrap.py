@@ -276,18 +276,26 @@ def recover_changes(workspace: Workspace, journal: ToolJournal) -> list[Recovere
     """
 
     def report(change: Recovered) -> None:
-        journal.append(
-            JournalEntry(
-                kind="event", user="obsigate", auth_kind="system", front="startup", tool=change.reason or "change",
-                vault=change.vault, args={"journal": change.id, "kept_changed_since": change.kept},
-                outcome="rolled_back", action="change_recovery", paths=change.paths,
-            )
-        )  # fmt: skip
+        try:
+            _journal_recovery(journal, change)
+        except (sqlite3.Error, OSError) as exc:  # the roll-back is done; the console line below still says so
+            log.error("the tool journal could not record the recovery of change %s: %s", change.id, exc)
         log.log(logging.WARNING if change.kept else logging.INFO, "%s", recovery_line(change))
 
     recovered = recover(workspace, report)
     sweep_temps(workspace)
     return recovered
+
+
+def _journal_recovery(journal: ToolJournal, change: Recovered) -> None:
+    """The journal row (kind ``event``) of one change rolled back at start."""
+    journal.append(
+        JournalEntry(
+            kind="event", user="obsigate", auth_kind="system", front="startup", tool=change.reason or "change",
+            vault=change.vault, args={"journal": change.id, "kept_changed_since": change.kept},
+            outcome="rolled_back", action="change_recovery", paths=change.paths,
+        )
+    )  # fmt: skip
 
 
 #: Most paths a recovery line names; the journal row of the change has them all.
