@@ -215,6 +215,10 @@ def build_runtime(
         versions=FileVersions(load_or_create_secret(data_dir / VERSION_KEY_FILE, VERSION_KEY_BYTES)),
     )
     journal = open_journal(settings, data_dir)
+    try:
+        journal.checkpoint()  # the tail signed, with the interval in force from now on
+    except (sqlite3.Error, OSError) as exc:
+        log.error("the tool journal could not be signed at start: %s", exc)
     recover_changes(workspace, journal)
     return ToolRuntime(
         workspace=workspace,

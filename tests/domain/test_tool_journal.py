@@ -238,3 +238,16 @@ def test_an_unwritable_journal_refuses_appends_and_keeps_its_rows(tmp_path: Path
             path.chmod(0o600)
     assert len(failed) == 1 and isinstance(failed[0], sqlite3.Error), failed
     assert journal.count() == 3 and journal.verify().ok
+
+
+def test_a_changed_checkpoint_interval_still_verifies(tmp_path: Path) -> None:
+    filled(tmp_path, 25, every=10).close()
+    journal = ToolJournal(tmp_path, checkpoint_every=7)
+    journal.checkpoint()  # what a start does: the tail signed with the interval in force from now on
+    for n in range(26, 46):
+        journal.append(entry(n))
+    report = journal.verify()
+    assert report.ok and report.signed_seq == 42 and report.unsigned == 3, report.findings
+    db(tmp_path).execute("DELETE FROM checkpoints WHERE seq = 35")
+    first = ToolJournal(tmp_path, checkpoint_every=7).verify().first
+    assert first is not None and first.kind == "rebuilt" and first.seq == 29  # after the last good one (28)

@@ -116,6 +116,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     row_hash TEXT NOT NULL,
     ts TEXT NOT NULL,
     key_id TEXT NOT NULL,
+    every INTEGER NOT NULL,
     signature TEXT NOT NULL
 );
 """
@@ -405,20 +406,18 @@ class ToolJournal:
         return AppendedRow(seq, row["row_hash"])
 
     def _signed(self, seq: int, rh: str) -> dict[str, Any]:
-        body = canonical_json({"seq": seq, "row_hash": rh, "key_id": self.key_id})
-        return {
-            "seq": seq,
-            "row_hash": rh,
-            "ts": _now(),
-            "key_id": self.key_id,
-            "signature": self._key.sign(body).hex(),
-        }
+        """A checkpoint of row ``seq`` (hash ``rh``): signed over ``(seq, row_hash, key_id, every)``, ``every``
+        being the interval in force, so verify knows where the next one is due even after the setting changed."""
+        every = self.checkpoint_every
+        body = canonical_json({"seq": seq, "row_hash": rh, "key_id": self.key_id, "every": every})
+        signature = self._key.sign(body).hex()
+        return {"seq": seq, "row_hash": rh, "ts": _now(), "key_id": self.key_id, "every": every, "signature": signature}
 
     def _insert_checkpoint(self, conn: sqlite3.Connection, seq: int, rh: str) -> dict[str, Any]:
         cp = self._signed(seq, rh)
         conn.execute(
-            "INSERT OR REPLACE INTO checkpoints (seq, row_hash, ts, key_id, signature) VALUES (?, ?, ?, ?, ?)",
-            (cp["seq"], cp["row_hash"], cp["ts"], cp["key_id"], cp["signature"]),
+            "INSERT OR REPLACE INTO checkpoints (seq, row_hash, ts, key_id, every, signature) VALUES (?, ?, ?, ?, ?, ?)",
+            (cp["seq"], cp["row_hash"], cp["ts"], cp["key_id"], cp["every"], cp["signature"]),
         )
         return cp
 
@@ -434,8 +433,9 @@ class ToolJournal:
                 log.warning("journal head not written: %s", exc)
 
     def checkpoint(self) -> dict[str, Any] | None:
-        """Sign the newest row now (if no checkpoint covers it yet) and update ``journal.head``; ``None``: empty
-        journal. Called at clean shutdown.
+        """Sign the newest row now (again if a checkpoint of another interval covers it) and update
+        ``journal.head``; ``None``: empty journal. Called at start (the interval in force from then on) and at a
+        clean shutdown.
 
         Raises:
             sqlite3.Error, OSError: the checkpoint could not be written.
@@ -447,15 +447,11 @@ class ToolJournal:
             if last is None:
                 conn.execute("ROLLBACK")
                 return None
-            have = conn.execute(
-                "SELECT seq, row_hash, ts, key_id, signature FROM checkpoints WHERE seq = ?", (last[0],)
-            )
-            found = have.fetchone()
-            cp = (
-                dict(zip(("seq", "row_hash", "ts", "key_id", "signature"), found, strict=True))
-                if found
-                else self._insert_checkpoint(conn, last[0], last[1])
-            )
+            names = ("seq", "row_hash", "ts", "key_id", "every", "signature")
+            found = conn.execute(f"SELECT {', '.join(names)} FROM checkpoints WHERE seq = ?", (last[0],)).fetchone()
+            cp = dict(zip(names, found, strict=True)) if found else None
+            if cp is None or cp["every"] != self.checkpoint_every or cp["key_id"] != self.key_id:
+                cp = self._insert_checkpoint(conn, last[0], last[1])
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -673,7 +669,9 @@ class ToolJournal:
 
     def _signature_ok(self, key: Ed25519PublicKey, cp: dict[str, Any]) -> bool:
         try:
-            body = canonical_json({"seq": int(cp["seq"]), "row_hash": cp["row_hash"], "key_id": cp["key_id"]})
+            body = canonical_json(
+                {"seq": int(cp["seq"]), "row_hash": cp["row_hash"], "key_id": cp["key_id"], "every": int(cp["every"])}
+            )
             key.verify(bytes.fromhex(cp["signature"]), body)
         except (InvalidSignature, KeyError, ValueError, TypeError):
             return False
@@ -682,32 +680,37 @@ class ToolJournal:
     def _check_checkpoints(
         self, key: Ed25519PublicKey, hashes: dict[int, str], last_seq: int, findings: list[Finding]
     ) -> int:
-        """Check every checkpoint row; return the newest good one's ``seq`` (0: none)."""
-        cps = {r["seq"]: r for r in self._rows("SELECT * FROM checkpoints ORDER BY seq")}
+        """Check every checkpoint row; return the newest good one's ``seq`` (0: none). A checkpoint is due at each
+        multiple of the interval the previous checkpoint was signed with (the first one's own before it; the configured
+        one when there is none)."""
         good = 0
         every = self.checkpoint_every
-        due = list(range(every, last_seq + 1, every))
-        for seq in sorted(set(cps) | set(due)):
-            cp = cps.get(seq)
-            if cp is None:
-                if seq <= last_seq:
-                    findings.append(self._rebuilt(seq, good, f"the checkpoint at {seq} is missing"))
-                    break
-                continue
+        due = every
+        for cp in self._rows("SELECT * FROM checkpoints ORDER BY seq"):
+            seq = cp["seq"]
+            if not good and self._signature_ok(key, cp):  # the first one was due at its own interval
+                due = max(1, int(cp["every"]))
+            if due < seq and due <= last_seq:
+                findings.append(self._rebuilt(due, good, f"the checkpoint due at {due} is missing"))
+                return good
             if not self._signature_ok(key, cp):
                 findings.append(
                     self._rebuilt(seq, good, f"the checkpoint at {seq} is not signed by this journal's key")
                 )
-                break
+                return good
             if seq > last_seq:
                 findings.append(
                     Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing (signed checkpoint: {seq})")
                 )
-                break
+                return good
             if hashes.get(seq) != cp["row_hash"]:
                 findings.append(self._rebuilt(seq, good))
-                break
+                return good
             good = seq
+            every = max(1, int(cp["every"]))
+            due = (seq // every + 1) * every
+        if due <= last_seq:
+            findings.append(self._rebuilt(due, good, f"the checkpoint due at {due} is missing"))
         return good
 
     @staticmethod
