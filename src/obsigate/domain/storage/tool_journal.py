@@ -130,13 +130,24 @@ HASHED = (
 _COLUMNS = (*HASHED, "prev_hash", "row_hash")
 
 
+def _default(value: Any) -> Any:
+    """What canonical JSON makes of a value JSON has no form for: bytes become their sha256 (a result's bytes are
+    digested, not copied), a Pydantic model its JSON dump, anything else its ``str``."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "sha256:" + hashlib.sha256(value).hexdigest()
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json")
+    return str(value)
+
+
 def canonical_json(value: Any) -> bytes:
     """``value`` as canonical JSON bytes: keys sorted (orjson ``OPT_SORT_KEYS``), orjson's stable float format;
     what orjson cannot encode (a lone surrogate, a non-string key) falls back to ``json`` with ASCII escapes."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=_default)
     except TypeError:
-        return json.dumps(value, sort_keys=True, ensure_ascii=True, default=str, separators=(",", ":")).encode()
+        return json.dumps(value, sort_keys=True, ensure_ascii=True, default=_default, separators=(",", ":")).encode()
 
 
 def new_call_id() -> str:
