@@ -1,5 +1,6 @@
-"""``ToolContext.session_id``: a 2025-era MCP session's id reaches the audit trail of every call in it (the
-agent loop will put its run id there the same way); a sessionless 2026-07-28 call has none."""
+"""``ToolContext.session_id``: a 2025-era MCP session's id reaches the tool journal's row of every call in it
+(the assistant puts its conversation id there the same way, and its run as the turn); a sessionless
+2026-07-28 call has none."""
 
 from __future__ import annotations
 
