@@ -207,22 +207,24 @@ async def _call(
             call.paths = audit_paths(data)
         if not with_parts:
             return ToolOutput(data)
-        declared = _declared_parts(spec, out)
+        declared, exact = _declared_parts(spec, out)
         if not declared:
-            return ToolOutput(data)
+            return ToolOutput(data, exact=exact)
         parts, artifacts = await build_parts(run_ctx, spec, declared)
-        return ToolOutput(data, parts, artifacts)
+        return ToolOutput(data, parts, artifacts, exact)
 
     return await _through_door(ctx, name, args, run, before=look_up, limiter=limiter)
 
 
-def _declared_parts(spec: ToolSpec, out: Any) -> list[Any]:
-    """What ``spec``'s result model declares as parts (its ``parts()`` method), read off the tool's own result
-    (never the finished dict: the bytes are not in it, and are never redacted); ``[]`` without the method."""
+def _declared_parts(spec: ToolSpec, out: Any) -> tuple[list[Any], tuple[str, ...]]:
+    """``(parts, exact fields)`` ``spec``'s result model declares (its ``parts()`` and ``exact_fields()``
+    methods), read off the tool's own result (never the finished dict: the bytes of a part are not in it, and are
+    never redacted); ``([], ())`` without them."""
     if not callable(getattr(spec.result_model, "parts", None)):
-        return []
+        return [], ()
     model = out if isinstance(out, spec.result_model) else spec.result_model.model_validate(out)
-    return list(model.parts() or ())
+    exact_fields = getattr(model, "exact_fields", None)
+    return list(model.parts() or ()), tuple(exact_fields()) if callable(exact_fields) else ()
 
 
 async def _run_finished(

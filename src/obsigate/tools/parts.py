@@ -117,11 +117,14 @@ class ToolOutput:
     """A finished tool result: ``data``, the dict :func:`~obsigate.tools.dispatch.call_tool` returns (redacted,
     cut to the budget; exact-bytes fields kept), ``parts`` (built: normalised, capped) and ``artifacts``, the
     files this call kept in the caller's space (``{file_id, name, mime_type, size, sha256, created_by_tool,
-    turn_id}``)."""
+    turn_id}``); ``exact`` (below)."""
 
     data: dict[str, Any]
     parts: list[Part] = field(default_factory=list)
     artifacts: list[dict[str, Any]] = field(default_factory=list)
+    #: the fields of ``data`` that hold exact bytes (the result model's ``exact_fields()``): a front that sends
+    #: the parts as media leaves those out of the text
+    exact: tuple[str, ...] = ()
 
     def text_lines(self) -> list[str]:
         """One line per part (:func:`text_line`), in order."""
