@@ -65,7 +65,7 @@ from obsigate.tools.api import (
     Scope,
     ServiceError,
     ToolContext,
-    ToolOutput,
+    ToolResult,
     ToolSpec,
     call_tool,
     call_tool_output,
@@ -421,7 +421,7 @@ class RunLoop:
             data = {**data, "parts": lines}
         return json.dumps(data, ensure_ascii=False)
 
-    async def _media(self, run: Run, entry: Step, output: ToolOutput) -> dict[str, Any]:
+    async def _media(self, run: Run, entry: Step, output: ToolResult) -> dict[str, Any]:
         """``output``'s parts for the conversation: each image's and PDF's bytes kept once in it
         (:attr:`keep_media`), the step's ``images`` (references a vision model is sent) and ``parts`` (what the
         web app shows, with a URL); returns the result as the model reads it, the bytes of its media parts out

@@ -61,7 +61,7 @@ from obsigate.tools.api import (
     ServiceError,
     ToolContext,
     ToolKind,
-    ToolOutput,
+    ToolResult,
     ToolRuntime,
     ToolSpec,
     call_tool_output,
@@ -288,7 +288,7 @@ def build_mcp_server(
         tctx = context_of(ctx)
         return ListToolsResult(tools=[mcp_tool(spec) for spec in visible_tools(tctx)])
 
-    async def run_tool(tctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> ToolOutput | CallToolResult:
+    async def run_tool(tctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> ToolResult | CallToolResult:
         """``call_tool_output``, with a failure already rendered as a result (or raised as ``-32602``)."""
         try:
             return await call_tool_output(tctx, name, arguments)

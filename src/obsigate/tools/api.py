@@ -37,7 +37,7 @@ from obsigate.tools.kinds.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, 
 from obsigate.tools.kinds.prompts import get_prompt, list_prompts, prompt_arguments
 from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 from obsigate.tools.operations import collect_context, download_file, vault_switches
-from obsigate.tools.parts import FILE_URI_PREFIX, Part, ToolOutput, text_line
+from obsigate.tools.parts import FILE_URI_PREFIX, Part, ToolResult, text_line
 from obsigate.tools.pipeline import parse
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
@@ -64,8 +64,8 @@ __all__ = [
     "ServiceError",
     "ToolContext",
     "ToolKind",
-    "ToolOutput",
     "ToolRateLimiter",
+    "ToolResult",
     "ToolRuntime",
     "ToolSpec",
     "Unauthenticated",

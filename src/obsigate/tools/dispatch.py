@@ -27,7 +27,7 @@ from obsigate.tools.confirm import flow as confirmations
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import DEFAULT_LIMITER, Call, door, invoke
 from obsigate.tools.kinds import KINDS, OPERATIONS, Kind
-from obsigate.tools.parts import ToolOutput, build_parts
+from obsigate.tools.parts import ToolResult, build_parts
 from obsigate.tools.pipeline import (
     MODEL_MODES,
     Permit,
@@ -122,8 +122,8 @@ async def call_tool_output(
     *,
     front_call: bool = False,
     limiter: Any = DEFAULT_LIMITER,
-) -> ToolOutput:
-    """:func:`call_tool` with the result's parts (:mod:`obsigate.tools.parts`): a :class:`ToolOutput` whose
+) -> ToolResult:
+    """:func:`call_tool` with the result's parts (:mod:`obsigate.tools.parts`): a :class:`ToolResult` whose
     ``data`` is exactly what :func:`call_tool` returns, whose ``parts`` are the result model's ``parts()`` built
     inside the door (images normalised, caps applied, a part over them kept in the caller's file space or named
     by its text line) and whose ``artifacts`` are the files kept. The MCP server, the agent loop and the web
@@ -139,8 +139,8 @@ async def _call(
     front_call: bool,
     limiter: Any,
     with_parts: bool,
-) -> ToolOutput:
-    """Run tool ``name`` for ``ctx`` and return its :class:`ToolOutput` (parts only ``with_parts``).
+) -> ToolResult:
+    """Run tool ``name`` for ``ctx`` and return its :class:`ToolResult` (parts only ``with_parts``).
 
     ``front_call``: the front runs one of its own operations for the person (a web-only tool such as
     ``download_file`` or ``bookslm_context``, ``scopes=()``), not a tool a model picked: the front's scope
@@ -177,10 +177,10 @@ async def _call(
         # a front operation may keep the audit action it always had (the assistant's context: ai_context)
         call.action = getattr(found[0].result_model, "AUDIT_ACTION", None) or _ACTIONS[found[0].kind]
 
-    async def run(call: Call) -> ToolOutput:
+    async def run(call: Call) -> ToolResult:
         spec = found[0]
         if spec.kind is ToolKind.APPLY:
-            return ToolOutput(await confirmations.apply(ctx, spec, args, call))
+            return ToolResult(await confirmations.apply(ctx, spec, args, call))
         parsed = parse(spec.args_model, args)
         vault = getattr(parsed, "vault", None)
         granted = permit(ctx, spec, vault if isinstance(vault, str) else None)
@@ -189,7 +189,7 @@ async def _call(
             parsed, expected = await invoke(locate_paths, ctx, granted.vault, parsed)
             run_ctx = dataclasses.replace(run_ctx, expected_reads=expected)
         if spec.kind is ToolKind.PROPOSE:
-            return ToolOutput(await confirmations.propose(run_ctx, spec, parsed, call))
+            return ToolResult(await confirmations.propose(run_ctx, spec, parsed, call))
         if spec.risk is not Risk.READ and not ctx.confirmed:
             derived = ctx.runtime.registry.get(f"{PROPOSE_PREFIX}{name}")
             raise Conflict(
@@ -206,12 +206,12 @@ async def _call(
         if callable(audit_paths):
             call.paths = audit_paths(data)
         if not with_parts:
-            return ToolOutput(data)
+            return ToolResult(data)
         declared, exact = _declared_parts(spec, out)
         if not declared:
-            return ToolOutput(data, exact=exact)
+            return ToolResult(data, exact=exact)
         parts, artifacts = await build_parts(run_ctx, spec, declared)
-        return ToolOutput(data, parts, artifacts, exact)
+        return ToolResult(data, parts, artifacts, exact)
 
     return await _through_door(ctx, name, args, run, before=look_up, limiter=limiter)
 

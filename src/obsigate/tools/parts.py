@@ -16,7 +16,7 @@ this layer). :func:`build_parts` then, inside the door, once per call:
   runtime has one (``ToolRuntime.files``: ``put(...)`` → a record with ``file_id``), else only its text line.
 
 Each non-text part also yields a text line (:func:`text_line`), for the model and for clients that drop media.
-The adapters (MCP, the providers, the web app) live with their fronts; they read :class:`ToolOutput`.
+The adapters (MCP, the providers, the web app) live with their fronts; they read :class:`ToolResult`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from obsigate.tools.registry import ToolSpec
 
 __all__ = [
     "FILE_URI_PREFIX", "MAX_INLINE_B64", "MAX_INLINE_IMAGES", "MAX_SIDE", "MAX_SOURCE_BYTES", "MAX_SOURCE_PIXELS",
-    "Part", "PartKind", "TooLargeImage", "ToolOutput", "b64_len", "build_parts", "normalise_image", "part_of", "text_line",
+    "Part", "PartKind", "TooLargeImage", "ToolResult", "b64_len", "build_parts", "normalise_image", "part_of", "text_line",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class Part:
 
 
 @dataclass(slots=True)
-class ToolOutput:
+class ToolResult:
     """A finished tool result: ``data``, the dict :func:`~obsigate.tools.dispatch.call_tool` returns (redacted,
     cut to the budget; exact-bytes fields kept), ``parts`` (built: normalised, capped) and ``artifacts``, the
     files this call kept in the caller's space (``{file_id, name, mime_type, size, sha256, created_by_tool,
