@@ -26,6 +26,7 @@ import hashlib
 import inspect
 import io
 import logging
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -200,12 +201,20 @@ def normalise_image(data: bytes) -> tuple[bytes, str, int, int] | None:
     if len(data) > MAX_SOURCE_BYTES:
         raise TooLargeImage(f"over {MAX_SOURCE_BYTES // (1024 * 1024)} MB")
     try:
-        with Image.open(io.BytesIO(data)) as probe:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            probe = Image.open(io.BytesIO(data))
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
+        raise TooLargeImage(f"over {MAX_SOURCE_PIXELS // 1_000_000} M pixels") from exc
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, RuntimeError):
+        return None
+    try:
+        with probe:
             fmt = probe.format or ""
             if fmt not in _FORMATS:
                 return None
             if probe.width * probe.height > MAX_SOURCE_PIXELS:
-                raise TooLargeImage(f"{probe.width}×{probe.height} px")
+                raise TooLargeImage(f"{probe.width}×{probe.height} px, over {MAX_SOURCE_PIXELS // 1_000_000} M pixels")
             width, height = probe.size
             orientation = probe.getexif().get(0x0112, 1)
             if max(width, height) <= MAX_SIDE and orientation in (1, None) and not getattr(probe, "is_animated", False):
