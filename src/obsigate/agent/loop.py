@@ -405,7 +405,7 @@ class RunLoop:
         risk = spec.risk.value if spec else None
         state = step_state(risk, status, entry.content)
         label = state_label(entry.name, entry.arguments, self.language, state)
-        event = {
+        event: dict[str, Any] = {
             "id": entry.id, "name": entry.name, "label": label, "status": status, "summary": summary,
             "risk": risk, "state": state,
         }  # fmt: skip

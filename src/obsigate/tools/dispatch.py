@@ -224,7 +224,8 @@ def _declared_parts(spec: ToolSpec, out: Any) -> tuple[list[Any], tuple[str, ...
         return [], ()
     model = out if isinstance(out, spec.result_model) else spec.result_model.model_validate(out)
     exact_fields = getattr(model, "exact_fields", None)
-    return list(model.parts() or ()), tuple(exact_fields()) if callable(exact_fields) else ()
+    declared = model.parts()  # type: ignore[attr-defined]  # checked above: the model declares parts
+    return list(declared or ()), tuple(exact_fields()) if callable(exact_fields) else ()
 
 
 async def _run_finished(
