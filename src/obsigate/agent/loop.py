@@ -473,7 +473,11 @@ class RunLoop:
         except ServiceError as exc:
             await self._fail(entry, exc)
             return
-        await self._finish_entry(entry, self._content(result, output.text_lines()), "ok", _summary(result))
+        lines = output.text_lines()
+        summary = (
+            "; ".join(lines)[:300] if lines and result is not output.data else _summary(result)
+        )  # media: say which
+        await self._finish_entry(entry, self._content(result, lines), "ok", summary)
 
     async def _propose(self, run: Run, entry: Step) -> Proposal | None:
         """``propose_<tool>`` for ``entry``: the stored proposal (its id, paths and view), its token left behind."""
