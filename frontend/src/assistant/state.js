@@ -96,8 +96,8 @@ function onEvent(state, name, data) {
 /** A step's row from a `tool` event (or a restored step): `state` is the server's, or guessed from the status. */
 function row(ev) {
   const state = ev.state || (ev.status === "ok" ? (ev.risk && ev.risk !== "read" ? "applied" : "done") : ev.status);
-  const parts = Array.isArray(ev.parts) ? ev.parts : [];
-  return { id: ev.id, status: ev.status, label: ev.label, summary: ev.summary || null, risk: ev.risk ?? null, state, parts };
+  const parts = Array.isArray(ev.parts) && ev.parts.length ? { parts: ev.parts } : {};
+  return { id: ev.id, status: ev.status, label: ev.label, summary: ev.summary || null, risk: ev.risk ?? null, state, ...parts };
 }
 
 /** Whether a step is an applied change: it ended ok and its tool is not a read (the server's risk). */
