@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import random
 from pathlib import Path
@@ -36,8 +37,18 @@ async def structured(client: Any, result: CallToolResult) -> dict[str, Any]:
     return result.structured_content
 
 
+def real_png(width: int = 40, height: int = 30) -> bytes:
+    """A valid PNG (Pillow), small enough to be sent as it is."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (30, 120, 200)).save(out, "PNG")
+    return out.getvalue()
+
+
 PNG = png_like(PNG_SIZE)
-SMALL_PNG = png_like(5_000)
+SMALL_PNG = real_png()
+FORGED_PNG = png_like(5_000)  # a PNG's leading bytes, then noise: not an image
 BLOB = random.Random(3).randbytes(60_000)
 
 
@@ -51,6 +62,7 @@ def vaults(tmp_path: Path) -> dict[str, Path]:
                 **SMALL_VAULT,
                 "Pics/big.png": PNG,
                 "Pics/small.png": SMALL_PNG,
+                "Pics/forged.png": FORGED_PNG,
                 "Pics/fake.png": BLOB[:1000],
                 "data.bin": BLOB,
             },
@@ -86,6 +98,10 @@ async def test_large_png_is_read_in_chunks_as_image_content(open_gateway) -> Non
         assert isinstance(whole.content[1], ImageContent) and base64.b64decode(whole.content[1].data) == SMALL_PNG
         fake = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/fake.png"})
         assert isinstance(fake.content[1], EmbeddedResource)  # named .png, but not an image
+        # a PNG's magic bytes over noise: Pillow cannot read it, so never an image block (issue 21)
+        forged = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/forged.png"})
+        assert len(forged.content) == 2 and isinstance(forged.content[1], EmbeddedResource)
+        assert base64.b64decode(forged.content[1].resource.blob) == FORGED_PNG
 
         other = await client.call_tool("read_file_raw", {"vault": "notes", "path": "data.bin"})
         meta = await structured(client, other)

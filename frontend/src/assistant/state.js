@@ -11,7 +11,9 @@ export function initialState() {
 }
 
 /**
- * One request's answer as it streams: `steps` ({id, status, label, summary, risk, state}, in first-seen order),
+ * One request's answer as it streams: `steps` ({id, status, label, summary, risk, state, parts}, in first-seen
+ * order; `parts`: the result's images, PDFs and files, each `{kind, mime_type, name, size, width?, height?, url?,
+ * file_id?, note?}`, never their bytes),
  * `text` (the deltas, a blank line between model turns), `final` (the answer's last full text, or null),
  * `wrote` (an ok step that may have changed the vault), `applied` (how many changes were applied so far: the
  * view refreshes the tree and the open note each time it grows), `written` (the paths a resumed confirmation
@@ -94,7 +96,8 @@ function onEvent(state, name, data) {
 /** A step's row from a `tool` event (or a restored step): `state` is the server's, or guessed from the status. */
 function row(ev) {
   const state = ev.state || (ev.status === "ok" ? (ev.risk && ev.risk !== "read" ? "applied" : "done") : ev.status);
-  return { id: ev.id, status: ev.status, label: ev.label, summary: ev.summary || null, risk: ev.risk ?? null, state };
+  const parts = Array.isArray(ev.parts) && ev.parts.length ? { parts: ev.parts } : {};
+  return { id: ev.id, status: ev.status, label: ev.label, summary: ev.summary || null, risk: ev.risk ?? null, state, ...parts };
 }
 
 /** Whether a step is an applied change: it ended ok and its tool is not a read (the server's risk). */

@@ -19,6 +19,36 @@ function stepName(t, s) {
   return named !== key ? named : t(`step.${s.status}`);
 }
 
+/** Only our own same-origin paths are used as a part's URL (the server gives `/api/...`); anything else is none. */
+const ownUrl = (url) => (typeof url === "string" && url.startsWith("/api/") ? url : null);
+
+/** A part's text line, as the model reads it: `image/png 1568×784, name` (size in px, else in KB). */
+function partLine(p) {
+  const size = p.width && p.height ? ` ${p.width}×${p.height}` : p.size ? ` ${Math.max(1, Math.round(p.size / 1024))} KB` : "";
+  return `${p.mime_type}${size}${p.name ? `, ${p.name}` : ""}`;
+}
+
+/**
+ * A step's parts (issue 21): an image inline (a link to it around it), a PDF as a link that opens it, a file as a
+ * link; a part with no URL (not kept: over the caps) as its text line. The bytes come from the server by URL.
+ */
+export function partsView(t, parts) {
+  const items = parts.map((p) => {
+    const url = ownUrl(p.url);
+    const line = partLine(p);
+    if (p.kind === "image" && url) {
+      const img = h("img", { src: url, alt: p.name || line, loading: "lazy", width: p.width || null, height: p.height || null });
+      return h("a", { class: "step-part step-image", href: url, target: "_blank", rel: "noopener", title: line }, img);
+    }
+    if (url) {
+      const label = p.kind === "pdf" ? t("assistant.part.pdf", { name: p.name || "PDF" }) : t("assistant.part.file", { name: p.name || line });
+      return h("a", { class: `step-part step-${p.kind}`, href: url, target: "_blank", rel: "noopener", title: line }, label);
+    }
+    return h("span", { class: "step-part muted" }, p.note ? `${line} (${p.note})` : line);
+  });
+  return h("div", { class: "step-parts" }, ...items);
+}
+
 /**
  * A request's view. `render(markdown) -> Node` (sanitised; without it, text); `painted()` after each render of
  * the answer (the panel keeps the log scrolled to its end). Returns `{view, footer, draw}`:
@@ -58,7 +88,12 @@ export function turnView(t, render, painted = null) {
         if (!li) { li = h("li", {}); rows.set(s.id, li); steps.append(li); }
         li.className = `step step-${s.status}${s.state ? ` step-state-${s.state}` : ""}`;
         li.replaceChildren(h("span", { class: "step-icon", "aria-label": stepName(t, s) }, STATUS_ICON[s.status] || "·"),
-          " ", s.label, ...(s.summary ? [h("span", { class: "muted" }, ` — ${s.summary}`)] : []));
+          " ", s.label, ...(s.summary ? [h("span", { class: "muted" }, ` — ${s.summary}`)] : []),
+          ...(s.parts?.length ? [partsView(t, s.parts)] : []));
+        if (s.parts?.some((p) => p.kind === "image" && ownUrl(p.url)) && !fold.dataset.shown) {
+          fold.open = true; // a result's image is shown as it comes (once: the person may fold it again)
+          fold.dataset.shown = "1";
+        }
       }
       fold.hidden = !turn.steps.length;
       summary.textContent = stepsSummary(turn, t);

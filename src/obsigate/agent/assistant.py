@@ -429,8 +429,13 @@ class Assistant:
         async def record(messages: list[dict[str, Any]]) -> None:
             self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
 
+        async def keep_media(media_id: str, mime_type: str, data: bytes) -> None:
+            await anyio.to_thread.run_sync(self.store.put_image, principal.name, run.conversation_id, media_id,
+                                           mime_type, data)  # fmt: skip
+
         loop = RunLoop(self._run_ctx(principal, run), self.client(config), self.limits, emit, record)
         loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
+        loop.keep_media = keep_media  # a result's images and PDFs, once per conversation (agent/images.py)
         return loop
 
     def _keep_change(self, ctx: ToolContext, principal: Principal) -> Callable[[Run, dict[str, Any]], Awaitable[None]]:
@@ -491,6 +496,9 @@ class Assistant:
                 await loop.record(tool_messages)
                 messages.extend(tool_messages)
                 run.turn = []
+                if any(m.get("images") for m in tool_messages):  # a result's images, for a model that sees
+                    config = loop.provider.config
+                    messages = await self._with_images(principal, run.conversation_id, config, messages)
         except anyio.get_cancelled_exc_class():
             await self._stopped(principal, run.conversation_id, run.language, loop, run)
             raise

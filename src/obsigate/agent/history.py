@@ -46,10 +46,12 @@ def conversation_steps(
 ) -> list[dict[str, Any]]:
     """The tool steps of each request of a conversation: ``[{message, steps}]``, ``message`` the index in
     ``messages`` of the user message that started the request, ``steps`` as the SSE ``tool`` events last showed
-    them (``{id, name, label, status, state, risk, summary}``, in call order; ``summary`` is not kept: None).
+    them (``{id, name, label, status, state, risk, summary, parts?}``, in call order; ``summary`` is not kept:
+    None; ``parts``: a result's parts as its ``tool`` event named them, when it had any).
     ``paused``: the run awaiting confirmation, whose last turn's calls have no answer yet. Requests without a
     tool call are left out. A call nobody answered (a server stopped mid-turn) is ``not_run``."""
     answers = {m.get("tool_call_id"): m.get("content") for m in messages if m.get("role") == "tool"}
+    shown = {m.get("tool_call_id"): m.get("parts") for m in messages if m.get("role") == "tool" and m.get("parts")}
     waiting = {step.id: step for step in paused.turn} if paused is not None else {}
     groups: list[dict[str, Any]] = []
     start: int | None = None
@@ -73,7 +75,10 @@ def conversation_steps(
                 content = step.content if step is not None else content
                 risk = _risk(str(call.get("name") or ""))
                 state = "not_run" if content is None else step_state(risk, "ok", content)
-            groups[-1]["steps"].append(_step(call, state, language))
+            row = _step(call, state, language)
+            if parts := shown.get(call.get("id")):  # a result's images, PDFs and files, by URL (issue 21)
+                row["parts"] = parts
+            groups[-1]["steps"].append(row)
     return groups
 
 

@@ -224,16 +224,17 @@ Loader = Callable[[str], bytes | None]
 
 def for_provider(messages: list[dict[str, Any]], load: Loader, vision: bool) -> list[dict[str, Any]]:
     """``messages`` as a provider gets them: the most recent images (at most :data:`MAX_SENT_IMAGES` and
-    :data:`MAX_SENT_BYTES`) get their bytes as ``data`` (base64) on their reference; every other one stays a
-    bare reference, which the provider adapters send as a text note. With ``vision`` false none is sent.
+    :data:`MAX_SENT_BYTES`), of the person's messages and of tool results alike, get their bytes as ``data``
+    (base64) on their reference; every other one stays a bare reference, which the provider adapters send as a
+    text note (a tool result's image: its text line, already in the result). With ``vision`` false none is sent.
 
-    Returns a new list; the user messages with images are copies (the stored ones are never changed).
+    Returns a new list; the messages with images are copies (the stored ones are never changed).
     """
     out = list(messages)
     sent, size = 0, 0
     for i in range(len(out) - 1, -1, -1):
         msg = out[i]
-        refs = msg.get("images") if msg.get("role") == "user" else None
+        refs = msg.get("images") if msg.get("role") in ("user", "tool") else None  # tool: a result's images
         if not refs:
             continue
         chosen: list[dict[str, Any]] = []

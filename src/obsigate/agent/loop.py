@@ -65,8 +65,10 @@ from obsigate.tools.api import (
     Scope,
     ServiceError,
     ToolContext,
+    ToolResult,
     ToolSpec,
     call_tool,
+    call_tool_output,
     fit_to_budget,
     offered_tools,
     proposal_of,
@@ -77,6 +79,9 @@ from obsigate.tools.api import (
 __all__ = [
     "AgentLimits", "Emit", "Pending", "Run", "RunLoop", "Step", "StepState", "ask_model", "repair_text", "tool_defs",
 ]  # fmt: skip
+
+#: Part kinds whose bytes the conversation keeps (the web app shows them inline; a vision model sees images).
+MEDIA_KINDS = frozenset({"image", "pdf"})
 
 #: ``emit(event, data)``: one SSE event (``tool``, ``delta``, ``message``, ``confirmation``, ``notice``, ``done``).
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -122,6 +127,10 @@ class Step:
     label: str
     state: StepState = StepState.NEW
     content: str | None = None
+    #: the result's parts as the web app shows them (:func:`shown_parts`) and its images as a model is sent
+    #: them (references: the bytes are kept once in the conversation, ``keep_media``)
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    images: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Step:
@@ -129,7 +138,7 @@ class Step:
         return cls(
             id=data["id"], name=data["name"], arguments=data.get("arguments"), error=data.get("error"),
             label=data.get("label") or data["name"], state=StepState(data.get("state") or "new"),
-            content=data.get("content"),
+            content=data.get("content"), parts=list(data.get("parts") or ()), images=list(data.get("images") or ()),
         )  # fmt: skip
 
 
@@ -327,6 +336,10 @@ class RunLoop:
         self.on_applied: Callable[[Run, dict[str, Any]], Awaitable[None]] | None = None
         #: the run's language, for the step labels (set by :meth:`run_calls` and :meth:`resolve`)
         self.language = "en"
+        #: ``keep_media(id, mime type, bytes)``: keeps a result's image or PDF once in the run's conversation
+        #: (``id``: its SHA-256), for the provider requests that replay it and the web app (None: not kept, the
+        #: model reads the part's text line only)
+        self.keep_media: Callable[[str, str, bytes], Awaitable[None]] | None = None
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -381,7 +394,9 @@ class RunLoop:
                 return spec.risk
         return None
 
-    async def _tool_event(self, entry: Step, status: str, summary: str | None = None) -> None:
+    async def _tool_event(
+        self, entry: Step, status: str, summary: str | None = None, parts: list[dict[str, Any]] | None = None
+    ) -> None:
         # the tool's risk as registered ("read"/"write"/"dangerous"; None for a name no tool has): the web app
         # decides from it whether the vault changed, instead of keeping its own list of write tools
         # `state` (labels.step_state) says where the call stands, and the label says it too: a rejected delete
@@ -390,18 +405,47 @@ class RunLoop:
         risk = spec.risk.value if spec else None
         state = step_state(risk, status, entry.content)
         label = state_label(entry.name, entry.arguments, self.language, state)
-        await self.emit("tool", {
+        event: dict[str, Any] = {
             "id": entry.id, "name": entry.name, "label": label, "status": status, "summary": summary,
             "risk": risk, "state": state,
-        })  # fmt: skip
+        }  # fmt: skip
+        if parts:  # a result's images, PDFs and files, each with its URL (never its bytes)
+            event["parts"] = parts
+        await self.emit("tool", event)
 
-    def _content(self, result: dict[str, Any]) -> str:
+    def _content(self, result: dict[str, Any], lines: list[str] | None = None) -> str:
+        """A result as the model reads it: JSON, credentials stripped, cut to ``tool_result_chars``; ``lines``:
+        the text line of each part of it (``parts``), which also stand for the media a model cannot see."""
         data = fit_to_budget(strip_secret_fields(result), self.limits.tool_result_chars)
+        if lines:
+            data = {**data, "parts": lines}
         return json.dumps(data, ensure_ascii=False)
+
+    async def _media(self, run: Run, entry: Step, output: ToolResult) -> dict[str, Any]:
+        """``output``'s parts for the conversation: each image's and PDF's bytes kept once in it
+        (:attr:`keep_media`), the step's ``images`` (references a vision model is sent) and ``parts`` (what the
+        web app shows, with a URL); returns the result as the model reads it, the bytes of its media parts out
+        of the JSON (they travel as media, or their text line stands for them)."""
+        data = output.data
+        media = [p for p in output.parts if p.kind in MEDIA_KINDS]
+        if media:
+            data = {k: ("" if k in output.exact else v) for k, v in data.items()}
+        for part in output.parts:
+            shown = part.describe()
+            if part.data is not None and part.kind in MEDIA_KINDS and self.keep_media is not None:
+                await self.keep_media(part.sha256, part.mime_type, part.data)
+                shown["url"] = f"/api/ai/conversations/{run.conversation_id}/images/{part.sha256}"
+                if part.kind == "image":
+                    entry.images.append({"id": part.sha256, "mime_type": part.mime_type, "name": part.name,
+                                         "bytes": part.size, "tool_call_id": entry.id})  # fmt: skip
+            elif part.file_id is not None:
+                shown["url"] = f"/api/files/{part.file_id}/content"
+            entry.parts.append(shown)
+        return data
 
     async def _finish_entry(self, entry: Step, content: str, status: str, summary: str | None) -> None:
         entry.state, entry.content = StepState.DONE, content
-        await self._tool_event(entry, status, summary)
+        await self._tool_event(entry, status, summary, entry.parts)
 
     async def _fail(self, entry: Step, exc: ServiceError) -> None:
         await self._finish_entry(entry, _error_content(exc), "error", exc.message[:300])
@@ -424,11 +468,16 @@ class RunLoop:
     async def _read(self, run: Run, entry: Step) -> None:
         await self._tool_event(entry, "running")
         try:
-            result = await call_tool(self.ctx, entry.name, entry.arguments)
+            output = await call_tool_output(self.ctx, entry.name, entry.arguments)
+            result = await self._media(run, entry, output) if output.parts else output.data
         except ServiceError as exc:
             await self._fail(entry, exc)
             return
-        await self._finish_entry(entry, self._content(result), "ok", _summary(result))
+        lines = output.text_lines()
+        summary = (
+            "; ".join(lines)[:300] if lines and result is not output.data else _summary(result)
+        )  # media: say which
+        await self._finish_entry(entry, self._content(result, lines), "ok", summary)
 
     async def _propose(self, run: Run, entry: Step) -> Proposal | None:
         """``propose_<tool>`` for ``entry``: the stored proposal (its id, paths and view), its token left behind."""
@@ -597,9 +646,16 @@ class RunLoop:
 
     @staticmethod
     def tool_messages(run: Run) -> list[dict[str, Any]]:
-        """One ``tool`` message per call of the last turn, in the model's order (cancelled calls included)."""
-        return [
-            {"role": "tool", "tool_call_id": e.id, "name": e.name,
-             "content": e.content if e.content is not None else json.dumps({"status": "not_run", "message": "cancelled"})}
-            for e in run.turn
-        ]  # fmt: skip
+        """One ``tool`` message per call of the last turn, in the model's order (cancelled calls included); a
+        result with parts also carries them: ``images`` (references, sent to a vision model after the turn's
+        tool messages: ``providers/image_parts.py``) and ``parts`` (what the web app shows)."""
+        out = []
+        for e in run.turn:
+            content = e.content if e.content is not None else json.dumps({"status": "not_run", "message": "cancelled"})
+            message: dict[str, Any] = {"role": "tool", "tool_call_id": e.id, "name": e.name, "content": content}
+            if e.images:
+                message["images"] = list(e.images)
+            if e.parts:
+                message["parts"] = list(e.parts)
+            out.append(message)
+        return out

@@ -13,13 +13,11 @@ the session, so a grant change applies to the next request even inside a legacy 
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 import anyio
 from mcp import MCPError
@@ -31,9 +29,11 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp_types import (
     INVALID_PARAMS,
     INVALID_REQUEST,
+    AudioContent,
     BlobResourceContents,
     CallToolRequestParams,
     CallToolResult,
+    ContentBlock,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitResult,
@@ -42,6 +42,7 @@ from mcp_types import (
     InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
+    ResourceLink,
     TextContent,
     Tool,
     ToolAnnotations,
@@ -55,15 +56,19 @@ from obsigate.mcp.completion import CompletionHandler
 from obsigate.mcp.prompts import PromptHandlers, no_cursor
 from obsigate.mcp.resources import ResourceHandlers
 from obsigate.tools.api import (
+    FILE_URI_PREFIX,
+    Part,
     Scope,
     ServiceError,
     ToolContext,
     ToolKind,
+    ToolResult,
     ToolRuntime,
     ToolSpec,
-    call_tool,
+    call_tool_output,
     internal_error,
     settle,
+    text_line,
     visible_tools,
 )  # fmt: skip
 
@@ -126,48 +131,55 @@ def error_result(err: ServiceError) -> CallToolResult:
     )
 
 
-def success_result(data: dict[str, Any], spec: ToolSpec | None = None) -> CallToolResult:
-    """A tool's structured result as ``structuredContent`` plus the same JSON as one text block.
+#: First revisions with ``audio`` content and with ``resource_link`` content (MCP changelogs).
+AUDIO_VERSION = "2025-03-26"
+RESOURCE_LINK_VERSION = "2025-06-18"
 
-    A binary chunk (``encoding: "base64"``) of a tool whose result model declares exact-bytes fields
-    (``exact_fields``, e.g. ``read_file_raw``; the same declaration ``pipeline.finish`` reads) also gets the block an agent can use, after
-    the text: a whole image (``image/*``, read in one chunk, with an image format's leading bytes) as
-    ``ImageContent`` (base64 + ``mimeType``), any other binary or a part of one as an ``EmbeddedResource``
-    with a ``blob`` (``uri`` ``vault://<vault>/<path>``); nothing at the end of the file. The base64 is sent once: in that
-    block; ``structuredContent`` (and the text block) keep every other field with ``content: ""``, and the
-    block holds the file's bytes ``[offset, next_offset or size)``.
+
+def success_result(
+    data: dict[str, Any], spec: ToolSpec | None = None, parts: list[Part] | None = None, version: str | None = None
+) -> CallToolResult:
+    """A tool's structured result as ``structuredContent`` plus the same JSON as one text block, then one block
+    per part (``tools/parts.py``, already normalised and capped by the tool layer), for the client's protocol
+    ``version`` (``None``: 2025-03-26, what a request without ``MCP-Protocol-Version`` means):
+
+    * an inline image → ``ImageContent`` (base64 + ``mimeType``); inline audio → ``AudioContent`` (2025-03-26+);
+    * an inline PDF or file → an ``EmbeddedResource`` with a ``blob`` (``uri``: where it lives, e.g.
+      ``vault://<vault>/<path>`` for read_file_raw's chunk: the file's bytes ``[offset, next_offset or size)``);
+    * a part kept in the caller's file space → a ``resource_link`` to ``obsigate://files/<file_id>``
+      (2025-06-18+); older clients, and a part neither inline nor kept, get its text line instead.
+
+    A tool whose result model declares exact-bytes fields (``exact_fields``, e.g. ``read_file_raw``) sends its
+    base64 once, in those blocks: ``structuredContent`` (and the text block) keep every other field with
+    ``content: ""``. With nothing new to carry (the same parts as before parts existed), the result is byte for
+    byte what it was (``tests/mcp/test_golden_results.py``).
     """
-    blocks: list[TextContent | ImageContent | EmbeddedResource] = []
     carries_bytes = spec is not None and hasattr(spec.result_model, "exact_fields")
     if carries_bytes and data.get("encoding") == "base64" and isinstance(data.get("content"), str):
-        blob, mime = data["content"], str(data.get("mime_type") or "application/octet-stream")
         data = {**data, "content": ""}
-        whole = data.get("offset") == 0 and data.get("next_offset") is None
-        if not blob:
-            pass  # past the end: nothing to send
-        elif mime.startswith("image/") and whole and _is_image(blob):
-            blocks.append(ImageContent(type="image", data=blob, mime_type=mime))
-        else:  # a part of a file, or bytes that are not the image their name says: hosts pass images to models
-            uri = f"vault://{quote(str(data.get('vault', '')), safe='')}/{quote(str(data.get('path', '')), safe='/')}"
-            blocks.append(
-                EmbeddedResource(type="resource", resource=BlobResourceContents(uri=uri, mime_type=mime, blob=blob))
-            )
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    blocks = [_part_block(part, version or AUDIO_VERSION) for part in parts or ()]
     return CallToolResult(content=[TextContent(type="text", text=text), *blocks], structured_content=data)
 
 
-#: Leading bytes of the image formats model APIs take (PNG, JPEG, GIF, WebP's RIFF container).
-_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"RIFF")
-
-
-def _is_image(blob: str) -> bool:
-    """Whether base64 ``blob`` starts like an image a model API can decode (an ``image`` block of anything
-    else makes many hosts fail the whole request)."""
-    try:
-        head = base64.b64decode(blob[:24])
-    except ValueError:
-        return False
-    return head.startswith(_IMAGE_MAGIC) and (not head.startswith(b"RIFF") or head[8:12] == b"WEBP")
+def _part_block(part: Part, version: str) -> ContentBlock:
+    """The MCP content block of one part for a client of protocol ``version`` (see :func:`success_result`)."""
+    if part.data is not None:
+        if part.kind == "image":
+            return ImageContent(type="image", data=part.b64(), mime_type=part.mime_type)
+        if part.kind == "audio" and is_version_at_least(version, AUDIO_VERSION):
+            return AudioContent(type="audio", data=part.b64(), mime_type=part.mime_type)
+        if part.kind != "audio":
+            uri = part.uri or f"obsigate://parts/{part.sha256}"
+            return EmbeddedResource(
+                type="resource", resource=BlobResourceContents(uri=uri, mime_type=part.mime_type, blob=part.b64())
+            )
+    elif part.file_id is not None and is_version_at_least(version, RESOURCE_LINK_VERSION):
+        return ResourceLink(
+            type="resource_link", uri=f"{FILE_URI_PREFIX}{part.file_id}", name=part.name or part.file_id,
+            mime_type=part.mime_type, size=part.size or None, description=text_line(part),
+        )  # fmt: skip
+    return TextContent(type="text", text=text_line(part))
 
 
 def confirmation_message(data: dict[str, Any]) -> str:
@@ -280,12 +292,10 @@ def build_mcp_server(
         tctx = context_of(ctx)
         return ListToolsResult(tools=[mcp_tool(spec) for spec in visible_tools(tctx)])
 
-    async def run_tool(
-        tctx: ToolContext, name: str, arguments: dict[str, Any] | None
-    ) -> dict[str, Any] | CallToolResult:
-        """``call_tool``, with a failure already rendered as a result (or raised as ``-32602``)."""
+    async def run_tool(tctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> ToolResult | CallToolResult:
+        """``call_tool_output``, with a failure already rendered as a result (or raised as ``-32602``)."""
         try:
-            return await call_tool(tctx, name, arguments)
+            return await call_tool_output(tctx, name, arguments)
         except ServiceError as err:
             if err.code == "unknown_tool":
                 raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}", {"code": "unknown_tool"}) from None
@@ -314,9 +324,10 @@ def build_mcp_server(
                 raise MCPError(INVALID_PARAMS, "invalid_argument: requestState is not ours") from None
             response = (params.input_responses or {}).get(CONFIRM_INPUT_KEY)
             return await settled(tctx, data, response if isinstance(response, ElicitResult) else None)
-        data = await run_tool(tctx, params.name, params.arguments)
-        if isinstance(data, CallToolResult):
-            return data
+        output = await run_tool(tctx, params.name, params.arguments)
+        if isinstance(output, CallToolResult):
+            return output
+        data = output.data
         request = ElicitRequestFormParams(message=confirmation_message(data), requested_schema=CONFIRM_SCHEMA)
         if modern:
             return InputRequiredResult(
@@ -343,8 +354,10 @@ def build_mcp_server(
         spec = runtime.registry.get(params.name)
         if spec is not None and spec.kind is ToolKind.PROPOSE and Scope.MCP in spec.scopes and _client_elicits(ctx):
             return await propose_inline(ctx, tctx, spec, params)
-        data = await run_tool(tctx, params.name, params.arguments)
-        return data if isinstance(data, CallToolResult) else success_result(data, spec)
+        output = await run_tool(tctx, params.name, params.arguments)
+        if isinstance(output, CallToolResult):
+            return output
+        return success_result(output.data, spec, output.parts, ctx.protocol_version)
 
     def input_schema_of(name: str) -> dict[str, Any] | None:
         # Used by the SDK for 2026-07-28 ``Mcp-Param-*`` header checks, so it need not run tools/list.

@@ -14,8 +14,9 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from obsigate.domain.markdown.note import distinct_tags, parse_note
 from obsigate.domain.redaction import redact_note, redact_text
@@ -151,10 +152,32 @@ class ReadFileRawResult(FileChunk):
     encoding: str = Field(description="'utf-8' for text, 'base64' for binary files")
     content: str = Field(description="Text, or '' for binaries over MCP: the bytes come as an image/resource block.")
 
+    #: the whole file's bytes when this chunk starts it and it may be shown whole (an image, a PDF that is one
+    #: chunk): never dumped, read by :meth:`parts`
+    _whole: bytes | None = PrivateAttr(default=None)
+
     def exact_fields(self) -> tuple[str, ...]:
         """The fields holding exact bytes (a binary chunk's base64 ``content``), which ``pipeline.finish``
         neither redacts nor cuts; none for text."""
         return ("content",) if self.encoding == "base64" else ()
+
+    def parts(self) -> list[dict[str, Any]]:
+        """The result's parts (``tools/parts.py`` fields, as mappings: this layer cannot import that one): a
+        binary chunk as a ``file`` part (its ``vault://`` URI, the chunk's bytes), or, for an image read from its
+        start, the whole image as an ``image`` part with that chunk as its ``fallback`` (bytes that are not an
+        image, or one too large to show), and a PDF that is a single chunk as a ``pdf`` part; none for text or
+        past the end."""
+        if self.encoding != "base64" or not self.content:
+            return []
+        chunk = {
+            "kind": "file", "mime_type": self.mime_type, "data": base64.b64decode(self.content),
+            "name": self.path, "uri": f"vault://{quote(self.vault, safe='')}/{quote(self.path, safe='/')}",
+        }  # fmt: skip
+        if self._whole is not None and self.mime_type.startswith("image/"):
+            return [{**chunk, "kind": "image", "data": self._whole, "fallback": chunk}]
+        if self._whole is not None and self.mime_type == "application/pdf" and self.next_offset is None:
+            return [{**chunk, "kind": "pdf"}]
+        return [chunk]
 
 
 def note_text(vault: Vault, path: str) -> str:
@@ -259,7 +282,7 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
         end = min(len(data), offset + ws.limits.max_read_bytes)
         next_offset = end if end < len(data) else None
         chunk = base64.b64encode(data[offset:end]).decode("ascii")
-        return ReadFileRawResult(
+        result = ReadFileRawResult(
             **common,
             encoding="base64",
             content=chunk,
@@ -267,6 +290,9 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
             next_offset=next_offset,
             truncated=next_offset is not None,
         )
+        if offset == 0 and data and (mime.startswith("image/") or mime == "application/pdf"):
+            result._whole = data  # shown whole by the fronts that take media (ReadFileRawResult.parts)
+        return result
     chunk, start, next_offset, _ = _window(shown, offset, ws.limits.max_read_bytes, ws.limits.budget_chars // 2)
     return ReadFileRawResult(
         **common,

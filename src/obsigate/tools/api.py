@@ -18,7 +18,7 @@ from obsigate.tools.audit import shown_value
 from obsigate.tools.budget import fit_to_budget
 from obsigate.tools.confirm.flow import Answer, Proposal, proposal_of, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
-from obsigate.tools.dispatch import call_tool, offered_tools, visible_tools
+from obsigate.tools.dispatch import call_tool, call_tool_output, offered_tools, visible_tools
 from obsigate.tools.errors import (
     BadRequest,
     Conflict,
@@ -37,17 +37,61 @@ from obsigate.tools.kinds.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, 
 from obsigate.tools.kinds.prompts import get_prompt, list_prompts, prompt_arguments
 from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
 from obsigate.tools.operations import collect_context, download_file, vault_switches
+from obsigate.tools.parts import FILE_URI_PREFIX, Part, ToolResult, text_line
 from obsigate.tools.pipeline import parse
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
 
 __all__ = [
-    "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",
-    "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "Proposal", "RateLimited", "Risk",
-    "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
-    "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
-    "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
-    "offered_tools", "parse", "prompt_arguments", "proposal_of", "read_resource", "settle", "shown_value", "strip_secret_fields", "vault_switches", "visible_tools",
+    "COMPLETIONS_PER_MINUTE",
+    "FILE_TEMPLATE",
+    "FILE_URI_PREFIX",
+    "MAX_VALUES",
+    "REGISTRY",
+    "VAULT_TEMPLATE",
+    "Answer",
+    "BadRequest",
+    "Conflict",
+    "Forbidden",
+    "NotFound",
+    "Operation",
+    "Part",
+    "PayloadTooLarge",
+    "Proposal",
+    "RateLimited",
+    "Risk",
+    "Scope",
+    "ServiceError",
+    "ToolContext",
+    "ToolKind",
+    "ToolRateLimiter",
+    "ToolResult",
+    "ToolRuntime",
+    "ToolSpec",
+    "Unauthenticated",
+    "Unavailable",
+    "accessible_vaults",
+    "call_tool",
+    "call_tool_output",
+    "collect_context",
+    "complete",
+    "download_file",
+    "error_body",
+    "fit_to_budget",
+    "get_prompt",
+    "internal_error",
+    "list_prompts",
+    "offered_tools",
+    "parse",
+    "prompt_arguments",
+    "proposal_of",
+    "read_resource",
+    "settle",
+    "shown_value",
+    "strip_secret_fields",
+    "text_line",
+    "vault_switches",
+    "visible_tools",
 ]  # fmt: skip
 
 # the catalogue, in tools/list order, after the fronts' own operations (web-only tools, MCP prompts, resources

@@ -27,6 +27,7 @@ from obsigate.tools.confirm import flow as confirmations
 from obsigate.tools.context import ToolContext
 from obsigate.tools.door import DEFAULT_LIMITER, Call, before_change, door, invoke
 from obsigate.tools.kinds import KINDS, OPERATIONS, Kind
+from obsigate.tools.parts import ToolResult, build_parts
 from obsigate.tools.pipeline import (
     MODEL_MODES,
     Permit,
@@ -108,7 +109,38 @@ async def call_tool(
     front_call: bool = False,
     limiter: Any = DEFAULT_LIMITER,
 ) -> dict[str, Any]:
-    """Run tool ``name`` for ``ctx`` and return its structured result (a JSON-safe dict).
+    """Run tool ``name`` for ``ctx`` and return its structured result (a JSON-safe dict): the ``data`` of
+    :func:`call_tool_output`, whose parts it leaves out (not even built)."""
+    output = await _call(ctx, name, arguments, front_call=front_call, limiter=limiter, with_parts=False)
+    return output.data
+
+
+async def call_tool_output(
+    ctx: ToolContext,
+    name: str,
+    arguments: dict[str, Any] | None,
+    *,
+    front_call: bool = False,
+    limiter: Any = DEFAULT_LIMITER,
+) -> ToolResult:
+    """:func:`call_tool` with the result's parts (:mod:`obsigate.tools.parts`): a :class:`ToolResult` whose
+    ``data`` is exactly what :func:`call_tool` returns, whose ``parts`` are the result model's ``parts()`` built
+    inside the door (images normalised, caps applied, a part over them kept in the caller's file space or named
+    by its text line) and whose ``artifacts`` are the files kept. The MCP server, the agent loop and the web
+    app's assistant use it; raises as :func:`call_tool`."""
+    return await _call(ctx, name, arguments, front_call=front_call, limiter=limiter, with_parts=True)
+
+
+async def _call(
+    ctx: ToolContext,
+    name: str,
+    arguments: dict[str, Any] | None,
+    *,
+    front_call: bool,
+    limiter: Any,
+    with_parts: bool,
+) -> ToolResult:
+    """Run tool ``name`` for ``ctx`` and return its :class:`ToolResult` (parts only ``with_parts``).
 
     ``front_call``: the front runs one of its own operations for the person (a web-only tool such as
     ``download_file`` or ``bookslm_context``, ``scopes=()``), not a tool a model picked: the front's scope
@@ -145,10 +177,10 @@ async def call_tool(
         # a front operation may keep the audit action it always had (the assistant's context: ai_context)
         call.action = getattr(found[0].result_model, "AUDIT_ACTION", None) or _ACTIONS[found[0].kind]
 
-    async def run(call: Call) -> dict[str, Any]:
+    async def run(call: Call) -> ToolResult:
         spec = found[0]
         if spec.kind is ToolKind.APPLY:
-            return await confirmations.apply(ctx, spec, args, call)
+            return ToolResult(await confirmations.apply(ctx, spec, args, call))
         parsed = parse(spec.args_model, args)
         vault = getattr(parsed, "vault", None)
         granted = permit(ctx, spec, vault if isinstance(vault, str) else None)
@@ -157,7 +189,7 @@ async def call_tool(
             parsed, expected = await invoke(locate_paths, ctx, granted.vault, parsed)
             run_ctx = dataclasses.replace(run_ctx, expected_reads=expected)
         if spec.kind is ToolKind.PROPOSE:
-            return await confirmations.propose(run_ctx, spec, parsed, call)
+            return ToolResult(await confirmations.propose(run_ctx, spec, parsed, call))
         if spec.risk is not Risk.READ and not ctx.confirmed:
             derived = ctx.runtime.registry.get(f"{PROPOSE_PREFIX}{name}")
             raise Conflict(
@@ -175,9 +207,27 @@ async def call_tool(
         audit_paths = getattr(spec.result_model, "audit_paths", None)  # a front operation's paths (the context)
         if callable(audit_paths):
             call.paths = audit_paths(data)
-        return data
+        if not with_parts:
+            return ToolResult(data)
+        declared, exact = _declared_parts(spec, out)
+        if not declared:
+            return ToolResult(data, exact=exact)
+        parts, artifacts = await build_parts(run_ctx, spec, declared)
+        return ToolResult(data, parts, artifacts, exact)
 
     return await _through_door(ctx, name, args, run, before=look_up, limiter=limiter)
+
+
+def _declared_parts(spec: ToolSpec, out: Any) -> tuple[list[Any], tuple[str, ...]]:
+    """``(parts, exact fields)`` ``spec``'s result model declares (its ``parts()`` and ``exact_fields()``
+    methods), read off the tool's own result (never the finished dict: the bytes of a part are not in it, and are
+    never redacted); ``([], ())`` without them."""
+    if not callable(getattr(spec.result_model, "parts", None)):
+        return [], ()
+    model = out if isinstance(out, spec.result_model) else spec.result_model.model_validate(out)
+    exact_fields = getattr(model, "exact_fields", None)
+    declared = model.parts()  # type: ignore[attr-defined]  # checked above: the model declares parts
+    return list(declared or ()), tuple(exact_fields()) if callable(exact_fields) else ()
 
 
 async def _run_finished(
@@ -253,6 +303,7 @@ __all__ = [
     "SECRET_RESULT_FIELDS",
     "call_operation",
     "call_tool",
+    "call_tool_output",
     "find_tool",
     "offered_tools",
     "visible_tools",

@@ -30,6 +30,15 @@ test("a streamed agent turn: steps by id, text in paragraphs per model turn, pos
   assert.equal(run(after, ev("done", {})).conversationId, "c1"); // a done without an id keeps the open one
 });
 
+test("a step's parts (a result's image, PDF, file) come with its tool event, by URL, and a restored step keeps them", () => {
+  const image = { kind: "image", mime_type: "image/png", name: "a.png", size: 9, width: 3, height: 2, url: "/api/ai/conversations/c/images/x" };
+  const after = run(s.initialState(), { type: "start" },
+    ev("tool", { id: "r", status: "running", label: "Reading a.png", risk: "read" }),
+    ev("tool", { id: "r", status: "ok", label: "Read a.png", risk: "read", parts: [image] }));
+  assert.deepEqual(after.turn.steps[0].parts, [image]);
+  assert.deepEqual(s.restoredTurn([{ id: "r", status: "ok", label: "Read a.png", parts: [image] }]).steps[0].parts, [image]);
+});
+
 test("the vault changed when a step that is not a read ends ok (the server's risk, no list of tools)", () => {
   const start = run(s.initialState(), { type: "start", written: ["Buoy.md"] });
   const wrote = (risk, status = "ok") => run(start, ev("tool", { id: "w", status, label: "x", risk })).turn.wrote;

@@ -40,7 +40,7 @@ from obsigate.agent.providers.base import (
     Usage,
 )
 from obsigate.agent.providers.http import classify, open_response
-from obsigate.agent.providers.image_parts import gemini_parts
+from obsigate.agent.providers.image_parts import gemini_parts, gemini_response_parts
 from obsigate.agent.providers.schemas import gemini_schema
 from obsigate.agent.providers.sse import SSEDecoder
 
@@ -255,6 +255,8 @@ def _function_response(msg: Message, names: dict[Any, Any], echo_ids: set[str]) 
     out: dict[str, Any] = {"name": str(name), "response": response}
     if isinstance(call_id, str) and call_id in echo_ids:
         out["id"] = call_id
+    if media := gemini_response_parts(msg):  # the result's images, where the model reads them (arsenal §a)
+        out["parts"] = media
     return {"functionResponse": out}
 
 

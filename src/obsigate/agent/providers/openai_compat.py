@@ -44,7 +44,7 @@ from obsigate.agent.providers.base import (
     Usage,
 )
 from obsigate.agent.providers.http import classify, error_message, open_response
-from obsigate.agent.providers.image_parts import openai_content
+from obsigate.agent.providers.image_parts import openai_content, openai_tool_images
 from obsigate.agent.providers.sse import aiter_sse_data
 
 __all__ = ["OpenAICompatProvider", "build_messages", "build_tools"]
@@ -72,20 +72,28 @@ def build_messages(config: ProviderConfig, system: str, messages: list[Message])
     """The ``messages`` array for ``config`` from the neutral conversation (``base`` module docstring).
 
     System prompt first (omitted when empty); user and tool messages mapped field by field (a user message's
-    ``images`` as ``image_url`` parts: :func:`~obsigate.agent.providers.image_parts.openai_content`); an assistant message
+    ``images`` as ``image_url`` parts: :func:`~obsigate.agent.providers.image_parts.openai_content`; the images of
+    a turn's tool results in one synthetic ``user`` message after its tool messages:
+    :func:`~obsigate.agent.providers.image_parts.openai_tool_images`); an assistant message
     is its ``raw`` dict, untouched, when it came from this provider and model (reasoning and signatures must be
     replayed verbatim, §0.2), else rebuilt from ``content`` and ``tool_calls`` (arguments dumped as JSON
     strings; reasoning, which is bound to the model that wrote it, dropped).
     """
     out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    turn_results: list[Message] = []  # the tool messages of the turn being answered
     for msg in messages:
         role = msg.get("role")
+        if role != "tool" and turn_results:
+            if (images := openai_tool_images(turn_results)) is not None:
+                out.append(images)
+            turn_results = []
         if role == "user":
             out.append(
                 {"role": "user", "content": openai_content(msg) if msg.get("images") else msg.get("content", "")}
             )
         elif role == "tool":
             out.append({"role": "tool", "tool_call_id": msg["tool_call_id"], "content": msg.get("content", "")})
+            turn_results.append(msg)
         elif role == "assistant":
             raw = msg.get("raw")
             if isinstance(raw, dict) and msg.get("provider") == config.name and msg.get("model") == config.model:
@@ -104,6 +112,8 @@ def build_messages(config: ProviderConfig, system: str, messages: list[Message])
             out.append(rebuilt)
         elif role == "system":  # not produced by the agent, but harmless to pass through
             out.append({"role": "system", "content": msg.get("content", "")})
+    if turn_results and (images := openai_tool_images(turn_results)) is not None:
+        out.append(images)
     return out
 
 

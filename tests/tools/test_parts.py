@@ -1,0 +1,234 @@
+"""Tool results with parts (issue 21 item 1, ``tools/parts.py``): image normalisation with Pillow (EXIF
+orientation, longest side ≤ 1568 px, format kept, small images untouched), the caps of one result (4 inline
+images, 5 MB of base64), bytes that lie about being an image, a 40 MB image and a 300-page PDF, on a real
+runtime through ``call_tool_output`` (the one door) and ``build_parts``. The file space a part over the caps is
+kept in is another part's work (``ToolRuntime.files``): here a small in-memory one with its ``put`` signature."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import anyio
+from PIL import Image
+
+from obsigate.auth.principal import ANONYMOUS
+from obsigate.tools.api import REGISTRY, ToolContext, call_tool, call_tool_output
+from obsigate.tools.context import ToolRuntime
+from obsigate.tools.parts import (
+    MAX_INLINE_B64,
+    MAX_INLINE_IMAGES,
+    MAX_SIDE,
+    Part,
+    b64_len,
+    build_parts,
+    normalise_image,
+    text_line,
+)
+
+
+def png(width: int, height: int, colour: tuple[int, int, int] = (10, 100, 200)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+def noisy_png(width: int, height: int, seed: int) -> bytes:
+    """A PNG that does not compress (random pixels): its size is about 3 bytes a pixel."""
+    import random
+
+    data = random.Random(seed).randbytes(width * height * 3)
+    out = io.BytesIO()
+    Image.frombytes("RGB", (width, height), data).save(out, "PNG", compress_level=0)
+    return out.getvalue()
+
+
+def rotated_jpeg() -> bytes:
+    """A 6000×3000 JPEG stored on its side with EXIF orientation 6 (turn 90° clockwise to view): viewed
+    upright it is 3000×6000, red on its top half and blue on its bottom half."""
+    stored = Image.new("RGB", (6000, 3000), (0, 0, 255))
+    stored.paste((255, 0, 0), (0, 0, 3000, 3000))  # orientation 6: the stored column 0 is the viewed top row
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    stored.save(out, "JPEG", quality=85, exif=exif.tobytes())
+    return out.getvalue()
+
+
+@dataclass
+class Record:
+    file_id: str
+    size: int
+    sha256: str
+    mime_type: str
+
+
+class MemoryFiles:
+    """A file space with ``FileSpace.put``'s signature, keeping bytes in memory (the real one: branch files)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple[str, bytes, dict[str, Any]]] = {}
+
+    async def put(self, *, user: str, data: bytes, name: str, mime_type: str, conversation: str | None,
+                  turn: str | None, tool: str) -> Record:  # fmt: skip
+        file_id = f"U_{user}_C_{conversation}_T_{len(self.kept)}"
+        self.kept[file_id] = (user, data, {"name": name, "tool": tool, "turn": turn})
+        return Record(file_id, len(data), hashlib.sha256(data).hexdigest(), mime_type)
+
+
+@dataclass(slots=True)
+class WithFiles(ToolRuntime):
+    """The runtime with a file space in ``files`` (the slot branch files adds to ToolRuntime itself)."""
+
+    files: Any = None
+
+
+def ctx_of(runtime: ToolRuntime, **kw: Any) -> ToolContext:
+    return ToolContext(ANONYMOUS, runtime, mode="mcp", **kw)
+
+
+SPEC = REGISTRY.get("read_file_raw")
+
+
+def build(runtime: ToolRuntime, raw: list[Any], **kw: Any) -> tuple[list[Part], list[dict[str, Any]]]:
+    assert SPEC is not None
+    return anyio.run(build_parts, ctx_of(runtime, **kw), SPEC, raw)
+
+
+# --- normalisation ----------------------------------------------------------------------------------------
+
+
+def test_a_small_upright_image_keeps_its_exact_bytes() -> None:
+    small = png(64, 48)
+    assert normalise_image(small) == (small, "image/png", 64, 48)
+
+
+def test_a_big_png_stays_png_and_shrinks_to_the_longest_side() -> None:
+    data, mime, width, height = normalise_image(png(4000, 1000)) or (b"", "", 0, 0)
+    assert (mime, width, height) == ("image/png", MAX_SIDE, 392)
+    assert data.startswith(b"\x89PNG") and Image.open(io.BytesIO(data)).size == (MAX_SIDE, 392)
+
+
+def test_a_6000px_jpeg_with_exif_rotation_comes_out_upright_and_within_1568() -> None:
+    data, mime, width, height = normalise_image(rotated_jpeg()) or (b"", "", 0, 0)
+    assert (mime, width, height) == ("image/jpeg", 784, MAX_SIDE)  # portrait: it was turned
+    image = Image.open(io.BytesIO(data))
+    assert image.size == (784, MAX_SIDE)
+    top, bottom = image.getpixel((392, 100)), image.getpixel((392, MAX_SIDE - 100))
+    assert top[0] > 200 and top[2] < 60, top  # red on top: upright
+    assert bottom[2] > 200 and bottom[0] < 60, bottom
+    assert image.getexif().get(0x0112, 1) == 1  # no orientation left for a viewer to apply twice
+
+
+def test_bytes_that_lie_are_not_an_image() -> None:
+    forged = b"\x89PNG\r\n\x1a\n" + b"\x00" * 500  # a PNG's magic, then nothing
+    truncated = png(300, 200)[:-40]
+    assert normalise_image(forged) is None
+    assert normalise_image(truncated) is None
+    assert normalise_image(b"%PDF-1.7\n") is None
+
+
+# --- caps ------------------------------------------------------------------------------------------------
+
+
+def test_five_images_give_four_inline_and_one_text_line(runtime: ToolRuntime) -> None:
+    raw = [{"kind": "image", "mime_type": "image/png", "data": png(32, 32, (n * 40, 0, 0)), "name": f"{n}.png"}
+           for n in range(5)]  # fmt: skip
+    parts, artifacts = build(runtime, raw)
+    assert [p.inline for p in parts] == [True] * MAX_INLINE_IMAGES + [False]
+    assert artifacts == []
+    assert text_line(parts[4]) == "image/png 32×32, 4.png (not inline: a result carries at most 4 images)"
+    assert parts[0].sha256 == hashlib.sha256(raw[0]["data"]).hexdigest()
+
+
+def test_beyond_the_caps_a_part_is_kept_in_the_file_space(runtime: ToolRuntime) -> None:
+    files = MemoryFiles()
+    rt = WithFiles(**{f.name: getattr(runtime, f.name) for f in fields(runtime)}, files=files)
+    raw = [{"kind": "image", "mime_type": "image/png", "data": png(32, 32, (n * 40, 0, 0)), "name": f"{n}.png"}
+           for n in range(5)]  # fmt: skip
+    parts, artifacts = build(rt, raw, session_id="conv1", turn_id="turn1")
+    kept = parts[4]
+    assert kept.data is None and kept.file_id == "U_anonymous_C_conv1_T_0"
+    assert files.kept[kept.file_id][1] == raw[4]["data"]
+    assert text_line(kept).startswith("image/png 32×32, 4.png, file_id=U_anonymous_C_conv1_T_0")
+    assert artifacts == [{"file_id": kept.file_id, "name": "4.png", "mime_type": "image/png",
+                          "size": len(raw[4]["data"]), "sha256": kept.sha256, "created_by_tool": "read_file_raw",
+                          "turn_id": "turn1"}]  # fmt: skip
+
+
+def test_the_base64_cap_holds_whatever_the_images(runtime: ToolRuntime) -> None:
+    big = [noisy_png(1200, 900, seed) for seed in range(3)]  # ~3.2 MB each: 4.3 MB of base64
+    parts, _ = build(runtime, [{"kind": "image", "mime_type": "image/png", "data": d} for d in big])
+    inline = [p for p in parts if p.inline]
+    assert len(inline) == 1 and sum(b64_len(p.size) for p in inline) <= MAX_INLINE_B64
+    assert all("5 MB" in (p.note or "") for p in parts[1:])
+
+
+def test_a_40mb_image_is_never_decoded_nor_sent(runtime: ToolRuntime) -> None:
+    huge = b"\x89PNG\r\n\x1a\n" + bytes(40 * 1024 * 1024)
+    (part,), _ = build(runtime, [{"kind": "image", "mime_type": "image/png", "data": huge, "name": "huge.png"}])
+    assert part.data is None and part.kind == "image"
+    assert "too large" in text_line(part) and "40.0 MB" in text_line(part)
+
+
+def test_a_decompression_bomb_is_refused_by_its_header(runtime: ToolRuntime) -> None:
+    out = io.BytesIO()
+    Image.new("1", (20_000, 20_000)).save(out, "PNG")  # 400 M pixels in a few KB
+    (part,), _ = build(runtime, [{"kind": "image", "mime_type": "image/png", "data": out.getvalue()}])
+    assert part.data is None and part.kind == "image" and "M pixels" in (part.note or "")
+    seventy = io.BytesIO()
+    Image.new("1", (10_000, 7_000)).save(seventy, "PNG")  # 70 M: under Pillow's own limit, over ours
+    (part,), _ = build(runtime, [{"kind": "image", "mime_type": "image/png", "data": seventy.getvalue()}])
+    assert part.data is None and "10000×7000 px" in (part.note or "")
+
+
+# --- read_file_raw, the first user, through the door -------------------------------------------------------
+
+
+def _pdf(pages: int) -> bytes:
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, small_vault: Path) -> None:
+    (small_vault / "Pics").mkdir(exist_ok=True)
+    shot, forged, pdf, big_pdf = png(3000, 1500), b"\x89PNG\r\n\x1a\n" + b"\x01" * 3000, _pdf(3), _pdf(300)
+    (small_vault / "Pics" / "shot.png").write_bytes(shot)
+    (small_vault / "Pics" / "forged.png").write_bytes(forged)
+    (small_vault / "paper.pdf").write_bytes(pdf)
+    (small_vault / "book.pdf").write_bytes(big_pdf + b"%" + bytes(300_000))  # over one read (200 000 bytes)
+    ctx = ctx_of(runtime)
+
+    def out(path: str) -> Any:
+        return anyio.run(call_tool_output, ctx, "read_file_raw", {"vault": "notes", "path": path})
+
+    image = out("Pics/shot.png")
+    (part,) = image.parts
+    assert (part.kind, part.mime_type, part.width, part.height) == ("image", "image/png", MAX_SIDE, 784)
+    assert image.exact == ("content",)
+    # call_tool's dict is unchanged: the first chunk of the stored bytes, base64
+    plain = anyio.run(call_tool, ctx, "read_file_raw", {"vault": "notes", "path": "Pics/shot.png"})
+    assert plain == image.data and base64.b64decode(plain["content"]) == shot[:200_000]
+
+    (lie,) = out("Pics/forged.png").parts  # never an image part: the chunk as a file
+    assert (lie.kind, lie.data, lie.uri) == ("file", forged, "vault://notes/Pics/forged.png")
+
+    (doc,) = out("paper.pdf").parts
+    assert (doc.kind, doc.mime_type, doc.data) == ("pdf", "application/pdf", pdf)
+
+    book = out("book.pdf")  # a 300-page PDF over one read: its first chunk, as today, within the budget
+    (chunk,) = book.parts
+    assert chunk.kind == "file" and chunk.size == 200_000
+    assert book.data["next_offset"] == 200_000
+
+    assert out("Home.md").parts == []  # text: no part
