@@ -30,6 +30,7 @@ from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.net.guard import NetPolicy
 from obsigate.services.net.web import WebAccess
+from obsigate.services.user_files import FileSpace
 from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
 from obsigate.tools.audit import AuditEvent, AuditLog
 from obsigate.tools.confirm.store import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
@@ -176,7 +177,8 @@ def build_runtime(
 
     Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``audit.log``,
     ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start),
-    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600) and ``version.key`` (the key of
+    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600), ``files.sqlite3`` and ``users/<user>/files/``
+    (the users' file space, ``services/user_files.py``; expired files swept here) and ``version.key`` (the key of
     the file versions readers are given instead of hashes, ``domain/versions.py``; 0600, created on first
     start, kept so a version read before a restart still matches after it).
 
@@ -214,6 +216,10 @@ def build_runtime(
     )
     audit = AuditLog(data_dir / AUDIT_FILE)
     recover_changes(workspace, audit)
+    files = FileSpace(
+        data_dir, max_bytes=settings.files_max_bytes, quota_bytes=settings.files_quota_bytes, ttl_s=settings.files_ttl
+    )
+    files.sweep()  # what expired while the server was down, and the leftovers of a put a kill cut short
     return ToolRuntime(
         workspace=workspace,
         audit=audit,
@@ -229,6 +235,7 @@ def build_runtime(
         ),
         web=WebAccess(policy=NetPolicy.parse(settings.fetch_allow), searxng_url=settings.searxng_url),
         data_dir=data_dir,
+        files=files,
     )
 
 

@@ -36,18 +36,31 @@ from obsigate.tools.kinds import Operation
 from obsigate.tools.kinds.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
 from obsigate.tools.kinds.prompts import get_prompt, list_prompts, prompt_arguments
 from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
-from obsigate.tools.operations import collect_context, download_file, vault_switches
+from obsigate.tools.operations import (
+    FILE_RESOURCE_TEMPLATE,
+    collect_context,
+    delete_user_file,
+    download_file,
+    download_user_file,
+    list_user_files,
+    read_file_resource,
+    upload_user_file,
+    user_file_info,
+    vault_switches,
+)
 from obsigate.tools.pipeline import parse
 from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
 
 __all__ = [
-    "COMPLETIONS_PER_MINUTE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",
+    "COMPLETIONS_PER_MINUTE", "FILE_RESOURCE_TEMPLATE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",
     "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "Proposal", "RateLimited", "Risk",
     "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
     "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
     "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
     "offered_tools", "parse", "prompt_arguments", "proposal_of", "read_resource", "settle", "shown_value", "strip_secret_fields", "vault_switches", "visible_tools",
+    "delete_user_file", "download_user_file", "list_user_files", "read_file_resource", "upload_user_file",
+    "user_file_info",
 ]  # fmt: skip
 
 # the catalogue, in tools/list order, after the fronts' own operations (web-only tools, MCP prompts, resources

@@ -8,6 +8,7 @@ from pathlib import Path
 from obsigate.auth.principal import Principal
 from obsigate.domain.vault import Vault
 from obsigate.services.net.web import WebAccess
+from obsigate.services.user_files import FileSpace
 from obsigate.services.workspace import Workspace
 from obsigate.tools.audit import AuditLog
 from obsigate.tools.confirm.store import ConfirmationService
@@ -29,7 +30,9 @@ class ToolRuntime:
     the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
     ``unavailable``); ``web``: the outbound settings of the web tools (the guard's allow list, the search
     engine); ``data_dir``: the server's data dir (the users' own spaces live under it,
-    ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir."""
+    ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir; ``files``: the users' file space
+    (``services/user_files.py``), ``None``: the file space tools are not offered and its operations answer
+    ``unavailable``."""
 
     workspace: Workspace
     audit: AuditLog | None = None
@@ -40,6 +43,7 @@ class ToolRuntime:
     confirmations: ConfirmationService | None = None
     web: WebAccess = field(default_factory=WebAccess)
     data_dir: Path | None = None
+    files: FileSpace | None = None
 
 
 @dataclass(frozen=True, slots=True)
