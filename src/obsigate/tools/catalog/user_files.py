@@ -109,7 +109,6 @@ class ReadUserFileResult(ToolOutput):
     name: str
     mime_type: str
     size: int
-    sha256: str
     encoding: str = Field(description="'utf-8' for text; 'none' for a binary (content empty).")
     content: str
     offset: int = 0
@@ -118,15 +117,14 @@ class ReadUserFileResult(ToolOutput):
 
 @tool(
     "read_user_file",
-    title="Read your file",
+    title="Your file",
     label=("Fichier personnel lu", "Your file read"),
     available=_offered,
 )
 def read_user_file(ctx: ToolContext, args: ReadUserFileArgs) -> ReadUserFileResult:
     """Read one of your files by file_id: text in pages (offset), a binary as its metadata."""
     record, data = _space(ctx).read(ctx.principal.name, args.file_id)
-    head = {"file_id": record.file_id, "name": record.name, "mime_type": record.mime_type, "size": record.size,
-            "sha256": record.sha256}  # fmt: skip
+    head = {"file_id": record.file_id, "name": record.name, "mime_type": record.mime_type, "size": record.size}
     if not is_text_type(record.mime_type):
         return ReadUserFileResult(
             **head, encoding="none", content="",
