@@ -175,7 +175,10 @@ async def test_a_browser_upload_needs_the_upload_header(gw: Gateway) -> None:
         ok = await http.post("/api/files", files=files, cookies=cookies, headers={"X-ObsiGate-Upload": "1"})
         assert ok.status_code == 201, ok.text
         foreign = await http.post(
-            "/api/files", files=files, cookies=cookies, headers={"X-ObsiGate-Upload": "1", "Origin": "https://evil.test"}
+            "/api/files",
+            files=files,
+            cookies=cookies,
+            headers={"X-ObsiGate-Upload": "1", "Origin": "https://evil.test"},
         )
         assert (foreign.status_code, foreign.json()["code"]) == (403, "forbidden_origin")
 

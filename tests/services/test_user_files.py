@@ -46,7 +46,9 @@ def code_of(exc: pytest.ExceptionInfo[ServiceError]) -> str:
 
 
 def test_put_then_read_back_with_its_record(space: FileSpace, tmp_path: Path) -> None:
-    rec = space.put("alice", PNG, name="../../etc/shot.png", conversation="conv-1", turn="t1", tool="browser_screenshot")
+    rec = space.put(
+        "alice", PNG, name="../../etc/shot.png", conversation="conv-1", turn="t1", tool="browser_screenshot"
+    )
     assert FILE_ID_RE.fullmatch(rec.file_id) and rec.file_id.startswith("U_alice_C_conv-1_T_1800000000000000_")
     assert (rec.name, rec.mime_type, rec.size, rec.origin, rec.created_by_tool) == (
         "shot.png", "image/png", len(PNG), "tool", "browser_screenshot",
@@ -67,7 +69,12 @@ def test_put_then_read_back_with_its_record(space: FileSpace, tmp_path: Path) ->
         (b"just some text, not an image", "photo.png", "image/png", "text/plain"),
         (PNG, "notes.txt", "text/plain", "image/png"),
         (PDF, "x.bin", None, "application/pdf"),
-        (b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>", "a.svg", "image/svg+xml", "text/plain"),
+        (
+            b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>",
+            "a.svg",
+            "image/svg+xml",
+            "text/plain",
+        ),
         (b"<html><script>alert(1)</script></html>", "a.html", "text/html", "text/plain"),
         (b"# Title\n", "a.md", None, "text/markdown"),
         (b"\x00\x01\x02\xff\xfe", "a.png", "image/png", "application/octet-stream"),

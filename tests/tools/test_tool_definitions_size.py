@@ -59,7 +59,9 @@ def test_tools_list_fits_the_budget() -> None:
     assert f["total"] <= MAX_TOOLS_LIST_CHARS
     wire = len(json.dumps({"tools": mcp_tools()}, ensure_ascii=False, separators=(",", ":")))
     print(f"tools/list as sent (compact JSON): {wire} chars")
-    assert wire <= MAX_TOOLS_LIST_WIRE_CHARS  # the target (TARGET_TOOLS_LIST_CHARS) is test_tools_list_is_under_the_target
+    assert (
+        wire <= MAX_TOOLS_LIST_WIRE_CHARS
+    )  # the target (TARGET_TOOLS_LIST_CHARS) is test_tools_list_is_under_the_target
 
 
 @pytest.mark.xfail(reason="53.4k with json.dumps' default separators; the compact JSON sent on the wire is under 50k")

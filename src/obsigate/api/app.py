@@ -62,7 +62,6 @@ from obsigate.mcp.mount import mount_mcp
 from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
 from obsigate.tools.api import ToolRuntime
 
-
 #: How often the server deletes the file space's expired files (``services/user_files.FileSpace.expire``).
 FILES_SWEEP_S = 600.0
 
@@ -79,7 +78,7 @@ async def expire_files_forever(runtime: ToolRuntime, every_s: float = FILES_SWEE
         await anyio.sleep(every_s)
         try:
             await anyio.to_thread.run_sync(files.expire)
-        except Exception:  # noqa: BLE001 - a sweep must never stop the server; the next one retries
+        except Exception:
             log.exception("expiring the file space's files failed")
 
 

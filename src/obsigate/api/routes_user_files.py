@@ -42,7 +42,16 @@ router = APIRouter(prefix="/api/files", tags=["files"])
 #: Room for the multipart framing (boundaries, part headers, the conversation field) above the file itself.
 UPLOAD_OVERHEAD = 64 * 1024
 #: Types shown inline; anything else (and every markup type) is downloaded as an attachment.
-_INLINE = ("image/", "audio/", "video/", "text/plain", "text/markdown", "text/csv", "application/pdf", "application/json")
+_INLINE = (
+    "image/",
+    "audio/",
+    "video/",
+    "text/plain",
+    "text/markdown",
+    "text/csv",
+    "application/pdf",
+    "application/json",
+)
 _MARKUP = ("image/svg+xml", "text/html", "application/xhtml+xml", "text/xml", "application/xml")
 
 

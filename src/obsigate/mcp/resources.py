@@ -155,7 +155,6 @@ class ResourceHandlers:
             contents = TextResourceContents(uri=uri, mime_type=data["mime_type"], text=data["content"], meta=meta)
         return ReadResourceResult(contents=[contents])
 
-
     async def _read_user_file(self, ctx: ServerRequestContext[Any, Any], uri: str, file_id: str) -> ReadResourceResult:
         """``resources/read`` of ``obsigate://files/<file_id>``: one of the caller's files (another user's is
         *resource not found*, like an id that never existed).

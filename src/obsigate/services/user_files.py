@@ -32,6 +32,7 @@ every registered cache hook (:meth:`FileSpace.on_delete`).
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import os
 import re
@@ -70,7 +71,12 @@ FILE_URI_PREFIX = "obsigate://files/"
 #: A well-formed id: ``U_<user>_C_<conversation|none>_T_<µs since the epoch>_<22 random url-safe characters>``.
 FILE_ID_RE = re.compile(r"U_[A-Za-z0-9_.-]{1,64}_C_[A-Za-z0-9-]{1,40}_T_[0-9]{10,17}_[A-Za-z0-9_-]{22}")
 #: Text types a name may choose for bytes that are UTF-8 text; any other text is ``text/plain``.
-_TEXT_BY_SUFFIX = {".md": "text/markdown", ".markdown": "text/markdown", ".csv": "text/csv", ".json": "application/json"}
+_TEXT_BY_SUFFIX = {
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".csv": "text/csv",
+    ".json": "application/json",
+}
 _CID_UNSAFE = re.compile(r"[^A-Za-z0-9-]+")
 _NAME_MAX = 255
 _OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -338,7 +344,9 @@ class FileSpace:
             raise _missing(file_id) from None
         return record, data
 
-    def list(self, user: str, *, conversation: str | None = None, limit: int = 100, offset: int = 0) -> tuple[list[FileRecord], int]:
+    def list(
+        self, user: str, *, conversation: str | None = None, limit: int = 100, offset: int = 0
+    ) -> tuple[builtins.list[FileRecord], int]:
         """``(records, total)``: ``user``'s live files, newest first (``conversation``: only that one's)."""
         where, params = "user=? AND (expires_at IS NULL OR expires_at > ?)", [user, self.clock()]
         if conversation is not None:
@@ -369,7 +377,8 @@ class FileSpace:
         expires = None if record.expires_at is None else now + self.ttl_s
         with self._write():
             self._db.execute(
-                "UPDATE files SET last_used_at=?, expires_at=? WHERE file_id=? AND user=?", (now, expires, file_id, user)
+                "UPDATE files SET last_used_at=?, expires_at=? WHERE file_id=? AND user=?",
+                (now, expires, file_id, user),
             )
         return FileRecord(**{**asdict(record), "last_used_at": now, "expires_at": expires})
 
@@ -429,7 +438,7 @@ class FileSpace:
                 continue
         return removed
 
-    def _remove(self, pairs: list[tuple[str, str]]) -> None:
+    def _remove(self, pairs: builtins.list[tuple[str, str]]) -> None:
         if not pairs:
             return
         with self._write():

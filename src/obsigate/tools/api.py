@@ -53,14 +53,14 @@ from obsigate.tools.ratelimit import ToolRateLimiter
 from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
 
 __all__ = [
-    "COMPLETIONS_PER_MINUTE", "FILE_RESOURCE_TEMPLATE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE", "Answer",
-    "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "Proposal", "RateLimited", "Risk",
-    "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime", "ToolSpec",
-    "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
-    "download_file", "error_body", "fit_to_budget", "get_prompt", "internal_error", "list_prompts",
-    "offered_tools", "parse", "prompt_arguments", "proposal_of", "read_resource", "settle", "shown_value", "strip_secret_fields", "vault_switches", "visible_tools",
-    "delete_user_file", "download_user_file", "list_user_files", "read_file_resource", "upload_user_file",
-    "user_file_info",
+    "COMPLETIONS_PER_MINUTE", "FILE_RESOURCE_TEMPLATE", "FILE_TEMPLATE", "MAX_VALUES", "REGISTRY", "VAULT_TEMPLATE",
+    "Answer", "BadRequest", "Conflict", "Forbidden", "NotFound", "Operation", "PayloadTooLarge", "Proposal",
+    "RateLimited", "Risk", "Scope", "ServiceError", "ToolContext", "ToolKind", "ToolRateLimiter", "ToolRuntime",
+    "ToolSpec", "Unauthenticated", "Unavailable", "accessible_vaults", "call_tool", "collect_context", "complete",
+    "delete_user_file", "download_file", "download_user_file", "error_body", "fit_to_budget", "get_prompt",
+    "internal_error", "list_prompts", "list_user_files", "offered_tools", "parse", "prompt_arguments", "proposal_of",
+    "read_file_resource", "read_resource", "settle", "shown_value", "strip_secret_fields", "upload_user_file",
+    "user_file_info", "vault_switches", "visible_tools",
 ]  # fmt: skip
 
 # the catalogue, in tools/list order, after the fronts' own operations (web-only tools, MCP prompts, resources
