@@ -49,6 +49,11 @@ EXPECTED = {
     # the in-app assistant's web tools (tools/catalog/web.py), never offered over MCP
     "web_search": ["query", "max_results", "category", "language", "page"],
     "fetch_url": ["url", "max_chars"],
+    # the caller's own file space (tools/catalog/user_files.py): two tools for models, four operations for the fronts
+    "list_user_files": ["limit", "offset"],
+    "read_user_file": ["file_id", "offset"],
+    "user_file_info": ["file_id"],
+    "download_user_file": ["file_id"],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -79,6 +84,12 @@ WRITES = {
     "delete_directory": (Risk.DANGEROUS, ["vault", "path", "recursive"]),
     "restore_trash": (Risk.WRITE, ["vault", "path", "kind"]),
 }
+#: Writes of the fronts' own operations, the person's action only (REST, the web app), offered to no model: no
+#: propose_/apply_ pair (the caller's own file space, tools/catalog/user_files.py).
+FRONT_WRITES = {
+    "upload_user_file": (Risk.WRITE, ["name", "content", "conversation"]),
+    "delete_user_file": (Risk.DANGEROUS, ["file_id"]),
+}
 #: Writes applied to the file as it is then (they commute with any other write), not refused when it changed since
 #: the proposal: each is declared ``rebased=True``.
 REBASED = {"create_file", "create_directory", "append_to_file"}
@@ -90,6 +101,7 @@ WEB_ONLY = {
     "text_action_input",  # the editor's AI text actions (tools/catalog/text_actions.py)
     "get_vault_config",  # the vault's .obsidian/ settings, for the web app's rendering and commands
     "query_base",  # Obsidian Bases for the web app's base views: tools/list has no room left under its 50k target
+    *["upload_user_file", "user_file_info", "download_user_file", "delete_user_file"],  # the file space's fronts
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
 IN_APP_ONLY = {"web_search", "fetch_url"}
@@ -103,7 +115,11 @@ IN_APP_ONLY = {"web_search", "fetch_url"}
 #: page fields (+314 chars), paid in part by shorter read/backup tool descriptions (-114): 53.7k. Issue 17 bounded
 #: the search tools' optional vault name at 64 characters like every other vault argument (+95): 53.8k.
 #: Issue 19 taught search_fulltext Obsidian's search syntax, named in its q description (+21): 53.8k.
-MAX_TOOLS_LIST_CHARS = 53_830
+#: Issue 21 gave every client the caller's own file space, list_user_files and read_user_file (+2.1k): 56.0k.
+MAX_TOOLS_LIST_CHARS = 55_980
+#: The compact JSON actually sent: under the 50k target until issue 21, whose file space tools (list_user_files,
+#: read_user_file: 2.0k compact) the issue asks for over MCP too; a ratchet from there.
+MAX_TOOLS_LIST_WIRE_CHARS = 51_550
 
 #: tools/list order: the catalogue's families by their ORDER (tools/catalog/__init__.py), each in declaration order.
 LISTED_ORDER = [
@@ -116,6 +132,8 @@ LISTED_ORDER = [
     *["bookslm_context", "download_file", "vault_switches"],
     *["web_search", "fetch_url"],
     "text_action_input",
+    *["list_user_files", "read_user_file", "upload_user_file", "user_file_info", "download_user_file"],
+    "delete_user_file",  # tools/catalog/user_files.py (ORDER 11)
     "query_base",  # tools/catalog/bases.py (ORDER 34)
 ]
 

@@ -32,6 +32,7 @@ from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.net.guard import NetPolicy
 from obsigate.services.net.web import WebAccess
+from obsigate.services.user_files import FileSpace
 from obsigate.services.workspace import DestructiveSwitches, Limits, Workspace
 from obsigate.tools.confirm.store import CONFIRM_DB_FILE, CONFIRM_KEY_FILE, ConfirmationService
 from obsigate.tools.context import ToolRuntime
@@ -177,7 +178,8 @@ def build_runtime(
     Files under ``data_dir``: ``index.sqlite3`` (+ ``index.tantivy/``), ``backups/``, ``journal.sqlite3``
     (the tool journal, with ``journal.salt``, ``journal_signing.key``/``.pub`` and ``journal.head``),
     ``confirm.key`` (the confirmation tokens' own HMAC key, 0600, created on first start),
-    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600) and ``version.key`` (the key of
+    ``confirmations.sqlite3`` (pending proposals and spent token ids, 0600), ``files.sqlite3`` and ``users/<user>/files/``
+    (the users' file space, ``services/user_files.py``; expired files swept here) and ``version.key`` (the key of
     the file versions readers are given instead of hashes, ``domain/versions.py``; 0600, created on first
     start, kept so a version read before a restart still matches after it).
 
@@ -220,6 +222,10 @@ def build_runtime(
     except (sqlite3.Error, OSError) as exc:
         log.error("the tool journal could not be signed at start: %s", exc)
     recover_changes(workspace, journal)
+    files = FileSpace(
+        data_dir, max_bytes=settings.files_max_bytes, quota_bytes=settings.files_quota_bytes, ttl_s=settings.files_ttl
+    )
+    files.sweep()  # what expired while the server was down, and the leftovers of a put a kill cut short
     return ToolRuntime(
         workspace=workspace,
         journal=journal,
@@ -235,6 +241,7 @@ def build_runtime(
         ),
         web=WebAccess(policy=NetPolicy.parse(settings.fetch_allow), searxng_url=settings.searxng_url),
         data_dir=data_dir,
+        files=files,
     )
 
 

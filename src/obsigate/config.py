@@ -223,6 +223,26 @@ class Settings(BaseSettings):
         le=1024 * 1024 * 1024,
         description="Largest request body on /mcp in bytes (413 with a JSON-RPC -32600 too_large error above).",
     )
+    files_max_bytes: int = Field(
+        default=32 * 1024 * 1024,
+        ge=1024,
+        le=1024 * 1024 * 1024,
+        description="Largest file of a user's file space (uploads and tool artifacts), in bytes; also the upload "
+        "route's body cap (413 file_too_large above).",
+    )
+    files_quota_bytes: int = Field(
+        default=512 * 1024 * 1024,
+        ge=1024,
+        le=1024**4,
+        description="Most bytes one user's file space may hold (507 quota_exceeded above; nothing is stored).",
+    )
+    files_ttl: int = Field(
+        default=86_400,
+        ge=60,
+        le=10 * 365 * 86_400,
+        description="Seconds a conversation's file (every tool artifact, an upload attached to a conversation) is "
+        "kept after its last use; a person's upload outside a conversation is kept until deleted.",
+    )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Extra Origin values accepted on /mcp (any loopback origin always is) and on REST writes (this server's own origin always is).",

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from catalogue import EXPECTED, IN_APP_ONLY, LISTED_ORDER, REBASED, WEB_ONLY, WRITES
+from catalogue import EXPECTED, FRONT_WRITES, IN_APP_ONLY, LISTED_ORDER, REBASED, WEB_ONLY, WRITES
 
 from obsigate.tools.api import REGISTRY, Scope
 from obsigate.tools.catalog.links import ExportGraphArgs, ExportGraphResult
@@ -16,7 +16,9 @@ from obsigate.tools.registry import Risk, ToolKind, ToolRegistry, tool
 def test_catalog_is_frozen() -> None:
     tools = {spec.name: spec for spec in REGISTRY if spec.kind is ToolKind.TOOL}
     assert {n: list(s.input_schema["properties"]) for n, s in tools.items() if s.risk == "read"} == EXPECTED
-    assert {n: (s.risk, list(s.input_schema["properties"])) for n, s in tools.items() if s.risk != "read"} == WRITES
+    writes = {n: (s.risk, list(s.input_schema["properties"])) for n, s in tools.items() if s.risk != "read"}
+    assert writes == WRITES | FRONT_WRITES
+    assert all(REGISTRY.get(f"propose_{name}") is None for name in FRONT_WRITES)
     for name in WRITES:
         propose, apply = REGISTRY.get(f"propose_{name}"), REGISTRY.get(f"apply_{name}")
         assert propose is not None and list(propose.input_schema["properties"]) == list(

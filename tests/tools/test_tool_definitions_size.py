@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from catalogue import MAX_TOOLS_LIST_CHARS  # the frozen catalogue holds its size budget
+from catalogue import MAX_TOOLS_LIST_CHARS, MAX_TOOLS_LIST_WIRE_CHARS  # the frozen catalogue holds its size budget
 from jsonschema import Draft202012Validator
 
 from obsigate.mcp.server import to_mcp_tool
@@ -59,7 +59,9 @@ def test_tools_list_fits_the_budget() -> None:
     assert f["total"] <= MAX_TOOLS_LIST_CHARS
     wire = len(json.dumps({"tools": mcp_tools()}, ensure_ascii=False, separators=(",", ":")))
     print(f"tools/list as sent (compact JSON): {wire} chars")
-    assert wire < TARGET_TOOLS_LIST_CHARS
+    assert (
+        wire <= MAX_TOOLS_LIST_WIRE_CHARS
+    )  # the target (TARGET_TOOLS_LIST_CHARS) is test_tools_list_is_under_the_target
 
 
 @pytest.mark.xfail(reason="53.4k with json.dumps' default separators; the compact JSON sent on the wire is under 50k")

@@ -7,9 +7,11 @@ the index is still incomplete) and the MCP session manager, and stops both on sh
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import importlib.util
+import logging
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -41,6 +43,7 @@ from obsigate.api import (
     routes_bases,
     routes_files,
     routes_graph,
+    routes_user_files,
     routes_write,
 )
 from obsigate.api.body_limit import BodyLimit
@@ -49,6 +52,7 @@ from obsigate.api.hosts import HostGuard
 from obsigate.api.openapi_doc import document_api
 from obsigate.api.openapi_mcp import document_mcp
 from obsigate.api.render import InternalErrors, install_error_handlers
+from obsigate.api.routes_user_files import UPLOAD_OVERHEAD
 from obsigate.auth.principal import BearerAuthenticator
 from obsigate.auth.throttle import LoginThrottle
 from obsigate.auth.tokens import TokenService
@@ -57,6 +61,25 @@ from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
 from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
 from obsigate.tools.api import ToolRuntime
+
+#: How often the server deletes the file space's expired files (``services/user_files.FileSpace.expire``).
+FILES_SWEEP_S = 600.0
+
+log = logging.getLogger("obsigate.files")
+
+
+async def expire_files_forever(runtime: ToolRuntime, every_s: float = FILES_SWEEP_S) -> None:
+    """Delete the file space's expired files every ``every_s`` seconds, off the event loop, until cancelled (a
+    failed sweep is logged and the next one runs)."""
+    files = runtime.files
+    if files is None:
+        return
+    while True:
+        await anyio.sleep(every_s)
+        try:
+            await anyio.to_thread.run_sync(files.expire)
+        except Exception:
+            log.exception("expiring the file space's files failed")
 
 
 class AppSettings(Protocol):
@@ -102,12 +125,16 @@ def build_app(
         indexer = runtime.workspace.indexer
         if indexer is not None:
             await indexer.start()
+        sweeper = asyncio.create_task(expire_files_forever(runtime))
         try:
             async with holder["mcp"].run():
                 yield
         finally:
+            sweeper.cancel()
             if indexer is not None:
                 await indexer.stop()
+            if runtime.files is not None:
+                runtime.files.close()
             if assistant is not None:
                 await assistant.aclose()
             runtime.workspace.index.close()
@@ -134,7 +161,10 @@ def build_app(
     app.state.trusted_proxies = parse_networks(settings.trusted_proxies)  # whose X-Forwarded-For counts
     install_error_handlers(app)
     security = transport_security(settings.base_url, settings.allowed_hosts, settings.allowed_origins)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, mcp_max_bytes=settings.mcp_max_body_bytes)
+    uploads = {"/api/files": getattr(settings, "files_max_bytes", settings.max_body_bytes) + UPLOAD_OVERHEAD}
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, mcp_max_bytes=settings.mcp_max_body_bytes, upload_paths=uploads
+    )
     app.add_middleware(HostGuard, allowed_hosts=security.allowed_hosts)
     app.add_middleware(InternalErrors)  # last added = outermost: it answers a failure of any part inside
     app.state.allowed_hosts = security.allowed_hosts  # write routes check a browser's Origin against it
@@ -153,6 +183,7 @@ def build_app(
         routes_auth,
         routes,
         routes_files,
+        routes_user_files,
         routes_graph,
         routes_bases,
         routes_write,

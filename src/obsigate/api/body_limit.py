@@ -2,7 +2,9 @@
 :data:`MAX_BODY_BYTES`, 8 MiB) gets 413 ``too_large`` as ObsiGate's JSON error before any handler parses it. MCP
 (``/mcp``): a body over ``mcp_max_bytes`` (setting ``mcp_max_body_bytes``, default :data:`MCP_MAX_BODY_BYTES`,
 4 MiB) is refused by the SDK's transport with a plain-text 413 that MCP clients cannot show; it is answered here
-instead with the same 413 carrying a JSON-RPC error object (code ``-32600``, message ``too_large: …``)."""
+instead with the same 413 carrying a JSON-RPC error object (code ``-32600``, message ``too_large: …``). A POST to
+one of ``upload_paths`` (``/api/files``: the file space's uploads) has that path's own cap instead of
+``max_bytes``; its 413 is ``file_too_large``."""
 
 from __future__ import annotations
 
@@ -32,10 +34,17 @@ class BodyLimit:
     ``/mcp`` requests whose declared body is too large; turns the MCP SDK's own plain-text 413 (a streamed
     body without a length) into the same JSON-RPC error."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES, mcp_max_bytes: int = MCP_MAX_BODY_BYTES) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_BODY_BYTES,
+        mcp_max_bytes: int = MCP_MAX_BODY_BYTES,
+        upload_paths: dict[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.mcp_max_bytes = mcp_max_bytes
+        self.upload_paths = dict(upload_paths or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -47,8 +56,11 @@ class BodyLimit:
         if not scope["path"].startswith("/api"):
             await self.app(scope, receive, send)
             return
-        if self._declared_over(scope, self.max_bytes):
-            await self._refuse(send)
+        upload = scope.get("method") == "POST" and scope["path"] in self.upload_paths
+        limit = self.upload_paths[scope["path"]] if upload else self.max_bytes
+        code = "file_too_large" if upload else "too_large"
+        if self._declared_over(scope, limit):
+            await self._refuse(send, limit, code)
             return
         seen, over, answered = 0, False, False
 
@@ -57,7 +69,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:  # a chunked body without a length: stop reading it
+                if seen > limit:  # a chunked body without a length: stop reading it
                     over = True
                     return {"type": "http.disconnect"}
             return message
@@ -67,7 +79,7 @@ class BodyLimit:
             if over:  # the app's answer to the cut body ("error parsing the body") becomes our 413
                 if not answered and message["type"] == "http.response.start":
                     answered = True
-                    await self._refuse(send)
+                    await self._refuse(send, limit, code)
                 return
             await send(message)
 
@@ -103,7 +115,8 @@ class BodyLimit:
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"code": "too_large", "message": f"request body over {self.max_bytes} bytes"}).encode()
+    @staticmethod
+    async def _refuse(send: Send, limit: int, code: str = "too_large") -> None:
+        body = json.dumps({"code": code, "message": f"request body over {limit} bytes"}).encode()
         await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
         await send({"type": "http.response.body", "body": body})

@@ -32,6 +32,8 @@ SESSION_COOKIE = "obsigate_session"
 SESSION_CLAIM = "web_session"
 #: Methods that change something: the cross-site checks apply to them (RFC 9110 §9.2.1 "safe" methods are not).
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: The header the web app's file uploads carry (a multipart body passes the cross-site checks with it).
+UPLOAD_HEADER = "x-obsigate-upload"
 #: ``Sec-Fetch-Site`` values a browser sends for a request started by this server's own page (or typed in).
 _OWN_FETCH_SITES = frozenset({"same-origin", "none"})
 
@@ -39,7 +41,8 @@ _OWN_FETCH_SITES = frozenset({"same-origin", "none"})
 def check_same_site(request: Request) -> None:
     """The cross-site checks of every browser-reachable write (``routes_write.py``'s module docstring); also a
     FastAPI dependency. ``Origin``, when sent, must be this server's (``hosts.own_origins``); a POST, PUT or
-    PATCH body must be declared as JSON, which a cross-site "simple" request (no CORS preflight) cannot do.
+    PATCH body must be declared as JSON, which a cross-site "simple" request (no CORS preflight) cannot do, or be
+    a multipart upload with an ``Authorization`` or :data:`UPLOAD_HEADER` header (neither can such a request send).
 
     Raises:
         Forbidden (``forbidden_origin``): an ``Origin`` that is not this server.
@@ -57,10 +60,17 @@ def check_same_site(request: Request) -> None:
                 code="forbidden_origin",
                 hint="write from this server's own page, or list the origin in OBSIGATE_ALLOWED_ORIGINS",
             )
-    if request.method in ("POST", "PUT", "PATCH") and not request.headers.get("content-type", "").startswith(
-        "application/json"
-    ):
-        raise BadRequest("send the body as JSON (Content-Type: application/json)", code="unsupported_media_type")
+    content_type = request.headers.get("content-type", "")
+    if request.method in ("POST", "PUT", "PATCH") and not content_type.startswith("application/json"):
+        # a file upload (POST /api/files) is multipart, which a cross-site form can send: it must also carry a
+        # header such a page cannot set without a CORS preflight (never granted here)
+        upload = request.headers.get(UPLOAD_HEADER) or request.headers.get("authorization")
+        if not (content_type.startswith("multipart/form-data") and upload):
+            raise BadRequest(
+                "send the body as JSON (Content-Type: application/json), or a file upload as multipart/form-data "
+                f"with an Authorization or {UPLOAD_HEADER} header",
+                code="unsupported_media_type",
+            )
 
 
 def check_browser_write(request: Request) -> None:

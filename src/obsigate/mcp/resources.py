@@ -1,5 +1,6 @@
-"""MCP resources: one ``vault://{name}`` resource per accessible vault and the file template
-``vault://{name}/{+path}`` (RFC 6570 reserved expansion, so ``path`` keeps its ``/`` separators).
+"""MCP resources: one ``vault://{name}`` resource per accessible vault, the file template
+``vault://{name}/{+path}`` (RFC 6570 reserved expansion, so ``path`` keeps its ``/`` separators) and the caller's
+own files, ``obsigate://files/{file_id}`` (the file space, ``services/user_files.py``).
 
 This module parses URIs and renders results; the reads themselves are the tool layer's
 (:mod:`obsigate.tools.kinds.resources`: the caller's grants, the one path guard, redaction, rate limit, audit).
@@ -37,11 +38,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from obsigate.mcp.prompts import no_cursor
 from obsigate.tools.api import (
+    FILE_RESOURCE_TEMPLATE,
     FILE_TEMPLATE,
     VAULT_TEMPLATE,
     ServiceError,
     ToolContext,
     accessible_vaults,
+    read_file_resource,
     read_resource,
 )
 
@@ -52,6 +55,7 @@ RESOURCE_NOT_FOUND_LEGACY = -32002
 
 _VAULT_T = UriTemplate.parse(VAULT_TEMPLATE)
 _FILE_T = UriTemplate.parse(FILE_TEMPLATE)
+_USER_FILE_T = UriTemplate.parse(FILE_RESOURCE_TEMPLATE)
 
 ContextOf = Callable[[ServerRequestContext[Any, Any]], ToolContext]
 
@@ -65,6 +69,15 @@ _FILE_TEMPLATE = ResourceTemplate(
         "A file of a vault, by vault-relative path with '/' separators (e.g. vault://notes/Projects/Plan.md). "
         "Text is returned redacted; images and other binaries as base64 blobs."
     ),
+)
+
+
+#: A file of the caller's own file space (uploads, tool artifacts), by the file_id tools return.
+_USER_FILE_TEMPLATE = ResourceTemplate(
+    uri_template=FILE_RESOURCE_TEMPLATE,
+    name="user-file",
+    title="Your file",
+    description="One of your files (uploads, tool artifacts) by file_id: text redacted, binaries as base64 blobs.",
 )
 
 
@@ -95,9 +108,10 @@ class ResourceHandlers:
     async def list_templates(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListResourceTemplatesResult:
-        """``resources/templates/list``: the file template ``vault://{name}/{+path}``."""
+        """``resources/templates/list``: the file template ``vault://{name}/{+path}`` and the file space's
+        ``obsigate://files/{file_id}``."""
         no_cursor(params, "template list")
-        return ListResourceTemplatesResult(resource_templates=[_FILE_TEMPLATE])
+        return ListResourceTemplatesResult(resource_templates=[_FILE_TEMPLATE, _USER_FILE_TEMPLATE])
 
     async def read_resource(
         self, ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams
@@ -110,6 +124,9 @@ class ResourceHandlers:
         uri = str(params.uri)
         vault: str | None = None
         path: str | None = None
+        user_file = _USER_FILE_T.match(uri)
+        if user_file is not None:
+            return await self._read_user_file(ctx, uri, str(user_file["file_id"]))
         if file_vars := _FILE_T.match(uri):
             vault, path = str(file_vars["name"]), str(file_vars["path"])
         elif vault_vars := _VAULT_T.match(uri):
@@ -117,12 +134,7 @@ class ResourceHandlers:
         try:
             data = await read_resource(self.context_of(ctx), uri, vault, path)
         except ServiceError as exc:
-            if exc.code == "internal_error":  # the door logged it under exc.error_id
-                raise MCPError(
-                    INTERNAL_ERROR, f"internal_error: reading the resource failed unexpectedly (error id {exc.error_id})",
-                    {"code": exc.code, "error_id": exc.error_id},
-                ) from None  # fmt: skip
-            raise _protocol_error(exc, uri, ctx.protocol_version) from None
+            raise _read_error(exc, uri, ctx.protocol_version) from None
         if data["kind"] == "vault":
             body = {k: data[k] for k in ("name", "notes", "read_only")}
             return ReadResourceResult(
@@ -142,6 +154,35 @@ class ResourceHandlers:
         else:
             contents = TextResourceContents(uri=uri, mime_type=data["mime_type"], text=data["content"], meta=meta)
         return ReadResourceResult(contents=[contents])
+
+    async def _read_user_file(self, ctx: ServerRequestContext[Any, Any], uri: str, file_id: str) -> ReadResourceResult:
+        """``resources/read`` of ``obsigate://files/<file_id>``: one of the caller's files (another user's is
+        *resource not found*, like an id that never existed).
+
+        Raises:
+            MCPError: see the module docstring for codes.
+        """
+        try:
+            data = await read_file_resource(self.context_of(ctx), uri, file_id)
+        except ServiceError as exc:
+            raise _read_error(exc, uri, ctx.protocol_version) from None
+        if data["encoding"] == "base64":
+            return ReadResourceResult(
+                contents=[BlobResourceContents(uri=uri, mime_type=data["mime_type"], blob=data["content"])]
+            )
+        return ReadResourceResult(
+            contents=[TextResourceContents(uri=uri, mime_type=data["mime_type"], text=data["content"])]
+        )
+
+
+def _read_error(exc: ServiceError, uri: str, protocol_version: str) -> MCPError:
+    """The JSON-RPC error of a refused ``resources/read`` (an ``internal_error`` with its error id)."""
+    if exc.code == "internal_error":  # the door logged it under exc.error_id
+        return MCPError(
+            INTERNAL_ERROR, f"internal_error: reading the resource failed unexpectedly (error id {exc.error_id})",
+            {"code": exc.code, "error_id": exc.error_id},
+        )  # fmt: skip
+    return _protocol_error(exc, uri, protocol_version)
 
 
 def _protocol_error(exc: ServiceError, uri: str, protocol_version: str) -> MCPError:

@@ -36,7 +36,18 @@ from obsigate.tools.kinds import Operation
 from obsigate.tools.kinds.completion import COMPLETIONS_PER_MINUTE, MAX_VALUES, complete
 from obsigate.tools.kinds.prompts import get_prompt, list_prompts, prompt_arguments
 from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE, accessible_vaults, read_resource
-from obsigate.tools.operations import collect_context, download_file, vault_switches
+from obsigate.tools.operations import (
+    FILE_RESOURCE_TEMPLATE,
+    collect_context,
+    delete_user_file,
+    download_file,
+    download_user_file,
+    list_user_files,
+    read_file_resource,
+    upload_user_file,
+    user_file_info,
+    vault_switches,
+)
 from obsigate.tools.parts import FILE_URI_PREFIX, Part, ToolResult, text_line
 from obsigate.tools.pipeline import parse
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -44,6 +55,7 @@ from obsigate.tools.registry import REGISTRY, Risk, Scope, ToolKind, ToolSpec
 
 __all__ = [
     "COMPLETIONS_PER_MINUTE",
+    "FILE_RESOURCE_TEMPLATE",
     "FILE_TEMPLATE",
     "FILE_URI_PREFIX",
     "MAX_VALUES",
@@ -75,21 +87,27 @@ __all__ = [
     "call_tool_output",
     "collect_context",
     "complete",
+    "delete_user_file",
     "download_file",
+    "download_user_file",
     "error_body",
     "fit_to_budget",
     "get_prompt",
     "internal_error",
     "list_prompts",
+    "list_user_files",
     "offered_tools",
     "parse",
     "prompt_arguments",
     "proposal_of",
+    "read_file_resource",
     "read_resource",
     "settle",
     "shown_value",
     "strip_secret_fields",
     "text_line",
+    "upload_user_file",
+    "user_file_info",
     "vault_switches",
     "visible_tools",
 ]  # fmt: skip

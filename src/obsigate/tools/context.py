@@ -9,6 +9,7 @@ from obsigate.auth.principal import Principal
 from obsigate.domain.storage.tool_journal import ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.services.net.web import WebAccess
+from obsigate.services.user_files import FileSpace
 from obsigate.services.workspace import Workspace
 from obsigate.tools.confirm.store import ConfirmationService
 from obsigate.tools.ratelimit import ToolRateLimiter
@@ -30,7 +31,9 @@ class ToolRuntime:
     the fronts read and the confirmation tokens of ``propose_``/``apply_`` (``None``: those tools answer
     ``unavailable``); ``web``: the outbound settings of the web tools (the guard's allow list, the search
     engine); ``data_dir``: the server's data dir (the users' own spaces live under it,
-    ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir."""
+    ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir; ``files``: the users' file space
+    (``services/user_files.py``), ``None``: the file space tools are not offered and its operations answer
+    ``unavailable``."""
 
     workspace: Workspace
     journal: ToolJournal | None = None
@@ -41,6 +44,7 @@ class ToolRuntime:
     confirmations: ConfirmationService | None = None
     web: WebAccess = field(default_factory=WebAccess)
     data_dir: Path | None = None
+    files: FileSpace | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,8 @@
 """The fronts' entry points to their own operations (:mod:`obsigate.tools.catalog.fronts`, tools offered to no
 model), each one ``call_tool(..., front_call=True)``: the assistant's context and a file's bytes for a download;
-and the declared vaults' switches for the admins' settings page.
+and the declared vaults' switches for the admins' settings page; the caller's own file space
+(:mod:`obsigate.tools.catalog.user_files`: upload, list, metadata, bytes, delete, and MCP's
+``obsigate://files/{file_id}`` resource through ``call_operation``).
 """
 
 from __future__ import annotations
@@ -8,10 +10,15 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from obsigate.tools.catalog.user_files import FILE_RESOURCE_TEMPLATE
 from obsigate.tools.context import ToolContext
-from obsigate.tools.dispatch import call_tool
+from obsigate.tools.dispatch import call_operation, call_tool
+from obsigate.tools.kinds import Kind
 
-__all__ = ["collect_context", "download_file", "vault_switches"]
+__all__ = [
+    "FILE_RESOURCE_TEMPLATE", "collect_context", "delete_user_file", "download_file", "download_user_file",
+    "list_user_files", "read_file_resource", "upload_user_file", "user_file_info", "vault_switches",
+]  # fmt: skip
 
 
 async def collect_context(
@@ -74,3 +81,74 @@ async def vault_switches(ctx: ToolContext) -> list[dict[str, Any]]:
     # no rate limit: the admins' pages read it on every load, and an agent's exhausted budget must never lock
     # an admin out of revoking a grant
     return (await call_tool(ctx, "vault_switches", {}, front_call=True, limiter=None))["vaults"]
+
+
+async def upload_user_file(ctx: ToolContext, name: str, data: bytes, conversation: str | None = None) -> dict[str, Any]:
+    """Store ``data`` as a new file of the caller's space, named ``name`` (display only), in ``conversation``
+    (then it expires with the conversation's files; ``None``: kept until deleted): the tool ``upload_user_file``,
+    run as the person's own action (``ctx`` must be ``confirmed``).
+
+    Returns:
+        The file's record (``FileRecord.to_dict``: ``file_id``, ``name``, ``mime_type`` sniffed from the bytes,
+        ``size``, ``sha256``, ``created_at``, ``expires_at``, ``uri``...).
+
+    Raises:
+        ServiceError: ``file_too_large`` (413), ``quota_exceeded`` (507), ``invalid_argument``, ``unavailable``
+            (no file space), ``rate_limited``, ``confirmation_required`` (an unconfirmed context).
+    """
+    args: dict[str, Any] = {"name": name, "content": base64.b64encode(data).decode("ascii")}
+    if conversation is not None:
+        args["conversation"] = conversation
+    return (await call_tool(ctx, "upload_user_file", args, front_call=True))["file"]
+
+
+async def list_user_files(ctx: ToolContext, *, limit: int = 50, offset: int = 0) -> dict[str, Any]:
+    """The caller's files, newest first: the tool ``list_user_files`` (``{"files", "total", "offset",
+    "next_offset", "used_bytes", "quota_bytes"}``).
+
+    Raises:
+        ServiceError: ``invalid_argument``, ``unavailable``, ``rate_limited``.
+    """
+    return await call_tool(ctx, "list_user_files", {"limit": limit, "offset": offset}, front_call=True)
+
+
+async def user_file_info(ctx: ToolContext, file_id: str) -> dict[str, Any]:
+    """One of the caller's files: its record (the tool ``user_file_info``).
+
+    Raises:
+        ServiceError: ``not_found`` (no such id for this caller, another user's included), ``rate_limited``.
+    """
+    return (await call_tool(ctx, "user_file_info", {"file_id": file_id}, front_call=True))["file"]
+
+
+async def download_user_file(ctx: ToolContext, file_id: str) -> tuple[dict[str, Any], bytes]:
+    """One of the caller's files, its record and its bytes (the tool ``download_user_file``; a use: its expiry
+    moves on).
+
+    Raises:
+        ServiceError: ``not_found``, ``rate_limited``.
+    """
+    out = await call_tool(ctx, "download_user_file", {"file_id": file_id}, front_call=True)
+    return out["file"], base64.b64decode(out["content"])
+
+
+async def delete_user_file(ctx: ToolContext, file_id: str) -> dict[str, Any]:
+    """Delete one of the caller's files (bytes, record, caches): the tool ``delete_user_file``, the person's own
+    action (``ctx`` must be ``confirmed``). Returns the record it had.
+
+    Raises:
+        ServiceError: ``not_found``, ``rate_limited``, ``confirmation_required``.
+    """
+    return (await call_tool(ctx, "delete_user_file", {"file_id": file_id}, front_call=True))["file"]
+
+
+async def read_file_resource(ctx: ToolContext, uri: str, file_id: str) -> dict[str, Any]:
+    """MCP ``resources/read`` of ``obsigate://files/<file_id>``, through the door like every resource read.
+
+    Returns:
+        ``{"kind": "user_file", "mime_type", "name", "size", "encoding": "utf-8"|"base64", "content"}``.
+
+    Raises:
+        ServiceError: ``not_found`` (another user's id included), ``invalid_argument``, ``rate_limited``.
+    """
+    return await call_operation(ctx, Kind.RESOURCE, FILE_RESOURCE_TEMPLATE, {"uri": uri, "file_id": file_id})
