@@ -49,6 +49,9 @@ EXPECTED = {
     # the in-app assistant's web tools (tools/catalog/web.py), never offered over MCP
     "web_search": ["query", "max_results", "category", "language", "page"],
     "fetch_url": ["url", "max_chars"],
+    # the assistant's plans (tools/catalog/plans.py): read risk, they write only the caller's own space
+    "update_plan": ["explanation", "plan", "revision"],
+    "get_plan": [],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -93,6 +96,8 @@ WEB_ONLY = {
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
 IN_APP_ONLY = {"web_search", "fetch_url"}
+#: Read-risk tools that run directly but write the caller's own space (``own_space``: not ``readOnlyHint``).
+OWN_SPACE = {"update_plan"}
 
 #: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
 #: the tool's entry above.
@@ -103,7 +108,8 @@ IN_APP_ONLY = {"web_search", "fetch_url"}
 #: page fields (+314 chars), paid in part by shorter read/backup tool descriptions (-114): 53.7k. Issue 17 bounded
 #: the search tools' optional vault name at 64 characters like every other vault argument (+95): 53.8k.
 #: Issue 19 taught search_fulltext Obsidian's search syntax, named in its q description (+21): 53.8k.
-MAX_TOOLS_LIST_CHARS = 53_830
+#: Issue 21 added the assistant's plans, update_plan and get_plan (+2.1k, their lean result schema included): 55.9k.
+MAX_TOOLS_LIST_CHARS = 55_950
 
 #: tools/list order: the catalogue's families by their ORDER (tools/catalog/__init__.py), each in declaration order.
 LISTED_ORDER = [
@@ -117,6 +123,7 @@ LISTED_ORDER = [
     *["web_search", "fetch_url"],
     "text_action_input",
     "query_base",  # tools/catalog/bases.py (ORDER 34)
+    *["update_plan", "get_plan"],  # tools/catalog/plans.py (ORDER 214)
 ]
 
 #: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as

@@ -31,6 +31,8 @@ SERVER_FILES = {
     "domain/storage/backups.py": "the backup store in the data dir",
     "domain/storage/journal.py": "the change journal's own files in the data dir (vault paths go through vault_fs)",
     "domain/storage/private_files.py": "owner-only files and secrets in the data dir",
+    "domain/storage/user_space.py": "each user's own space in the data dir (lstat: a symlink there is refused)",
+    "services/plans.py": "the assistant's plans in the user's own space (O_NOFOLLOW on the plans folder's descriptor)",
     "domain/storage/owner.py": "owner.json in the data dir: which process holds it (obsigate mcp stdio reads it)",
     "domain/index/fulltext.py": "the tantivy index folder in the data dir",
     "domain/index/sqlite_store.py": "the SQLite index file in the data dir",

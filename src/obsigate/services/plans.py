@@ -85,30 +85,31 @@ _HEADING = re.compile(r"^#{1,6}\s")
 
 
 class PlanStep(BaseModel):
-    """One step: its text and its status."""
+    """One step: its text and its status (the tool's arguments hold the bounds: this is also what is read back
+    from a person's file, which may hold longer steps)."""
 
-    step: str = Field(min_length=1, max_length=MAX_STEP_CHARS)
+    step: str
     status: Status
 
 
 class PlanView(Result):
     """A plan as read from its file: ``exists`` false when none was made yet (``revision`` 0, no steps).
     ``revision``: pass it to ``update_plan``; ``status``: ``empty``/``pending``/``in_progress``/``completed``;
-    ``markdown``: the file's body (what a person sees); ``in_progress``: the step in progress, if any;
-    ``edited_by``: who wrote it last (``assistant`` or ``person``); ``summary``: one line for a steps list."""
+    ``markdown``: the file's body (what a person sees); ``edited_by``: who wrote it last (``assistant`` or
+    ``person``; a hand edit of the file is the person's). Lean on purpose: its schema is in every MCP tools/list."""
 
     exists: bool
-    conversation: str | None = None
     revision: int = 0
     status: str = "empty"
     explanation: str | None = None
     plan: list[PlanStep] = Field(default_factory=list)
-    in_progress: str | None = None
     edited_by: str | None = None
-    created: str | None = None
-    updated: str | None = None
     markdown: str = ""
-    summary: str = ""
+
+    @property
+    def in_progress(self) -> str | None:
+        """The text of the step in progress, if any."""
+        return next((s.step for s in self.plan if s.status == "in_progress"), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,20 +291,13 @@ def _read(dir_fd: int, name: str) -> str | None:
         raise PlanUnreadable("the plan file is not UTF-8 text", details={"line": 0}) from exc
 
 
-def _view(conversation: str | None, parsed: _Parsed | None) -> PlanView:
+def _view(parsed: _Parsed | None) -> PlanView:
     if parsed is None:
-        return PlanView(exists=False, conversation=conversation, summary="no plan yet", notice=None)
-    steps = parsed.steps
-    current = next((s.step for s in steps if s.status == "in_progress"), None)
-    done = sum(s.status == "completed" for s in steps)
-    summary = f"{len(steps)} steps, {done} done" + (f"; now: {current[:120]}" if current else "")
-    meta = parsed.meta
+        return PlanView(exists=False)
     return PlanView(
-        exists=True, conversation=conversation, revision=parsed.revision + (1 if parsed.edited_by_hand else 0),
-        status=_overall(steps), explanation=parsed.explanation, plan=steps, in_progress=current,
-        edited_by="person" if parsed.edited_by_hand else str(meta.get("edited_by") or "person"),
-        created=str(meta["created"]) if meta.get("created") else None,
-        updated=str(meta["updated"]) if meta.get("updated") else None, markdown=parsed.body, summary=summary,
+        exists=True, revision=parsed.revision + (1 if parsed.edited_by_hand else 0), status=_overall(parsed.steps),
+        explanation=parsed.explanation, plan=parsed.steps, markdown=parsed.body,
+        edited_by="person" if parsed.edited_by_hand else str(parsed.meta.get("edited_by") or "person"),
     )  # fmt: skip
 
 
@@ -318,7 +312,7 @@ def get_plan(data_dir: Path | None, user: str, conversation: str | None) -> Plan
     name = plan_name(conversation) + ".md"
     with _locked(folder) as fd:
         text = _read(fd, name)
-    return _view(conversation, parse_plan(text) if text is not None else None)
+    return _view(parse_plan(text) if text is not None else None)
 
 
 def check_steps(steps: list[PlanStep], explanation: str | None) -> None:
@@ -384,7 +378,7 @@ def update_plan(
             except OSError as err:
                 raise exc from err
             parsed, notice = None, f"the plan file could not be read ({exc.message}); it was kept as plans/{aside}"
-        current = _view(conversation, parsed)
+        current = _view(parsed)
         if revision is not None and current.exists and revision != current.revision:
             raise Conflict(
                 f"the plan is at revision {current.revision}, not {revision}: it changed since you read it",
@@ -397,13 +391,13 @@ def update_plan(
                 hint="read it (get_plan), then send the whole plan with its revision",
                 details={"plan": current.model_dump(exclude={"markdown"})},
             )
-        created = current.created or _now()
+        created = str(parsed.meta.get("created") or _now()) if parsed is not None else _now()
         data = render_plan(conversation, current.revision + 1, created, explanation, steps, by)
         try:
             atomic_write_at(fd, name, data.encode("utf-8"), mode=0o600)
         except OSError as exc:
             code = "storage_full" if is_storage_full(exc) else "write_failed"
             raise ServiceError(f"the plan could not be written: {exc.strerror}", code=code) from exc
-    view = _view(conversation, parse_plan(data))
+    view = _view(parse_plan(data))
     return view.model_copy(update={"notice": notice}) if notice else view
 

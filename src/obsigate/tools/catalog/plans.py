@@ -35,7 +35,7 @@ class PlanStepArg(ToolArgs):
 class UpdatePlanArgs(ToolArgs):
     explanation: str | None = Field(None, max_length=svc.MAX_EXPLANATION_CHARS)
     plan: list[PlanStepArg] = Field(max_length=svc.MAX_STEPS)
-    revision: int | None = Field(None, ge=0, description="From get_plan or your last update.")
+    revision: int | None = Field(None, ge=0)
 
 
 class GetPlanArgs(ToolArgs):
@@ -50,8 +50,8 @@ class GetPlanArgs(ToolArgs):
     own_space=True,
 )
 def update_plan(ctx: ToolContext, args: UpdatePlanArgs) -> PlanView:
-    """Write your plan for a multi-step task: the whole list each time, at most one step in_progress. The person
-    may edit it between steps: pass its revision (stale: conflict, read it again)."""
+    """Plan a multi-step task: send the whole list each time, one step in_progress at most, and the revision
+    last seen (the person may edit the plan)."""
     return svc.update_plan(
         ctx.runtime.data_dir, ctx.principal.name, ctx.session_id,
         [PlanStep(step=s.step, status=s.status) for s in args.plan],
@@ -62,5 +62,5 @@ def update_plan(ctx: ToolContext, args: UpdatePlanArgs) -> PlanView:
 
 @tool("get_plan", title="Read the plan", label=("Plan consulté", "Plan read"))
 def get_plan(ctx: ToolContext, args: GetPlanArgs) -> PlanView:
-    """Your plan for this conversation as saved now (the person may have edited it), with its revision."""
+    """Your plan as saved now (the person may have edited it), with its revision."""
     return svc.get_plan(ctx.runtime.data_dir, ctx.principal.name, ctx.session_id)
