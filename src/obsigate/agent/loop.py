@@ -54,6 +54,7 @@ from obsigate.agent.actions_protocol import join_answers
 from obsigate.agent.approval import created_paths, replaces_unseen
 from obsigate.agent.arg_cap import DEFAULT_MAX_ARGS_BYTES, cap_arguments
 from obsigate.agent.labels import state_label, step_state
+from obsigate.agent.plan_watch import PLAN_TOOLS, PlanWatch
 from obsigate.agent.prompts import chat_fallback
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
 from obsigate.agent.providers.schemas import model_schema
@@ -192,6 +193,10 @@ class Run:
     pending: list[Pending] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
+    #: the conversation may have a plan (agent/plan_watch.py): it is read before each model turn
+    plan_active: bool = False
+    #: an answer was already turned back once for a step left in progress
+    plan_nudged: bool = False
 
     @classmethod
     def new(cls, **kw: Any) -> Run:
@@ -327,6 +332,8 @@ class RunLoop:
         self.on_applied: Callable[[Run, dict[str, Any]], Awaitable[None]] | None = None
         #: the run's language, for the step labels (set by :meth:`run_calls` and :meth:`resolve`)
         self.language = "en"
+        #: the conversation's plan as this run sees it (agent/plan_watch.py; None: not watched)
+        self.plan: PlanWatch | None = None
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -427,8 +434,12 @@ class RunLoop:
             result = await call_tool(self.ctx, entry.name, entry.arguments)
         except ServiceError as exc:
             await self._fail(entry, exc)
+            if self.plan is not None:
+                await self.plan.saw(entry.name, None, self.emit)
             return
         await self._finish_entry(entry, self._content(result), "ok", _summary(result))
+        if self.plan is not None and entry.name in PLAN_TOOLS:
+            await self.plan.saw(entry.name, result, self.emit)
 
     async def _propose(self, run: Run, entry: Step) -> Proposal | None:
         """``propose_<tool>`` for ``entry``: the stored proposal (its id, paths and view), its token left behind."""
