@@ -110,3 +110,29 @@ def test_a_run_that_never_plans_reads_no_plan(assistant: Any) -> None:
     assert out.status == 200 and out.one("message")["content"] == "Hello." and not out.named("plan")
     assert NOTE_HEAD not in json.dumps(a.fake.requests[0].json)
     assert _plan_files(a.data) == [] and len(a.fake.requests) == 1
+
+
+def test_a_conversations_plan_is_its_owners_only(assistant: Any, tmp_path: Path) -> None:
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from obsigate.auth.tokens import TokenService
+    from obsigate.auth.users import UserStore
+
+    data = tmp_path / "data"
+    data.mkdir()
+    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
+    tokens = TokenService(data / "jwt_secret")
+    alice = {"Authorization": f"Bearer {tokens.issue(users.add_user('alice', None, vaults=['notes']))}"}
+    bob = {"Authorization": f"Bearer {tokens.issue(users.add_user('bob', None, vaults=['notes']))}"}
+    users.close()
+    a = assistant(auth_enabled=True, data_dir=data)
+    a.fake.add(o.stream_tool_calls([("p", "update_plan", {"plan": PLAN[:1]})]), o.stream_text(["Planned."]))
+    cid = a.agent(ASK, headers=alice).one("done")["conversation_id"]
+    url = f"{a.url}/api/ai/conversations/{cid}/plan"
+    assert httpx2.get(url).status_code == 401
+    assert httpx2.get(url, headers=alice).json()["plan"] == PLAN[:1]
+    for response in (httpx2.get(url, headers=bob), httpx2.put(url, headers=bob, json={"plan": PLAN, "revision": 1})):
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
+    assert not (data / "users" / "bob").exists()  # bob's refused edit wrote nothing anywhere
+    assert httpx2.get(url, headers=alice).json()["revision"] == 1
+    assert httpx2.get(f"{a.url}/api/ai/conversations/nope/plan", headers=alice).status_code == 404
