@@ -30,10 +30,13 @@ def test_the_persons_edits_reach_the_next_step_and_a_step_left_in_progress_is_tu
 ) -> None:
     a = assistant()
     a.fake.add(
-        o.stream_tool_calls([
-            ("c_plan", "update_plan", {"explanation": "Two steps.", "plan": PLAN}),
-            ("c_make", "create_file", {"vault": "notes", "path": "Summary.md", "content": "# Summary\n"}),
-        ], text="Planning."),  # fmt: skip
+        o.stream_tool_calls(
+            [
+                ("c_plan", "update_plan", {"explanation": "Two steps.", "plan": PLAN}),
+                ("c_make", "create_file", {"vault": "notes", "path": "Summary.md", "content": "# Summary\n"}),
+            ],
+            text="Planning.",
+        ),
         o.stream_text(["All done."]),  # leaves 'Draft the summary…' in progress: turned back
         o.stream_text(["Done, the summary is drafted."]),  # still in progress: a second answer ends the run
     )

@@ -77,6 +77,8 @@ def test_a_plan_survives_restarts_and_kill_9(tmp_path: Path) -> None:
         server = Server({"notes": vault}, data)
         got = call(server, "get_plan", {})
         assert got["revision"] in (answered[-1], answered[-1] + 1) and len(got["plan"]) == 20
-        assert call(server, "update_plan", {"plan": PLAN, "revision": got["revision"]})["revision"] == got["revision"] + 1
+        assert (
+            call(server, "update_plan", {"plan": PLAN, "revision": got["revision"]})["revision"] == got["revision"] + 1
+        )
     finally:
         server.stop()

@@ -57,7 +57,7 @@ def test_update_writes_a_markdown_checklist_and_get_reads_it_back(rt: ToolRuntim
     assert "- [~] Draft the summary" in out["markdown"]  # the rendered plan is in the result every consumer reads
     text = plan_file(rt).read_text(encoding="utf-8")
     assert text.startswith('---\nconversation: "c1"\nrevision: 1\n')
-    assert "status: \"in_progress\"" in text and "edited_by: \"assistant\"" in text
+    assert 'status: "in_progress"' in text and 'edited_by: "assistant"' in text
     assert text.endswith("# Plan\n\nSummary first.\n\n- [x] Read the meeting notes\n- [~] Draft the summary\n"
                          "- [ ] Link it from Home\n")  # fmt: skip
     assert os.stat(plan_file(rt)).st_mode & 0o777 == 0o600

@@ -404,7 +404,9 @@ class Assistant:
             self.store.append(principal.name, run.conversation_id, *messages, provider=config.name, model=config.model)
 
         # the run's calls belong to its conversation (plans are kept per conversation), the run being the turn
-        loop = RunLoop(self._ctx(principal, run.conversation_id, run.id), self.client(config), self.limits, emit, record)
+        loop = RunLoop(
+            self._ctx(principal, run.conversation_id, run.id), self.client(config), self.limits, emit, record
+        )
         loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
         loop.plan = PlanWatch(loop.ctx, active=run.plan_active)  # a resumed turn's deferred plan calls count too
         return loop

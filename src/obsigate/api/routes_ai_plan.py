@@ -38,7 +38,7 @@ def _assistant(request: Request) -> Assistant:
     assistant = getattr(request.app.state, "assistant", None)
     if assistant is None:
         raise Unavailable("the assistant is not available on this server")
-    return assistant  # type: ignore[no-any-return]
+    return assistant
 
 
 def _plan_ctx(request: Request, ctx: Any, conversation_id: str) -> Any:

@@ -61,9 +61,9 @@ from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavail
 from obsigate.services.results import Result
 
 __all__ = [
-    "DEFAULT_PLAN", "MAX_EXPLANATION_CHARS", "MAX_FILE_BYTES", "MAX_STEPS", "MAX_STEP_CHARS", "PlanStep", "PlanView",
-    "PlanUnreadable", "Status", "check_steps", "get_plan", "parse_plan", "plan_name", "render_body", "render_plan",
-    "update_plan",
+    "DEFAULT_PLAN", "MAX_EXPLANATION_CHARS", "MAX_FILE_BYTES", "MAX_STEPS", "MAX_STEP_CHARS", "PlanStep",
+    "PlanUnreadable", "PlanView", "Status", "check_steps", "get_plan", "parse_plan", "plan_name", "render_body",
+    "render_plan", "update_plan",
 ]  # fmt: skip
 
 #: At most this many steps per update, each at most this many characters; the explanation at most this many.
@@ -78,7 +78,7 @@ PLANS_DIR = "plans"
 
 Status = Literal["pending", "in_progress", "completed"]
 _MARK = {"pending": " ", "in_progress": "~", "completed": "x"}
-_STATUS_OF = {" ": "pending", "~": "in_progress", "/": "in_progress", "x": "completed", "X": "completed"}
+_STATUS_OF: dict[str, Status] = {" ": "pending", "~": "in_progress", "/": "in_progress", "x": "completed", "X": "completed"}
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 _ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,3}[.)])\s+(?:\[(.)\](?:\s+|$))?(.*)$")
 _HEADING = re.compile(r"^#{1,6}\s")
@@ -204,7 +204,7 @@ def parse_plan(text: str) -> _Parsed:
     if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
         raise PlanUnreadable("the plan's revision is not a whole number", details={"line": 1})
     explanation: list[str] = []
-    steps: list[tuple[str, str]] = []
+    steps: list[tuple[Status, str]] = []
     heading_seen = False
     for n, line in enumerate(body.split("\n"), start=body_line):
         if not line.strip():
@@ -213,7 +213,9 @@ def parse_plan(text: str) -> _Parsed:
         if item is not None:
             mark, rest = item.group(1), item.group(2).strip()
             if mark is not None and mark not in _STATUS_OF:
-                raise PlanUnreadable(f"line {n}: [{mark}] is not a step status ([ ], [~], [/], [x])", details={"line": n})
+                raise PlanUnreadable(
+                    f"line {n}: [{mark}] is not a step status ([ ], [~], [/], [x])", details={"line": n}
+                )
             if rest:
                 steps.append((_STATUS_OF[mark] if mark is not None else "pending", rest))
             continue
@@ -400,4 +402,3 @@ def update_plan(
             raise ServiceError(f"the plan could not be written: {exc.strerror}", code=code) from exc
     view = _view(parse_plan(data))
     return view.model_copy(update={"notice": notice}) if notice else view
-
