@@ -78,7 +78,8 @@ PLANS_DIR = "plans"
 
 Status = Literal["pending", "in_progress", "completed"]
 _MARK = {"pending": " ", "in_progress": "~", "completed": "x"}
-_STATUS_OF: dict[str, Status] = {" ": "pending", "~": "in_progress", "/": "in_progress", "x": "completed", "X": "completed"}
+_STATUS_OF: dict[str, Status] = {" ": "pending", "~": "in_progress", "/": "in_progress", "x": "completed"}
+_STATUS_OF["X"] = "completed"
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 _ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,3}[.)])\s+(?:\[(.)\](?:\s+|$))?(.*)$")
 _HEADING = re.compile(r"^#{1,6}\s")
