@@ -85,7 +85,8 @@ export function planPart(c, { t, conversationId, onError }) {
     saving = true;
     note.hidden = true;
     try {
-      show(await api.editConversationPlan(id, { plan: steps, revision: plan.revision }, QUIET));
+      const body = { plan: steps, revision: plan.revision, explanation: plan.explanation || undefined };
+      show(await api.editConversationPlan(id, body, QUIET));
     } catch (err) {
       if (err.code === "conflict") { say(t("assistant.plan.conflict")); await load(id); }
       else if (err.code === "invalid_argument") say(err.message);
