@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from fakes import gemini_replies as g
 from fakes import openai_replies as o
 
 from obsigate.agent.plan_watch import NOTE_HEAD
@@ -139,3 +140,27 @@ def test_a_conversations_plan_is_its_owners_only(assistant: Any, tmp_path: Path)
     assert not (data / "users" / "bob").exists()  # bob's refused edit wrote nothing anywhere
     assert httpx2.get(url, headers=alice).json()["revision"] == 1
     assert httpx2.get(f"{a.url}/api/ai/conversations/nope/plan", headers=alice).status_code == 404
+
+
+def test_the_plan_in_geminis_dialect(assistant: Any) -> None:
+    """The note after a turn's function responses is a user content of its own; the model's step before it is
+    replayed verbatim, its thought signature with it."""
+    a = assistant()
+    a.fake.add(
+        g.stream_calls([("update_plan", {"plan": PLAN})], text="Planning.", signature="c2lnMQ=="),
+        g.stream_text(["Working on the draft."]),  # turned back: a step is in progress
+        g.stream_text(["Drafted."]),
+    )
+    out = a.agent({**ASK, "provider": "gemini"})
+    assert out.status == 200 and out.one("message")["content"] == "Drafted."
+    assert out.one("plan")["revision"] == 1 and out.one("notice")["code"] == "plan_in_progress"
+    contents = a.fake.requests[1].json["contents"]
+    assert [c["role"] for c in contents] == ["user", "model", "user", "user"]
+    assert contents[1]["parts"][-1]["thoughtSignature"] == "c2lnMQ=="
+    assert contents[2]["parts"][0]["functionResponse"]["name"] == "update_plan"
+    assert (
+        contents[3]["parts"][0]["text"].startswith(NOTE_HEAD)
+        and "- [~] Draft the summary" in contents[3]["parts"][0]["text"]
+    )
+    hinted = a.fake.requests[2].json["contents"]
+    assert hinted[-2]["role"] == "model" and "in progress: complete it" in hinted[-1]["parts"][-1]["text"]
