@@ -54,6 +54,9 @@ EXPECTED = {
     "read_user_file": ["file_id", "offset"],
     "user_file_info": ["file_id"],
     "download_user_file": ["file_id"],
+    # the assistant's plans (tools/catalog/plans.py): read risk, they write only the caller's own space
+    "update_plan": ["explanation", "plan", "revision"],
+    "get_plan": [],
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -105,6 +108,8 @@ WEB_ONLY = {
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
 IN_APP_ONLY = {"web_search", "fetch_url"}
+#: Read-risk tools that run directly but write the caller's own space (``own_space``: not ``readOnlyHint``).
+OWN_SPACE = {"update_plan"}
 
 #: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
 #: the tool's entry above.
@@ -135,6 +140,7 @@ LISTED_ORDER = [
     *["list_user_files", "read_user_file", "upload_user_file", "user_file_info", "download_user_file"],
     "delete_user_file",  # tools/catalog/user_files.py (ORDER 11)
     "query_base",  # tools/catalog/bases.py (ORDER 34)
+    *["update_plan", "get_plan"],  # tools/catalog/plans.py (ORDER 214)
 ]
 
 #: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as

@@ -34,6 +34,7 @@ SERVER_FILES = {
     "domain/storage/tool_journal.py": "the tool journal, its salt, signing key and head file in the data dir",
     "domain/storage/user_space.py": "each user's own space in the data dir (users/<user>/), walked without symlinks",
     "services/user_files.py": "the users' file space in the data dir (users/<user>/files/, by file_id, O_NOFOLLOW)",
+    "services/plans.py": "the assistant's plans in the user's own space (O_NOFOLLOW on the plans folder's descriptor)",
     "domain/storage/owner.py": "owner.json in the data dir: which process holds it (obsigate mcp stdio reads it)",
     "domain/index/fulltext.py": "the tantivy index folder in the data dir",
     "domain/index/sqlite_store.py": "the SQLite index file in the data dir",

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from catalogue import MCP_TOOLS
+from catalogue import MCP_TOOLS, OWN_SPACE
 from support import REPO, SHARED_VAULTS, SMALL_VAULT, free_port, write_tree
 
 pytestmark = pytest.mark.e2e
@@ -161,7 +161,8 @@ def test_tools_list(inspector_dir: Path, served: Served, tmp_path: Path, era: li
     tools = {t["name"]: t for t in out["result"]["tools"]}
     assert set(tools) == MCP_TOOLS
     assert all("outputSchema" in t for t in tools.values())
-    assert all(t["annotations"]["readOnlyHint"] is (not name.startswith("apply_")) for name, t in tools.items())
+    writes = {name for name in tools if name.startswith("apply_")} | OWN_SPACE
+    assert all(t["annotations"]["readOnlyHint"] is (name not in writes) for name, t in tools.items())
 
 
 def test_propose_then_apply_a_new_note(inspector_dir: Path, served: Served, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from catalogue import MCP_TOOLS
+from catalogue import MCP_TOOLS, OWN_SPACE
 from jsonschema import Draft202012Validator
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
@@ -71,8 +71,9 @@ async def test_tools_list_both_eras(gateway, era: str) -> None:
         if tool.name.startswith("apply_"):  # the only tools that change anything, and they say so
             dangerous = tool.name.removeprefix("apply_").startswith(("rename_", "move_", "replace_", "delete_"))
             assert tool.annotations.read_only_hint is False and tool.annotations.destructive_hint is dangerous
-        else:
-            assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
+        else:  # an own_space tool (update_plan) writes only the caller's own space, and says it is not read-only
+            assert tool.annotations.read_only_hint is (tool.name not in OWN_SPACE)
+            assert tool.annotations.destructive_hint is False
         assert tool.output_schema is not None and tool.output_schema.get("type") == "object"
         assert tool.input_schema["type"] == "object" and tool.input_schema.get("additionalProperties") is False
         assert tool.title and tool.description
@@ -85,9 +86,10 @@ async def test_tools_list_order_is_deterministic(gateway) -> None:
     assert first == second == [s.name for s in gateway.runtime.registry if s.name in MCP_TOOLS]
 
 
-async def test_user_without_vaults_sees_only_list_vaults(gateway, era: str) -> None:
+async def test_user_without_vaults_sees_only_the_tools_without_a_vault(gateway, era: str) -> None:
     async with gateway.client(gateway.tokens["carol"], era) as client:
-        assert [t.name for t in (await client.list_tools()).tools] == ["list_vaults"]
+        # the tools that take no vault: list_vaults, and the plan of the caller's own space
+        assert [t.name for t in (await client.list_tools()).tools] == ["list_vaults", "update_plan", "get_plan"]
         result = await client.call_tool("list_vaults", {})
         assert (await check_structured(client, "list_vaults", result))["vaults"] == []
         assert (await client.list_resources()).resources == []

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from catalogue import EXPECTED, FRONT_WRITES, IN_APP_ONLY, LISTED_ORDER, REBASED, WEB_ONLY, WRITES
+from catalogue import EXPECTED, FRONT_WRITES, IN_APP_ONLY, LISTED_ORDER, OWN_SPACE, REBASED, WEB_ONLY, WRITES
 
 from obsigate.tools.api import REGISTRY, Scope
 from obsigate.tools.catalog.links import ExportGraphArgs, ExportGraphResult
@@ -40,10 +40,11 @@ def test_read_tools_are_read_only_and_offered_everywhere() -> None:
         assert "truncated" in spec.output_schema["properties"]
         assert len(spec.description) > 40
         if spec.risk == "read" and spec.kind is ToolKind.TOOL:
+            assert spec.own_space is (spec.name in OWN_SPACE), spec.name
             assert spec.annotations == {
-                "readOnlyHint": True,
+                "readOnlyHint": spec.name not in OWN_SPACE,
                 "destructiveHint": False,
-                "idempotentHint": True,
+                "idempotentHint": spec.name not in OWN_SPACE,
                 "openWorldHint": False,
             }
 

@@ -101,6 +101,9 @@ export const conversation = (id, opts, params = null) => get(`/api/ai/conversati
 /** The link to an image kept with one of your conversations (agent/images.py). */
 export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${seg(id)}/images/${seg(imageId)}`;
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);
+/** A conversation's plan (issue 21): read it, or send the person's edit with the revision it was made on. */
+export const conversationPlan = (id, opts) => get(`/api/ai/conversations/${seg(id)}/plan`, null, opts);
+export const editConversationPlan = (id, body, opts) => send("PUT", `/api/ai/conversations/${seg(id)}/plan`, body, opts);
 /** Stream an answer: `agent` true for the agent (tools, confirmations; a resume is {run_id, confirm_all}), false for a plain chat. */
 export const ask = (agent, body, onEvent, opts) => events(agent ? "/api/ai/bookslm/agent" : "/api/ai/bookslm/chat", body, onEvent, opts);
 /** Undo every file change of one of your agent runs ({force}: also files changed since). */

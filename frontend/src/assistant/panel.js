@@ -24,6 +24,7 @@ import { contextFields, diffKind, initialState, reduce, restoredTurn } from "./s
 import { turnView } from "./turn.js";
 import { errorTurn } from "./errors.js";
 import { showEmptyState } from "./onboarding.js";
+import { planPart } from "./plan.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
 const QUIET = { quiet: true, auth401: false };
@@ -140,6 +141,7 @@ export function mountAssistant(root, options) {
     submit: () => (controller ? controller.abort() : ask()),
     newConversation: () => { convs.newConversation(); c.input.focus(); },
   });
+  const plan = planPart(c, { t, onError, conversationId: () => state.conversationId }); // the plan box (issue 21)
   const mentions = mentionsPart(c, { t, context, state: () => state, dispatch, attachImage: (item) => images.attachVault(item.vault, item.path) });
   const images = imagesPart(c, { t });
   const models = modelsPart(c, t, onError);
@@ -156,6 +158,7 @@ export function mountAssistant(root, options) {
     const before = state;
     state = reduce(state, action);
     if (state.conversationId !== before.conversationId) convs.drawConversation();
+    plan.follow(action, state.conversationId); // a plan event, a conversation opened or a new one
     if (state.chips !== before.chips) mentions.drawChips();
     if (turn && state.turn && state.turn !== before.turn) turn.draw(state.turn);
     if (state.turn && state.turn.applied > (before.turn?.applied ?? 0)) wroteSoon();
@@ -167,7 +170,6 @@ export function mountAssistant(root, options) {
     clearTimeout(writeTimer);
     writeTimer = setTimeout(wroteNow, WRITE_DEBOUNCE_MS);
   }
-
   function wroteNow() {
     clearTimeout(writeTimer);
     writeTimer = null;

@@ -32,6 +32,7 @@ from obsigate.agent.actions_protocol import note_message
 from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, tool_defs
+from obsigate.agent.plan_watch import PlanWatch, turn_back, with_plan
 from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
 from obsigate.agent.store import AgentStore
 from obsigate.agent.user_skills import SkillBook
@@ -374,6 +375,7 @@ class Assistant:
         run = Run.new(
             user=principal.name, conversation_id=cid, provider=config.name, model=config.model,
             system=prepared.system, vault=ask.vault, language=ask.language,
+            plan_active=bool(prepared.history),  # a new conversation has no plan yet: nothing to read
         )  # fmt: skip
         loop = self._loop(principal, run, config, emit)
         user_msg = img.user_message(ask.message, prepared.images)
@@ -436,6 +438,7 @@ class Assistant:
         loop = RunLoop(self._run_ctx(principal, run), self.client(config), self.limits, emit, record)
         loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
         loop.keep_media = keep_media  # a result's images and PDFs, once per conversation (agent/images.py)
+        loop.plan = PlanWatch(loop.ctx, active=run.plan_active)  # a resumed turn's deferred plan calls count too
         return loop
 
     def _keep_change(self, ctx: ToolContext, principal: Principal) -> Callable[[Run, dict[str, Any]], Awaitable[None]]:
@@ -466,8 +469,10 @@ class Assistant:
         return report
 
     async def _drive(self, loop: RunLoop, principal: Principal, run: Run, messages: list[dict[str, Any]]) -> None:
-        """Model turns until an answer, a pause or a limit; ``done`` at the end."""
+        """Model turns until an answer, a pause or a limit; ``done`` at the end. The conversation's plan is read
+        before each turn and an answer that leaves a step in progress is turned back once (agent/plan_watch.py)."""
         stopped = "completed"
+        watch = loop.plan = loop.plan or PlanWatch(loop.ctx, active=run.plan_active)
         try:
             while True:
                 if run.iterations >= self.limits.max_iterations:
@@ -475,8 +480,15 @@ class Assistant:
                 elif loop.quota_hit:
                     stopped = "quota_exceeded"
                 final = stopped != "completed"  # a limit: one last turn, text only, so the person gets an answer
-                turn = await loop.ask(run, messages, final=final)
+                plan = await watch.read(loop.emit) if run.tools_on else None
+                turn = await loop.ask(run, with_plan(messages, plan), final=final)
                 run.iterations += 1
+                hint = None if turn.tool_calls or final or run.plan_nudged else turn_back(plan)
+                if hint is not None:  # once per run; the answer and the hint are this run's only, never stored
+                    run.plan_nudged = True
+                    await loop.emit("notice", {"code": "plan_in_progress", "message": hint})
+                    messages.extend([turn.message, {"role": "user", "content": hint}])
+                    continue
                 await loop.record([turn.message])
                 messages.append(turn.message)
                 if not turn.tool_calls or final:
@@ -489,6 +501,7 @@ class Assistant:
                         return  # paused on the answer's obsigate-action blocks
                     break
                 await loop.run_calls(run, turn.tool_calls)
+                run.plan_active = watch.active
                 if run.pending:
                     await self._pause(loop, principal, run)
                     return

@@ -54,6 +54,7 @@ from obsigate.agent.actions_protocol import join_answers
 from obsigate.agent.approval import created_paths, replaces_unseen
 from obsigate.agent.arg_cap import DEFAULT_MAX_ARGS_BYTES, cap_arguments
 from obsigate.agent.labels import state_label, step_state
+from obsigate.agent.plan_watch import PLAN_TOOLS, PlanWatch
 from obsigate.agent.prompts import chat_fallback
 from obsigate.agent.providers.base import ChatRequest, Provider, ToolCall, ToolDef, ToolsRejected, Turn, Usage
 from obsigate.agent.providers.schemas import model_schema
@@ -201,6 +202,10 @@ class Run:
     pending: list[Pending] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
+    #: the conversation may have a plan (agent/plan_watch.py): it is read before each model turn
+    plan_active: bool = False
+    #: an answer was already turned back once for a step left in progress
+    plan_nudged: bool = False
 
     @classmethod
     def new(cls, **kw: Any) -> Run:
@@ -340,6 +345,8 @@ class RunLoop:
         #: (``id``: its SHA-256), for the provider requests that replay it and the web app (None: not kept, the
         #: model reads the part's text line only)
         self.keep_media: Callable[[str, str, bytes], Awaitable[None]] | None = None
+        #: the conversation's plan as this run sees it (agent/plan_watch.py; None: not watched)
+        self.plan: PlanWatch | None = None
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -472,12 +479,16 @@ class RunLoop:
             result = await self._media(run, entry, output) if output.parts else output.data
         except ServiceError as exc:
             await self._fail(entry, exc)
+            if self.plan is not None:
+                await self.plan.saw(entry.name, None, self.emit)
             return
         lines = output.text_lines()
         summary = (
             "; ".join(lines)[:300] if lines and result is not output.data else _summary(result)
         )  # media: say which
         await self._finish_entry(entry, self._content(result, lines), "ok", summary)
+        if self.plan is not None and entry.name in PLAN_TOOLS:
+            await self.plan.saw(entry.name, result, self.emit)
 
     async def _propose(self, run: Run, entry: Step) -> Proposal | None:
         """``propose_<tool>`` for ``entry``: the stored proposal (its id, paths and view), its token left behind."""

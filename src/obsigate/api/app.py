@@ -37,6 +37,7 @@ from obsigate.api import (
     routes_ai_actions,
     routes_ai_config,
     routes_ai_images,
+    routes_ai_plan,
     routes_ai_skills,
     routes_assistant_context,
     routes_auth,
@@ -192,6 +193,7 @@ def build_app(
         routes_assistant_context,
         routes_ai_skills,  # before any /api/ai/{name} route: "skills" is not a name
         routes_ai,
+        routes_ai_plan,  # the conversations' plans (issue 21)
         routes_ai_images,
         routes_ai_actions,  # POST /api/ai/{action}: only the 16 action ids match it
     ):  # routes: every plain tool route, one table

@@ -159,6 +159,9 @@ class ToolSpec:
     ``propose_``/``apply_`` spec and the tool it derives from (neither has a label or a route of its own).
     ``available``: ``(ToolRuntime) -> bool``, whether the server is set up for the tool (web_search without a
     search engine is not); ``None``: always. An unavailable tool is offered to no model.
+    ``own_space``: a ``read``-risk tool that writes only the caller's own space (``<data-dir>/users/<user>/``,
+    never a vault: the assistant's plans): it runs directly like a read, but its MCP annotations do not claim
+    it is read-only.
     """
 
     name: str
@@ -178,6 +181,7 @@ class ToolSpec:
     kind: ToolKind = ToolKind.TOOL
     origin: ToolSpec | None = None
     available: Callable[[Any], bool] | None = None
+    own_space: bool = False
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -212,7 +216,7 @@ class ToolSpec:
         if self.kind is ToolKind.PROPOSE:
             return {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
         return {
-            "readOnlyHint": self.risk is Risk.READ and self.kind is ToolKind.TOOL,
+            "readOnlyHint": self.risk is Risk.READ and self.kind is ToolKind.TOOL and not self.own_space,
             "destructiveHint": self.risk is Risk.DANGEROUS,
             "idempotentHint": self.idempotent and self.kind is ToolKind.TOOL,
             "openWorldHint": False,
@@ -339,6 +343,7 @@ def tool(
     rest: Rest | Iterable[Rest] = (),
     registry: ToolRegistry | None = None,
     available: Callable[[Any], bool] | None = None,
+    own_space: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a tool. The function's docstring becomes its description; its annotations give the models.
 
@@ -354,6 +359,7 @@ def tool(
         label: the assistant's step label, ``(French, English)``; placeholders from :data:`LABEL_FIELDS`.
         rest: the tool's REST route, or several (see :class:`Rest`).
         available: ``(ToolRuntime) -> bool``: whether the server is configured for the tool (see :class:`ToolSpec`).
+        own_space: a ``read`` tool that writes the caller's own space only (see :class:`ToolSpec`).
 
     Raises:
         TypeError: the function is not ``(ctx, args: ToolArgs subclass) -> ToolOutput subclass``, has no
@@ -380,6 +386,8 @@ def tool(
             raise TypeError(f"tool {name}: the docstring is the model-facing description and is required")
         if planner is not None and len(inspect.signature(planner).parameters) != 2:
             raise TypeError(f"tool {name}: planner signature must be (ctx, args)")
+        if own_space and risk is not Risk.READ:
+            raise ValueError(f"tool {name}: own_space is for read-risk tools (they run without a confirmation)")
         if rebased and planner is None:
             raise ValueError(f"tool {name}: only a tool with a planner can be rebased")
         _check_label(name, label)
@@ -402,6 +410,7 @@ def tool(
                 label=label,
                 rest=routes,
                 available=available,
+                own_space=own_space,
             )
         )
         return func

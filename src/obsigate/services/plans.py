@@ -1,0 +1,405 @@
+"""The assistant's plans (issue 21 item 4; ``arsenal.md`` §d, the schema of OpenAI Codex's ``update_plan``).
+
+A plan is a markdown file in its owner's own space, one per conversation:
+``<data-dir>/users/<user>/plans/<conversation>.md`` (a call without a conversation, REST or a stateless MCP
+request, uses the user's default plan ``_default.md``). It is never a vault: no index, no backups, no
+confirmation. The file is the only copy: it is re-read at every call (never cached), so a person who edits it
+between two steps of a run (the panel, or the file itself) is seen by the next step.
+
+The file::
+
+    ---
+    conversation: "4f0c..."
+    revision: 3
+    created: "2026-12-04T17:31:00Z"
+    updated: "2026-12-04T17:35:12Z"
+    status: in_progress
+    edited_by: assistant
+    digest: "9b1e..."
+    ---
+    # Plan
+
+    Why the plan changed (the last update's explanation).
+
+    - [x] Read the notes
+    - [~] Draft the summary
+    - [ ] Link it from Home
+
+``- [ ]`` pending, ``- [~]`` (or ``- [/]``) in progress, ``- [x]`` completed. Every update re-renders the whole
+file and writes it atomically (temp + fsync + rename). ``revision`` grows by one per write; an update naming
+another revision than the one on disk is refused (``conflict``, the current plan in ``details``). ``digest`` is
+the SHA-256 of the body as written: a body edited by hand (the digest no longer matches) counts as one more
+revision, so an update from a model that read the plan before the edit is refused too.
+
+Reading tolerates a person's edits: ``*``/``+``/numbered items, ``[X]``, a bullet without a box (a pending
+step), indented lines (they continue the step above), blank lines. Anything else (prose after the first step,
+an unknown box ``[?]``, broken frontmatter) makes the plan ``plan_unreadable``: nothing is guessed, and an
+update then moves the person's file aside (``<name>.md.unreadable-<time>``) before it writes, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from obsigate.domain.markdown.frontmatter import load_frontmatter, split_frontmatter
+from obsigate.domain.storage.atomic import atomic_write_at
+from obsigate.domain.storage.user_space import UnsafeUserName, user_dir
+from obsigate.services.errors import BadRequest, Conflict, ServiceError, Unavailable, is_storage_full
+from obsigate.services.results import Result
+
+__all__ = [
+    "DEFAULT_PLAN", "MAX_EXPLANATION_CHARS", "MAX_FILE_BYTES", "MAX_STEPS", "MAX_STEP_CHARS", "PlanStep",
+    "PlanUnreadable", "PlanView", "Status", "check_steps", "get_plan", "parse_plan", "plan_name", "render_body",
+    "render_plan", "update_plan",
+]  # fmt: skip
+
+#: At most this many steps per update, each at most this many characters; the explanation at most this many.
+MAX_STEPS = 50
+MAX_STEP_CHARS = 500
+MAX_EXPLANATION_CHARS = 2000
+#: A plan file over this size is not read (a person's paste gone wrong); a rendered plan is far below it.
+MAX_FILE_BYTES = 256 * 1024
+#: The plan of calls that belong to no conversation (REST, stateless MCP): one per user.
+DEFAULT_PLAN = "_default"
+PLANS_DIR = "plans"
+
+Status = Literal["pending", "in_progress", "completed"]
+_MARK = {"pending": " ", "in_progress": "~", "completed": "x"}
+_STATUS_OF: dict[str, Status] = {" ": "pending", "~": "in_progress", "/": "in_progress", "x": "completed"}
+_STATUS_OF["X"] = "completed"
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
+_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,3}[.)])\s+(?:\[(.)\](?:\s+|$))?(.*)$")
+_HEADING = re.compile(r"^#{1,6}\s")
+
+
+class PlanStep(BaseModel):
+    """One step: its text and its status (the tool's arguments hold the bounds: this is also what is read back
+    from a person's file, which may hold longer steps)."""
+
+    step: str
+    status: Status
+
+
+class PlanView(Result):
+    """A plan as read from its file: ``exists`` false when none was made yet (``revision`` 0, no steps).
+    ``revision``: pass it to ``update_plan``; ``status``: ``empty``/``pending``/``in_progress``/``completed``;
+    ``markdown``: the file's body (what a person sees); ``edited_by``: who wrote it last (``assistant`` or
+    ``person``; a hand edit of the file is the person's). Lean on purpose: its schema is in every MCP tools/list."""
+
+    exists: bool
+    revision: int = 0
+    status: str = "empty"
+    explanation: str | None = None
+    plan: list[PlanStep] = Field(default_factory=list)
+    edited_by: str | None = None
+    markdown: str = ""
+
+    @property
+    def in_progress(self) -> str | None:
+        """The text of the step in progress, if any."""
+        return next((s.step for s in self.plan if s.status == "in_progress"), None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    revision: int
+    explanation: str | None
+    steps: list[PlanStep]
+    meta: dict[str, object]
+    edited_by_hand: bool
+    body: str
+
+
+def plan_name(conversation: str | None) -> str:
+    """The file name (without ``.md``) of ``conversation``'s plan: the id itself when it is a plain name
+    (letters, digits, ``_``, ``-``; up to 100), else ``c-`` and the first 32 hex digits of its SHA-256 (an MCP
+    session id may hold any visible character); :data:`DEFAULT_PLAN` for ``None``."""
+    if conversation is None:
+        return DEFAULT_PLAN
+    if _SAFE_ID.fullmatch(conversation):
+        return conversation
+    return "c-" + hashlib.sha256(conversation.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _digest(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+
+
+def _overall(steps: list[PlanStep]) -> str:
+    if not steps:
+        return "empty"
+    if all(s.status == "completed" for s in steps):
+        return "completed"
+    if all(s.status == "pending" for s in steps):
+        return "pending"
+    return "in_progress"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def render_body(explanation: str | None, steps: list[PlanStep]) -> str:
+    """The markdown below the frontmatter: a ``# Plan`` heading, the explanation, the checklist."""
+    lines = ["# Plan", ""]
+    if explanation and explanation.strip():
+        lines += [explanation.strip(), ""]
+    lines += [f"- [{_MARK[s.status]}] {_one_line(s.step)}" for s in steps]
+    return "\n".join(lines) + "\n"
+
+
+def render_plan(
+    conversation: str | None, revision: int, created: str, explanation: str | None, steps: list[PlanStep], by: str
+) -> str:
+    """The whole file: frontmatter (every value a JSON scalar, which YAML reads as is) and :func:`render_body`."""
+    body = render_body(explanation, steps)
+    meta = {
+        "conversation": conversation, "revision": revision, "created": created, "updated": _now(),
+        "status": _overall(steps), "edited_by": by, "digest": _digest(body),
+    }  # fmt: skip
+    head = "\n".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in meta.items())
+    return f"---\n{head}\n---\n{body}"
+
+
+class PlanUnreadable(ServiceError):
+    """The plan file is not one this module can read back (``details.line``: the first line it could not)."""
+
+    code = "plan_unreadable"
+
+
+def parse_plan(text: str) -> _Parsed:
+    """Read a plan file's text (see the module docstring for what a person may change).
+
+    Raises:
+        PlanUnreadable: no frontmatter, invalid YAML, a revision that is not a whole number, or a body line
+            that is neither the heading, the explanation (before the first step), a step, its continuation,
+            nor blank (``details.line``: its line number in the file).
+    """
+    text = text.replace("\r\n", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    source, body, body_line = split_frontmatter(text)
+    if source is None:
+        raise PlanUnreadable("the plan file has no frontmatter (--- ... ---)", details={"line": 1})
+    meta, error = load_frontmatter(source)
+    if error is not None:
+        raise PlanUnreadable(f"the plan's frontmatter is not valid: {error}", details={"line": 1})
+    revision = meta.get("revision", 0)
+    if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+        raise PlanUnreadable("the plan's revision is not a whole number", details={"line": 1})
+    explanation: list[str] = []
+    steps: list[tuple[Status, str]] = []
+    heading_seen = False
+    for n, line in enumerate(body.split("\n"), start=body_line):
+        if not line.strip():
+            continue
+        item = _ITEM.match(line)
+        if item is not None:
+            mark, rest = item.group(1), item.group(2).strip()
+            if mark is not None and mark not in _STATUS_OF:
+                raise PlanUnreadable(
+                    f"line {n}: [{mark}] is not a step status ([ ], [~], [/], [x])", details={"line": n}
+                )
+            if rest:
+                steps.append((_STATUS_OF[mark] if mark is not None else "pending", rest))
+            continue
+        if steps and line[:1] in (" ", "\t"):
+            status, prior = steps[-1]
+            steps[-1] = (status, f"{prior} {line.strip()}")
+            continue
+        if not steps and not explanation and not heading_seen and _HEADING.match(line):
+            heading_seen = True
+            continue
+        if not steps:
+            explanation.append(line.strip())
+            continue
+        raise PlanUnreadable(
+            f"line {n} is not a step ('- [ ] text'): the plan keeps only steps after the first one",
+            details={"line": n},
+        )
+    # a person's step may be longer than an update allows: read as it is (model_construct skips the bounds)
+    parsed = [PlanStep.model_construct(step=_one_line(t), status=s) for s, t in steps]
+    digest = meta.get("digest")
+    edited = not (isinstance(digest, str) and digest == _digest(body))
+    return _Parsed(revision, "\n".join(explanation) or None, parsed, meta, edited, body)
+
+
+# --- files ----------------------------------------------------------------------------------------------------
+
+
+def _plans_dir(data_dir: Path | None, user: str) -> Path:
+    if data_dir is None:
+        raise Unavailable("plans need the server's data dir", hint="run the server with a data dir")
+    try:
+        return user_dir(data_dir, user, PLANS_DIR)
+    except UnsafeUserName:
+        raise BadRequest("this user name cannot own a plan") from None
+    except OSError as exc:
+        raise ServiceError(f"the plans folder cannot be used: {exc.strerror}", code="write_failed") from exc
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[int]:
+    """The plans folder open (``O_DIRECTORY|O_NOFOLLOW``) and locked (``flock``) for one read-check-write: two
+    updates of the same user's plans (the model and the person) never interleave."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _read(dir_fd: int, name: str) -> str | None:
+    """The text of ``name`` in the folder, ``None`` when there is none.
+
+    Raises:
+        PlanUnreadable: a symlink or not a regular file there, over :data:`MAX_FILE_BYTES`, or not UTF-8.
+    """
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise PlanUnreadable(f"the plan file cannot be opened: {exc.strerror}", details={"line": 0}) from exc
+    try:
+        info = os.fstat(fd)
+        if not (info.st_mode & 0o170000 == 0o100000):
+            raise PlanUnreadable("the plan is not a regular file", details={"line": 0})
+        if info.st_size > MAX_FILE_BYTES:
+            raise PlanUnreadable(f"the plan file is over {MAX_FILE_BYTES} bytes", details={"line": 0})
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PlanUnreadable("the plan file is not UTF-8 text", details={"line": 0}) from exc
+
+
+def _view(parsed: _Parsed | None) -> PlanView:
+    if parsed is None:
+        return PlanView(exists=False)
+    return PlanView(
+        exists=True, revision=parsed.revision + (1 if parsed.edited_by_hand else 0), status=_overall(parsed.steps),
+        explanation=parsed.explanation, plan=parsed.steps, markdown=parsed.body,
+        edited_by="person" if parsed.edited_by_hand else str(parsed.meta.get("edited_by") or "person"),
+    )  # fmt: skip
+
+
+def get_plan(data_dir: Path | None, user: str, conversation: str | None) -> PlanView:
+    """``user``'s plan of ``conversation`` (``None``: the default plan), read from its file now.
+
+    Raises:
+        PlanUnreadable: ``plan_unreadable`` (see :func:`parse_plan`); the file is left as it is.
+        Unavailable: no data dir.
+    """
+    folder = _plans_dir(data_dir, user)
+    name = plan_name(conversation) + ".md"
+    with _locked(folder) as fd:
+        text = _read(fd, name)
+    return _view(parse_plan(text) if text is not None else None)
+
+
+def check_steps(steps: list[PlanStep], explanation: str | None) -> None:
+    """The bounds of an update: at most :data:`MAX_STEPS` steps and one ``in_progress``.
+
+    Raises:
+        BadRequest: ``invalid_argument`` with ``details.errors`` and a hint saying how to fix it.
+    """
+    if len(steps) > MAX_STEPS:
+        raise BadRequest(f"a plan holds at most {MAX_STEPS} steps, not {len(steps)}", hint="merge small steps")
+    if explanation is not None and len(explanation) > MAX_EXPLANATION_CHARS:
+        raise BadRequest(f"the explanation is over {MAX_EXPLANATION_CHARS} characters")
+    running = [s.step for s in steps if s.status == "in_progress"]
+    if len(running) > 1:
+        raise BadRequest(
+            f"{len(running)} steps are in_progress; at most one may be",
+            hint="keep one step in_progress, mark the others pending or completed",
+            details={"errors": [{"loc": ["plan"], "msg": "at most one step in_progress", "in_progress": running}]},
+        )
+    if any(not s.step.strip() for s in steps):
+        raise BadRequest("a step has no text")
+
+
+def update_plan(
+    data_dir: Path | None,
+    user: str,
+    conversation: str | None,
+    steps: list[PlanStep],
+    *,
+    explanation: str | None = None,
+    revision: int | None = None,
+    by: Literal["assistant", "person"] = "assistant",
+) -> PlanView:
+    """Replace ``user``'s plan of ``conversation`` with ``steps`` (the whole plan), as written by ``by``.
+
+    ``revision``: the revision the caller read (``get_plan``, or the last update's result); another one than the
+    plan's current revision is refused. Without it, the update goes through only when there is no plan yet or
+    the assistant wrote it last (a person's edit since must have been read first). An unreadable file is moved
+    aside first (``<name>.md.unreadable-<unix time>``) and the notice says so.
+
+    Returns:
+        The plan as written (``revision`` one more than before).
+
+    Raises:
+        BadRequest: ``invalid_argument`` (:func:`check_steps`); nothing written.
+        Conflict: ``conflict``, a stale or missing ``revision`` (``details.plan``: the current plan); nothing written.
+        ServiceError: ``write_failed``/``storage_full``: the disk refused the write; the old file stays.
+    """
+    check_steps(steps, explanation)
+    folder = _plans_dir(data_dir, user)
+    name = plan_name(conversation) + ".md"
+    with _locked(folder) as fd:
+        notice = None
+        try:
+            text = _read(fd, name)
+            parsed = parse_plan(text) if text is not None else None
+        except PlanUnreadable as exc:
+            aside = f"{name}.unreadable-{int(time.time())}"
+            try:
+                os.rename(name, aside, src_dir_fd=fd, dst_dir_fd=fd)
+            except FileNotFoundError:
+                pass
+            except OSError as err:
+                raise exc from err
+            parsed, notice = None, f"the plan file could not be read ({exc.message}); it was kept as plans/{aside}"
+        current = _view(parsed)
+        if revision is not None and current.exists and revision != current.revision:
+            raise Conflict(
+                f"the plan is at revision {current.revision}, not {revision}: it changed since you read it",
+                hint="read it again (get_plan) and send the whole plan with its revision",
+                details={"plan": current.model_dump(exclude={"markdown"})},
+            )
+        if revision is None and current.exists and current.edited_by != "assistant" and by == "assistant":
+            raise Conflict(
+                "the person edited the plan since your last update",
+                hint="read it (get_plan), then send the whole plan with its revision",
+                details={"plan": current.model_dump(exclude={"markdown"})},
+            )
+        created = str(parsed.meta.get("created") or _now()) if parsed is not None else _now()
+        data = render_plan(conversation, current.revision + 1, created, explanation, steps, by)
+        try:
+            atomic_write_at(fd, name, data.encode("utf-8"), mode=0o600)
+        except OSError as exc:
+            code = "storage_full" if is_storage_full(exc) else "write_failed"
+            raise ServiceError(f"the plan could not be written: {exc.strerror}", code=code) from exc
+    view = _view(parse_plan(data))
+    return view.model_copy(update={"notice": notice}) if notice else view

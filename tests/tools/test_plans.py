@@ -1,0 +1,183 @@
+"""The planning tools through the one door (call_tool) on a real data dir: the file they keep, the at-most-one
+in_progress rule, revisions, a person's edits (tolerated, or refused without losing anything), isolation."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from obsigate.auth.principal import Principal
+from obsigate.services.plans import DEFAULT_PLAN, parse_plan, plan_name
+from obsigate.tools.api import REGISTRY, ServiceError, ToolContext, call_tool
+from obsigate.tools.context import ToolRuntime
+
+ALICE = Principal(name="alice", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
+BOB = Principal(name="bob", is_admin=False, vaults=frozenset({"notes"}), auth_kind="jwt")
+STEPS = [
+    {"step": "Read the meeting notes", "status": "completed"},
+    {"step": "Draft the summary", "status": "in_progress"},
+    {"step": "Link it from Home", "status": "pending"},
+]
+
+
+@pytest.fixture
+def rt(runtime: ToolRuntime, tmp_path: Path) -> ToolRuntime:
+    data = tmp_path / "data"
+    data.mkdir()
+    return dataclasses.replace(runtime, data_dir=data)
+
+
+def call(rt: ToolRuntime, name: str, args: dict[str, Any], *, who: Principal = ALICE, session: str | None = "c1",
+         mode: str = "in_app") -> dict[str, Any]:  # fmt: skip
+    ctx = ToolContext(principal=who, runtime=rt, mode=mode, session_id=session)
+    return anyio.run(lambda: call_tool(ctx, name, args))
+
+
+def error(rt: ToolRuntime, name: str, args: dict[str, Any], **kw: Any) -> ServiceError:
+    with pytest.raises(ServiceError) as caught:
+        call(rt, name, args, **kw)
+    return caught.value
+
+
+def plan_file(rt: ToolRuntime, user: str = "alice", cid: str | None = "c1") -> Path:
+    assert rt.data_dir is not None
+    return rt.data_dir / "users" / user / "plans" / f"{plan_name(cid)}.md"
+
+
+def test_update_writes_a_markdown_checklist_and_get_reads_it_back(rt: ToolRuntime) -> None:
+    assert call(rt, "get_plan", {})["exists"] is False
+    out = call(rt, "update_plan", {"explanation": "Summary first.", "plan": STEPS})
+    assert out["revision"] == 1 and out["status"] == "in_progress"
+    assert out["plan"] == STEPS and out["edited_by"] == "assistant"
+    assert "- [~] Draft the summary" in out["markdown"]  # the rendered plan is in the result every consumer reads
+    text = plan_file(rt).read_text(encoding="utf-8")
+    assert text.startswith('---\nconversation: "c1"\nrevision: 1\n')
+    assert 'status: "in_progress"' in text and 'edited_by: "assistant"' in text
+    assert text.endswith("# Plan\n\nSummary first.\n\n- [x] Read the meeting notes\n- [~] Draft the summary\n"
+                         "- [ ] Link it from Home\n")  # fmt: skip
+    assert os.stat(plan_file(rt)).st_mode & 0o777 == 0o600
+    got = call(rt, "get_plan", {})
+    assert got["revision"] == 1 and got["plan"] == STEPS and got["explanation"] == "Summary first."
+    done = call(rt, "update_plan", {"plan": [{**s, "status": "completed"} for s in STEPS], "revision": 1})
+    assert done["revision"] == 2 and done["status"] == "completed"
+    assert text.split("\n")[3] == plan_file(rt).read_text(encoding="utf-8").split("\n")[3]  # created: kept
+
+
+def test_two_steps_in_progress_is_invalid_and_writes_nothing(rt: ToolRuntime) -> None:
+    call(rt, "update_plan", {"plan": STEPS})
+    before = plan_file(rt).read_bytes()
+    two = [{**s, "status": "in_progress"} for s in STEPS[:2]]
+    exc = error(rt, "update_plan", {"plan": two, "revision": 1})
+    assert exc.code == "invalid_argument" and "at most one" in exc.message and exc.hint
+    assert plan_file(rt).read_bytes() == before
+    first = error(rt, "update_plan", {"plan": two}, session="fresh")
+    assert first.code == "invalid_argument" and not plan_file(rt, cid="fresh").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"plan": [{"step": "x", "status": "done"}]},
+        {"plan": [{"step": "", "status": "pending"}]},
+        {"plan": [{"step": "x" * 501, "status": "pending"}]},
+        {"plan": [{"step": f"s{i}", "status": "pending"} for i in range(51)]},
+        {"plan": [], "explanation": "x" * 2001},
+        {"plan": [], "revision": -1},
+        {"plan": [{"step": "x", "status": "pending", "priority": "high"}]},
+    ],
+)
+def test_bounds(rt: ToolRuntime, args: dict[str, Any]) -> None:
+    assert error(rt, "update_plan", args).code == "invalid_argument"
+    assert not plan_file(rt).exists()
+
+
+def test_a_stale_revision_is_a_conflict_with_the_current_plan(rt: ToolRuntime) -> None:
+    call(rt, "update_plan", {"plan": STEPS})
+    call(rt, "update_plan", {"plan": STEPS, "revision": 1})
+    before = plan_file(rt).read_bytes()
+    exc = error(rt, "update_plan", {"plan": STEPS[:1], "revision": 1})
+    assert exc.code == "conflict" and exc.details["plan"]["revision"] == 2 and "get_plan" in (exc.hint or "")
+    assert exc.details["plan"]["plan"] == STEPS
+    assert plan_file(rt).read_bytes() == before
+
+
+def test_a_persons_edit_needs_the_revision_and_a_hand_edit_counts_as_one(rt: ToolRuntime) -> None:
+    call(rt, "update_plan", {"plan": STEPS})
+    # the person ticks a box in the panel (REST: mode web): a new revision, written by the person
+    ticked = [{**STEPS[0]}, {**STEPS[1], "status": "completed"}, {**STEPS[2], "status": "in_progress"}]
+    person = call(rt, "update_plan", {"plan": ticked, "revision": 1}, mode="web")
+    assert person["revision"] == 2 and person["edited_by"] == "person"
+    # the model, which did not read it, cannot overwrite it without a revision
+    exc = error(rt, "update_plan", {"plan": STEPS})
+    assert exc.code == "conflict" and exc.details["plan"]["revision"] == 2
+    # ...and then a direct edit of the file: an added step, a box ticked by hand, '*' bullets, [X], [/]
+    path = plan_file(rt)
+    text = path.read_text(encoding="utf-8").replace("- [~] Link it from Home", "* [/] Link it from Home\n"
+                                                    "  (and from the index)\n- [ ] Ask Bob to review")  # fmt: skip
+    path.write_text(text.replace("- [x] Read", "- [X] Read"), encoding="utf-8")
+    got = call(rt, "get_plan", {})
+    assert got["revision"] == 3 and got["edited_by"] == "person"  # the hand edit counts as a revision
+    assert [(s["step"], s["status"]) for s in got["plan"]] == [
+        ("Read the meeting notes", "completed"), ("Draft the summary", "completed"),
+        ("Link it from Home (and from the index)", "in_progress"), ("Ask Bob to review", "pending"),
+    ]  # fmt: skip
+    assert error(rt, "update_plan", {"plan": STEPS, "revision": 2}).code == "conflict"
+    assert call(rt, "update_plan", {"plan": got["plan"], "revision": 3})["revision"] == 4
+
+
+def test_an_unreadable_file_is_an_error_and_an_update_keeps_it_aside(rt: ToolRuntime) -> None:
+    call(rt, "update_plan", {"plan": STEPS})
+    path = plan_file(rt)
+    broken = path.read_text(encoding="utf-8") + "\nSome prose the person wrote after the steps.\n"
+    path.write_text(broken, encoding="utf-8")
+    exc = error(rt, "get_plan", {})
+    assert exc.code == "plan_unreadable" and exc.details["line"] > 10
+    assert path.read_text(encoding="utf-8") == broken  # left as it is
+    out = call(rt, "update_plan", {"plan": STEPS[:1]})
+    assert out["revision"] == 1 and "kept as plans/c1.md.unreadable-" in (out["notice"] or "")
+    kept = [p for p in path.parent.iterdir() if p.name.startswith("c1.md.unreadable-")]
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == broken  # nothing lost
+    for bad in ("no frontmatter\n- [ ] x\n", "---\nrevision: [\n---\n", "---\nrevision: 1\n---\n- [?] x\n",
+                "---\nrevision: two\n---\n"):  # fmt: skip
+        with pytest.raises(ServiceError) as caught:
+            parse_plan(bad)
+        assert caught.value.code == "plan_unreadable"
+
+
+def test_one_plan_per_conversation_a_default_plan_without_one_and_per_user(rt: ToolRuntime) -> None:
+    call(rt, "update_plan", {"plan": STEPS})
+    assert call(rt, "get_plan", {}, session="c2")["exists"] is False
+    call(rt, "update_plan", {"plan": STEPS[:1]}, session=None, mode="rest")
+    assert plan_file(rt, cid=None).name == f"{DEFAULT_PLAN}.md"
+    assert call(rt, "get_plan", {}, session=None, mode="rest")["plan"] == STEPS[:1]
+    # an MCP session id with any visible character: a hashed, plain file name
+    odd = "../../etc/x y"
+    call(rt, "update_plan", {"plan": STEPS}, session=odd, mode="mcp")
+    assert plan_file(rt, cid=odd).parent == plan_file(rt).parent and plan_file(rt, cid=odd).name.startswith("c-")
+    # bob, in a conversation with the same id, never sees alice's plan
+    assert call(rt, "get_plan", {}, who=BOB)["exists"] is False
+    call(rt, "update_plan", {"plan": STEPS[2:]}, who=BOB)
+    assert call(rt, "get_plan", {})["plan"] == STEPS and call(rt, "get_plan", {}, who=BOB)["plan"] == STEPS[2:]
+
+
+def test_a_symlinked_plans_folder_is_refused(rt: ToolRuntime, tmp_path: Path) -> None:
+    assert rt.data_dir is not None
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (rt.data_dir / "users" / "alice").mkdir(parents=True)
+    (rt.data_dir / "users" / "alice" / "plans").symlink_to(elsewhere)
+    assert error(rt, "update_plan", {"plan": STEPS}).code == "write_failed"
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_declarations() -> None:
+    update, get = REGISTRY.get("update_plan"), REGISTRY.get("get_plan")
+    assert update is not None and get is not None
+    assert update.risk.value == "read" and update.annotations["readOnlyHint"] is False  # runs directly, writes
+    assert get.annotations["readOnlyHint"] is True
+    assert {s.value for s in update.scopes} == {"in_app", "mcp"} and update.label == ("Plan mis à jour", "Plan updated")
