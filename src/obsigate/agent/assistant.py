@@ -261,7 +261,8 @@ class Assistant:
         )
         tools = [dataclasses.asdict(t) for t in tool_defs(offered_tools(ctx, vault))] if agent else []
         return context_budget.estimate(
-            *parts, tools, model=config.model, share=self.limits.context_share, window=self.limits.context_window
+            *parts, tools, model=config.model, share=self.limits.context_share, window=self.limits.context_window,
+            windows=self.limits.context_windows,
         )
 
     async def chat(self, prepared: Prepared, emit: Emit) -> None:

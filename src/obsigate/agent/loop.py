@@ -43,7 +43,7 @@ import binascii
 import json
 import re
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -89,7 +89,8 @@ class AgentLimits:
     ``run_ttl_s``: how long a paused run waits (the confirmation TTL); ``max_args_bytes``: the largest
     arguments of one call (UTF-8 bytes of their JSON, :mod:`obsigate.agent.arg_cap`); ``context_share`` and
     ``context_window`` (0: the model's, from a table): a request over that share of the window must be
-    accepted first (:mod:`obsigate.agent.context_budget`)."""
+    accepted first (:mod:`obsigate.agent.context_budget`); ``context_windows``: configured windows by model name
+    (they win over ``context_window``: :func:`obsigate.agent.capabilities.context_window`)."""
 
     max_iterations: int = 10
     max_tool_calls: int = 25
@@ -98,6 +99,7 @@ class AgentLimits:
     max_args_bytes: int = DEFAULT_MAX_ARGS_BYTES
     context_share: float = 0.5
     context_window: int = 0
+    context_windows: Mapping[str, int] = field(default_factory=dict)
 
 
 class StepState(StrEnum):
