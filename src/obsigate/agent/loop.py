@@ -329,6 +329,8 @@ class RunLoop:
         self.on_applied: Callable[[Run, dict[str, Any]], Awaitable[None]] | None = None
         #: the run's language, for the step labels (set by :meth:`run_calls` and :meth:`resolve`)
         self.language = "en"
+        #: called after each provider call with its request and turn (the context gauge; None: not kept)
+        self.on_usage: Callable[[ChatRequest, Turn], Awaitable[None]] | None = None
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -339,14 +341,17 @@ class RunLoop:
 
     async def stream(self, request: ChatRequest) -> Turn:
         """The model's answer to ``request`` (:func:`ask_model`), its text sent as ``delta`` events as it streams
-        and kept in :attr:`partial` (what was said, should the person stop the run)."""
+        and kept in :attr:`partial` (what was said, should the person stop the run); then :attr:`on_usage`."""
         self.partial = []
 
         async def on_delta(text: str) -> None:
             self.partial.append(text)
             await self.emit("delta", {"text": text})
 
-        return await ask_model(self.provider, request, on_delta)
+        turn = await ask_model(self.provider, request, on_delta)
+        if self.on_usage is not None:
+            await self.on_usage(request, turn)
+        return turn
 
     async def ask(self, run: Run, messages: list[dict[str, Any]], *, final: bool = False) -> Turn:
         """One model turn of ``run`` over ``messages`` (:meth:`stream`); a provider that rejects tools is asked
