@@ -201,10 +201,11 @@ class ContextGauge:
         cap = last.estimate.get("reserved", 0) if last else 0
         reserved = min(cap or RESERVED_OUTPUT, window // 8)
         total = used + reserved
-        percent = round(100.0 * total / window, 1) if window else 0.0
+        share = 100.0 * total / window if window else 0.0  # the level on the exact share, not the rounded one
+        percent = round(share, 1)
         return {
             "conversation_id": cid, "provider": info.provider, "model": info.model, "window": window, "used": used,
-            "reserved": reserved, "total": total, "percent": percent, "level": level_of(percent), "source": source,
+            "reserved": reserved, "total": total, "percent": percent, "level": level_of(share), "source": source,
             "encoding": ENCODING, "breakdown": {**breakdown, "reserved": reserved},
             "last_usage": _last(last), "totals": _totals(rows),
         }  # fmt: skip
