@@ -27,6 +27,8 @@ import liveeditEn from "./i18n/liveedit.en.json"; // edit in place: the note vie
 import liveeditFr from "./i18n/liveedit.fr.json";
 import panesEn from "./i18n/panes.en.json"; // tabs and split, bookmarks, the tags tree
 import panesFr from "./i18n/panes.fr.json";
+import gaugeEn from "./i18n/gauge.en.json"; // the assistant's context gauge (assistant/gauge.js)
+import gaugeFr from "./i18n/gauge.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -48,6 +50,8 @@ Object.assign(CATALOGS.en, liveeditEn);
 Object.assign(CATALOGS.fr, liveeditFr);
 Object.assign(CATALOGS.en, panesEn);
 Object.assign(CATALOGS.fr, panesFr);
+Object.assign(CATALOGS.en, gaugeEn);
+Object.assign(CATALOGS.fr, gaugeFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

@@ -1,0 +1,1 @@
+import{a as b,b as c,c as d,d as e}from"./chunk-PW3VQSE7.js";import"./chunk-FOGAL63W.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-DS5D2C4Y.js";import"./chunk-4FTJK475.js";import"./chunk-2BHYGZXU.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};
