@@ -15,7 +15,7 @@ export const PARTS = ["system_prompt", "tool_definitions", "context_files", "his
 /** A token count for people: 950, 13.7k, 1.05M. */
 export function tokens(n) {
   if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, "")}k`;
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 100_000 ? 1 : 0).replace(/\.0$/, "")}k`;
   return `${(n / 1_000_000).toFixed(2).replace(/\.?0+$/, "")}M`;
 }
 
