@@ -303,3 +303,41 @@ def test_unknown_conversation_over_rest_is_not_found(assistant: Any) -> None:
     a = assistant()
     response = httpx2.get(f"{a.url}/api/ai/conversations/{'0' * 32}/context")
     assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+# --- cached tokens as each wire format reports them ------------------------------------------------------
+
+
+def _turn(fake: Any, dialect: str) -> Any:
+    import anyio
+
+    from obsigate.agent.providers.base import ProviderConfig
+    from obsigate.agent.providers.gemini import GeminiProvider
+    from obsigate.agent.providers.openai_compat import OpenAICompatProvider
+
+    base = f"{fake.base_url}/v1beta" if dialect == "gemini" else f"{fake.base_url}/v1"
+    config = ProviderConfig(name=dialect, dialect=dialect, base_url=base, model="m", api_key="k-0000", timeout_s=5)
+    provider = (GeminiProvider if dialect == "gemini" else OpenAICompatProvider)(config)
+    request = ChatRequest(system="s", messages=[{"role": "user", "content": "hi"}])
+
+    async def run() -> Any:
+        try:
+            return await provider.chat(request)
+        finally:
+            await provider.aclose()
+
+    return anyio.run(run)
+
+
+def test_cached_tokens_of_each_wire_format(fake: Any) -> None:
+    fake.add(
+        o.stream_text(["a"], usage={"prompt_tokens": 900, "completion_tokens": 5, "prompt_tokens_details": {"cached_tokens": 768}}),
+        o.stream_text(["b"], usage={"prompt_tokens": 900, "completion_tokens": 5, "prompt_cache_hit_tokens": 640}),  # DeepSeek
+        o.stream_text(["c"], usage={"prompt_tokens": 900, "completion_tokens": 5, "prompt_tokens_details": None}),
+        g.stream_text(["d"], usage_metadata=g.usage(prompt=900, cached=512)),
+        g.stream_text(["e"], usage_metadata=g.usage(prompt=900)),
+    )  # fmt: skip
+    got = [_turn(fake, d).usage for d in ("openai", "openai", "openai", "gemini", "gemini")]
+    assert [u.cached_tokens for u in got] == [768, 640, 0, 512, 0]
+    assert all(u.prompt_tokens == 900 for u in got)
+    assert got[0].as_dict()["cached_tokens"] == 768 and "cached_tokens" not in got[2].as_dict()  # the old shape

@@ -42,10 +42,13 @@ def _chat(page: Any, message: str) -> None:
 
 def _gauge(page: Any) -> dict[str, Any]:
     page.wait_for_selector(".context-gauge:not([hidden])")
-    return page.eval_on_selector(".context-gauge", """g => ({
+    return page.eval_on_selector(
+        ".context-gauge",
+        """g => ({
         level: g.dataset.level, line: g.querySelector('.gauge-line').textContent,
         now: Number(g.querySelector('[role=meter]').getAttribute('aria-valuenow')),
-        notice: g.querySelector('.gauge-notice').hidden ? null : g.querySelector('.gauge-notice').textContent})""")
+        notice: g.querySelector('.gauge-notice').hidden ? null : g.querySelector('.gauge-notice').textContent})""",
+    )
 
 
 def test_the_gauge_fills_warns_and_comes_back_with_the_conversation(page: Any, app_server: Any, fake: FakeLLM) -> None:
