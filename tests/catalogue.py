@@ -57,6 +57,7 @@ EXPECTED = {
     # the assistant's plans (tools/catalog/plans.py): read risk, they write only the caller's own space
     "update_plan": ["explanation", "plan", "revision"],
     "get_plan": [],
+    "get_context_usage": ["conversation_id"],  # the context gauge (tools/catalog/context_usage.py)
 }
 # The seeds' write catalog (risk M = write, D = dangerous); each also gets propose_<tool> / apply_<tool>.
 WRITES = {
@@ -107,7 +108,7 @@ WEB_ONLY = {
     *["upload_user_file", "user_file_info", "download_user_file", "delete_user_file"],  # the file space's fronts
 }
 #: The in-app assistant's own tools: offered to its model, never over MCP (nor REST): they reach outside the server.
-IN_APP_ONLY = {"web_search", "fetch_url"}
+IN_APP_ONLY = {"web_search", "fetch_url", "get_context_usage"}  # + the context gauge: an MCP client keeps its own
 #: Read-risk tools that run directly but write the caller's own space (``own_space``: not ``readOnlyHint``).
 OWN_SPACE = {"update_plan"}
 
@@ -140,6 +141,7 @@ LISTED_ORDER = [
     *["list_user_files", "read_user_file", "upload_user_file", "user_file_info", "download_user_file"],
     "delete_user_file",  # tools/catalog/user_files.py (ORDER 11)
     "query_base",  # tools/catalog/bases.py (ORDER 34)
+    "get_context_usage",  # tools/catalog/context_usage.py (ORDER 47)
     *["update_plan", "get_plan"],  # tools/catalog/plans.py (ORDER 214)
 ]
 

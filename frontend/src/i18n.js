@@ -29,6 +29,8 @@ import panesEn from "./i18n/panes.en.json"; // tabs and split, bookmarks, the ta
 import panesFr from "./i18n/panes.fr.json";
 import planEn from "./i18n/plan.en.json"; // the assistant panel's plan box (assistant/plan.js)
 import planFr from "./i18n/plan.fr.json";
+import gaugeEn from "./i18n/gauge.en.json"; // the assistant's context gauge (assistant/gauge.js)
+import gaugeFr from "./i18n/gauge.fr.json";
 
 import { VIEWS } from "./views.js";
 
@@ -52,6 +54,8 @@ Object.assign(CATALOGS.en, panesEn);
 Object.assign(CATALOGS.fr, panesFr);
 Object.assign(CATALOGS.en, planEn);
 Object.assign(CATALOGS.fr, planFr);
+Object.assign(CATALOGS.en, gaugeEn);
+Object.assign(CATALOGS.fr, gaugeFr);
 for (const view of Object.values(VIEWS)) for (const lang of Object.keys(CATALOGS)) Object.assign(CATALOGS[lang], view.i18n[lang]);
 export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
 const KEY = "obsigate.lang";

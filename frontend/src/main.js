@@ -7,6 +7,7 @@ import "./styles/search.css";
 import "./styles/assistant.css";
 import "./styles/assistant-images.css"; // the panel's images (assistant/images.js)
 import "./styles/assistant-plan.css"; // the panel's plan box (assistant/plan.js)
+import "./styles/assistant-gauge.css"; // the panel's context gauge (assistant/gauge.js)
 import "./styles/skills.css";
 import "./styles/aitoolbar.css"; // the editor's AI toolbar (a lazy chunk's CSS would not load)
 import "./styles/a11y.css"; // accessibility fixes across screens (the editor's dark theme)

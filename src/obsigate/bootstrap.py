@@ -409,10 +409,13 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
         tool_result_chars=settings.ai_tool_result_chars, run_ttl_s=settings.mcp_confirmation_ttl,
         max_args_bytes=settings.ai_max_tool_args_bytes,
         context_share=settings.ai_context_share, context_window=settings.ai_context_window,
+        context_windows=dict(settings.ai_context_windows),
     )  # fmt: skip
     skills = SkillBook(data_dir)  # <data_dir>/skills.json: each person's own skills
     prompt = functools.partial(build_system_prompt, skills=skills)
-    return Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)
+    assistant = Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)
+    runtime.context_gauge = assistant.gauge  # get_context_usage reads the conversations' usage through it
+    return assistant
 
 
 def run_mcp_stdio(settings: Settings, user: str | None) -> None:

@@ -211,6 +211,11 @@ class Settings(BaseSettings):
         le=100_000_000,
         description="The model's context window in tokens for that share; 0: known per model family, else 32768.",
     )
+    ai_context_windows: Annotated[dict[str, int], NoDecode] = Field(
+        default_factory=dict,
+        description="Context windows per model in tokens (at most 1000000), as MODEL=N,MODEL=N or a JSON object: "
+        "they win over ai_context_window and the table per model family (the context gauge, the share check).",
+    )
     max_body_bytes: int = Field(
         default=8 * 1024 * 1024,
         ge=64 * 1024,
@@ -299,6 +304,30 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = value.strip()
             return json.loads(value) if value.startswith("[") else [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("ai_context_windows", mode="before")
+    @classmethod
+    def _windows_from_string(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            if value.startswith("{"):
+                return json.loads(value)
+            out: dict[str, Any] = {}
+            for item in filter(None, (v.strip() for v in value.split(","))):
+                model, sep, size = item.rpartition("=")
+                if not sep or not model.strip():
+                    raise ValueError(f"context window must be MODEL=TOKENS, got {item!r}")
+                out[model.strip()] = int(size) if size.strip().isdigit() else size
+            return out
+        return value
+
+    @field_validator("ai_context_windows")
+    @classmethod
+    def _window_sizes(cls, value: dict[str, int]) -> dict[str, int]:
+        for model, size in value.items():
+            if not 1 <= size <= 1_000_000:
+                raise ValueError(f"context window of {model!r} must be 1 to 1000000 tokens, got {size}")
         return value
 
     @field_validator("trusted_proxies")

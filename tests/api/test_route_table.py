@@ -79,6 +79,7 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("GET", "/api/admin/users/{name}/keys"), ("POST", "/api/admin/users/{name}/keys"),
         ("DELETE", "/api/admin/users/{name}/keys/{key_id}"), ("POST", "/api/admin/users/{name}/signout-all"),
         ("GET", "/api/ai/conversations/{conversation_id}/images/{image_id}"),
+        ("GET", "/api/ai/conversations/{conversation_id}/context"),  # the context gauge (get_context_usage)
         ("POST", "/api/ai/runs/{run_id}/undo"),
         ("GET", "/api/ai/conversations/{conversation_id}/plan"), ("PUT", "/api/ai/conversations/{conversation_id}/plan"),
         ("POST", "/api/ai/{action}"),  # the editor's AI text actions (api/routes_ai_actions.py)

@@ -49,12 +49,14 @@ def call_part(
     return part
 
 
-def usage(prompt: int = 10, candidates: int = 5, thoughts: int = 0) -> dict[str, int]:
-    """A ``usageMetadata`` object (total = the sum)."""
+def usage(prompt: int = 10, candidates: int = 5, thoughts: int = 0, cached: int = 0) -> dict[str, int]:
+    """A ``usageMetadata`` object (total = the sum); ``cached``: ``cachedContentTokenCount`` (part of ``prompt``)."""
     total = prompt + candidates + thoughts
     out = {"promptTokenCount": prompt, "candidatesTokenCount": candidates, "totalTokenCount": total}
     if thoughts:
         out["thoughtsTokenCount"] = thoughts
+    if cached:
+        out["cachedContentTokenCount"] = cached
     return out
 
 

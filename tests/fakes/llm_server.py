@@ -1,7 +1,8 @@
 """A scripted fake LLM provider on loopback (``llm.md`` §4): a real HTTP server, so the production HTTP stack
 (httpx2, SSE parsing, timeouts, cancellation) is what the tests exercise.
 
-Each incoming request pops the next :class:`Reply` of the script (a request past the end gets a 500 with
+Each incoming request pops the next :class:`Reply` of the script (or a function of the :class:`Recorded`
+request that builds it: a reply that depends on what was sent, such as a usage that counts the request's tokens) (a request past the end gets a 500 with
 ``{"error": {"message": "fake: script exhausted"}}``) and is recorded (:attr:`FakeLLM.requests`), so tests
 assert on what ObsiGate sent: tool schemas, replayed ``reasoning_content``, ``thoughtSignature`` positions,
 ``tool_call_id`` pairing. Dialect helpers that build replies: ``fakes.openai_replies`` and
@@ -27,7 +28,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -79,7 +80,7 @@ class FakeLLM:
     (append ``/v1`` or ``/v1beta`` as a provider would be configured)."""
 
     def __init__(self) -> None:
-        self.script: list[Reply] = []
+        self.script: list[Reply | Callable[[Recorded], Reply]] = []
         self.requests: list[Recorded] = []
         self.models: list[str] = ["fake-model"]
         self.disconnects = 0
@@ -92,13 +93,13 @@ class FakeLLM:
 
     # --- script -------------------------------------------------------------------------------------
 
-    def add(self, *replies: Reply) -> FakeLLM:
-        """Append ``replies`` to the script; returns self."""
+    def add(self, *replies: Reply | Callable[[Recorded], Reply]) -> FakeLLM:
+        """Append ``replies`` to the script (a function of the request builds its reply); returns self."""
         with self._lock:
             self.script.extend(replies)
         return self
 
-    def _next(self) -> Reply:
+    def _next(self) -> Reply | Callable[[Recorded], Reply]:
         with self._lock:
             if self.script:
                 return self.script.pop(0)
@@ -139,12 +140,14 @@ class FakeLLM:
                     body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in fake.models]})
                     self._send(Reply(chunks=[body.encode()]), recorded)
                 else:
-                    self._send(fake._next(), recorded)
+                    reply = fake._next()
+                    self._send(reply if isinstance(reply, Reply) else reply(recorded), recorded)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 recorded = self._record(self.rfile.read(length) if length else b"")
-                self._send(fake._next(), recorded)
+                reply = fake._next()
+                self._send(reply if isinstance(reply, Reply) else reply(recorded), recorded)
 
             def _hung_up(self, wait_s: float, recorded: Recorded) -> bool:
                 """Wait ``wait_s`` watching the connection; True (counted in ``disconnects``) when the client

@@ -100,6 +100,8 @@ export const conversations = (params, opts) => get("/api/ai/conversations", para
 export const conversation = (id, opts, params = null) => get(`/api/ai/conversations/${seg(id)}`, params, opts);
 /** The link to an image kept with one of your conversations (agent/images.py). */
 export const conversationImageUrl = (id, imageId) => `/api/ai/conversations/${seg(id)}/images/${seg(imageId)}`;
+/** The context gauge of one of your conversations (docs/assistant.md "Context gauge"). */
+export const conversationContext = (id, opts) => get(`/api/ai/conversations/${seg(id)}/context`, null, opts);
 export const deleteConversation = (id, opts) => send("DELETE", `/api/ai/conversations/${seg(id)}`, undefined, opts);
 /** A conversation's plan (issue 21): read it, or send the person's edit with the revision it was made on. */
 export const conversationPlan = (id, opts) => get(`/api/ai/conversations/${seg(id)}/plan`, null, opts);

@@ -25,6 +25,7 @@ import { turnView } from "./turn.js";
 import { errorTurn } from "./errors.js";
 import { showEmptyState } from "./onboarding.js";
 import { planPart } from "./plan.js";
+import { gaugePart } from "./gauge.js";
 
 // The panel handles its API errors itself (options.onError), and a 401 there is an error like another.
 const QUIET = { quiet: true, auth401: false };
@@ -148,7 +149,7 @@ export function mountAssistant(root, options) {
   const convs = conversationsPart(c, {
     t, render, onError, language, state: () => state, dispatch, fillModels: (w) => models.fill(w), restore,
   });
-  const say = sayer(c.log); // skills and slash commands answer in the conversation
+  const say = sayer(c.log), gauge = gaugePart(c, { t }); // skills and slash commands answer in the conversation; the context gauge
   const skills = skillsPart(c, { t, onError, say });
   const slash = slashPart(c, { t, say, skills, models });
   root.replaceChildren(c.section);
@@ -157,8 +158,9 @@ export function mountAssistant(root, options) {
   function dispatch(action) {
     const before = state;
     state = reduce(state, action);
-    if (state.conversationId !== before.conversationId) convs.drawConversation();
+    if (state.conversationId !== before.conversationId) { convs.drawConversation(); gauge.load(state.conversationId); }
     plan.follow(action, state.conversationId); // a plan event, a conversation opened or a new one
+    gauge.follow(action, state.conversationId); // a `context` event; a request's end (its answer counts too)
     if (state.chips !== before.chips) mentions.drawChips();
     if (turn && state.turn && state.turn !== before.turn) turn.draw(state.turn);
     if (state.turn && state.turn.applied > (before.turn?.applied ?? 0)) wroteSoon();

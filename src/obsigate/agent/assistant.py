@@ -29,11 +29,12 @@ from obsigate.agent import context_budget, undo
 from obsigate.agent import images as img
 from obsigate.agent.action_runs import ActionLoop, offer_actions, settled_note
 from obsigate.agent.actions_protocol import note_message
+from obsigate.agent.gauge import ContextGauge
 from obsigate.agent.history import conversation_steps, waiting_view
 from obsigate.agent.labels import STOPPED
 from obsigate.agent.loop import AgentLimits, Emit, Run, RunLoop, tool_defs
 from obsigate.agent.plan_watch import PlanWatch, turn_back, with_plan
-from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig
+from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig, Turn
 from obsigate.agent.store import AgentStore
 from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
@@ -42,6 +43,8 @@ from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, To
 log = logging.getLogger("obsigate.assistant")
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
+
+log = logging.getLogger("obsigate.assistant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,8 @@ class Assistant:
         #: conversations a request is answering now: a second one at the same time would interleave its
         #: messages with the first's (the history replayed to the provider must stay in order)
         self._busy: set[str] = set()
+        #: every provider call's usage per conversation and model, and the context gauge over it
+        self.gauge = ContextGauge(store, windows=limits.context_windows, window=limits.context_window)
 
     def client(self, config: ProviderConfig) -> Provider:
         """The pooled provider client of ``config`` (one per configuration, closed by :meth:`aclose`); the
@@ -290,7 +295,12 @@ class Assistant:
         )
         tools = [dataclasses.asdict(t) for t in tool_defs(offered_tools(ctx, vault))] if agent else []
         return context_budget.estimate(
-            *parts, tools, model=config.model, share=self.limits.context_share, window=self.limits.context_window
+            *parts,
+            tools,
+            model=config.model,
+            share=self.limits.context_share,
+            window=self.limits.context_window,
+            windows=self.limits.context_windows,
         )
 
     async def chat(self, prepared: Prepared, emit: Emit) -> None:
@@ -308,6 +318,7 @@ class Assistant:
         user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
         loop = RunLoop(self._ctx(principal, None), self.client(config), self.limits, emit, self._noop)
+        loop.on_usage = self._measure(principal, cid, config, emit, None)
         try:
             messages = await self._with_images(principal, cid, config, [*prepared.history, user_msg], emit)
             turn = await loop.stream(ChatRequest(system=prepared.system, messages=messages, tools=None))
@@ -439,7 +450,31 @@ class Assistant:
         loop.on_applied = self._keep_change(loop.ctx, principal)  # "Undo this run" (agent/undo.py)
         loop.keep_media = keep_media  # a result's images and PDFs, once per conversation (agent/images.py)
         loop.plan = PlanWatch(loop.ctx, active=run.plan_active)  # a resumed turn's deferred plan calls count too
+        loop.on_usage = self._measure(principal, run.conversation_id, config, emit, run.id)
         return loop
+
+    def _measure(
+        self, principal: Principal, cid: str, config: ProviderConfig, emit: Emit, session: str | None
+    ) -> Callable[[ChatRequest, Turn], Awaitable[None]]:
+        """The loop's ``on_usage``: keep the call's usage (:meth:`ContextGauge.record`), then send the gauge as a
+        ``context`` event. Tokenizing runs in a worker thread; a failure is logged and the run goes on (the gauge
+        is a read: it never stops an answer)."""
+
+        async def measure(request: ChatRequest, turn: Turn) -> None:
+            def work() -> dict[str, Any]:
+                self.gauge.record(principal.name, cid, config.name, config.model, request, turn.usage, session)
+                return self.gauge.report(principal.name, cid)
+
+            try:
+                report = await anyio.to_thread.run_sync(work)
+            except NotFound:
+                return  # the conversation was deleted meanwhile
+            except Exception:
+                log.exception("the context gauge failed")
+                return
+            await emit("context", report)
+
+        return measure
 
     def _keep_change(self, ctx: ToolContext, principal: Principal) -> Callable[[Run, dict[str, Any]], Awaitable[None]]:
         async def keep(run: Run, result: dict[str, Any]) -> None:

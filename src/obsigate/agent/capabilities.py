@@ -6,15 +6,23 @@ chat). Nothing here asks a provider: the table lists the default and popular mod
 the providers' public model pages, 2026), then family patterns recognise their relatives (``gpt-4o-2024-08-06``,
 ``llama3.2-vision:11b``, ``openai/gpt-4o`` on OpenRouter), and an unknown model is assumed to chat and do
 nothing else, so the UI never offers what a model may not do.
+
+Beside the flags, each model's context window (:func:`context_window`, tokens): the vendors' published context
+lengths by family (:data:`WINDOWS`), a configured override per model (``OBSIGATE_AI_CONTEXT_WINDOWS``, at most
+:data:`MAX_WINDOW`), else :data:`DEFAULT_WINDOW`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from obsigate.agent.providers.catalog import PROVIDERS, normalise_name
 
-__all__ = ["FLAGS", "capabilities", "capability_table", "known_models"]
+__all__ = [
+    "DEFAULT_WINDOW", "FLAGS", "MAX_WINDOW", "WINDOWS", "capabilities", "capability_table", "context_window",
+    "known_models", "model_family",
+]  # fmt: skip
 
 #: The 8 capability flags, in the order the API lists them.
 FLAGS: tuple[str, ...] = (
@@ -148,3 +156,51 @@ def known_models(provider: str) -> list[str]:
 def capability_table() -> dict[str, dict[str, dict[str, bool]]]:
     """Every listed model's flags: ``{provider: {model: {flag: bool}}}``, providers in the catalog's order."""
     return {name: {model: _as_dict(flags) for model, flags in _known(name).items()} for name in PROVIDERS}
+
+
+#: The largest context window a configuration may give a model (tokens).
+MAX_WINDOW = 1_000_000
+#: The window assumed for a model :data:`WINDOWS` does not know: a local engine's common setting (Qwen's and
+#: Mistral's native length), large enough for the agent's ~5k tokens of tool schemas and a folder of notes. A local
+#: engine's real window is what it was started with: configure it (``OBSIGATE_AI_CONTEXT_WINDOWS``).
+DEFAULT_WINDOW = 32_768
+
+#: Context windows (tokens) by model family (the vendors' published context lengths), matched on
+#: :func:`model_family`; first match wins.
+WINDOWS: tuple[tuple[re.Pattern[str], int], ...] = tuple(
+    (re.compile(p), n)
+    for p, n in (
+        (r"^gpt-4\.1", 1_047_576),
+        (r"^gpt-5", 400_000),
+        (r"^(gpt-4o|gpt-4-turbo|chatgpt-4o)", 128_000),
+        (r"^o[134]", 200_000),
+        (r"^gemini-", 1_048_576),
+        (r"^claude", 200_000),
+        (r"^deepseek", 128_000),
+        (r"^(llama-?3\.[1-3]|llama3\.[1-3])", 131_072),
+        (r"^gemma-?3", 131_072),
+        (r"^(qwen3|qwen2\.5|mistral|mixtral|ministral)", 32_768),
+    )
+)
+
+
+def model_family(model: str) -> str:
+    """``model`` without an Ollama ``:tag`` or a ``vendor/`` prefix, lower case (``openai/GPT-4o`` → ``gpt-4o``)."""
+    return model.strip().split(":", 1)[0].rsplit("/", 1)[-1].lower()
+
+
+def context_window(model: str, overrides: Mapping[str, int] | None = None, default: int = 0) -> int:
+    """The context window of ``model`` in tokens.
+
+    ``overrides``: configured windows by model name (``OBSIGATE_AI_CONTEXT_WINDOWS``), matched on the exact name,
+    then on :func:`model_family`; ``default``: a configured window for every other model (``OBSIGATE_AI_CONTEXT_WINDOW``,
+    0: none); then :data:`WINDOWS`, then :data:`DEFAULT_WINDOW`. A configured value is capped at :data:`MAX_WINDOW`.
+    """
+    family = model_family(model)
+    for key in (model.strip(), family):
+        size = (overrides or {}).get(key, 0)
+        if size > 0:
+            return min(size, MAX_WINDOW)
+    if default > 0:
+        return min(default, MAX_WINDOW)
+    return next((n for pattern, n in WINDOWS if pattern.search(family)), DEFAULT_WINDOW)

@@ -8,56 +8,34 @@ of thumb, ``tools/budget.py``; real tokenizers give 3–5 for English and code).
 context window (``OBSIGATE_AI_CONTEXT_SHARE``, default 0.5), the request is refused with ``context_too_large``
 (413, ``details``: the figures) unless it says ``accept_large_context: true``.
 
-The window is ``OBSIGATE_AI_CONTEXT_WINDOW`` when set, else the model family's from :data:`WINDOWS` (the
-vendors' published context lengths), else :data:`DEFAULT_WINDOW`: an unknown model is most often a local engine,
-whose window is what it was started with (set ``OBSIGATE_AI_CONTEXT_WINDOW`` to it).
+The window is the model's own in ``OBSIGATE_AI_CONTEXT_WINDOWS``, else ``OBSIGATE_AI_CONTEXT_WINDOW`` when set, else
+the model family's from the capability table (``agent/capabilities.py`` :data:`WINDOWS`: the vendors' published
+context lengths), else :data:`DEFAULT_WINDOW`: an unknown model is most often a local engine, whose window is what
+it was started with (configure it).
 """
 
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from obsigate.agent.capabilities import DEFAULT_WINDOW, WINDOWS, context_window
 from obsigate.tools.api import ServiceError
 
 __all__ = ["DEFAULT_SHARE", "DEFAULT_WINDOW", "WINDOWS", "ContextEstimate", "estimate", "window_of"]
 
 #: The share of the window a request may fill without the person accepting it.
 DEFAULT_SHARE = 0.5
-#: The window assumed for a model this table does not know: a local engine's common setting (Qwen's and Mistral's
-#: native length), large enough for the agent's ~5k tokens of tool schemas and a folder of notes.
-DEFAULT_WINDOW = 32_768
 #: Characters per token of the estimate.
 CHARS_PER_TOKEN = 4
 
-#: Context windows (tokens) by model family, matched on the model name without a ``vendor/`` prefix or an
-#: Ollama ``:tag``; first match wins.
-WINDOWS: tuple[tuple[re.Pattern[str], int], ...] = tuple(
-    (re.compile(p), n)
-    for p, n in (
-        (r"^gpt-4\.1", 1_047_576),
-        (r"^gpt-5", 400_000),
-        (r"^(gpt-4o|gpt-4-turbo|chatgpt-4o)", 128_000),
-        (r"^o[134]", 200_000),
-        (r"^gemini-", 1_048_576),
-        (r"^claude", 200_000),
-        (r"^deepseek", 128_000),
-        (r"^(llama-?3\.[1-3]|llama3\.[1-3])", 131_072),
-        (r"^gemma-?3", 131_072),
-        (r"^(qwen3|qwen2\.5|mistral|mixtral|ministral)", 32_768),
-    )
-)
 
-
-def window_of(model: str, override: int = 0) -> int:
-    """The context window of ``model`` in tokens: ``override`` when positive, else :data:`WINDOWS`, else
-    :data:`DEFAULT_WINDOW`."""
-    if override > 0:
-        return override
-    family = model.strip().split(":", 1)[0].rsplit("/", 1)[-1].lower()
-    return next((n for pattern, n in WINDOWS if pattern.search(family)), DEFAULT_WINDOW)
+def window_of(model: str, override: int = 0, overrides: Mapping[str, int] | None = None) -> int:
+    """The context window of ``model`` in tokens (:func:`obsigate.agent.capabilities.context_window`): its own
+    configured window in ``overrides``, else ``override`` when positive, else the capability table's."""
+    return context_window(model, overrides, override)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +73,11 @@ class ContextEstimate:
             )
 
 
-def estimate(*parts: Any, model: str, share: float = DEFAULT_SHARE, window: int = 0) -> ContextEstimate:
+def estimate(
+    *parts: Any, model: str, share: float = DEFAULT_SHARE, window: int = 0, windows: Mapping[str, int] | None = None
+) -> ContextEstimate:
     """The estimate for a request made of ``parts`` (strings as they are, anything else as its JSON: messages,
-    tool schemas) to ``model``; ``window``: the configured override (0: :func:`window_of`'s table)."""
+    tool schemas) to ``model``; ``window``, ``windows``: the configured windows (:func:`window_of`)."""
     chars = sum(len(p) if isinstance(p, str) else len(json.dumps(p, ensure_ascii=False, default=str)) for p in parts)
-    size = window_of(model, window)
+    size = window_of(model, window, windows)
     return ContextEstimate(-(-chars // CHARS_PER_TOKEN), size, share, int(size * share))

@@ -43,7 +43,7 @@ import binascii
 import json
 import re
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -95,7 +95,8 @@ class AgentLimits:
     ``run_ttl_s``: how long a paused run waits (the confirmation TTL); ``max_args_bytes``: the largest
     arguments of one call (UTF-8 bytes of their JSON, :mod:`obsigate.agent.arg_cap`); ``context_share`` and
     ``context_window`` (0: the model's, from a table): a request over that share of the window must be
-    accepted first (:mod:`obsigate.agent.context_budget`)."""
+    accepted first (:mod:`obsigate.agent.context_budget`); ``context_windows``: configured windows by model name
+    (they win over ``context_window``: :func:`obsigate.agent.capabilities.context_window`)."""
 
     max_iterations: int = 10
     max_tool_calls: int = 25
@@ -104,6 +105,7 @@ class AgentLimits:
     max_args_bytes: int = DEFAULT_MAX_ARGS_BYTES
     context_share: float = 0.5
     context_window: int = 0
+    context_windows: Mapping[str, int] = field(default_factory=dict)
 
 
 class StepState(StrEnum):
@@ -347,6 +349,8 @@ class RunLoop:
         self.keep_media: Callable[[str, str, bytes], Awaitable[None]] | None = None
         #: the conversation's plan as this run sees it (agent/plan_watch.py; None: not watched)
         self.plan: PlanWatch | None = None
+        #: called after each provider call with its request and turn (the context gauge; None: not kept)
+        self.on_usage: Callable[[ChatRequest, Turn], Awaitable[None]] | None = None
 
     # --- the model ----------------------------------------------------------------------------------
 
@@ -357,14 +361,17 @@ class RunLoop:
 
     async def stream(self, request: ChatRequest) -> Turn:
         """The model's answer to ``request`` (:func:`ask_model`), its text sent as ``delta`` events as it streams
-        and kept in :attr:`partial` (what was said, should the person stop the run)."""
+        and kept in :attr:`partial` (what was said, should the person stop the run); then :attr:`on_usage`."""
         self.partial = []
 
         async def on_delta(text: str) -> None:
             self.partial.append(text)
             await self.emit("delta", {"text": text})
 
-        return await ask_model(self.provider, request, on_delta)
+        turn = await ask_model(self.provider, request, on_delta)
+        if self.on_usage is not None:
+            await self.on_usage(request, turn)
+        return turn
 
     async def ask(self, run: Run, messages: list[dict[str, Any]], *, final: bool = False) -> Turn:
         """One model turn of ``run`` over ``messages`` (:meth:`stream`); a provider that rejects tools is asked

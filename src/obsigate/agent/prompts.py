@@ -13,7 +13,7 @@ from typing import Any
 
 from obsigate.tools.api import BadRequest
 
-__all__ = ["MODES", "chat_fallback", "format_context", "system_prompt"]
+__all__ = ["MODES", "chat_fallback", "format_context", "split_context", "system_prompt"]
 
 MODES = ("directory", "files", "general")
 _LANGUAGES = {
@@ -135,3 +135,10 @@ def chat_fallback(system: str) -> str:
     plain chat's (the ``obsigate-action`` blocks, :mod:`obsigate.agent.actions_protocol`); the rest (mode, skill,
     context) kept. Only the first occurrence is replaced: the context that follows may quote anything."""
     return system.replace(_AGENT, _CHAT, 1)
+
+
+def split_context(system: str) -> tuple[str, str]:
+    """``system`` (a :func:`system_prompt`) as ``(instructions, context)``: the gathered notes block and what
+    introduces it, apart (``""`` when there is none), for the context gauge's breakdown."""
+    head, sep, tail = system.partition(f"\n\n{_DATA}\n\n## Context\n")
+    return (head, sep + tail) if sep else (system, "")

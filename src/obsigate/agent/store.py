@@ -1,6 +1,11 @@
 """The assistant's SQLite store: conversations (per user, messages kept verbatim for replay; their images'
 bytes once per conversation, deleted with it) and agent runs paused for confirmation (so a restart does not lose a run awaiting the person's approval).
 
+Each provider call of a conversation leaves one ``usage`` row (the provider's counts, the model, how many stored
+messages the request carried and the offline estimate of its parts: the context gauge, :mod:`obsigate.agent.gauge`).
+Tables added by a later version are created when an older file is opened (``CREATE TABLE IF NOT EXISTS``): an
+existing file keeps its rows and gains the new tables.
+
 File: ``<data_dir>/assistant.sqlite3`` (the composition root creates it 0600: conversations quote the vault).
 A paused run keeps the ids of its proposals, never their tokens nor a copy of them: the confirmation store
 holds each proposal once. Every query is filtered by user: a user never reads, resumes or deletes
@@ -28,7 +33,7 @@ from typing import Any
 
 from obsigate.tools.api import Conflict, NotFound
 
-__all__ = ["AgentStore", "ConversationInfo", "PausedRun"]
+__all__ = ["AgentStore", "ConversationInfo", "PausedRun", "UsageRow"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -82,6 +87,19 @@ CREATE TABLE IF NOT EXISTS turn_hashes (
     at REAL NOT NULL,
     PRIMARY KEY (conversation_id, turn_id)
 );
+CREATE TABLE IF NOT EXISTS usage (
+    conversation_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    cached_tokens INTEGER NOT NULL,
+    messages INTEGER NOT NULL,
+    estimate TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, seq)
+);
 CREATE TABLE IF NOT EXISTS images (
     conversation_id TEXT NOT NULL,
     id TEXT NOT NULL,
@@ -122,6 +140,22 @@ class PausedRun:
     conversation_id: str
     expires: float
     data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRow:
+    """One provider call of a conversation: ``provider``, ``model``, the provider's ``prompt_tokens``,
+    ``completion_tokens`` and ``cached_tokens`` (0: not reported), ``messages`` (how many stored messages the
+    request carried), ``estimate`` (the offline token count of each part of the request) and ``at`` (epoch s)."""
+
+    provider: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    messages: int
+    estimate: dict[str, int]
+    at: float
 
 
 class AgentStore:
@@ -258,6 +292,7 @@ class AgentStore:
                 db.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM runs WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM images WHERE conversation_id = ?", (cid,))
+                db.execute("DELETE FROM usage WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM conversations WHERE id = ?", (cid,))
                 db.execute("COMMIT")
             except BaseException:
@@ -291,6 +326,38 @@ class AgentStore:
         if row is None:
             raise NotFound("no such image in this conversation")
         return row[0], bytes(row[1])
+
+    # --- token usage per provider call (agent/gauge.py) ------------------------------------------------
+
+    def add_usage(self, user: str, cid: str, row: UsageRow) -> None:
+        """Keep one provider call's usage in ``user``'s conversation ``cid``.
+
+        Raises:
+            NotFound: no such conversation of this user (it may have been deleted meanwhile).
+        """
+        with self._connect() as db:
+            self._owned(db, user, cid)
+            db.execute(
+                "INSERT INTO usage VALUES (?, (SELECT COALESCE(MAX(seq), -1) + 1 FROM usage WHERE conversation_id = ?), "
+                "?, ?, ?, ?, ?, ?, ?, ?)",
+                (cid, cid, row.at, row.provider, row.model, row.prompt_tokens, row.completion_tokens,
+                 row.cached_tokens, row.messages, json.dumps(row.estimate)),
+            )  # fmt: skip
+
+    def usage(self, user: str, cid: str) -> list[UsageRow]:
+        """Every provider call of ``user``'s conversation ``cid``, oldest first.
+
+        Raises:
+            NotFound: no such conversation of this user.
+        """
+        with self._connect() as db:
+            self._owned(db, user, cid)
+            rows = db.execute(
+                "SELECT provider, model, prompt_tokens, completion_tokens, cached_tokens, messages, estimate, at "
+                "FROM usage WHERE conversation_id = ? ORDER BY seq",
+                (cid,),
+            ).fetchall()
+        return [UsageRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
 
     # --- paused runs ------------------------------------------------------------------------------
 

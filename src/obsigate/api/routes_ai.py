@@ -22,10 +22,10 @@ from sse_starlette import EventSourceResponse
 from obsigate.agent.assistant import Ask, Assistant
 from obsigate.agent.labels import language_of
 from obsigate.agent.loop import Emit
-from obsigate.api.deps import CurrentPrincipal
+from obsigate.api.deps import Ctx, CurrentPrincipal
 from obsigate.api.routes_ai_images import ImageBody, image_inputs
 from obsigate.api.routes_write import Write, check_same_site
-from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, parse
+from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, call_tool, parse
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
 log = logging.getLogger("obsigate.assistant")
@@ -199,6 +199,14 @@ async def conversation(
 ) -> dict[str, Any]:
     lang = language_of(language, request.headers.get("accept-language"))
     return await _assistant(request).get_conversation(principal, conversation_id, lang)
+
+
+@router.get("/conversations/{conversation_id}/context", summary="How full one of your conversations' context window is")
+async def conversation_context(ctx: Ctx, conversation_id: str) -> dict[str, Any]:
+    """The context gauge through the tool layer (``get_context_usage``): ``{model, window, used, reserved, total,
+    percent, level, source, breakdown, last_usage, totals}`` (docs/assistant.md "Context gauge"); 404 when the
+    conversation is not yours."""
+    return await call_tool(ctx, "get_context_usage", {"conversation_id": conversation_id})
 
 
 @router.delete("/conversations/{conversation_id}", summary="Delete one of your conversations", dependencies=SAME_SITE)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from obsigate.auth.principal import Principal
 from obsigate.domain.storage.tool_journal import ToolJournal
@@ -20,6 +21,20 @@ from obsigate.tools.registry import REGISTRY, ToolRegistry
 MODES = ("mcp", "in_app", "rest", "web", "cli")
 
 
+class ContextGauge(Protocol):
+    """The in-app assistant's context gauge as ``get_context_usage`` reads it (``agent/gauge.py`` implements it;
+    the composition root sets it on :attr:`ToolRuntime.context_gauge`). Both methods read SQLite and tokenize:
+    call them from a worker thread."""
+
+    def conversation_of(self, user: str, session: str | None) -> str | None:
+        """The conversation of ``user``'s run or conversation ``session``; ``None`` when it is neither."""
+        ...
+
+    def report(self, user: str, cid: str) -> dict[str, Any]:
+        """The gauge of ``user``'s conversation ``cid``. Raises ``NotFound`` when it is not one of ``user``'s."""
+        ...
+
+
 @dataclass(slots=True)
 class ToolRuntime:
     """Built once per process by the composition root: the services' world, the tool journal (``journal``:
@@ -33,7 +48,8 @@ class ToolRuntime:
     engine); ``data_dir``: the server's data dir (the users' own spaces live under it,
     ``domain/storage/user_space.py``), ``None`` in a runtime with no data dir; ``files``: the users' file space
     (``services/user_files.py``), ``None``: the file space tools are not offered and its operations answer
-    ``unavailable``."""
+    ``unavailable``; ``context_gauge``: the assistant's
+    context gauge (``None``: no assistant, ``get_context_usage`` has no conversation to report on)."""
 
     workspace: Workspace
     journal: ToolJournal | None = None
@@ -45,6 +61,7 @@ class ToolRuntime:
     web: WebAccess = field(default_factory=WebAccess)
     data_dir: Path | None = None
     files: FileSpace | None = None
+    context_gauge: ContextGauge | None = None
 
 
 @dataclass(frozen=True, slots=True)

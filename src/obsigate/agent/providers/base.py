@@ -109,22 +109,31 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts of one turn as the provider reported them (0 when it did not)."""
+    """Token counts of one turn as the provider reported them (0 when it did not). ``cached_tokens``: the part of
+    ``prompt_tokens`` served from the provider's prompt cache (OpenAI ``prompt_tokens_details.cached_tokens``,
+    DeepSeek ``prompt_cache_hit_tokens``, Gemini ``cachedContentTokenCount``): already counted in the prompt."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
+    cached_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.total_tokens + other.total_tokens,
+            self.cached_tokens + other.cached_tokens,
         )
 
     def as_dict(self) -> dict[str, int]:
-        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "total_tokens": self.total_tokens}  # fmt: skip
+        """``{prompt_tokens, completion_tokens, total_tokens}``, and ``cached_tokens`` when the provider reported
+        any (a provider without a cache keeps the shape it always had)."""
+        out = {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+               "total_tokens": self.total_tokens}  # fmt: skip
+        if self.cached_tokens:
+            out["cached_tokens"] = self.cached_tokens
+        return out
 
 
 @dataclass(slots=True)

@@ -365,6 +365,7 @@ class _Assembly:
         prompt = _int(usage.get("promptTokenCount"))
         completion = _int(usage.get("candidatesTokenCount")) + _int(usage.get("thoughtsTokenCount"))
         total = _int(usage.get("totalTokenCount")) or prompt + completion
+        cached = max(0, min(_int(usage.get("cachedContentTokenCount")), prompt))  # part of the prompt, already counted
         message: Message = {
             "role": "assistant",
             "content": text,
@@ -374,7 +375,7 @@ class _Assembly:
             "model": self.config.model,
         }
         return Turn(message=message, text=text, tool_calls=calls, finish_reason=finish,
-                    usage=Usage(prompt, completion, total))  # fmt: skip
+                    usage=Usage(prompt, completion, total, cached))  # fmt: skip
 
     @staticmethod
     def _tool_call(call: Any, number: int) -> ToolCall:

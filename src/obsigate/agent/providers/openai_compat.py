@@ -487,7 +487,11 @@ def _usage(data: Any) -> Usage:
         return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
     prompt, completion = count("prompt_tokens"), count("completion_tokens")
-    return Usage(prompt, completion, count("total_tokens") or prompt + completion)
+    details = data.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    if not isinstance(cached, int) or isinstance(cached, bool):
+        cached = count("prompt_cache_hit_tokens")  # DeepSeek's own field (llm.md §1.9)
+    return Usage(prompt, completion, count("total_tokens") or prompt + completion, min(max(cached, 0), prompt))
 
 
 def _tool_call(raw: dict[str, Any], names: set[str]) -> ToolCall:
