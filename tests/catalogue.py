@@ -121,11 +121,12 @@ OWN_SPACE = {"update_plan"}
 #: page fields (+314 chars), paid in part by shorter read/backup tool descriptions (-114): 53.7k. Issue 17 bounded
 #: the search tools' optional vault name at 64 characters like every other vault argument (+95): 53.8k.
 #: Issue 19 taught search_fulltext Obsidian's search syntax, named in its q description (+21): 53.8k.
-#: Issue 21 gave every client the caller's own file space, list_user_files and read_user_file (+2.1k): 56.0k.
-MAX_TOOLS_LIST_CHARS = 55_980
+#: Issue 21 gave every client the caller's own file space (list_user_files, read_user_file) and the plans
+#: (update_plan, get_plan), +4.3k: 58.1k.
+MAX_TOOLS_LIST_CHARS = 58_101
 #: The compact JSON actually sent: under the 50k target until issue 21, whose file space tools (list_user_files,
-#: read_user_file: 2.0k compact) the issue asks for over MCP too; a ratchet from there.
-MAX_TOOLS_LIST_WIRE_CHARS = 51_550
+#: read_user_file: 2.0k compact) and plans (update_plan, get_plan: 1.95k) the issue asks for over MCP too; a ratchet.
+MAX_TOOLS_LIST_WIRE_CHARS = 53_493
 
 #: tools/list order: the catalogue's families by their ORDER (tools/catalog/__init__.py), each in declaration order.
 LISTED_ORDER = [
