@@ -158,7 +158,9 @@ def test_usage_is_kept_per_model_when_the_model_changes(assistant: Any) -> None:
     a.fake.add(_openai_text("One."))
     cid = a.agent(ASK).one("done")["conversation_id"]
     a.fake.add(_gemini_text("Two."), _gemini_text("Three."))
-    a.agent({**ASK, "message": "more", "conversation_id": cid, "provider": "gemini"})
+    switched = a.agent({**ASK, "message": "more", "conversation_id": cid, "provider": "gemini"}).one("context")
+    assert switched["model"] == "gemini-fake" and switched["window"] == 1_048_576  # the model just called
+    assert switched["source"] == "provider" and switched["used"] == _reported(a, 1, "gemini")
     a.agent({**ASK, "message": "again", "conversation_id": cid, "provider": "gemini"})
     gauge = _gauge(a, cid)
     assert gauge["model"] == "gemini-fake" and gauge["window"] == 1_048_576
