@@ -70,6 +70,7 @@ def _gauge(a: Any, cid: str, headers: dict[str, str] | None = None) -> dict[str,
     assert response.status_code == 200, response.text
     gauge = response.json()
     assert sum(gauge["breakdown"].values()) == gauge["total"] == gauge["used"] + gauge["reserved"]
+    assert gauge["encoding"] == "cl100k_base" and gauge["provider"] and gauge["conversation_id"] == cid
     assert set(gauge["breakdown"]) == {*PARTS, "reserved"}
     return gauge
 
