@@ -70,6 +70,7 @@ def _gauge(a: Any, cid: str, headers: dict[str, str] | None = None) -> dict[str,
     assert response.status_code == 200, response.text
     gauge = response.json()
     assert sum(gauge["breakdown"].values()) == gauge["total"] == gauge["used"] + gauge["reserved"]
+    assert gauge["encoding"] == "cl100k_base" and gauge["provider"] and gauge["conversation_id"] == cid
     assert set(gauge["breakdown"]) == {*PARTS, "reserved"}
     return gauge
 
@@ -158,7 +159,9 @@ def test_usage_is_kept_per_model_when_the_model_changes(assistant: Any) -> None:
     a.fake.add(_openai_text("One."))
     cid = a.agent(ASK).one("done")["conversation_id"]
     a.fake.add(_gemini_text("Two."), _gemini_text("Three."))
-    a.agent({**ASK, "message": "more", "conversation_id": cid, "provider": "gemini"})
+    switched = a.agent({**ASK, "message": "more", "conversation_id": cid, "provider": "gemini"}).one("context")
+    assert switched["model"] == "gemini-fake" and switched["window"] == 1_048_576  # the model just called
+    assert switched["source"] == "provider" and switched["used"] == _reported(a, 1, "gemini")
     a.agent({**ASK, "message": "again", "conversation_id": cid, "provider": "gemini"})
     gauge = _gauge(a, cid)
     assert gauge["model"] == "gemini-fake" and gauge["window"] == 1_048_576

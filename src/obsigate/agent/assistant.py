@@ -463,7 +463,7 @@ class Assistant:
         async def measure(request: ChatRequest, turn: Turn) -> None:
             def work() -> dict[str, Any]:
                 self.gauge.record(principal.name, cid, config.name, config.model, request, turn.usage, session)
-                return self.gauge.report(principal.name, cid)
+                return self.gauge.report(principal.name, cid, provider=config.name, model=config.model)
 
             try:
                 report = await anyio.to_thread.run_sync(work)

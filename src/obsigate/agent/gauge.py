@@ -174,23 +174,26 @@ class ContextGauge:
             return None
         return session
 
-    def report(self, user: str, cid: str) -> dict[str, Any]:
+    def report(self, user: str, cid: str, *, provider: str | None = None, model: str | None = None) -> dict[str, Any]:
         """The gauge of ``user``'s conversation ``cid`` (see the module's docstring): ``{conversation_id, provider,
-        model, window, used, reserved, total, percent, level, source, encoding, breakdown, last_usage, totals}``.
+        model, window, used, reserved, total, percent, level, source, encoding, breakdown, last_usage, totals}``,
+        for ``provider``/``model`` (default: the conversation's, the last it answered with; a call's own report
+        names the model it just called, which the conversation notes only once its answer is stored).
         Tokenizes the messages since the last call: call it from a worker thread.
 
         Raises:
             NotFound: no such conversation of this user.
         """
         info = self.store.conversation(user, cid)
+        provider, model = provider or info.provider, model or info.model
         rows = self.store.usage(user, cid)
         messages = self.store.messages(user, cid)
-        window = self.window_of(info.model)
+        window = self.window_of(model)
         last = rows[-1] if rows else None
         base = {k: (last.estimate.get(k, 0) if last else 0) for k in PARTS}
         added = _messages_parts(messages[last.messages :] if last else messages)
         raw = {k: base[k] + added.get(k, 0) for k in PARTS}
-        same = [r for r in rows if r.model == info.model and r.prompt_tokens > 0]
+        same = [r for r in rows if r.model == model and r.prompt_tokens > 0]
         ratio = _ratio(same[-1]) if same else 1.0
         if last is not None and last is (same[-1] if same else None):
             used = last.prompt_tokens + round(ratio * sum(added.values()))
@@ -204,7 +207,7 @@ class ContextGauge:
         share = 100.0 * total / window if window else 0.0  # the level on the exact share, not the rounded one
         percent = round(share, 1)
         return {
-            "conversation_id": cid, "provider": info.provider, "model": info.model, "window": window, "used": used,
+            "conversation_id": cid, "provider": provider, "model": model, "window": window, "used": used,
             "reserved": reserved, "total": total, "percent": percent, "level": level_of(share), "source": source,
             "encoding": ENCODING, "breakdown": {**breakdown, "reserved": reserved},
             "last_usage": _last(last), "totals": _totals(rows),

@@ -33,12 +33,14 @@ class ContextUsageArgs(ToolArgs):
 
 class ContextUsageResult(ToolOutput):
     """``used``: tokens of the next request; ``total`` = ``used`` + ``reserved`` (room for the answer); ``percent``
-    of ``window``; ``source``: ``provider`` (the last call's real count), ``estimate`` or ``none``. ``breakdown``:
+    of ``window``; ``source``: ``provider`` (the last call's real count), ``estimate`` or ``none``; ``encoding``:
+    the offline tokenizer's (``cl100k_base``). ``breakdown``:
     ``system_prompt``, ``tool_definitions``, ``context_files``, ``history``, ``tool_results``, ``reserved`` (sum:
     ``total``); ``last_usage`` and each of ``totals`` (per model): ``provider``, ``model``, ``calls``,
     ``prompt_tokens``, ``completion_tokens``, ``cached_tokens``."""
 
     conversation_id: str | None = None
+    provider: str | None = None
     model: str | None = None
     window: int = 0
     used: int = 0
@@ -50,6 +52,7 @@ class ContextUsageResult(ToolOutput):
     breakdown: dict[str, int] | None = None
     last_usage: dict[str, Any] | None = None
     totals: list[dict[str, Any]] = Field(default_factory=list)
+    encoding: str | None = None
 
 
 _NONE = "no assistant conversation here: name a conversation_id"
