@@ -74,6 +74,7 @@ from obsigate.tools.api import (
     proposal_of,
     settle,
     strip_secret_fields,
+    text_line,
 )
 
 __all__ = [
@@ -421,16 +422,18 @@ class RunLoop:
             data = {**data, "parts": lines}
         return json.dumps(data, ensure_ascii=False)
 
-    async def _media(self, run: Run, entry: Step, output: ToolResult) -> dict[str, Any]:
+    async def _media(self, run: Run, entry: Step, output: ToolResult) -> tuple[dict[str, Any], list[str]]:
         """``output``'s parts for the conversation: each image's and PDF's bytes kept once in it
         (:attr:`keep_media`), the step's ``images`` (references a vision model is sent) and ``parts`` (what the
-        web app shows, with a URL); returns the result as the model reads it, the bytes of its media parts out
-        of the JSON (they travel as media, or their text line stands for them)."""
+        web app shows, with a URL); returns the result as the model reads it and its parts' text lines. With
+        media, the result's exact bytes (read_file_raw's base64 chunk) leave the JSON, and so do the parts that
+        only carry them: the media travel as media, or their text line stands for them."""
         data = output.data
-        media = [p for p in output.parts if p.kind in MEDIA_KINDS]
-        if media:
+        parts = output.parts
+        if any(p.kind in MEDIA_KINDS for p in parts):
             data = {k: ("" if k in output.exact else v) for k, v in data.items()}
-        for part in output.parts:
+            parts = [p for p in parts if not (p.carries and p.carries in output.exact)]
+        for part in parts:
             shown = part.describe()
             if part.data is not None and part.kind in MEDIA_KINDS and self.keep_media is not None:
                 await self.keep_media(part.sha256, part.mime_type, part.data)
@@ -441,7 +444,7 @@ class RunLoop:
             elif part.file_id is not None:
                 shown["url"] = f"/api/files/{part.file_id}/content"
             entry.parts.append(shown)
-        return data
+        return data, [text_line(p) for p in parts]
 
     async def _finish_entry(self, entry: Step, content: str, status: str, summary: str | None) -> None:
         entry.state, entry.content = StepState.DONE, content
@@ -469,14 +472,12 @@ class RunLoop:
         await self._tool_event(entry, "running")
         try:
             output = await call_tool_output(self.ctx, entry.name, entry.arguments)
-            result = await self._media(run, entry, output) if output.parts else output.data
+            result, lines = await self._media(run, entry, output) if output.parts else (output.data, [])
         except ServiceError as exc:
             await self._fail(entry, exc)
             return
-        lines = output.text_lines()
-        summary = (
-            "; ".join(lines)[:300] if lines and result is not output.data else _summary(result)
-        )  # media: say which
+        media = lines and result is not output.data  # the parts stand for the bytes: say which
+        summary = "; ".join(lines)[:300] if media else _summary(result)
         await self._finish_entry(entry, self._content(result, lines), "ok", summary)
 
     async def _propose(self, run: Run, entry: Step) -> Proposal | None:

@@ -71,7 +71,11 @@ class Part:
     ``width``/``height`` in px for an image; ``size`` in bytes and ``sha256`` (hex) of the bytes as sent or
     kept; ``uri``: where the bytes come from when they have a home already (``vault://<vault>/<path>``: MCP's
     embedded resource); ``note``: why it is not inline (shown after its text line); ``fallback``: what to send
-    instead if an image's bytes turn out not to be one (read_file_raw: the chunk as a file).
+    instead if an image's bytes turn out not to be one (read_file_raw: the chunk as a file); ``extra``: another
+    view of bytes a part before it already carries (read_file_raw's whole image beside its first chunk): left
+    out altogether when it is not an image or does not fit the caps (never kept nor named); ``carries``: the
+    field of the result's data whose exact bytes this part also holds (read_file_raw's chunk: ``content``), so a
+    front that sends the result's media instead of those bytes can leave both out.
     """
 
     kind: str
@@ -86,6 +90,8 @@ class Part:
     uri: str | None = None
     note: str | None = None
     fallback: Part | None = field(default=None, repr=False)
+    extra: bool = False
+    carries: str | None = None
 
     @property
     def inline(self) -> bool:
@@ -240,20 +246,24 @@ def normalise_image(data: bytes) -> tuple[bytes, str, int, int] | None:
         return None  # Pillow's ways of saying "not an image it can read"
 
 
-def _checked(part: Part) -> Part:
+def _checked(part: Part) -> Part | None:
     """``part`` with an image normalised (:func:`normalise_image`); when its bytes are not an image, or one too
     large to decode, its ``fallback`` (checked) or, without one, the same bytes as a ``file`` (a too large image
     stays an image, with a note: it can still be kept whole as a reference); ``sha256`` and ``size`` of the
     bytes as they will travel. A normalised image keeps its ``fallback`` (used if the caps leave it out and the
-    fallback fits)."""
+    fallback fits). ``None``: an ``extra`` image that is not one, or too large (left out)."""
     if part.kind == "image" and part.data is not None:
         try:
             done = normalise_image(part.data)
         except TooLargeImage as exc:
+            if part.extra:
+                return None
             if part.fallback is not None:
                 return _checked(part.fallback)
             return replace(part, note=f"not inline: the image is too large to show ({exc})")._hashed()
         if done is None:
+            if part.extra:
+                return None
             if part.fallback is not None:
                 return _checked(part.fallback)
             part = replace(part, kind="file", mime_type="application/octet-stream", width=None, height=None)
@@ -297,7 +307,8 @@ async def build_parts(
     """
     import anyio
 
-    parts = await anyio.to_thread.run_sync(lambda: [_checked(part_of(p)) for p in raw])
+    checked = await anyio.to_thread.run_sync(lambda: [_checked(part_of(p)) for p in raw])
+    parts = [p for p in checked if p is not None]
     out: list[Part] = []
     artifacts: list[dict[str, Any]] = []
     used = {"images": 0, "b64": 0}
@@ -322,6 +333,8 @@ async def build_parts(
             out.append(replace(part, fallback=None))
             continue
         why = over(part)
+        if why is not None and part.extra:
+            continue  # its bytes are in the result already, as another part
         fallback = part.fallback
         part = replace(part, fallback=None)
         if why is not None and getattr(ctx.runtime, "files", None) is None and fallback is not None:
