@@ -432,7 +432,7 @@ class RunLoop:
         parts = output.parts
         if any(p.kind in MEDIA_KINDS for p in parts):
             data = {k: ("" if k in output.exact else v) for k, v in data.items()}
-            parts = [p for p in parts if not (p.carries and p.carries in output.exact)]
+            parts = [p for p in parts if p.kind in MEDIA_KINDS or not (p.carries and p.carries in output.exact)]
         for part in parts:
             shown = part.describe()
             if part.data is not None and part.kind in MEDIA_KINDS and self.keep_media is not None:

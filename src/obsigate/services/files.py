@@ -182,7 +182,7 @@ class ReadFileRawResult(FileChunk):
             # over one read: the chunk stays (a client joins chunks), the whole image beside it if it is one
             return [chunk, {**image, "extra": True}]
         if self._whole is not None and self.mime_type == "application/pdf" and self.next_offset is None:
-            return [{**chunk, "kind": "pdf"}]
+            return [{**chunk, "kind": "pdf", "carries": None}]
         return [chunk]
 
 
