@@ -128,7 +128,7 @@ class Step:
     label: str
     state: StepState = StepState.NEW
     content: str | None = None
-    #: the result's parts as the web app shows them (:func:`shown_parts`) and its images as a model is sent
+    #: the result's parts as the web app shows them (:meth:`RunLoop._media`) and its images as a model is sent
     #: them (references: the bytes are kept once in the conversation, ``keep_media``)
     parts: list[dict[str, Any]] = field(default_factory=list)
     images: list[dict[str, Any]] = field(default_factory=list)
