@@ -40,7 +40,16 @@ def _png(width: int, height: int) -> bytes:
     return out.getvalue()
 
 
+def _noisy(width: int, height: int) -> bytes:
+    import random
+
+    out = io.BytesIO()
+    Image.frombytes("RGB", (width, height), random.Random(5).randbytes(width * height * 3)).save(out, "PNG")
+    return out.getvalue()
+
+
 SHOT = _png(2000, 1000)
+PHOTO = _noisy(400, 300)  # over one read (200 000 bytes): read_file_raw's chunk and the whole image
 NORMALISED = normalise_image(SHOT)
 assert NORMALISED is not None
 SHOT_SHA = hashlib.sha256(NORMALISED[0]).hexdigest()
@@ -72,7 +81,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running() as fake, pytest.MonkeyPatch.context() as mp:
         use_fake(mp, fake, CUSTOM_MODEL="gpt-4o", GEMINI_MODEL="gemini-2.5-flash")
         root = tmp_path_factory.mktemp("parts")
-        vault = write_tree(root / "vault", {**SMALL_VAULT, "Pics/shot.png": SHOT})
+        vault = write_tree(root / "vault", {**SMALL_VAULT, "Pics/shot.png": SHOT, "Pics/photo.png": PHOTO})
         settings = load_settings(
             data_dir=root / "data", port=free_port(), tool_rate_limit=10_000, auth_enabled=False,
             vaults={"notes": {"path": str(vault)}},
@@ -164,3 +173,17 @@ def test_a_model_without_vision_gets_the_text_line_only(srv: Server) -> None:
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool"]  # no synthetic message
     assert json.loads(sent[3]["content"])["parts"] == ["image/png 1568×784, Pics/shot.png"]
     assert "base64," not in json.dumps(sent)
+
+
+def test_an_image_over_one_read_reaches_the_model_whole_and_its_chunk_does_not(srv: Server) -> None:
+    call = {"vault": "notes", "path": "Pics/photo.png"}
+    srv.fake.add(o.stream_tool_calls([("c1", "read_file_raw", call)]), o.stream_text(["Noise."]))
+    events = srv.agent({"message": "Look at Pics/photo.png", "vault": "notes"})
+    assert _done(events)["stopped"] == "completed", events
+    tool, synthetic = srv.fake.requests[-1].json["messages"][3:]
+    result = json.loads(tool["content"])
+    assert result["content"] == "" and result["next_offset"] == 200_000  # it says there is more to the file
+    assert result["parts"] == ["image/png 400×300, Pics/photo.png"]  # the chunk's own line is left out
+    (image,) = synthetic["content"][1:]
+    assert base64.b64decode(image["image_url"]["url"].split(",", 1)[1]) == PHOTO
+    assert [p["kind"] for p in _tool_event(events)["parts"]] == ["image"]

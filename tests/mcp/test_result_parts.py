@@ -33,14 +33,24 @@ def _png(width: int, height: int) -> bytes:
     return out.getvalue()
 
 
+def _noisy(width: int, height: int) -> bytes:
+    import random
+
+    out = io.BytesIO()
+    Image.frombytes("RGB", (width, height), random.Random(5).randbytes(width * height * 3)).save(out, "PNG")
+    return out.getvalue()
+
+
 SHOT = _png(2000, 1000)
 NORMALISED = normalise_image(SHOT)
 assert NORMALISED is not None
+PHOTO = _noisy(400, 300)  # ~360 KB: over one read (200 000 bytes)
 
 
 @pytest.fixture
 def vaults(tmp_path: Path) -> dict[str, Path]:
-    return {"notes": write_tree(tmp_path / "vaults" / "notes", {**SMALL_VAULT, "Pics/shot.png": SHOT})}
+    files = {**SMALL_VAULT, "Pics/shot.png": SHOT, "Pics/photo.png": PHOTO}
+    return {"notes": write_tree(tmp_path / "vaults" / "notes", files)}
 
 
 async def test_a_big_image_arrives_normalised_in_an_image_block(open_gateway, era: str) -> None:
@@ -55,6 +65,21 @@ async def test_a_big_image_arrives_normalised_in_an_image_block(open_gateway, er
     sent = base64.b64decode(image.data)
     assert hashlib.sha256(sent).hexdigest() == hashlib.sha256(NORMALISED[0]).hexdigest()
     assert image.mime_type == "image/png" and Image.open(io.BytesIO(sent)).size == (1568, 784)
+
+
+async def test_an_image_over_one_read_keeps_its_chunks_and_adds_the_image(open_gateway) -> None:
+    """A client that joins chunks still gets each chunk as the block after the text; the first read also has the
+    whole image, as an image block, after it."""
+    async with open_gateway.client(None, "legacy") as client:
+        first = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/photo.png"})
+        text, chunk, image = first.content
+        assert isinstance(chunk, EmbeddedResource) and isinstance(image, ImageContent)
+        offset = json.loads(text.text)["next_offset"]
+        second = await client.call_tool("read_file_raw", {"vault": "notes", "path": "Pics/photo.png", "offset": offset})
+        assert len(second.content) == 2 and isinstance(second.content[1], EmbeddedResource)
+    joined = base64.b64decode(chunk.resource.blob) + base64.b64decode(second.content[1].resource.blob)
+    assert joined == PHOTO
+    assert base64.b64decode(image.data) == PHOTO  # 400×300 and upright: the image as stored
 
 
 SPEC = REGISTRY.get("read_file_raw")

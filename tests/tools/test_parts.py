@@ -232,3 +232,12 @@ def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, smal
     assert book.data["next_offset"] == 200_000
 
     assert out("Home.md").parts == []  # text: no part
+
+    photo = noisy_png(400, 300, 1)  # over one read: the first chunk stays, the whole image comes after it
+    (small_vault / "Pics" / "photo.png").write_bytes(photo)
+    first, whole = out("Pics/photo.png").parts
+    assert (first.kind, first.carries, first.data) == ("file", "content", photo[:200_000])
+    assert (whole.kind, whole.data, whole.width) == ("image", photo, 400)
+    (small_vault / "Pics" / "forged-big.png").write_bytes(forged * 100)
+    (chunk_only,) = out("Pics/forged-big.png").parts  # the extra image left out: its bytes are not one
+    assert chunk_only.kind == "file" and chunk_only.size == 200_000

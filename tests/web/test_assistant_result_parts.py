@@ -69,6 +69,7 @@ def test_a_result_image_is_shown_inline_in_its_step(page: Any, app_server: Any, 
     assert src.startswith("/api/ai/conversations/") and "/images/" in src
     pdf = page.locator(".step-parts a.step-pdf")
     assert pdf.inner_text() == "PDF: Attachments/survey.pdf"
+    assert pdf.get_attribute("download") == "survey.pdf"  # saved: its URL is served under a sandboxing CSP
     assert page.request.get(f"{app_server.url}{pdf.get_attribute('href')}").body()[:5] == b"%PDF-"
     # the model got the image after the tool messages, and no base64 reached the page's event stream
     sent = fake.requests[-1].json["messages"]

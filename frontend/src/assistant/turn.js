@@ -29,8 +29,8 @@ function partLine(p) {
 }
 
 /**
- * A step's parts (issue 21): an image inline (a link to it around it), a PDF as a link that opens it, a file as a
- * link; a part with no URL (not kept: over the caps) as its text line. The bytes come from the server by URL.
+ * A step's parts (issue 21): an image inline (a link to it around it), a PDF or a file as a link that downloads
+ * it; a part with no URL (not kept: over the caps) as its text line. The bytes come from the server by URL.
  */
 export function partsView(t, parts) {
   const items = parts.map((p) => {
@@ -42,7 +42,9 @@ export function partsView(t, parts) {
     }
     if (url) {
       const label = p.kind === "pdf" ? t("assistant.part.pdf", { name: p.name || "PDF" }) : t("assistant.part.file", { name: p.name || line });
-      return h("a", { class: `step-part step-${p.kind}`, href: url, target: "_blank", rel: "noopener", title: line }, label);
+      // downloaded, not opened: the server sends a result's bytes under a sandboxing CSP (no PDF viewer there)
+      const download = (p.name || "").split("/").pop() || true;
+      return h("a", { class: `step-part step-${p.kind}`, href: url, download, title: line }, label);
     }
     return h("span", { class: "step-part muted" }, p.note ? `${line} (${p.note})` : line);
   });

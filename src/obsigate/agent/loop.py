@@ -75,6 +75,7 @@ from obsigate.tools.api import (
     proposal_of,
     settle,
     strip_secret_fields,
+    text_line,
 )
 
 __all__ = [
@@ -130,7 +131,7 @@ class Step:
     label: str
     state: StepState = StepState.NEW
     content: str | None = None
-    #: the result's parts as the web app shows them (:func:`shown_parts`) and its images as a model is sent
+    #: the result's parts as the web app shows them (:meth:`RunLoop._media`) and its images as a model is sent
     #: them (references: the bytes are kept once in the conversation, ``keep_media``)
     parts: list[dict[str, Any]] = field(default_factory=list)
     images: list[dict[str, Any]] = field(default_factory=list)
@@ -435,16 +436,18 @@ class RunLoop:
             data = {**data, "parts": lines}
         return json.dumps(data, ensure_ascii=False)
 
-    async def _media(self, run: Run, entry: Step, output: ToolResult) -> dict[str, Any]:
+    async def _media(self, run: Run, entry: Step, output: ToolResult) -> tuple[dict[str, Any], list[str]]:
         """``output``'s parts for the conversation: each image's and PDF's bytes kept once in it
         (:attr:`keep_media`), the step's ``images`` (references a vision model is sent) and ``parts`` (what the
-        web app shows, with a URL); returns the result as the model reads it, the bytes of its media parts out
-        of the JSON (they travel as media, or their text line stands for them)."""
+        web app shows, with a URL); returns the result as the model reads it and its parts' text lines. With
+        media, the result's exact bytes (read_file_raw's base64 chunk) leave the JSON, and so do the parts that
+        only carry them: the media travel as media, or their text line stands for them."""
         data = output.data
-        media = [p for p in output.parts if p.kind in MEDIA_KINDS]
-        if media:
+        parts = output.parts
+        if any(p.kind in MEDIA_KINDS for p in parts):
             data = {k: ("" if k in output.exact else v) for k, v in data.items()}
-        for part in output.parts:
+            parts = [p for p in parts if p.kind in MEDIA_KINDS or not (p.carries and p.carries in output.exact)]
+        for part in parts:
             shown = part.describe()
             if part.data is not None and part.kind in MEDIA_KINDS and self.keep_media is not None:
                 await self.keep_media(part.sha256, part.mime_type, part.data)
@@ -455,7 +458,7 @@ class RunLoop:
             elif part.file_id is not None:
                 shown["url"] = f"/api/files/{part.file_id}/content"
             entry.parts.append(shown)
-        return data
+        return data, [text_line(p) for p in parts]
 
     async def _finish_entry(self, entry: Step, content: str, status: str, summary: str | None) -> None:
         entry.state, entry.content = StepState.DONE, content
@@ -483,16 +486,14 @@ class RunLoop:
         await self._tool_event(entry, "running")
         try:
             output = await call_tool_output(self.ctx, entry.name, entry.arguments)
-            result = await self._media(run, entry, output) if output.parts else output.data
+            result, lines = await self._media(run, entry, output) if output.parts else (output.data, [])
         except ServiceError as exc:
             await self._fail(entry, exc)
             if self.plan is not None:
                 await self.plan.saw(entry.name, None, self.emit)
             return
-        lines = output.text_lines()
-        summary = (
-            "; ".join(lines)[:300] if lines and result is not output.data else _summary(result)
-        )  # media: say which
+        media = lines and result is not output.data  # the parts stand for the bytes: say which
+        summary = "; ".join(lines)[:300] if media else _summary(result)
         await self._finish_entry(entry, self._content(result, lines), "ok", summary)
         if self.plan is not None and entry.name in PLAN_TOOLS:
             await self.plan.saw(entry.name, result, self.emit)

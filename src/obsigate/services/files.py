@@ -163,20 +163,26 @@ class ReadFileRawResult(FileChunk):
 
     def parts(self) -> list[dict[str, Any]]:
         """The result's parts (``tools/parts.py`` fields, as mappings: this layer cannot import that one): a
-        binary chunk as a ``file`` part (its ``vault://`` URI, the chunk's bytes), or, for an image read from its
-        start, the whole image as an ``image`` part with that chunk as its ``fallback`` (bytes that are not an
-        image, or one too large to show), and a PDF that is a single chunk as a ``pdf`` part; none for text or
-        past the end."""
+        binary chunk as a ``file`` part (its ``vault://`` URI, the chunk's bytes: ``carries`` ``content``), or,
+        for an image read from its start, the whole image as an ``image`` part: in place of the chunk when the
+        image is one chunk (the chunk its ``fallback``: bytes that are not an image, or one too large to show),
+        after the chunk otherwise (``extra``: left out when it is not an image); a PDF that is a single chunk as a
+        ``pdf`` part; none for text or past the end."""
         if self.encoding != "base64" or not self.content:
             return []
         chunk = {
             "kind": "file", "mime_type": self.mime_type, "data": base64.b64decode(self.content),
             "name": self.path, "uri": f"vault://{quote(self.vault, safe='')}/{quote(self.path, safe='/')}",
+            "carries": "content",
         }  # fmt: skip
         if self._whole is not None and self.mime_type.startswith("image/"):
-            return [{**chunk, "kind": "image", "data": self._whole, "fallback": chunk}]
+            image = {**chunk, "kind": "image", "data": self._whole, "carries": None}
+            if self.next_offset is None:  # one chunk: the image, or the chunk if it is none
+                return [{**image, "fallback": chunk}]
+            # over one read: the chunk stays (a client joins chunks), the whole image beside it if it is one
+            return [chunk, {**image, "extra": True}]
         if self._whole is not None and self.mime_type == "application/pdf" and self.next_offset is None:
-            return [{**chunk, "kind": "pdf"}]
+            return [{**chunk, "kind": "pdf", "carries": None}]
         return [chunk]
 
 

@@ -22,6 +22,7 @@ The adapters (MCP, the providers, the web app) live with their fronts; they read
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import inspect
 import io
@@ -31,7 +32,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import anyio
+
 from obsigate.domain.redaction import redact_payload
+from obsigate.services.errors import ServiceError
 from obsigate.tools.context import ToolContext
 from obsigate.tools.registry import ToolSpec
 
@@ -71,7 +75,11 @@ class Part:
     ``width``/``height`` in px for an image; ``size`` in bytes and ``sha256`` (hex) of the bytes as sent or
     kept; ``uri``: where the bytes come from when they have a home already (``vault://<vault>/<path>``: MCP's
     embedded resource); ``note``: why it is not inline (shown after its text line); ``fallback``: what to send
-    instead if an image's bytes turn out not to be one (read_file_raw: the chunk as a file).
+    instead if an image's bytes turn out not to be one (read_file_raw: the chunk as a file); ``extra``: another
+    view of bytes a part before it already carries (read_file_raw's whole image beside its first chunk): left
+    out altogether when it is not an image or does not fit the caps (never kept nor named); ``carries``: the
+    field of the result's data whose exact bytes this part also holds (read_file_raw's chunk: ``content``), so a
+    front that sends the result's media instead of those bytes can leave both out.
     """
 
     kind: str
@@ -86,6 +94,8 @@ class Part:
     uri: str | None = None
     note: str | None = None
     fallback: Part | None = field(default=None, repr=False)
+    extra: bool = False
+    carries: str | None = None
 
     @property
     def inline(self) -> bool:
@@ -240,20 +250,24 @@ def normalise_image(data: bytes) -> tuple[bytes, str, int, int] | None:
         return None  # Pillow's ways of saying "not an image it can read"
 
 
-def _checked(part: Part) -> Part:
+def _checked(part: Part) -> Part | None:
     """``part`` with an image normalised (:func:`normalise_image`); when its bytes are not an image, or one too
     large to decode, its ``fallback`` (checked) or, without one, the same bytes as a ``file`` (a too large image
     stays an image, with a note: it can still be kept whole as a reference); ``sha256`` and ``size`` of the
     bytes as they will travel. A normalised image keeps its ``fallback`` (used if the caps leave it out and the
-    fallback fits)."""
+    fallback fits). ``None``: an ``extra`` image that is not one, or too large (left out)."""
     if part.kind == "image" and part.data is not None:
         try:
             done = normalise_image(part.data)
         except TooLargeImage as exc:
+            if part.extra:
+                return None
             if part.fallback is not None:
                 return _checked(part.fallback)
             return replace(part, note=f"not inline: the image is too large to show ({exc})")._hashed()
         if done is None:
+            if part.extra:
+                return None
             if part.fallback is not None:
                 return _checked(part.fallback)
             part = replace(part, kind="file", mime_type="application/octet-stream", width=None, height=None)
@@ -270,12 +284,16 @@ async def _keep(ctx: ToolContext, spec: ToolSpec, part: Part, why: str) -> tuple
     files = getattr(ctx.runtime, "files", None)
     if files is None or part.data is None:
         return replace(part, data=None, note=why), None
-    record = files.put(
-        user=ctx.principal.name, data=part.data, name=part.name or f"{spec.name}.{part.kind}",
+    put = functools.partial(
+        files.put, user=ctx.principal.name, data=part.data, name=part.name or f"{spec.name}.{part.kind}",
         mime_type=part.mime_type, conversation=ctx.session_id, turn=ctx.turn_id, tool=spec.name,
     )  # fmt: skip
-    if inspect.isawaitable(record):
-        record = await record
+    try:
+        record = await anyio.to_thread.run_sync(put)  # disk and SQLite: never on the event loop
+        if inspect.isawaitable(record):
+            record = await record
+    except ServiceError as exc:  # over the file size cap or the caller's quota: the text line says so
+        return replace(part, data=None, note=f"{why}; not kept: {exc.code}"), None
     kept = replace(
         part, data=None, file_id=str(record.file_id), size=int(getattr(record, "size", part.size)),
         sha256=str(getattr(record, "sha256", part.sha256)), mime_type=str(getattr(record, "mime_type", part.mime_type)),
@@ -297,7 +315,8 @@ async def build_parts(
     """
     import anyio
 
-    parts = await anyio.to_thread.run_sync(lambda: [_checked(part_of(p)) for p in raw])
+    checked = await anyio.to_thread.run_sync(lambda: [_checked(part_of(p)) for p in raw])
+    parts = [p for p in checked if p is not None]
     out: list[Part] = []
     artifacts: list[dict[str, Any]] = []
     used = {"images": 0, "b64": 0}
@@ -322,6 +341,8 @@ async def build_parts(
             out.append(replace(part, fallback=None))
             continue
         why = over(part)
+        if why is not None and part.extra:
+            continue  # its bytes are in the result already, as another part
         fallback = part.fallback
         part = replace(part, fallback=None)
         if why is not None and getattr(ctx.runtime, "files", None) is None and fallback is not None:
