@@ -56,6 +56,10 @@ def test_rest_web_and_cli_calls_are_journalled_and_read_back_by_the_cli(live_ser
 
     verified = run_cli("journal", "verify", data=data)
     assert verified.returncode == 0 and verified.stdout.startswith("ok: "), verified.stderr
+    kept = tmp_path / "journal.pub"  # the admin's copy of the public key, kept outside the data dir
+    kept.write_bytes((data / "journal_signing.pub").read_bytes())
+    verified = run_cli("journal", "verify", "--public-key", str(kept), "--json", data=data)
+    assert verified.returncode == 0 and json.loads(verified.stdout)["ok"] is True, verified.stderr
 
     found = run_cli(
         "journal", "search", "--user", "anonymous", "--outcome", "ok", "--tool", "search_fulltext", data=data
