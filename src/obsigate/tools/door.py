@@ -153,7 +153,7 @@ async def door(
                     await anyio.to_thread.run_sync(ctx.runtime.journal.append, entry)
                 except (sqlite3.Error, OSError) as exc:  # a read goes on; a change already had its intent row
                     log.error("journal row of %s (%s, call %s) not written: %s", name, ctx.mode, call.call_id, exc)
-                except Exception:  # noqa: BLE001 - a result the row cannot be made of must not replace the answer
+                except Exception:  # a result no row can be made of must not replace the answer (logged)
                     log.exception("journal row of %s (%s, call %s) not written", name, ctx.mode, call.call_id)
 
 
