@@ -607,13 +607,28 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per line.
 
 
 @journal_app.command("verify")
-def journal_verify(data_dir: DataDir = None, as_json: JsonOpt = False) -> None:
+def journal_verify(
+    data_dir: DataDir = None,
+    as_json: JsonOpt = False,
+    public_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--public-key", help="A copy of journal_signing.pub kept elsewhere (default: the data dir's key)."
+        ),
+    ] = None,
+) -> None:
     """Check the whole journal: the chain, the signed checkpoints and head, the turns' stored hashes. Names the
     first row edited, deleted, inserted, reordered or cut off, or a chain rebuilt without the key; exit 1 then."""
-    from obsigate.services.journal import verify_journal
+    from obsigate.services.journal import load_public_key, verify_journal
 
+    key = None
+    if public_key is not None:
+        try:
+            key = load_public_key(public_key)
+        except (OSError, ValueError) as exc:
+            raise _fail(f"cannot read the public key {public_key}: {exc}") from None
     with _journal(data_dir) as journal:
-        report = verify_journal(journal, journal_anchors(journal.data_dir))
+        report = verify_journal(journal, journal_anchors(journal.data_dir), public_key=key)
     if as_json:
         typer.echo(json.dumps(report.to_dict()))
     elif report.ok:

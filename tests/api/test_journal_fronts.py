@@ -56,6 +56,10 @@ def test_rest_web_and_cli_calls_are_journalled_and_read_back_by_the_cli(live_ser
 
     verified = run_cli("journal", "verify", data=data)
     assert verified.returncode == 0 and verified.stdout.startswith("ok: "), verified.stderr
+    kept = tmp_path / "journal.pub"  # the admin's copy of the public key, kept outside the data dir
+    kept.write_bytes((data / "journal_signing.pub").read_bytes())
+    verified = run_cli("journal", "verify", "--public-key", str(kept), "--json", data=data)
+    assert verified.returncode == 0 and json.loads(verified.stdout)["ok"] is True, verified.stderr
 
     found = run_cli(
         "journal", "search", "--user", "anonymous", "--outcome", "ok", "--tool", "search_fulltext", data=data
@@ -83,3 +87,17 @@ def test_rest_web_and_cli_calls_are_journalled_and_read_back_by_the_cli(live_ser
         db.execute("UPDATE tool_journal SET user = 'mallory' WHERE seq = ?", (seq,))
     failed = run_cli("journal", "verify", data=data)
     assert failed.returncode == 1 and f"at seq {seq}: edited" in failed.stderr, failed.stderr
+
+
+def test_contents_are_kept_only_when_the_admin_enables_them(live_server, small_vault, tmp_path) -> None:
+    plain = live_server({"notes": small_vault}, auth_enabled=False, data_dir=tmp_path / "plain")
+    kept = live_server(
+        {"notes": small_vault}, auth_enabled=False, data_dir=tmp_path / "kept", journal_keep_content=True
+    )
+    for server in (plain, kept):
+        got = httpx2.get(f"{server.url}/api/file/notes", params={"path": "Ideas.md"}, timeout=10)
+        assert got.status_code == 200
+    (row,) = [r for r in journal_records(tmp_path / "plain") if r["tool"] == "read_file"]
+    assert row["result_content"] is None and row["args_content"] is None and row["result_digest"]
+    (row,) = [r for r in journal_records(tmp_path / "kept") if r["tool"] == "read_file"]
+    assert "tidepool sensor" in row["result_content"] and json.loads(row["args_content"])["path"] == "Ideas.md"

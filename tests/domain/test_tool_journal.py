@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from obsigate.domain.storage.tool_journal import (
     GENESIS,
@@ -251,3 +252,20 @@ def test_a_changed_checkpoint_interval_still_verifies(tmp_path: Path) -> None:
     db(tmp_path).execute("DELETE FROM checkpoints WHERE seq = 35")
     first = ToolJournal(tmp_path, checkpoint_every=7).verify().first
     assert first is not None and first.kind == "rebuilt" and first.seq == 29  # after the last good one (28)
+
+
+def test_a_replaced_key_pair_is_caught_by_a_public_key_kept_elsewhere(tmp_path: Path) -> None:
+    filled(tmp_path, 20).close()
+    kept = Ed25519PublicKey.from_public_bytes(bytes.fromhex((tmp_path / "journal_signing.pub").read_text().strip()))
+    for name in ("journal_signing.key", "journal_signing.pub", HEAD_FILE):  # a forger with write access to the dir
+        (tmp_path / name).unlink()
+    db(tmp_path).execute("DELETE FROM checkpoints")
+    forger = ToolJournal(tmp_path, checkpoint_every=10)  # a new key pair, every checkpoint signed again with it
+    conn = forger._conn()
+    for row in forger.iter_rows():
+        if row["seq"] % 10 == 0:
+            forger._insert_checkpoint(conn, row["seq"], row["row_hash"])
+    forger.checkpoint()
+    assert forger.verify().ok  # against the data dir's own (new) key the journal looks whole
+    report = forger.verify(public_key=kept)
+    assert not report.ok and report.first is not None and report.first.kind == "rebuilt" and report.first.seq == 1

@@ -20,11 +20,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.storage.private_files import make_private_dir
 from obsigate.domain.storage.tool_journal import ToolJournal, TurnHash, VerifyReport
 
-__all__ = ["SPANS_PER_FILE", "export_otlp", "otlp_span", "verify_journal"]
+__all__ = ["SPANS_PER_FILE", "export_otlp", "load_public_key", "otlp_span", "verify_journal"]
 
 #: Spans per exported file (a file is one ``ExportTraceServiceRequest``).
 SPANS_PER_FILE = 10_000
@@ -32,10 +34,25 @@ _SPAN_KIND_INTERNAL = 1
 _STATUS_OK, _STATUS_ERROR = 1, 2
 
 
-def verify_journal(journal: ToolJournal, anchors: Iterable[tuple[str, str, int, int, str]] = ()) -> VerifyReport:
+def verify_journal(
+    journal: ToolJournal,
+    anchors: Iterable[tuple[str, str, int, int, str]] = (),
+    *,
+    public_key: Ed25519PublicKey | None = None,
+) -> VerifyReport:
     """:meth:`ToolJournal.verify` with the turns' stored hashes ``anchors`` (``(conversation, turn, rows,
-    last_seq, cumulative_hash)``, as ``AgentStore.turn_hashes`` returns them)."""
-    return journal.verify([TurnHash(*a) for a in anchors])
+    last_seq, cumulative_hash)``, as ``AgentStore.turn_hashes`` returns them) and ``public_key`` (default: the
+    data dir's own key; a copy kept elsewhere also catches a key pair replaced with the journal)."""
+    return journal.verify([TurnHash(*a) for a in anchors], public_key=public_key)
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    """The Ed25519 public key in ``path`` (hex, as ``journal_signing.pub`` holds it).
+
+    Raises:
+        OSError: unreadable. ValueError: not a 32-byte hex key.
+    """
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(path.read_text(encoding="ascii").strip()))
 
 
 def _hex_id(text: str, nbytes: int) -> str:

@@ -101,7 +101,7 @@ async def door(
         ServiceError: every failure (``invalid_argument`` for non-object or non-Unicode arguments,
             ``rate_limited``, the block's own errors, ``storage_full`` for a full disk no service translated,
             ``internal_error`` for anything unexpected: logged
-            with its traceback under a fresh ``error_id``, which the error and the audit record carry).
+            with its traceback under a fresh ``error_id``, which the error and the journal row carry).
     """
     started = time.perf_counter()
     vault = args.get("vault") if isinstance(args, dict) and isinstance(args.get("vault"), str) else None
@@ -153,6 +153,8 @@ async def door(
                     await anyio.to_thread.run_sync(ctx.runtime.journal.append, entry)
                 except (sqlite3.Error, OSError) as exc:  # a read goes on; a change already had its intent row
                     log.error("journal row of %s (%s, call %s) not written: %s", name, ctx.mode, call.call_id, exc)
+                except Exception:  # a result no row can be made of must not replace the answer (logged)
+                    log.exception("journal row of %s (%s, call %s) not written", name, ctx.mode, call.call_id)
 
 
 def _entry(ctx: ToolContext, call: Call, kind: str, outcome: str, seconds: float) -> JournalEntry:
@@ -197,7 +199,7 @@ async def before_change(ctx: ToolContext, call: Call) -> None:
     entry = _entry(ctx, call, "intent", "started", 0.0)
     try:
         await anyio.to_thread.run_sync(journal.append, entry)
-    except (sqlite3.Error, OSError) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever keeps the row out, the change is not made
         log.error("journal refused the intent of %s (call %s): %s", call.tool, call.call_id, exc)
         if is_storage_full(exc):
             raise storage_full(
