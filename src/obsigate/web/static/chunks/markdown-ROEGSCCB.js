@@ -1,1 +1,0 @@
-import{a as b,b as c,c as d,d as e}from"./chunk-B54KRNAO.js";import"./chunk-HXPSOZUL.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-VOKRX46Q.js";import"./chunk-U3HH4YYS.js";import"./chunk-KZBDL4NL.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};
