@@ -40,7 +40,9 @@ def test_the_agent_reads_its_owners_file_and_never_anothers(assistant: Any, tmp_
     data = tmp_path / "data"
     who = _users(data)
     a = assistant(auth_enabled=True, data_dir=data)
-    up = httpx2.post(f"{a.url}/api/files", files={"file": ("recipe.txt", TEXT.encode(), "text/plain")}, headers=who["alice"])
+    up = httpx2.post(
+        f"{a.url}/api/files", files={"file": ("recipe.txt", TEXT.encode(), "text/plain")}, headers=who["alice"]
+    )
     assert up.status_code == 201, up.text
     file_id = up.json()["file_id"]
 

@@ -84,6 +84,8 @@ def test_only_the_table_and_the_hand_written_routes_exist(openapi: dict[str, Any
         ("GET", "/api/ai/conversations/{conversation_id}/plan"), ("PUT", "/api/ai/conversations/{conversation_id}/plan"),
         ("POST", "/api/ai/{action}"),  # the editor's AI text actions (api/routes_ai_actions.py)
         ("GET", "/api/ai/skills"), ("POST", "/api/ai/skills"), ("DELETE", "/api/ai/skills/{skill_id}"),
+        ("GET", "/api/files"), ("POST", "/api/files"), ("GET", "/api/files/{file_id}"),  # the file space (multipart
+        ("GET", "/api/files/{file_id}/content"), ("DELETE", "/api/files/{file_id}"),  # upload): routes_user_files.py
     }  # fmt: skip
     assert served == table | by_hand and not table & by_hand
 

@@ -88,8 +88,14 @@ async def test_tools_list_order_is_deterministic(gateway) -> None:
 
 async def test_user_without_vaults_sees_only_the_tools_without_a_vault(gateway, era: str) -> None:
     async with gateway.client(gateway.tokens["carol"], era) as client:
-        # the tools that take no vault: list_vaults, and the plan of the caller's own space
-        assert [t.name for t in (await client.list_tools()).tools] == ["list_vaults", "update_plan", "get_plan"]
+        # the tools that take no vault: list_vaults, her own file space and the plan of her own space
+        assert [t.name for t in (await client.list_tools()).tools] == [
+            "list_vaults",
+            "list_user_files",
+            "read_user_file",
+            "update_plan",
+            "get_plan",
+        ]
         result = await client.call_tool("list_vaults", {})
         assert (await check_structured(client, "list_vaults", result))["vaults"] == []
         assert (await client.list_resources()).resources == []
@@ -227,7 +233,7 @@ async def test_resources_list_and_read(gateway, era: str) -> None:
         nested = (await client.read_resource("vault://notes/Projects/Plan.md")).contents[0]
         png = (await client.read_resource("vault://notes/Attachments/pic.png")).contents[0]
     assert [(r.uri, r.name, r.mime_type) for r in listed] == [("vault://notes", "notes", "application/json")]
-    assert [t.uri_template for t in templates] == ["vault://{name}/{+path}"]
+    assert [t.uri_template for t in templates] == ["vault://{name}/{+path}", "obsigate://files/{file_id}"]
     assert json.loads(vault.text) == {"name": "notes", "notes": 4, "read_only": False}
     assert note.mime_type == "text/markdown" and SECRET not in note.text and "[REDACTED:" in note.text
     assert nested.text.startswith("---\nstatus: active")

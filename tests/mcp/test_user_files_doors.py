@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from fastapi import FastAPI
 from mcp import MCPError
 from mcp_types import BlobResourceContents, TextResourceContents
+from support import journal_records
 
 from obsigate.mcp.server import ERROR_META_KEY
 
@@ -194,5 +194,20 @@ async def test_delete_leaves_no_canary_in_the_data_dir(gw: Gateway, tmp_path: Pa
     gw.runtime.files.checkpoint()
     found = [p for p in (tmp_path / "data").rglob("*") if p.is_file() and canary in p.read_bytes()]
     assert found == []
-    audit = [json.loads(line) for line in (tmp_path / "data" / "audit.log").read_text().splitlines()]
-    assert {"upload_user_file", "download_user_file", "delete_user_file"} <= {r["tool"] for r in audit}
+    journal = journal_records(tmp_path / "data")
+    assert {"upload_user_file", "download_user_file", "delete_user_file"} <= {r["tool"] for r in journal}
+
+
+async def test_files_survive_a_restart(make_app: Callable[..., FastAPI], vaults: dict[str, Path]) -> None:
+    """Auth off (the anonymous owner): a script's multipart upload carries X-ObsiGate-Upload; after a restart on
+    the same data dir the file is still there, bytes and record."""
+    upload_header = {"X-ObsiGate-Upload": "1"}
+    first = make_app(vaults, auth_enabled=False)
+    async with running(first):
+        async with Gateway(first).http(headers=upload_header) as http:
+            rec = (await http.post("/api/files", files={"file": ("dot.png", PNG, "image/png")})).json()
+    again = make_app(vaults, auth_enabled=False)
+    async with running(again):
+        async with Gateway(again).http() as http:
+            assert (await http.get(f"/api/files/{rec['file_id']}")).json()["sha256"] == rec["sha256"]
+            assert (await http.get(f"/api/files/{rec['file_id']}/content")).content == PNG

@@ -211,3 +211,37 @@ def test_journal_seq_is_filled_later(space: FileSpace) -> None:
     space.set_journal_seq("alice", rec.file_id, 42)
     space.set_journal_seq("bob", rec.file_id, 7)  # another user's id changes nothing
     assert space.get("alice", rec.file_id).journal_seq == 42
+
+
+def test_a_folder_swapped_for_a_symlink_is_not_read_through(space: FileSpace, tmp_path: Path) -> None:
+    rec = space.put("alice", b"the real bytes", name="a.txt")
+    users = tmp_path / "data" / "users"
+    decoy = tmp_path / "decoy" / "files"
+    decoy.mkdir(parents=True)
+    (decoy / rec.file_id).write_bytes(b"planted bytes")
+    (users / "alice").rename(tmp_path / "moved")
+    (users / "alice").symlink_to(tmp_path / "decoy")
+    with pytest.raises(NotFound):
+        space.read("alice", rec.file_id)
+
+
+def test_concurrent_puts_never_pass_the_quota(space: FileSpace, tmp_path: Path) -> None:
+    import threading
+
+    results: list[str] = []
+
+    def one(i: int) -> None:
+        try:
+            space.put("alice", bytes([i]) * 3000, name=f"{i}.bin", origin="upload")
+            results.append("ok")
+        except ServiceError as exc:
+            results.append(exc.code)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("ok") == 3 and results.count("quota_exceeded") == 9
+    assert space.used_bytes("alice") == 9000
+    assert len(os.listdir(tmp_path / "data" / "users" / "alice" / "files")) == 3

@@ -9,13 +9,15 @@ from obsigate.domain.index.vault_index import VaultIndex
 from obsigate.domain.index.watcher import Indexer
 from obsigate.domain.storage.tool_journal import ToolJournal
 from obsigate.domain.vault import Vault
+from obsigate.services.user_files import FileSpace
 from obsigate.services.workspace import Workspace
 from obsigate.tools.context import ToolRuntime
 
 
 @pytest.fixture
 def runtime(small_vault: Path, tmp_path: Path) -> Iterator[ToolRuntime]:
-    """A real workspace over ``small_vault`` (indexed synchronously) plus a second vault ``other``."""
+    """A real workspace over ``small_vault`` (indexed synchronously) plus a second vault ``other``; the users'
+    file space in ``tmp_path/file-space``."""
     other = tmp_path / "other"
     other.mkdir()
     (other / "Private.md").write_text("# Private\n\nonly for the owner of other\n")
@@ -23,6 +25,11 @@ def runtime(small_vault: Path, tmp_path: Path) -> Iterator[ToolRuntime]:
     index = VaultIndex(tmp_path / "index.sqlite3")
     indexer = Indexer(index, vaults)
     indexer.refresh_all()
-    rt = ToolRuntime(workspace=Workspace(vaults=vaults, index=index, indexer=indexer), journal=ToolJournal(tmp_path))
+    files = FileSpace(tmp_path / "file-space")
+    rt = ToolRuntime(
+        workspace=Workspace(vaults=vaults, index=index, indexer=indexer), journal=ToolJournal(tmp_path),
+        data_dir=tmp_path / "file-space", files=files,
+    )  # fmt: skip
     yield rt
+    files.close()
     index.close()

@@ -3,7 +3,7 @@
 One server (auth on, an admin with no AI provider configured: the assistant shows its empty state) for the
 module, one page per theme that walks every screen: login, note view, the editor in Live Preview (Ctrl+E) and in
 source mode, search with operators and its syntax sheet, the nested tags tree, the graph and its options panel,
-settings (preferences, AI, vaults, users), history, trash, a note in a folder (the folder expanded in the file tree)
+settings (preferences, your files, AI, vaults, users), history, trash, a note in a folder (the folder expanded in the file tree)
 with its properties editor and a hover preview open, the bookmarks (a group expanded), a .base file (table, cards),
 notes embedding a base, a .canvas board, the assistant panel open (its empty state and an error turn), the quick
 switcher (typed, and its recents), the command palette, the shortcuts sheet, tabs and a split view. Each screen is
@@ -262,6 +262,7 @@ def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
         ("search: syntax sheet", search_syntax), ("tags tree, a tag open", tags), ("graph", graph),
         ("graph: options", graph_options),
         ("settings: preferences", settings("prefs", ".settings-view h1")),
+        ("settings: your files", settings("files", "#cfg-files #files-upload")),
         ("settings: AI", settings("ai", "#cfg-ai #provider-openai")),
         ("settings: vaults", settings("vaults", ".settings-view h1")),
         ("settings: users", settings("users", "#cfg-users .user-list")),

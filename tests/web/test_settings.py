@@ -1,7 +1,7 @@
 """The settings page in a real browser against a real ObsiGate (issue 11 item 8): an admin sets a provider's key,
 base URL and default model and tests it against the fake provider; turns a vault's dangerous AI tools off;
 creates a user with a vault grant and an API key (shown once), then revokes it. A non-admin sees only the
-preferences, and the admin API refuses them. Preferences: theme, language, editor options."""
+preferences and their own files, and the admin API refuses them. Preferences: theme, language, editor options."""
 
 from __future__ import annotations
 
@@ -49,7 +49,13 @@ def test_an_admin_sets_a_provider_tests_it_and_makes_it_the_default(
 ) -> None:
     _sign_in(page, admin_server.url, "root", "ai")
     page.wait_for_selector("#cfg-ai #provider-openai")
-    assert page.locator(".settings-tab").all_inner_texts() == ["Preferences", "AI", "Vaults", "Users & API keys"]
+    assert page.locator(".settings-tab").all_inner_texts() == [
+        "Preferences",
+        "Your files",
+        "AI",
+        "Vaults",
+        "Users & API keys",
+    ]
     page.fill("#key-openai", KEY)
     page.click("#key-save-openai")
     page.wait_for_selector("#key-state-openai >> text=…WXYZ")
@@ -145,7 +151,8 @@ def test_an_admin_creates_a_user_and_a_key_shown_once_then_revokes_it(page: Any,
 def test_a_non_admin_sees_only_the_preferences_and_the_admin_api_refuses(page: Any, admin_server: Any) -> None:
     _sign_in(page, admin_server.url, "alice", "ai")
     page.wait_for_selector("#cfg-prefs")
-    assert page.query_selector("#cfg-ai") is None and page.query_selector(".settings-tabs") is None
+    assert page.query_selector("#cfg-ai") is None
+    assert page.locator(".settings-tab").all_inner_texts() == ["Preferences", "Your files"]  # everyone has files
     page.watch.expect("403")  # the browser logs the refused requests below
     statuses = page.evaluate("""async () => Promise.all([
         fetch('/api/config').then(r => r.status),
@@ -164,7 +171,7 @@ def test_preferences_theme_language_and_editor(page: Any, open_server: Any) -> N
     page.goto(f"{open_server.url}/#/settings")
     page.wait_for_selector("#cfg-prefs")
     # auth off: the local owner is the admin
-    assert page.locator(".settings-tab").count() == 4
+    assert page.locator(".settings-tab").count() == 5
     page.check("#pref-theme-dark")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.evaluate("localStorage.getItem('obsigate.theme')") == "dark"

@@ -24,20 +24,22 @@ export function setUnauthenticatedHandler(fn) { onUnauthenticated = fn; }
 
 /**
  * fetch `path` + `params`, and the Response when it is a success (2xx).
- * opts: method, body (sent as JSON), params (query), signal, accept (the Accept header), quiet (no toast),
+ * opts: method, body (sent as JSON), form (a FormData, sent as multipart: file uploads), params (query), signal, accept (the Accept header), quiet (no toast),
  * auth401 (false: a 401 is the caller's business, not a return to the sign-in form).
  * Throws ApiError (after the toast, unless quiet) for an error answer or no answer; AbortError when aborted.
  */
 export async function request(path, opts = {}) {
-  const { method = "GET", body, params, signal, accept = "application/json", quiet = false, auth401 = true } = opts;
+  const { method = "GET", body, form, params, signal, accept = "application/json", quiet = false, auth401 = true } = opts;
   const headers = { Accept: accept };
-  // Writes always say JSON (the server refuses other bodies: no form can write cross-site), even without a body.
-  if (body !== undefined || method !== "GET") headers["Content-Type"] = "application/json";
+  // Writes always say JSON (the server refuses other bodies: no form can write cross-site), even without a body;
+  // a file upload (`form`, a FormData) is multipart, with the header a cross-site form cannot send.
+  if (form) headers["X-ObsiGate-Upload"] = "1";
+  else if (body !== undefined || method !== "GET") headers["Content-Type"] = "application/json";
   let res;
   try {
     res = await fetch(path + qs(params), {
       method, headers, signal, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: form || (body === undefined ? undefined : JSON.stringify(body)),
     });
   } catch (err) {
     if (err?.name === "AbortError") throw err;

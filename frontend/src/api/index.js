@@ -119,3 +119,17 @@ export const saveSkill = (body, opts) => send("POST", "/api/ai/skills", body, op
 export const deleteSkill = (id, opts) => send("DELETE", `/api/ai/skills/${seg(id)}`, undefined, opts);
 /** An editor AI text action on a selection ({text, target_lang?, tone?, instruction?}), the answer streamed (delta, done, error). */
 export const aiAction = (action, body, onEvent, opts) => events(`/api/ai/${seg(action)}`, body, onEvent, opts);
+
+// ---- the person's own file space (docs/files.md) ----------------------------------------------------------
+/** {files: [{file_id, name, mime_type, size, created_at, created_by_tool}], total, next_offset, used_bytes, quota_bytes} */
+export const userFiles = (params, opts) => get("/api/files", params, opts);
+/** Upload one File (multipart); `conversation`: the assistant conversation it belongs to (then it expires with it). */
+export const uploadUserFile = (file, conversation, opts) => {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  if (conversation) form.append("conversation", conversation);
+  return json("/api/files", { ...opts, method: "POST", form });
+};
+export const deleteUserFile = (fileId, opts) => json(`/api/files/${seg(fileId)}`, { ...opts, method: "DELETE" });
+/** The bytes of one of the person's files (images, PDF and text shown inline; `download`: as an attachment). */
+export const userFileUrl = (fileId, download = false) => `/api/files/${seg(fileId)}/content${download ? qs({ download: "true" }) : ""}`;

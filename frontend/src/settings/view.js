@@ -1,5 +1,5 @@
-// Settings (issue 11 item 8), #/settings?tab=prefs|ai|vaults|users.
-// Everyone: language, theme, editor options (kept in this browser). Admins (and the local owner when auth is
+// Settings (issue 11 item 8), #/settings?tab=prefs|files|ai|vaults|users.
+// Everyone: language, theme, editor options (kept in this browser); their own files (files.js). Admins (and the local owner when auth is
 // off, whom the server treats as admin): the AI providers (#cfg-ai: keys masked, set/replace/remove, base URL,
 // default model, a Test call), the default provider and model with capability badges, the per-vault switch of
 // dangerous AI tools, users and API keys. Every admin change goes to the server at once and applies to the
@@ -11,8 +11,9 @@ import { t, getLang, setLang, LANGUAGES, formatDate } from "../i18n.js";
 import { viewHref } from "../router.js";
 import { toast, showError } from "../toast.js";
 import { THEMES, FONT_SIZES, getTheme, setTheme, editorPrefs, setEditorPrefs } from "./prefs.js";
+import { filesSection } from "./files.js";
 
-const TABS = [["prefs", false], ["ai", true], ["vaults", true], ["users", true]];
+const TABS = [["prefs", false], ["files", false], ["ai", true], ["vaults", true], ["users", true]];
 const saved = () => toast(t("settings.saved"), { kind: "info", timeout: 2500 });
 
 export async function show(main, route, app) {
@@ -31,7 +32,8 @@ export async function show(main, route, app) {
     el("h1", { id: "settings-title" }, t("settings.title")), nav, body));
   if (tab === "prefs") return preferences(body);
   try {
-    if (tab === "ai") await aiSection(body);
+    if (tab === "files") await filesSection(body);
+    else if (tab === "ai") await aiSection(body);
     else if (tab === "vaults") await vaultsSection(body);
     else if (tab === "users") await usersSection(body, app);
   } catch (err) {

@@ -331,7 +331,7 @@ class FileSpace:
         """
         record = self.get(user, file_id, touch=True)
         try:
-            with self._folder(user, create=False) as dir_fd:
+            with self._folder(user) as dir_fd:  # the whole path checked: no symlink anywhere below the data dir
                 fd = os.open(file_id, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
                 try:
                     if not stat.S_ISREG(os.fstat(fd).st_mode):
