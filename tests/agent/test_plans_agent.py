@@ -140,6 +140,12 @@ def test_a_conversations_plan_is_its_owners_only(assistant: Any, tmp_path: Path)
     assert not (data / "users" / "bob").exists()  # bob's refused edit wrote nothing anywhere
     assert httpx2.get(url, headers=alice).json()["revision"] == 1
     assert httpx2.get(f"{a.url}/api/ai/conversations/nope/plan", headers=alice).status_code == 404
+    plan_file = data / "users" / "alice" / "plans" / f"{cid}.md"
+    assert plan_file.is_file()
+    assert httpx2.delete(f"{a.url}/api/ai/conversations/{cid}", headers=bob).status_code == 404
+    assert plan_file.is_file()  # bob cannot delete alice's conversation, nor its plan
+    assert httpx2.delete(f"{a.url}/api/ai/conversations/{cid}", headers=alice).status_code in (200, 204)
+    assert not plan_file.exists()  # the plan goes with its conversation
 
 
 def test_the_plan_in_geminis_dialect(assistant: Any) -> None:

@@ -7,9 +7,9 @@ kept in is another part's work (``ToolRuntime.files``): here a small in-memory o
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import io
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -57,34 +57,6 @@ def rotated_jpeg() -> bytes:
     out = io.BytesIO()
     stored.save(out, "JPEG", quality=85, exif=exif.tobytes())
     return out.getvalue()
-
-
-@dataclass
-class Record:
-    file_id: str
-    size: int
-    sha256: str
-    mime_type: str
-
-
-class MemoryFiles:
-    """A file space with ``FileSpace.put``'s signature, keeping bytes in memory (the real one: branch files)."""
-
-    def __init__(self) -> None:
-        self.kept: dict[str, tuple[str, bytes, dict[str, Any]]] = {}
-
-    async def put(self, *, user: str, data: bytes, name: str, mime_type: str, conversation: str | None,
-                  turn: str | None, tool: str) -> Record:  # fmt: skip
-        file_id = f"U_{user}_C_{conversation}_T_{len(self.kept)}"
-        self.kept[file_id] = (user, data, {"name": name, "tool": tool, "turn": turn})
-        return Record(file_id, len(data), hashlib.sha256(data).hexdigest(), mime_type)
-
-
-@dataclass(slots=True)
-class WithFiles(ToolRuntime):
-    """The runtime with a file space in ``files`` (the slot branch files adds to ToolRuntime itself)."""
-
-    files: Any = None
 
 
 def ctx_of(runtime: ToolRuntime, **kw: Any) -> ToolContext:
@@ -138,7 +110,7 @@ def test_bytes_that_lie_are_not_an_image() -> None:
 def test_five_images_give_four_inline_and_one_text_line(runtime: ToolRuntime) -> None:
     raw = [{"kind": "image", "mime_type": "image/png", "data": png(32, 32, (n * 40, 0, 0)), "name": f"{n}.png"}
            for n in range(5)]  # fmt: skip
-    parts, artifacts = build(runtime, raw)
+    parts, artifacts = build(dataclasses.replace(runtime, files=None), raw)  # a server with no file space
     assert [p.inline for p in parts] == [True] * MAX_INLINE_IMAGES + [False]
     assert artifacts == []
     assert text_line(parts[4]) == "image/png 32×32, 4.png (not inline: a result carries at most 4 images)"
@@ -146,18 +118,37 @@ def test_five_images_give_four_inline_and_one_text_line(runtime: ToolRuntime) ->
 
 
 def test_beyond_the_caps_a_part_is_kept_in_the_file_space(runtime: ToolRuntime) -> None:
-    files = MemoryFiles()
-    rt = WithFiles(**{f.name: getattr(runtime, f.name) for f in fields(runtime)}, files=files)
     raw = [{"kind": "image", "mime_type": "image/png", "data": png(32, 32, (n * 40, 0, 0)), "name": f"{n}.png"}
            for n in range(5)]  # fmt: skip
-    parts, artifacts = build(rt, raw, session_id="conv1", turn_id="turn1")
+    parts, artifacts = build(runtime, raw, session_id="conv1", turn_id="turn1")
     kept = parts[4]
-    assert kept.data is None and kept.file_id == "U_anonymous_C_conv1_T_0"
-    assert files.kept[kept.file_id][1] == raw[4]["data"]
-    assert text_line(kept).startswith("image/png 32×32, 4.png, file_id=U_anonymous_C_conv1_T_0")
+    assert kept.data is None and kept.file_id is not None and kept.file_id.startswith("U_anonymous_C_conv1_T_")
+    record, data = runtime.files.read("anonymous", kept.file_id)  # the real file space, on disk
+    assert data == raw[4]["data"] and (record.created_by_tool, record.turn) == ("read_file_raw", "turn1")
+    assert text_line(kept).startswith(f"image/png 32×32, 4.png, file_id={kept.file_id}")
     assert artifacts == [{"file_id": kept.file_id, "name": "4.png", "mime_type": "image/png",
                           "size": len(raw[4]["data"]), "sha256": kept.sha256, "created_by_tool": "read_file_raw",
                           "turn_id": "turn1"}]  # fmt: skip
+
+
+def test_a_file_of_the_space_is_named_not_stored_again(runtime: ToolRuntime) -> None:
+    photo = png(2000, 1000)
+    rec = runtime.files.put("anonymous", photo, name="photo.png", conversation="conv1")
+    out = anyio.run(call_tool_output, ctx_of(runtime), "read_user_file", {"file_id": rec.file_id})
+    (part,) = out.parts
+    assert (part.kind, part.mime_type, part.width, part.height, part.file_id) == (
+        "image",
+        "image/png",
+        1568,
+        784,
+        rec.file_id,
+    )
+    assert Image.open(io.BytesIO(part.data)).size == (1568, 784)
+    many = [{"kind": "image", "mime_type": "image/png", "data": photo, "name": f"{n}.png", "file_id": rec.file_id}
+            for n in range(5)]  # fmt: skip
+    parts, artifacts = build(runtime, many)
+    assert parts[4].data is None and parts[4].file_id == rec.file_id and artifacts == []
+    assert runtime.files.list("anonymous")[1] == 1  # still the one file
 
 
 def test_the_base64_cap_holds_whatever_the_images(runtime: ToolRuntime) -> None:
@@ -241,3 +232,18 @@ def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, smal
     (small_vault / "Pics" / "forged-big.png").write_bytes(forged * 100)
     (chunk_only,) = out("Pics/forged-big.png").parts  # the extra image left out: its bytes are not one
     assert chunk_only.kind == "file" and chunk_only.size == 200_000
+
+
+def test_a_part_kept_in_the_file_space_and_its_journal_row_name_each_other(
+    runtime: ToolRuntime, small_vault: Path
+) -> None:
+    (small_vault / "noise.png").write_bytes(noisy_png(1500, 1500, 7))  # ~6.8 MB: over the 5 MB of base64 inline
+    runtime.workspace.limits = dataclasses.replace(runtime.workspace.limits, max_read_bytes=8_000_000)
+    ctx = ctx_of(runtime, session_id="conv1", turn_id="turn1")
+    out = anyio.run(call_tool_output, ctx, "read_file_raw", {"vault": "notes", "path": "noise.png"})
+    (part,) = out.parts
+    assert part.data is None and part.file_id is not None and "not inline" in text_line(part)
+    assert runtime.journal is not None
+    (row,) = [r for r in runtime.journal.tail(5) if r["tool"] == "read_file_raw"]
+    assert row["result_file_id"] == part.file_id
+    assert runtime.files.get("anonymous", part.file_id).journal_seq == row["seq"]

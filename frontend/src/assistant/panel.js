@@ -159,8 +159,7 @@ export function mountAssistant(root, options) {
     const before = state;
     state = reduce(state, action);
     if (state.conversationId !== before.conversationId) { convs.drawConversation(); gauge.load(state.conversationId); }
-    plan.follow(action, state.conversationId); // a plan event, a conversation opened or a new one
-    gauge.follow(action, state.conversationId); // a `context` event; a request's end (its answer counts too)
+    for (const part of [plan, gauge]) part.follow(action, state.conversationId); // `plan`/`context` events, a request's end
     if (state.chips !== before.chips) mentions.drawChips();
     if (turn && state.turn && state.turn !== before.turn) turn.draw(state.turn);
     if (state.turn && state.turn.applied > (before.turn?.applied ?? 0)) wroteSoon();

@@ -38,9 +38,15 @@ from obsigate.agent.providers.base import ChatRequest, Provider, ProviderConfig,
 from obsigate.agent.store import AgentStore
 from obsigate.agent.user_skills import SkillBook
 from obsigate.auth.principal import Principal
-from obsigate.tools.api import Conflict, NotFound, ServiceError, ToolContext, ToolRuntime, offered_tools
-
-log = logging.getLogger("obsigate.assistant")
+from obsigate.tools.api import (
+    Conflict,
+    NotFound,
+    ServiceError,
+    ToolContext,
+    ToolRuntime,
+    delete_conversation_plan,
+    offered_tools,
+)
 
 __all__ = ["Ask", "Assistant", "Prepared", "PromptBuilder", "ProviderResolver"]
 
@@ -607,6 +613,10 @@ class Assistant:
             NotFound: not one of ``principal``'s.
         """
         await self._close_runs(principal, self.store.delete_conversation(principal.name, cid), "deleted", None)
+        try:
+            await delete_conversation_plan(self._ctx(principal, cid), cid)  # its plan goes with it
+        except (ServiceError, OSError) as exc:
+            log.warning("the plan of conversation %s was not deleted: %s", cid, exc)
 
 
 async def _discard(event: str, data: dict[str, Any]) -> None:

@@ -403,3 +403,19 @@ def update_plan(
             raise ServiceError(f"the plan could not be written: {exc.strerror}", code=code) from exc
     view = _view(parse_plan(data))
     return view.model_copy(update={"notice": notice}) if notice else view
+
+
+def delete_plan(data_dir: Path | None, user: str, conversation: str) -> bool:
+    """Delete ``user``'s plan of ``conversation`` (the conversation was deleted); ``True`` if there was one. A
+    plan moved aside as unreadable stays: it holds a person's text the server could not read.
+
+    Raises:
+        Unavailable: no data dir. OSError: the file could not be removed.
+    """
+    folder = _plans_dir(data_dir, user)
+    with _locked(folder) as fd:
+        try:
+            os.unlink(plan_name(conversation) + ".md", dir_fd=fd)
+        except FileNotFoundError:
+            return False
+    return True

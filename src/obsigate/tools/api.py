@@ -39,6 +39,7 @@ from obsigate.tools.kinds.resources import FILE_TEMPLATE, VAULT_TEMPLATE, access
 from obsigate.tools.operations import (
     FILE_RESOURCE_TEMPLATE,
     collect_context,
+    delete_conversation_plan,
     delete_user_file,
     download_file,
     download_user_file,
@@ -87,6 +88,7 @@ __all__ = [
     "call_tool_output",
     "collect_context",
     "complete",
+    "delete_conversation_plan",
     "delete_user_file",
     "download_file",
     "download_user_file",

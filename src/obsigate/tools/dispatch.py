@@ -213,6 +213,8 @@ async def _call(
         if not declared:
             return ToolResult(data, exact=exact)
         parts, artifacts = await build_parts(run_ctx, spec, declared)
+        call.file_ids = [str(a["file_id"]) for a in artifacts]  # the journal row names them, they name the row
+        call.result_file_id = call.file_ids[0] if call.file_ids else None
         return ToolResult(data, parts, artifacts, exact)
 
     return await _through_door(ctx, name, args, run, before=look_up, limiter=limiter)

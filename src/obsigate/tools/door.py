@@ -56,7 +56,8 @@ DEFAULT_LIMITER: Any = object()
 class Call:
     """What a call learns for its journal row while it runs: the vault (an ``apply_`` learns it from its
     token), the summarised arguments, the ``action``, the paths, proposal id and backup ids, the error id of an
-    unexpected failure, its ``result`` (digested) and the ``result_file_id`` the file space stored it under.
+    unexpected failure, its ``result`` (digested) and the ``result_file_id`` the file space stored it under
+    (the first of ``file_ids``, every file the call left in the caller's space: each gets the row's ``seq``).
     ``call_id`` names the call (its rows, and ``parent_call_id`` of calls made inside it); ``raw_args``: the
     arguments as sent (digested; kept only with journal contents enabled)."""
 
@@ -72,6 +73,7 @@ class Call:
     raw_args: Any = None
     result: Any = None
     result_file_id: str | None = None
+    file_ids: list[str] = field(default_factory=list)
 
 
 @asynccontextmanager
@@ -150,11 +152,20 @@ async def door(
             entry = _entry(ctx, call, "call", result_code, time.perf_counter() - started)
             with anyio.CancelScope(shield=True):  # a client gone mid-call still gets its row
                 try:
-                    await anyio.to_thread.run_sync(ctx.runtime.journal.append, entry)
+                    row = await anyio.to_thread.run_sync(ctx.runtime.journal.append, entry)
+                    if call.file_ids and ctx.runtime.files is not None:
+                        await anyio.to_thread.run_sync(_link_files, ctx, call.file_ids, row.seq)
                 except (sqlite3.Error, OSError) as exc:  # a read goes on; a change already had its intent row
                     log.error("journal row of %s (%s, call %s) not written: %s", name, ctx.mode, call.call_id, exc)
                 except Exception:  # a result no row can be made of must not replace the answer (logged)
                     log.exception("journal row of %s (%s, call %s) not written", name, ctx.mode, call.call_id)
+
+
+def _link_files(ctx: ToolContext, file_ids: list[str], seq: int) -> None:
+    """Give each file the call left in the caller's space the ``seq`` of the call's journal row."""
+    assert ctx.runtime.files is not None
+    for file_id in file_ids:
+        ctx.runtime.files.set_journal_seq(ctx.principal.name, file_id, seq)
 
 
 def _entry(ctx: ToolContext, call: Call, kind: str, outcome: str, seconds: float) -> JournalEntry:

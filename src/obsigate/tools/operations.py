@@ -10,13 +10,16 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import anyio
+
+from obsigate.services import plans
 from obsigate.tools.catalog.user_files import FILE_RESOURCE_TEMPLATE
 from obsigate.tools.context import ToolContext
 from obsigate.tools.dispatch import call_operation, call_tool
 from obsigate.tools.kinds import Kind
 
 __all__ = [
-    "FILE_RESOURCE_TEMPLATE", "collect_context", "delete_user_file", "download_file", "download_user_file",
+    "FILE_RESOURCE_TEMPLATE", "collect_context", "delete_conversation_plan", "delete_user_file", "download_file", "download_user_file",
     "list_user_files", "read_file_resource", "upload_user_file", "user_file_info", "vault_switches",
 ]  # fmt: skip
 
@@ -152,3 +155,12 @@ async def read_file_resource(ctx: ToolContext, uri: str, file_id: str) -> dict[s
         ServiceError: ``not_found`` (another user's id included), ``invalid_argument``, ``rate_limited``.
     """
     return await call_operation(ctx, Kind.RESOURCE, FILE_RESOURCE_TEMPLATE, {"uri": uri, "file_id": file_id})
+
+
+async def delete_conversation_plan(ctx: ToolContext, conversation: str) -> bool:
+    """Delete the plan of ``ctx``'s caller's ``conversation`` once the conversation itself is deleted (the
+    assistant's bookkeeping of the caller's own space, like deleting the conversation's messages: no tool call).
+    ``True`` if there was one; ``False`` also when the server keeps no plans (no data dir)."""
+    if ctx.runtime.data_dir is None:
+        return False
+    return await anyio.to_thread.run_sync(plans.delete_plan, ctx.runtime.data_dir, ctx.principal.name, conversation)

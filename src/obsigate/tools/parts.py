@@ -350,7 +350,9 @@ async def build_parts(
             if over(fallback) is None:
                 out.append(fallback)
                 continue
-        if why is not None:
+        if why is not None and part.file_id:  # already in the caller's file space: named, never stored twice
+            part = replace(part, data=None, note=why)
+        elif why is not None:
             part, artifact = await _keep(ctx, spec, part, why)
             if artifact is not None:
                 artifacts.append(artifact)

@@ -13,7 +13,7 @@ import base64
 import binascii
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from obsigate.domain.redaction import redact_text
 from obsigate.services.errors import BadRequest, PayloadTooLarge, Unavailable
@@ -113,6 +113,27 @@ class ReadUserFileResult(ToolOutput):
     content: str
     offset: int = 0
     next_offset: int | None = None
+    _media: bytes | None = PrivateAttr(default=None)
+
+    def parts(self) -> list[dict[str, Any]]:
+        """An image, PDF or audio file as one part (``tools/parts.py`` fields): the fronts that take media show it
+        (an image normalised, within a result's caps; beyond them a reference to this very ``file_id``, never a
+        copy); none for text or another binary."""
+        kind = _media_kind(self.mime_type)
+        if self._media is None or kind is None:
+            return []
+        return [
+            {"kind": kind, "mime_type": self.mime_type, "data": self._media, "name": self.name, "file_id": self.file_id}
+        ]
+
+
+def _media_kind(mime_type: str) -> str | None:
+    """The part kind of a file of ``mime_type`` a model may see (``image``, ``pdf``, ``audio``), else ``None``."""
+    if mime_type.startswith("image/"):
+        return "image"
+    if mime_type == "application/pdf":
+        return "pdf"
+    return "audio" if mime_type.startswith("audio/") else None
 
 
 @tool(
@@ -126,10 +147,12 @@ def read_user_file(ctx: ToolContext, args: ReadUserFileArgs) -> ReadUserFileResu
     record, data = _space(ctx).read(ctx.principal.name, args.file_id)
     head = {"file_id": record.file_id, "name": record.name, "mime_type": record.mime_type, "size": record.size}
     if not is_text_type(record.mime_type):
-        return ReadUserFileResult(
+        result = ReadUserFileResult(
             **head, encoding="none", content="",
             notice=f"{record.mime_type} {record.size} bytes: not text; name it by file_id where a file is expected",
         )  # fmt: skip
+        result._media = data if _media_kind(record.mime_type) else None
+        return result
     text = redact_text(data.decode("utf-8", errors="replace"), keep_lines=True)
     limits = ctx.workspace.limits
     chunk, start, next_offset, _ = text_window(text, args.offset, limits.max_read_bytes, limits.budget_chars // 2)

@@ -1,1 +1,0 @@
-import{a as b,b as c,c as d,d as e}from"./chunk-XX5VURQU.js";import"./chunk-MP7Z2XOR.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-DS5D2C4Y.js";import"./chunk-TUHNM55B.js";import"./chunk-KSYJFE67.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};

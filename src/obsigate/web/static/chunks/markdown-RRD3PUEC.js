@@ -1,1 +1,0 @@
-import{a as b,b as c,c as d,d as e}from"./chunk-33LSG7PY.js";import"./chunk-BGU4FBV2.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-DS5D2C4Y.js";import"./chunk-WSZYJZN3.js";import"./chunk-X7C2VPHC.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};
