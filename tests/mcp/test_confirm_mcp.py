@@ -190,11 +190,13 @@ async def test_tools_list_offers_the_pair_not_the_raw_tool(gw, era: str) -> None
     assert list(apply.input_schema["properties"]) == ["confirmation_token"]
     assert propose.input_schema["required"] == ["vault", "path", "content"]
     async with gw.client(gw.tokens["carol"], era) as client:  # no vault: nothing to propose or apply
-        # (her own file space is no vault: its tools stay offered)
+        # (her own file space and her plans are no vault: their tools stay offered)
         assert {t.name for t in (await client.list_tools()).tools} == {
             "list_vaults",
             "list_user_files",
             "read_user_file",
+            "update_plan",
+            "get_plan",
         }
 
 
