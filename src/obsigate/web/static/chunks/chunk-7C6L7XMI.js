@@ -1,1 +1,0 @@
-import{Z as s}from"./chunk-TQ4DQXWA.js";import{d as e}from"./chunk-2A3PO542.js";import{a as n}from"./chunk-EGCKOLGR.js";var a=n(t=>{let{securityLevel:c}=s(),o=e("body");if(c==="sandbox"){let m=e(`#i${t}`).node()?.contentDocument??document;o=e(m.body)}return o.select(`#${t}`)},"selectSvgElement");export{a};

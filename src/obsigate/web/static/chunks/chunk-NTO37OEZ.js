@@ -1,1 +1,0 @@
-import{d as o}from"./chunk-2A3PO542.js";import{a as m}from"./chunk-EGCKOLGR.js";var g=m((t,e)=>{let n;return e==="sandbox"&&(n=o("#i"+t)),(e==="sandbox"?o(n.nodes()[0].contentDocument.body):o("body")).select(`[id="${t}"]`)},"getDiagramElement");export{g as a};

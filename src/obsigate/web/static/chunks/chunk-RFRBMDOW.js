@@ -1,0 +1,1 @@
+import{Z as s}from"./chunk-TQL5HXQW.js";import{d as e}from"./chunk-KAPNXIR2.js";import{a as n}from"./chunk-EIBFAW37.js";var a=n(t=>{let{securityLevel:c}=s(),o=e("body");if(c==="sandbox"){let m=e(`#i${t}`).node()?.contentDocument??document;o=e(m.body)}return o.select(`#${t}`)},"selectSvgElement");export{a};

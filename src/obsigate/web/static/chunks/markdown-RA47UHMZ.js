@@ -1,1 +1,0 @@
-import{a as b,b as c,c as d,d as e}from"./chunk-WSL7265S.js";import"./chunk-EMBXGYT7.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-DS5D2C4Y.js";import"./chunk-B5ONKSEA.js";import"./chunk-DXZ34WIL.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};
