@@ -152,3 +152,19 @@ def journal_text(data_dir: Path) -> str:
     import json
 
     return "\n".join(json.dumps(r, ensure_ascii=False) for r in journal_records(data_dir, None))
+
+
+def alice_and_bob(data: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Two people with a grant on ``notes`` in a new data dir ``data``: their ``Authorization`` headers."""
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from obsigate.auth.tokens import TokenService
+    from obsigate.auth.users import UserStore
+
+    data.mkdir()
+    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
+    tokens = TokenService(data / "jwt_secret")
+    alice, bob = ({"Authorization": f"Bearer {tokens.issue(users.add_user(name, None, vaults=['notes']))}"}
+                  for name in ("alice", "bob"))  # fmt: skip
+    users.close()
+    return alice, bob

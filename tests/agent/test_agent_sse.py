@@ -13,6 +13,7 @@ from typing import Any
 import httpx2
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
+from support import alice_and_bob
 
 from obsigate.agent.assistant import TOOL_LESS_TTL_S
 
@@ -372,18 +373,8 @@ def test_provider_failures_are_error_events(assistant: Any) -> None:
 
 
 def test_conversations_are_private(assistant: Any, tmp_path: Any) -> None:
-    from pwdlib.hashers.argon2 import Argon2Hasher
-
-    from obsigate.auth.tokens import TokenService
-    from obsigate.auth.users import UserStore
-
     data = tmp_path / "data"
-    data.mkdir()
-    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
-    tokens = TokenService(data / "jwt_secret")
-    alice = {"Authorization": f"Bearer {tokens.issue(users.add_user('alice', None, vaults=['notes']))}"}
-    bob = {"Authorization": f"Bearer {tokens.issue(users.add_user('bob', None, vaults=['notes']))}"}
-    users.close()
+    alice, bob = alice_and_bob(data)
     a = assistant(auth_enabled=True, data_dir=data)
     a.fake.add(o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "A.md", "content": "a"})]))
     assert a.agent(ASK).status == 401

@@ -21,6 +21,7 @@ import httpx2
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
 from fakes.token_counts import counted, gemini_prompt_tokens, openai_prompt_tokens
+from support import alice_and_bob
 
 from obsigate.agent.gauge import PARTS, ContextGauge, level_of, scale_parts
 from obsigate.agent.providers.base import ChatRequest, ToolDef, Usage
@@ -185,18 +186,8 @@ def test_levels_with_a_small_configured_window(assistant: Any) -> None:
 
 
 def test_another_person_gets_not_found(assistant: Any, tmp_path: Path) -> None:
-    from pwdlib.hashers.argon2 import Argon2Hasher
-
-    from obsigate.auth.tokens import TokenService
-    from obsigate.auth.users import UserStore
-
     data = tmp_path / "data"
-    data.mkdir()
-    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
-    tokens = TokenService(data / "jwt_secret")
-    alice = {"Authorization": f"Bearer {tokens.issue(users.add_user('alice', None, vaults=['notes']))}"}
-    bob = {"Authorization": f"Bearer {tokens.issue(users.add_user('bob', None, vaults=['notes']))}"}
-    users.close()
+    alice, bob = alice_and_bob(data)
     a = assistant(auth_enabled=True, data_dir=data)
     a.fake.add(_openai_text("Mine."))
     cid = a.agent(ASK, headers=alice).one("done")["conversation_id"]

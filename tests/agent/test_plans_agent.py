@@ -12,6 +12,7 @@ from typing import Any
 import httpx2
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
+from support import alice_and_bob
 
 from obsigate.agent.plan_watch import NOTE_HEAD
 
@@ -117,18 +118,8 @@ def test_a_run_that_never_plans_reads_no_plan(assistant: Any) -> None:
 
 
 def test_a_conversations_plan_is_its_owners_only(assistant: Any, tmp_path: Path) -> None:
-    from pwdlib.hashers.argon2 import Argon2Hasher
-
-    from obsigate.auth.tokens import TokenService
-    from obsigate.auth.users import UserStore
-
     data = tmp_path / "data"
-    data.mkdir()
-    users = UserStore(data / "users.sqlite3", password_hasher=Argon2Hasher(time_cost=1, memory_cost=8192))
-    tokens = TokenService(data / "jwt_secret")
-    alice = {"Authorization": f"Bearer {tokens.issue(users.add_user('alice', None, vaults=['notes']))}"}
-    bob = {"Authorization": f"Bearer {tokens.issue(users.add_user('bob', None, vaults=['notes']))}"}
-    users.close()
+    alice, bob = alice_and_bob(data)
     a = assistant(auth_enabled=True, data_dir=data)
     a.fake.add(o.stream_tool_calls([("p", "update_plan", {"plan": PLAN[:1]})]), o.stream_text(["Planned."]))
     cid = a.agent(ASK, headers=alice).one("done")["conversation_id"]

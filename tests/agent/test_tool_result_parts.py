@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -24,32 +23,14 @@ from conftest import LiveServer
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, running, use_fake
-from PIL import Image
+from pictures import noisy_png, striped_png
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.config import load_settings
 from obsigate.tools.parts import normalise_image
 
-
-def _png(width: int, height: int) -> bytes:
-    image = Image.new("RGB", (width, height), (20, 90, 160))
-    for x in range(0, width, 50):  # something to look at: stripes
-        image.paste((240, 200, 40), (x, 0, x + 10, height))
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
-
-
-def _noisy(width: int, height: int) -> bytes:
-    import random
-
-    out = io.BytesIO()
-    Image.frombytes("RGB", (width, height), random.Random(5).randbytes(width * height * 3)).save(out, "PNG")
-    return out.getvalue()
-
-
-SHOT = _png(2000, 1000)
-PHOTO = _noisy(400, 300)  # over one read (200 000 bytes): read_file_raw's chunk and the whole image
+SHOT = striped_png(2000, 1000)
+PHOTO = noisy_png(400, 300)  # over one read (200 000 bytes): read_file_raw's chunk and the whole image
 NORMALISED = normalise_image(SHOT)
 assert NORMALISED is not None
 SHOT_SHA = hashlib.sha256(NORMALISED[0]).hexdigest()

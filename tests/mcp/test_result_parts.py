@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from mcp_types import AudioContent, EmbeddedResource, ImageContent, ResourceLink, TextContent
+from pictures import noisy_png, striped_png
 from PIL import Image
 from support import SMALL_VAULT, write_tree
 
@@ -24,27 +25,10 @@ from obsigate.tools.parts import Part, normalise_image
 pytestmark = pytest.mark.anyio
 
 
-def _png(width: int, height: int) -> bytes:
-    image = Image.new("RGB", (width, height), (20, 90, 160))
-    for x in range(0, width, 50):
-        image.paste((240, 200, 40), (x, 0, x + 10, height))
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
-
-
-def _noisy(width: int, height: int) -> bytes:
-    import random
-
-    out = io.BytesIO()
-    Image.frombytes("RGB", (width, height), random.Random(5).randbytes(width * height * 3)).save(out, "PNG")
-    return out.getvalue()
-
-
-SHOT = _png(2000, 1000)
+SHOT = striped_png(2000, 1000)
 NORMALISED = normalise_image(SHOT)
 assert NORMALISED is not None
-PHOTO = _noisy(400, 300)  # ~360 KB: over one read (200 000 bytes)
+PHOTO = noisy_png(400, 300)  # ~360 KB: over one read (200 000 bytes)
 
 
 @pytest.fixture

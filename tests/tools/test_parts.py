@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from pictures import noisy_png, png
 from PIL import Image
 
 from obsigate.auth.principal import ANONYMOUS
@@ -29,22 +30,6 @@ from obsigate.tools.parts import (
     normalise_image,
     text_line,
 )
-
-
-def png(width: int, height: int, colour: tuple[int, int, int] = (10, 100, 200)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (width, height), colour).save(out, "PNG")
-    return out.getvalue()
-
-
-def noisy_png(width: int, height: int, seed: int) -> bytes:
-    """A PNG that does not compress (random pixels): its size is about 3 bytes a pixel."""
-    import random
-
-    data = random.Random(seed).randbytes(width * height * 3)
-    out = io.BytesIO()
-    Image.frombytes("RGB", (width, height), data).save(out, "PNG", compress_level=0)
-    return out.getvalue()
 
 
 def rotated_jpeg() -> bytes:
