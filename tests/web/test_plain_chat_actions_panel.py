@@ -52,8 +52,8 @@ def test_plain_chat_blocks_show_the_apply_card_and_approve_writes(
     notice = page.locator(".assistant .notice").first.inner_text()
     assert notice.startswith("obsigate-action block 3: not valid JSON")  # the bad block, in the conversation
     assert not (web_vault / "Trips").exists()
-    if os.environ.get("OBSIGATE_SCREENSHOTS"):  # to look at it: light, then dark
-        shots = Path(os.environ["OBSIGATE_SCREENSHOTS"])
+    if os.environ.get("OBSIGATE_SHOTS"):  # to look at it: light, then dark
+        shots = Path(os.environ["OBSIGATE_SHOTS"])
         page.screenshot(path=str(shots / "plain-chat-card-light.png"))
         page.evaluate("document.documentElement.dataset.theme = 'dark'")
         page.screenshot(path=str(shots / "plain-chat-card-dark.png"))

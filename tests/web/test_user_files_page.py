@@ -6,6 +6,7 @@ space used, opens the PNG's preview, deletes the text file; bob's list stays emp
 from __future__ import annotations
 
 import base64
+import os
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,8 @@ def test_upload_list_open_and_delete_in_the_page(page: Any, web_server: Any, tmp
     assert "image/png" in rows.nth(1).inner_text()
     assert "2 files" in page.inner_text("#files-usage")
     page.screenshot(path=str(tmp_path / "files.png"), full_page=True)
+    if os.environ.get("OBSIGATE_SHOTS"):  # kept to be looked at
+        page.screenshot(path=os.path.join(os.environ["OBSIGATE_SHOTS"], "files.png"), full_page=True)
     png_id = rows.nth(1).get_attribute("data-file-id")
     shown = page.evaluate(
         "async (id) => { const r = await fetch(`/api/files/${id}/content`); return [r.status, r.headers.get('content-type')]; }",
