@@ -14,6 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -581,10 +582,16 @@ def secret_rotate(data_dir: DataDir = None) -> None:
 
 @contextmanager
 def _journal(data_dir: Path | None) -> Iterator[Any]:
-    """The data dir's tool journal for one reading command (closed without signing anything)."""
+    """The data dir's tool journal for one reading command (closed without signing anything). A data dir
+    holding no journal is refused (exit 2), never created: a mistyped ``--data-dir`` must not read as "ok"."""
+    from obsigate.domain.storage.tool_journal import JOURNAL_FILE
+
     settings = _settings(data_dir=data_dir)
+    folder = settings.data_dir.expanduser().resolve()
+    if not (folder / JOURNAL_FILE).is_file():
+        raise _fail(f"no tool journal in {folder} ({JOURNAL_FILE} is not there): check --data-dir")
     with _reported():
-        journal = open_journal(settings, prepare_data_dir(settings.data_dir))
+        journal = open_journal(settings, folder)
     try:
         yield journal
     finally:
@@ -604,6 +611,25 @@ def _journal_lines(rows: list[dict[str, Any]], as_json: bool) -> None:
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+#: The most rows one reading command prints (SQLite's integers are 64-bit; a person never reads more).
+MAX_ROWS = 1_000_000
+
+
+def _since(value: str | None) -> str | None:
+    """``--since`` as the journal's own UTC timestamps spell it (``2026-12-04T10:00:00.000+00:00``): any ISO 8601
+    date or time, a time without an offset read as UTC.
+
+    Raises:
+        typer.BadParameter: not an ISO 8601 date or time (exit 2).
+    """
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not an ISO 8601 date or time (e.g. 2026-12-04T10:00)") from None
+    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    return when.isoformat(timespec="milliseconds")
 
 
 @journal_app.command("verify")
@@ -649,7 +675,7 @@ def journal_verify(
 @journal_app.command("tail")
 def journal_tail(
     data_dir: DataDir = None,
-    n: Annotated[int, typer.Option("-n", "--lines", min=1, help="How many calls.")] = 20,
+    n: Annotated[int, typer.Option("-n", "--lines", min=1, max=MAX_ROWS, help="How many calls.")] = 20,
     as_json: JsonOpt = False,
 ) -> None:
     """The last calls, oldest first."""
@@ -662,9 +688,13 @@ def journal_search(
     data_dir: DataDir = None,
     user: Annotated[str | None, typer.Option("--user", help="Calls of this user.")] = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Calls of this tool.")] = None,
-    since: Annotated[str | None, typer.Option("--since", help="At or after this UTC time (ISO 8601).")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", callback=_since, help="At or after this time (ISO 8601; no offset: UTC).")
+    ] = None,
     outcome: Annotated[str | None, typer.Option("--outcome", help="ok, or an error code.")] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many (the newest).")] = 100,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=MAX_ROWS, help="At most this many: the newest, printed oldest first.")
+    ] = 100,
     as_json: JsonOpt = False,
 ) -> None:
     """Calls matching every filter given, oldest first."""
@@ -677,7 +707,9 @@ def journal_export(
     out: Annotated[Path, typer.Option("--out", help="Folder to write the files into (created).")],
     data_dir: DataDir = None,
     fmt: Annotated[str, typer.Option("--format", help="otlp-json (the only one).")] = "otlp-json",
-    since: Annotated[str | None, typer.Option("--since", help="At or after this UTC time (ISO 8601).")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", callback=_since, help="At or after this time (ISO 8601; no offset: UTC).")
+    ] = None,
 ) -> None:
     """Export the calls as OpenTelemetry traces (OTLP/JSON files, GenAI attribute names)."""
     from obsigate import __version__

@@ -15,7 +15,8 @@ from cli_runner import run_cli
 from support import journal_records
 
 from obsigate.auth.principal import ANONYMOUS
-from obsigate.bootstrap import build_runtime
+from obsigate.bootstrap import build_runtime, prepare_data_dir
+from obsigate.config import load_settings
 from obsigate.domain.storage.tool_journal import JOURNAL_FILE
 from obsigate.tools.api import ToolContext, call_tool
 
@@ -101,3 +102,26 @@ def test_contents_are_kept_only_when_the_admin_enables_them(live_server, small_v
     assert row["result_content"] is None and row["args_content"] is None and row["result_digest"]
     (row,) = [r for r in journal_records(tmp_path / "kept") if r["tool"] == "read_file"]
     assert "tidepool sensor" in row["result_content"] and json.loads(row["args_content"])["path"] == "Ideas.md"
+
+
+def test_the_journal_commands_refuse_bad_input_and_create_nothing(small_vault: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "typo"
+    for args in (("journal", "verify"), ("journal", "tail"), ("journal", "search", "--user", "x")):
+        ran = run_cli(*args, data=missing)
+        assert ran.returncode == 2 and "no tool journal" in ran.stderr, ran
+    assert not missing.exists()  # a mistyped --data-dir is never created, let alone read as "ok"
+    data = tmp_path / "data"
+    settings = load_settings(vaults={"notes": {"path": str(small_vault)}}, data_dir=data, auth_enabled=False)
+    runtime = build_runtime(settings, prepare_data_dir(data))  # a journal with one row
+    anyio.run(call_tool, ToolContext(ANONYMOUS, runtime, mode="cli"), "list_vaults", {})
+    runtime.journal.close()
+    runtime.workspace.index.close()
+    for since in ("garbage", "2026-13-45", "2026-12-04T10:00+99:00"):
+        for args in (("journal", "search", "--since", since), ("journal", "export", "--out", str(tmp_path / "o"))):
+            ran = run_cli(*args, *(("--since", since) if args[1] == "export" else ()), data=data)
+            assert ran.returncode == 2 and "ISO 8601" in ran.stderr and "Traceback" not in ran.stderr, ran
+    assert not (tmp_path / "o").exists()
+    huge = run_cli("journal", "tail", "-n", "99999999999999999999", data=data)
+    assert huge.returncode == 2 and "Traceback" not in huge.stderr, huge
+    found = run_cli("journal", "search", "--since", "2000-01-01T01:00+01:00", "--json", data=data)  # an offset: UTC
+    assert found.returncode == 0 and [json.loads(line)["tool"] for line in found.stdout.splitlines()] == ["list_vaults"]

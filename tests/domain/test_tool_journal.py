@@ -269,3 +269,28 @@ def test_a_replaced_key_pair_is_caught_by_a_public_key_kept_elsewhere(tmp_path: 
     assert forger.verify().ok  # against the data dir's own (new) key the journal looks whole
     report = forger.verify(public_key=kept)
     assert not report.ok and report.first is not None and report.first.kind == "rebuilt" and report.first.seq == 1
+
+
+def test_verify_fails_when_the_signatures_are_deleted(tmp_path: Path) -> None:
+    filled(tmp_path, 25, every=1000).close()  # no multiple reached: the clean shutdown's checkpoint is the only one
+    db(tmp_path).execute("DELETE FROM checkpoints")
+    first = ToolJournal(tmp_path, checkpoint_every=1000).verify().first
+    assert first is not None and (first.kind, first.seq) == ("deleted", 25)
+
+
+def test_verify_fails_when_the_head_is_removed_with_a_cut_tail(tmp_path: Path) -> None:
+    filled(tmp_path, 25, every=1000).close()
+    (tmp_path / HEAD_FILE).unlink()
+    conn = db(tmp_path)
+    conn.execute("DELETE FROM tool_journal WHERE seq > 20")
+    conn.execute("DELETE FROM checkpoints")
+    first = ToolJournal(tmp_path, checkpoint_every=1000).verify().first
+    assert first is not None and first.kind == "head_missing"
+
+
+def test_a_new_journal_is_born_with_a_signed_head(tmp_path: Path) -> None:
+    journal = ToolJournal(tmp_path)
+    head = journal.read_head()
+    assert head is not None and (head["seq"], head["row_hash"]) == (0, GENESIS)
+    journal.append(entry(1))  # killed before any checkpoint: the unsigned row alone is no failure
+    assert ToolJournal(tmp_path).verify().ok

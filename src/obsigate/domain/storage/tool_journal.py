@@ -313,6 +313,9 @@ class ToolJournal:
         self._closed = False
         conn = self._conn()
         conn.executescript(_SCHEMA)
+        if self.read_head() is None and conn.execute("SELECT 1 FROM tool_journal LIMIT 1").fetchone() is None:
+            # a new journal's head names the genesis: from now on a missing head is always a finding
+            atomic_write(self.data_dir / HEAD_FILE, canonical_json(self._signed(0, GENESIS)) + b"\n", mode=0o600)
 
     # -- connections -------------------------------------------------------------------------------------------
 
@@ -625,16 +628,23 @@ class ToolJournal:
         signed = self._check_checkpoints(key, hashes, last_seq, findings)
         head = self.read_head()
         if head is None:
-            if signed:
+            if last_seq:  # every journal is born with a head (the genesis): removing it hides a cut tail
                 findings.append(Finding("head_missing", signed + 1, f"{HEAD_FILE} is missing or unreadable"))
         elif not self._signature_ok(key, head):
             findings.append(Finding("bad_signature", int(head.get("seq") or 0), f"{HEAD_FILE} signature is wrong"))
+        elif head["seq"] == 0:
+            if head["row_hash"] != GENESIS:
+                findings.append(Finding("bad_signature", 0, f"{HEAD_FILE} names no genesis"))
         elif head["seq"] > last_seq:
             findings.append(
                 Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing (signed head: {head['seq']})")
             )
         elif hashes.get(head["seq"]) != head["row_hash"]:
             findings.append(self._rebuilt(head["seq"], signed if signed < head["seq"] else 0))
+        elif not self._rows("SELECT seq FROM checkpoints WHERE seq = ?", [head["seq"]]):
+            findings.append(
+                Finding("deleted", head["seq"], f"the checkpoint at {head['seq']} that {HEAD_FILE} names is gone")
+            )
         for anchor in anchors:
             if anchor.last_seq > last_seq:
                 findings.append(
