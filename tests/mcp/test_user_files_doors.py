@@ -164,6 +164,25 @@ async def test_caps_and_quota_store_nothing(gw: Gateway, tmp_path: Path) -> None
         assert as_json.status_code in (400, 422)
 
 
+@pytest.mark.parametrize("conversation", ["../x", "a\x00b", "c" * 200, "c" * 65, "a/b", "a b", "é"])
+async def test_an_upload_with_a_malformed_conversation_is_refused(
+    gw: Gateway, tmp_path: Path, conversation: str
+) -> None:
+    refused = await upload(gw, "alice", TEXT, conversation=conversation)
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid_argument"), refused.text
+    folder = tmp_path / "data" / "users" / "alice" / "files"
+    assert not folder.exists() or list(folder.iterdir()) == []
+    async with gw.http(gw.tokens["alice"]) as http:
+        assert (await http.get("/api/files")).json()["total"] == 0
+
+
+async def test_an_upload_with_a_real_conversation_id_is_kept(gw: Gateway) -> None:
+    for cid in ("0123456789abcdef0123456789abcdef", "stdio-0123456789ab", "a_b-C" * 12 + "x" * 4):
+        ok = await upload(gw, "alice", TEXT, conversation=cid)
+        assert ok.status_code == 201, ok.text
+        assert ok.json()["conversation"] == cid
+
+
 async def test_a_browser_upload_needs_the_upload_header(gw: Gateway) -> None:
     """With the session cookie (ambient), a multipart body is accepted only with X-ObsiGate-Upload."""
     session = gw.auth.tokens.issue(gw.auth.users.get_user("alice"), extra_claims={"web_session": True})
