@@ -147,6 +147,25 @@ async def test_forged_ids_are_not_found(gw: Gateway) -> None:
                 await client.read_resource(f"obsigate://files/{quote(forged, safe='')}")
 
 
+async def test_an_overlong_or_empty_id_is_invalid_argument(gw: Gateway) -> None:
+    """docs/files.md: over 200 characters (or empty, where a door can send it) is ``invalid_argument``; a
+    malformed id of 200 or fewer is ``not_found``."""
+    long_id = "U_alice_" + "x" * 193
+    async with gw.http(gw.tokens["alice"]) as http:
+        for url in (f"/api/files/{long_id}", f"/api/files/{long_id}/content"):
+            answer = await http.get(url)
+            assert (answer.status_code, answer.json()["code"]) == (400, "invalid_argument"), answer.text
+        assert (await http.get(f"/api/files/{long_id[:200]}")).json()["code"] == "not_found"
+    async with gw.client(gw.tokens["alice"], "auto") as client:
+        for file_id in (long_id, ""):
+            assert error_code(await client.call_tool("read_user_file", {"file_id": file_id})) == "invalid_argument"
+        assert error_code(await client.call_tool("read_user_file", {"file_id": long_id[:200]})) == "not_found"
+        for file_id, code in ((long_id, "invalid_argument"), (long_id[:200], "not_found")):
+            with pytest.raises(MCPError) as caught:
+                await client.read_resource(f"obsigate://files/{file_id}")
+            assert (caught.value.error.data or {}).get("code") == code, caught.value.error
+
+
 async def test_caps_and_quota_store_nothing(gw: Gateway, tmp_path: Path) -> None:
     folder = tmp_path / "data" / "users" / "alice" / "files"
     big = await upload(gw, "alice", b"x" * 4097)
