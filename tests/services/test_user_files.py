@@ -99,7 +99,9 @@ def test_an_odd_session_id_gets_a_digest_in_the_file_id(space: FileSpace, sessio
 def test_a_plain_session_id_is_kept_in_the_file_id(space: FileSpace) -> None:
     uuid_hex = "0123456789abcdef0123456789abcdef"
     assert f"_C_{uuid_hex}_T_" in space.put("alice", b"x", name="a.txt", conversation=uuid_hex).file_id
-    assert "_C_stdio-0123456789ab_T_" in space.put("alice", b"x", name="a.txt", conversation="stdio-0123456789ab").file_id
+    assert (
+        "_C_stdio-0123456789ab_T_" in space.put("alice", b"x", name="a.txt", conversation="stdio-0123456789ab").file_id
+    )
 
 
 def test_over_the_cap_or_the_quota_nothing_is_stored(space: FileSpace, tmp_path: Path) -> None:

@@ -45,8 +45,8 @@ import hashlib
 import json
 import os
 import re
-import unicodedata
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
