@@ -319,15 +319,15 @@ def get_plan(data_dir: Path | None, user: str, conversation: str | None) -> Plan
     return _view(parse_plan(text) if text is not None else None)
 
 
-def _control(text: str, allowed: str) -> str | None:
-    """The first control character of ``text`` not in ``allowed`` (``U+XXXX``), or ``None``."""
-    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in allowed), None)
+def _control(text: str, keep: str) -> str | None:
+    """The first control character of ``text`` not in ``keep`` (``U+XXXX``), or ``None``."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in keep), None)
     return None if bad is None else f"U+{ord(bad):04X}"
 
 
 def check_steps(steps: list[PlanStep], explanation: str | None) -> None:
     """The bounds of an update: at most :data:`MAX_STEPS` steps, one ``in_progress``, and no control character
-    (a tab is allowed, and a line break in the explanation, which the file keeps on several lines).
+    (except a tab, and a line break in the explanation, which the file keeps on several lines).
 
     Raises:
         BadRequest: ``invalid_argument`` with ``details.errors`` (``[{"field", "problem"}]``) and a hint saying
