@@ -147,6 +147,25 @@ async def test_forged_ids_are_not_found(gw: Gateway) -> None:
                 await client.read_resource(f"obsigate://files/{quote(forged, safe='')}")
 
 
+async def test_an_overlong_or_empty_id_is_invalid_argument(gw: Gateway) -> None:
+    """docs/files.md: over 200 characters (or empty, where a door can send it) is ``invalid_argument``; a
+    malformed id of 200 or fewer is ``not_found``."""
+    long_id = "U_alice_" + "x" * 193
+    async with gw.http(gw.tokens["alice"]) as http:
+        for url in (f"/api/files/{long_id}", f"/api/files/{long_id}/content"):
+            answer = await http.get(url)
+            assert (answer.status_code, answer.json()["code"]) == (400, "invalid_argument"), answer.text
+        assert (await http.get(f"/api/files/{long_id[:200]}")).json()["code"] == "not_found"
+    async with gw.client(gw.tokens["alice"], "auto") as client:
+        for file_id in (long_id, ""):
+            assert error_code(await client.call_tool("read_user_file", {"file_id": file_id})) == "invalid_argument"
+        assert error_code(await client.call_tool("read_user_file", {"file_id": long_id[:200]})) == "not_found"
+        for file_id, code in ((long_id, "invalid_argument"), (long_id[:200], "not_found")):
+            with pytest.raises(MCPError) as caught:
+                await client.read_resource(f"obsigate://files/{file_id}")
+            assert (caught.value.error.data or {}).get("code") == code, caught.value.error
+
+
 async def test_caps_and_quota_store_nothing(gw: Gateway, tmp_path: Path) -> None:
     folder = tmp_path / "data" / "users" / "alice" / "files"
     big = await upload(gw, "alice", b"x" * 4097)
@@ -162,6 +181,25 @@ async def test_caps_and_quota_store_nothing(gw: Gateway, tmp_path: Path) -> None
         assert (await http.get("/api/files")).json()["used_bytes"] == 8000
         as_json = await http.post("/api/files", json={"name": "a", "content": "eA=="})
         assert as_json.status_code in (400, 422)
+
+
+@pytest.mark.parametrize("conversation", ["../x", "a\x00b", "c" * 300, "c" * 200, "c" * 65, "a/b", "a b", "é"])
+async def test_an_upload_with_a_malformed_conversation_is_refused(
+    gw: Gateway, tmp_path: Path, conversation: str
+) -> None:
+    refused = await upload(gw, "alice", TEXT, conversation=conversation)
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid_argument"), refused.text
+    folder = tmp_path / "data" / "users" / "alice" / "files"
+    assert not folder.exists() or list(folder.iterdir()) == []
+    async with gw.http(gw.tokens["alice"]) as http:
+        assert (await http.get("/api/files")).json()["total"] == 0
+
+
+async def test_an_upload_with_a_real_conversation_id_is_kept(gw: Gateway) -> None:
+    for cid in ("0123456789abcdef0123456789abcdef", "stdio-0123456789ab", "a_b-C" * 12 + "x" * 4):
+        ok = await upload(gw, "alice", TEXT, conversation=cid)
+        assert ok.status_code == 201, ok.text
+        assert ok.json()["conversation"] == cid
 
 
 async def test_a_browser_upload_needs_the_upload_header(gw: Gateway) -> None:

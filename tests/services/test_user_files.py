@@ -87,6 +87,23 @@ def test_the_type_comes_from_the_bytes(
     assert sniff_mime(data, name) == expected
 
 
+@pytest.mark.parametrize("session", ["../x", "a\x00b", "s" * 200, "weird id/with spaces"])
+def test_an_odd_session_id_gets_a_digest_in_the_file_id(space: FileSpace, session: str) -> None:
+    rec = space.put("alice", b"tool output", name="a.txt", conversation=session, tool="t")  # never refused
+    assert FILE_ID_RE.fullmatch(rec.file_id)
+    cid = rec.file_id.split("_C_", 1)[1].split("_T_", 1)[0]
+    assert cid.startswith("h-") and len(cid) == 34
+    assert space.get("alice", rec.file_id).conversation == session
+
+
+def test_a_plain_session_id_is_kept_in_the_file_id(space: FileSpace) -> None:
+    uuid_hex = "0123456789abcdef0123456789abcdef"
+    assert f"_C_{uuid_hex}_T_" in space.put("alice", b"x", name="a.txt", conversation=uuid_hex).file_id
+    assert (
+        "_C_stdio-0123456789ab_T_" in space.put("alice", b"x", name="a.txt", conversation="stdio-0123456789ab").file_id
+    )
+
+
 def test_over_the_cap_or_the_quota_nothing_is_stored(space: FileSpace, tmp_path: Path) -> None:
     with pytest.raises(ServiceError) as big:
         space.put("alice", b"x" * 4097, name="big.txt")

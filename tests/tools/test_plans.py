@@ -74,6 +74,8 @@ def test_two_steps_in_progress_is_invalid_and_writes_nothing(rt: ToolRuntime) ->
     two = [{**s, "status": "in_progress"} for s in STEPS[:2]]
     exc = error(rt, "update_plan", {"plan": two, "revision": 1})
     assert exc.code == "invalid_argument" and "at most one" in exc.message and exc.hint
+    assert exc.details["errors"] == [{"field": "plan", "problem": "at most one step may be in_progress"}]
+    assert exc.details["in_progress"] == [s["step"] for s in two]
     assert plan_file(rt).read_bytes() == before
     first = error(rt, "update_plan", {"plan": two}, session="fresh")
     assert first.code == "invalid_argument" and not plan_file(rt, cid="fresh").exists()
@@ -94,6 +96,31 @@ def test_two_steps_in_progress_is_invalid_and_writes_nothing(rt: ToolRuntime) ->
 def test_bounds(rt: ToolRuntime, args: dict[str, Any]) -> None:
     assert error(rt, "update_plan", args).code == "invalid_argument"
     assert not plan_file(rt).exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ({"plan": [{"step": "Draft\x00 the summary", "status": "pending"}]}, "plan.0.step"),
+        ({"plan": [STEPS[0], {"step": "a\nb", "status": "pending"}]}, "plan.1.step"),
+        ({"plan": [{"step": "bell\x07", "status": "pending"}]}, "plan.0.step"),
+        ({"plan": [{"step": "c1\x85", "status": "pending"}]}, "plan.0.step"),
+        ({"plan": STEPS, "explanation": "Summary\x00 first."}, "explanation"),
+        ({"plan": STEPS, "explanation": "esc \x1b[31m"}, "explanation"),
+        ({"plan": STEPS, "explanation": "line\r\nbreak"}, "explanation"),
+    ],
+)
+def test_a_control_character_is_refused_and_nothing_written(rt: ToolRuntime, args: dict[str, Any], field: str) -> None:
+    exc = error(rt, "update_plan", args)
+    assert exc.code == "invalid_argument" and exc.details["errors"][0]["field"] == field
+    assert "control character" in exc.details["errors"][0]["problem"]
+    assert not plan_file(rt).exists()
+
+
+def test_a_tab_and_a_line_break_in_the_explanation_are_kept(rt: ToolRuntime) -> None:
+    out = call(rt, "update_plan", {"plan": [{"step": "a\tb", "status": "pending"}], "explanation": "One.\nTwo."})
+    assert out["explanation"] == "One.\nTwo." and call(rt, "get_plan", {})["explanation"] == "One.\nTwo."
+    assert "\x00" not in plan_file(rt).read_text(encoding="utf-8")
 
 
 def test_a_stale_revision_is_a_conflict_with_the_current_plan(rt: ToolRuntime) -> None:

@@ -46,6 +46,7 @@ import json
 import os
 import re
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -318,22 +319,45 @@ def get_plan(data_dir: Path | None, user: str, conversation: str | None) -> Plan
     return _view(parse_plan(text) if text is not None else None)
 
 
+def _control(text: str, keep: str) -> str | None:
+    """The first control character of ``text`` not in ``keep`` (``U+XXXX``), or ``None``."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in keep), None)
+    return None if bad is None else f"U+{ord(bad):04X}"
+
+
 def check_steps(steps: list[PlanStep], explanation: str | None) -> None:
-    """The bounds of an update: at most :data:`MAX_STEPS` steps and one ``in_progress``.
+    """The bounds of an update: at most :data:`MAX_STEPS` steps, one ``in_progress``, and no control character
+    (except a tab, and a line break in the explanation, which the file keeps on several lines).
 
     Raises:
-        BadRequest: ``invalid_argument`` with ``details.errors`` and a hint saying how to fix it.
+        BadRequest: ``invalid_argument`` with ``details.errors`` (``[{"field", "problem"}]``) and a hint saying
+            how to fix it; two steps ``in_progress`` also give ``details.in_progress``, their texts.
     """
     if len(steps) > MAX_STEPS:
         raise BadRequest(f"a plan holds at most {MAX_STEPS} steps, not {len(steps)}", hint="merge small steps")
     if explanation is not None and len(explanation) > MAX_EXPLANATION_CHARS:
         raise BadRequest(f"the explanation is over {MAX_EXPLANATION_CHARS} characters")
+    bad = [
+        {"field": f"plan.{i}.step", "problem": f"contains the control character {c}"}
+        for i, s in enumerate(steps)
+        if (c := _control(s.step, "\t"))
+    ]
+    if explanation is not None and (c := _control(explanation, "\t\n")):
+        bad.append({"field": "explanation", "problem": f"contains the control character {c}"})
+    if bad:
+        summary = "; ".join(f"{p['field']}: {p['problem']}" for p in bad[:5])
+        raise BadRequest(
+            f"invalid arguments: {summary}", hint="remove control characters from the text", details={"errors": bad}
+        )
     running = [s.step for s in steps if s.status == "in_progress"]
     if len(running) > 1:
         raise BadRequest(
             f"{len(running)} steps are in_progress; at most one may be",
             hint="keep one step in_progress, mark the others pending or completed",
-            details={"errors": [{"loc": ["plan"], "msg": "at most one step in_progress", "in_progress": running}]},
+            details={
+                "errors": [{"field": "plan", "problem": "at most one step may be in_progress"}],
+                "in_progress": running,
+            },
         )
     if any(not s.step.strip() for s in steps):
         raise BadRequest("a step has no text")

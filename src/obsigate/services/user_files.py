@@ -57,8 +57,9 @@ from obsigate.domain.storage.user_space import USERS_DIR, UnsafeUserName, user_d
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge, ServiceError
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "DEFAULT_QUOTA_BYTES", "DEFAULT_TTL_S", "FILES_DB", "FILE_ID_RE", "FILE_URI_PREFIX",
-    "FileRecord", "FileSpace", "Origin", "file_uri", "is_file_id", "sniff_mime",
+    "CONVERSATION_ID_RE", "DEFAULT_MAX_BYTES", "DEFAULT_QUOTA_BYTES", "DEFAULT_TTL_S", "FILES_DB", "FILE_ID_RE",
+    "FILE_URI_PREFIX", "FileRecord", "FileSpace", "Origin", "file_uri", "is_conversation_id", "is_file_id",
+    "sniff_mime",
 ]  # fmt: skip
 
 FILES_DB = "files.sqlite3"
@@ -70,6 +71,9 @@ DEFAULT_TTL_S = 24 * 3600
 FILE_URI_PREFIX = "obsigate://files/"
 #: A well-formed id: ``U_<user>_C_<conversation|none>_T_<µs since the epoch>_<22 random url-safe characters>``.
 FILE_ID_RE = re.compile(r"U_[A-Za-z0-9_.-]{1,64}_C_[A-Za-z0-9-]{1,40}_T_[0-9]{10,17}_[A-Za-z0-9_-]{22}")
+#: A conversation id a person may name (REST ``POST /api/files``): a plain token. The assistant's ids (uuid4 hex),
+#: MCP session ids (uuid4 hex) and stdio sessions (``stdio-<12 hex>``) all are.
+CONVERSATION_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Text types a name may choose for bytes that are UTF-8 text; any other text is ``text/plain``.
 _TEXT_BY_SUFFIX = {
     ".md": "text/markdown",
@@ -170,6 +174,11 @@ def sniff_mime(data: bytes, name: str = "") -> str:
     return "application/octet-stream"
 
 
+def is_conversation_id(value: object) -> bool:
+    """Whether ``value`` is a plain conversation token (:data:`CONVERSATION_ID_RE`)."""
+    return isinstance(value, str) and CONVERSATION_ID_RE.fullmatch(value) is not None
+
+
 def clean_name(name: str | None) -> str:
     """A display name: the last segment of ``name``, control and format characters dropped, NFC, at most 255
     characters; ``"file"`` when nothing is left. It is metadata only, never part of a path."""
@@ -179,8 +188,12 @@ def clean_name(name: str | None) -> str:
 
 
 def _cid(conversation: str | None) -> str:
+    """The ``C_`` part of a file id: ``none``, the token itself (``_`` made ``-``, at most 40 characters), or
+    for any other id (a client's odd ``Mcp-Session-Id``) ``h-`` and 32 hex digits of its SHA-256: never refused."""
     if not conversation:
         return "none"
+    if not is_conversation_id(conversation):
+        return "h-" + hashlib.sha256(conversation.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return _CID_UNSAFE.sub("-", conversation).strip("-")[:40] or "none"
 
 

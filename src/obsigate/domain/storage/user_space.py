@@ -16,7 +16,7 @@ import re
 import stat
 from pathlib import Path
 
-from obsigate.domain.storage.private_files import make_private_dir
+from obsigate.domain.storage.private_files import DIR_MODE, make_private_dir
 
 __all__ = ["USERS_DIR", "UnsafeUserName", "user_dir"]
 
@@ -31,7 +31,8 @@ class UnsafeUserName(ValueError):
 
 
 def user_dir(data_dir: Path, user: str, *parts: str, create: bool = True) -> Path:
-    """``<data_dir>/users/<user>/<parts...>``, created ``0700`` (with its parents) when ``create``.
+    """``<data_dir>/users/<user>/<parts...>``, when ``create`` every level (``users/``, ``<user>/``, each part)
+    created ``0700``, or tightened to ``0700`` when an older version left it ``0755``.
 
     Args:
         parts: fixed sub-folder names chosen by the caller (``"files"``, ``"plans"``), never user input.
@@ -47,9 +48,36 @@ def user_dir(data_dir: Path, user: str, *parts: str, create: bool = True) -> Pat
     for name in (user, *parts):
         path = path / name
     if create:
-        make_private_dir(path)
+        make_private_dir(data_dir)
+        level = data_dir
+        for name in (USERS_DIR, user, *parts):
+            level = level / name
+            _private_level(level)
         _check_no_symlink(data_dir, path)
     return path
+
+
+def _private_level(path: Path) -> None:
+    """Create the folder ``path`` ``0700`` if it is missing (its parent exists), and tighten it to ``0700`` when
+    it has group or other bits (a folder made by an older version, ``0755``): opened ``O_NOFOLLOW``, changed on
+    its descriptor, so a symlink is never followed and the folder checked is the folder changed.
+
+    Raises:
+        OSError: it cannot be created, or it is a symlink (``ELOOP``) or not a folder (``ENOTDIR``).
+    """
+    try:
+        os.mkdir(path, DIR_MODE)
+    except FileExistsError:
+        pass
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            try:
+                os.fchmod(fd, DIR_MODE)
+            except PermissionError:
+                pass  # another owner's folder keeps its mode (make_private_dir does the same)
+    finally:
+        os.close(fd)
 
 
 def _check_no_symlink(data_dir: Path, path: Path) -> None:

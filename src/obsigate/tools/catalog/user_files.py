@@ -180,11 +180,12 @@ class UserFileResult(ToolOutput):
 
 class UploadArgs(ToolArgs):
     """A new file: its display ``name``, its bytes as base64 ``content``, and the ``conversation`` it belongs to
-    (then it expires like the conversation's artifacts; without one it is kept until deleted)."""
+    (then it expires like the conversation's artifacts; without one it is kept until deleted): a plain token,
+    ``[A-Za-z0-9_-]{1,64}`` (anything else is ``invalid_argument``, nothing stored)."""
 
     name: str = Field(min_length=1, max_length=1024)
     content: str
-    conversation: str | None = Field(default=None, min_length=1, max_length=200)
+    conversation: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
 @tool(
