@@ -160,6 +160,11 @@ def test_a_decompression_bomb_is_refused_by_its_header(runtime: ToolRuntime) -> 
     Image.new("1", (10_000, 7_000)).save(seventy, "PNG")  # 70 M: under Pillow's own limit, over ours
     (part,), _ = build(runtime, [{"kind": "image", "mime_type": "image/png", "data": seventy.getvalue()}])
     assert part.data is None and "10000×7000 px" in (part.note or "")
+    # beside its chunk (read_file_raw over one read) the whole image is not silently dropped: its line says why
+    (part,), _ = build(
+        runtime, [{"kind": "image", "mime_type": "image/png", "data": seventy.getvalue(), "extra": True}]
+    )
+    assert part.data is None and "too large to decode" in text_line(part)
 
 
 # --- read_file_raw, the first user, through the door -------------------------------------------------------

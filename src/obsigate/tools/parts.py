@@ -255,13 +255,14 @@ def _checked(part: Part) -> Part | None:
     large to decode, its ``fallback`` (checked) or, without one, the same bytes as a ``file`` (a too large image
     stays an image, with a note: it can still be kept whole as a reference); ``sha256`` and ``size`` of the
     bytes as they will travel. A normalised image keeps its ``fallback`` (used if the caps leave it out and the
-    fallback fits). ``None``: an ``extra`` image that is not one, or too large (left out)."""
+    fallback fits). ``None``: an ``extra`` image that is not one (left out); one too large to decode stays as its
+    text line only."""
     if part.kind == "image" and part.data is not None:
         try:
             done = normalise_image(part.data)
         except TooLargeImage as exc:
-            if part.extra:
-                return None
+            if part.extra:  # the chunk is in the result already; its text line says why the whole is not
+                return replace(part, data=None, note=f"not shown: the image is too large to decode ({exc})")
             if part.fallback is not None:
                 return _checked(part.fallback)
             return replace(part, note=f"not inline: the image is too large to show ({exc})")._hashed()
