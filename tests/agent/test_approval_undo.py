@@ -115,7 +115,8 @@ def test_undo_restores_every_file_once_and_refuses_newer_work(assistant: Any) ->
 
 
 def test_agent_runs_have_their_own_rate_budget(assistant: Any) -> None:
-    a = assistant(tool_rate_limit=60, agent_rate_limit=90)
+    # an hour's window: the limits, not the machine's speed, decide (62 calls took over a minute on a slow CI)
+    a = assistant(tool_rate_limit=60, agent_rate_limit=90, tool_rate_window=3600)
     for run in range(4):
         a.fake.add(o.stream_tool_calls([(f"r{run}_{i}", "list_vaults", {}) for i in range(25)]), o.stream_text(["ok"]))
     for _ in range(3):  # 3 x (1 context + 25 calls) = 78: over the 60 of a REST client, within the agent's 90

@@ -69,7 +69,11 @@ def test_a_plan_survives_restarts_and_kill_9(tmp_path: Path) -> None:
 
         worker = threading.Thread(target=hammer)
         worker.start()
-        time.sleep(random.uniform(0.5, 1.5))
+        # the kill lands mid-stream on any machine: once an update has been answered, then at a random instant
+        deadline = time.monotonic() + 60
+        while len(answered) < 3 and worker.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(random.uniform(0.0, 0.5))
         server.kill()
         stop.set()
         worker.join(30)

@@ -41,7 +41,9 @@ class Reply:
     ``delay_s`` seconds; ``close_early``: end by closing the socket (no terminating chunk). ``sse`` sets the
     content type to ``text/event-stream``. ``before_s``: wait before the status line (first-byte timeout).
     ``reset``: end by resetting the connection (TCP RST: ``SO_LINGER`` 0, then close) instead. ``delays``: the
-    wait before each chunk, one per chunk (overrides ``delay_s``; missing entries fall back to ``delay_s``)."""
+    wait before each chunk, one per chunk (overrides ``delay_s``; missing entries fall back to ``delay_s``).
+    ``hold``: an event the fake waits for (up to 60 s) before the last chunk, so a test sees the stream still
+    open for as long as its checks take, whatever the machine's speed."""
 
     status: int = 200
     chunks: list[bytes] = field(default_factory=list)
@@ -52,6 +54,7 @@ class Reply:
     close_early: bool = False
     reset: bool = False
     delays: list[float] | None = None
+    hold: threading.Event | None = None
 
     @classmethod
     def json(cls, body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
@@ -184,6 +187,8 @@ class FakeLLM:
                         delay = reply.delays[n] if reply.delays is not None and n < len(reply.delays) else reply.delay_s
                         if delay and self._hung_up(delay, recorded):
                             return
+                        if reply.hold is not None and n == len(reply.chunks) - 1:
+                            reply.hold.wait(60)
                         if chunk:
                             self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                             self.wfile.flush()

@@ -5,6 +5,7 @@ brings its card and steps back, and approving there resumes it; step labels say 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,8 @@ def _labels(page: Any) -> list[str]:
 def test_a_resumed_run_streams_into_the_same_message_and_the_tree_keeps_up(
     page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
 ) -> None:
+    streamed = o.stream_text([PAYLOAD[i : i + 8] for i in range(0, len(PAYLOAD), 8)], delay_s=0.05)
+    streamed.hold = threading.Event()  # its end waits until the checks made while it streams are done
     fake.add(
         o.stream_tool_calls(
             [
@@ -53,7 +56,7 @@ def test_a_resumed_run_streams_into_the_same_message_and_the_tree_keeps_up(
             text="Reading.",
         ),
         o.stream_tool_calls([("r2", "read_file", {"vault": "notes", "path": "Buoy.md"})]),
-        o.stream_text([PAYLOAD[i : i + 8] for i in range(0, len(PAYLOAD), 8)], delay_s=0.12),
+        streamed,
     )
     _open_panel(page, app_server.url)
     _ask(page, "Add a Buoy note")
@@ -68,6 +71,7 @@ def test_a_resumed_run_streams_into_the_same_message_and_the_tree_keeps_up(
     page.wait_for_selector("#tree >> text=Buoy")
     page.wait_for_selector(".markdown-body >> text=See the float too.")
     assert page.locator(".assistant-input button[type=submit]").inner_text() == "Stop"
+    streamed.hold.set()
     page.wait_for_selector(".assistant-input button[type=submit] >> text=Send")
 
     assert page.locator(".assistant-log .turn").count() == 1  # one request, one message
