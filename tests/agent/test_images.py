@@ -234,6 +234,48 @@ def test_a_resumed_run_resends_the_images(srv: Server) -> None:
     assert resumed[1]["content"][1] == {"type": "image_url", "image_url": {"url": data_url(PNG)}}
 
 
+def test_an_image_of_the_file_space_is_named_by_its_file_id(srv: Server) -> None:
+    def upload(user: str, name: str, data: bytes) -> str:
+        srv.user = user
+        try:
+            got = httpx2.post(f"{srv.url}/api/files", files={"file": (name, data)}, headers=srv.headers, timeout=30)
+        finally:
+            srv.user = "alice"
+        assert got.status_code == 201, got.text
+        return str(got.json()["file_id"])
+
+    mine, text, carols = (
+        upload("alice", "shot.gif", GIF),
+        upload("alice", "a.txt", b"hi"),
+        upload("carol", "c.png", PNG),
+    )
+    srv.fake.add(o.stream_text(["A GIF."]), o.stream_text(["Again."]))
+    status, events = srv.chat({"message": "This one?", "images": [{"file_id": mine}]})
+    assert status == 200, events
+    assert srv.last()["messages"][-1]["content"][1] == {
+        "type": "image_url",
+        "image_url": {"url": data_url(GIF, "image/gif")},
+    }
+    cid = _done(events)["conversation_id"]
+    (ref,) = srv.get(f"/api/ai/conversations/{cid}").json()["messages"][0]["images"]
+    assert (ref["file_id"], ref["name"], ref["id"]) == (mine, "shot.gif", hashlib.sha256(GIF).hexdigest())
+    # a later message names it again: no bytes travel, the same image reaches the model
+    status, events = srv.chat({"message": "And with it?", "conversation_id": cid, "images": [{"file_id": mine}]})
+    assert status == 200, events
+    assert srv.last()["messages"][-1]["content"][1]["image_url"]["url"] == data_url(GIF, "image/gif")
+
+    before = len(srv.fake.requests)
+    for images_in, code in (
+        ([{"file_id": carols}], "not_found"),  # another person's file does not exist for alice
+        ([{"file_id": "U_alice_C_x_T_1_forged"}], "not_found"),
+        ([{"file_id": text}], "invalid_argument"),  # a text file is no image
+        ([{"file_id": mine, "url": data_url(PNG)}], "invalid_argument"),
+    ):
+        got, body = srv.chat({"message": "Look", "images": images_in})
+        assert (got, body["code"]) == (404 if code == "not_found" else 400, code), body
+    assert len(srv.fake.requests) == before
+
+
 BAD = [
     ({"model": "fake-model", "images": [{"url": data_url(PNG)}]}, 400, "vision_unsupported"),
     ({"images": [{"url": data_url(b"%PDF-1.7 not an image", "image/png")}]}, 400, "invalid_argument"),

@@ -214,6 +214,20 @@ def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, smal
 
     assert out("Home.md").parts == []  # text: no part
 
+    # the bytes, not the name, say what a file is
+    (small_vault / "Pics" / "scan.png").write_bytes(pdf)
+    (small_vault / "Pics" / "noise.jpg").write_bytes(b"\xff\xfe\x00\x01" * 100)
+    (small_vault / "Pics" / "words.jpg").write_bytes(b"plain words")
+    (small_vault / "Pics" / "export.bin").write_bytes(png(20, 10))
+    scan = out("Pics/scan.png")
+    assert scan.data["mime_type"] == "application/pdf" and [p.kind for p in scan.parts] == ["pdf"]
+    noise = out("Pics/noise.jpg")
+    assert noise.data["mime_type"] == "application/octet-stream" and [p.kind for p in noise.parts] == ["file"]
+    words = out("Pics/words.jpg")
+    assert (words.data["mime_type"], words.data["encoding"], words.parts) == ("text/plain", "utf-8", [])
+    export = out("Pics/export.bin")
+    assert export.data["mime_type"] == "image/png" and [(p.kind, p.width) for p in export.parts] == [("image", 20)]
+
     photo = noisy_png(400, 300, 1)  # over one read: the first chunk stays, the whole image comes after it
     (small_vault / "Pics" / "photo.png").write_bytes(photo)
     first, whole = out("Pics/photo.png").parts

@@ -1,4 +1,5 @@
-"""Images in the assistant's conversation (issue 18 item 3): pasted ones (data URLs) and vault images (by path),
+"""Images in the assistant's conversation (issue 18 item 3): pasted ones (data URLs), vault images (by path) and
+images of the person's file space (by ``file_id``, ``services/user_files.py``: uploaded once, named ever after),
 checked, kept by reference, and turned back into bytes for the provider.
 
 Accepted types: PNG, JPEG, WebP and GIF, recognised by their magic bytes (a declared type that disagrees with
@@ -8,7 +9,8 @@ the bytes is refused: a mislabelled file is not guessed at). Caps: :data:`MAX_IM
 image over the cap is refused (``too_large``).
 
 A vault image is read through the tool layer (``download_file``: the caller's grant, the rate limit and the
-audit, like any read), never by opening a path. A request with images to a model whose ``vision`` flag is off
+journal, like any read), never by opening a path; a file-space image likewise (``download_user_file``: only the
+caller's own files exist for it, another person's ``file_id`` is ``not_found``). A request with images to a model whose ``vision`` flag is off
 (``agent/capabilities.py``) is refused with ``vision_unsupported`` before any provider call.
 
 Storage: the stored user message carries ``images``, a list of references (:meth:`Image.ref`: ``id`` = the
@@ -35,7 +37,15 @@ from typing import Any, Protocol
 
 from obsigate.agent.capabilities import capabilities
 from obsigate.agent.providers.image_parts import TYPES
-from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, ToolContext, download_file
+from obsigate.tools.api import (
+    BadRequest,
+    PayloadTooLarge,
+    ServiceError,
+    ToolContext,
+    Unavailable,
+    download_file,
+    download_user_file,
+)
 
 __all__ = [
     "MAX_IMAGES",
@@ -87,19 +97,21 @@ def sniff(data: bytes) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class ImageInput:
-    """One image of a request: ``url``, a pasted image as a ``data:image/...;base64,...`` URL, or ``path``, a
-    vault image (in ``vault``, default the request's); ``name``: what the person sees (a pasted file's name)."""
+    """One image of a request: ``url``, a pasted image as a ``data:image/...;base64,...`` URL, ``path``, a
+    vault image (in ``vault``, default the request's), or ``file_id``, one of the person's files; ``name``: what
+    the person sees (a pasted file's name)."""
 
     url: str | None = None
     path: str | None = None
     vault: str | None = None
     name: str | None = None
+    file_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Image:
     """A checked image: ``id`` (SHA-256 of ``data``, hex), ``mime_type`` (sniffed), ``data``, the ``name`` shown,
-    and, for a vault image, its ``vault`` and ``path``."""
+    and, for a vault image, its ``vault`` and ``path``, for a file-space one its ``file_id``."""
 
     id: str
     mime_type: str
@@ -107,12 +119,15 @@ class Image:
     name: str
     vault: str | None = None
     path: str | None = None
+    file_id: str | None = None
 
     def ref(self) -> dict[str, Any]:
         """The reference kept in the stored user message (no bytes)."""
         out: dict[str, Any] = {"id": self.id, "mime_type": self.mime_type, "name": self.name, "bytes": len(self.data)}
         if self.path is not None:
             out.update(vault=self.vault, path=self.path)
+        if self.file_id is not None:
+            out["file_id"] = self.file_id
         return out
 
 
@@ -170,25 +185,43 @@ def _name(given: str | None, fallback: str) -> str:
 #: ``read(vault, path) -> (bytes, mime type)``: a vault file's bytes through the tool layer
 #: (``tools.api.download_file`` bound to the caller's context).
 Reader = Callable[[str, str], Awaitable[tuple[bytes, str]]]
+#: ``read_file(file_id) -> (record, bytes)``: one of the caller's files through the tool layer
+#: (``tools.api.download_user_file`` bound to the caller's context).
+FileReader = Callable[[str], Awaitable[tuple[dict[str, Any], bytes]]]
 
 
-async def collect(inputs: tuple[ImageInput, ...], read: Reader, default_vault: str | None) -> list[Image]:
+async def collect(
+    inputs: tuple[ImageInput, ...], read: Reader, default_vault: str | None, read_file: FileReader | None = None
+) -> list[Image]:
     """Check and load a request's images, in order.
 
     Raises:
-        BadRequest: ``invalid_argument``: more than :data:`MAX_IMAGES`, an item with both or neither of
-            ``url``/``path``, a vault image without a vault, a bad data URL, a type other than PNG/JPEG/WebP/GIF.
+        BadRequest: ``invalid_argument``: more than :data:`MAX_IMAGES`, an item with not exactly one of
+            ``url``/``path``/``file_id``, a vault image without a vault, a bad data URL, a type other than
+            PNG/JPEG/WebP/GIF.
         PayloadTooLarge: ``too_large``, an image over :data:`MAX_IMAGE_BYTES`.
         ServiceError: a vault image's read errors (``vault_access_denied``, ``not_found``, ``path_outside_vault``,
-            ``rate_limited``...).
+            ``rate_limited``...); a file's (``not_found``, another person's included; ``unavailable``: no file
+            space).
     """
     if len(inputs) > MAX_IMAGES:
         raise BadRequest(f"{len(inputs)} images; a message may carry at most {MAX_IMAGES}")
     images: list[Image] = []
     for n, item in enumerate(inputs, 1):
         where = f"image {n}"
-        if (item.url is None) == (item.path is None):
-            raise BadRequest(f"{where} needs exactly one of url (a data URL) or path (a vault image)")
+        if sum(x is not None for x in (item.url, item.path, item.file_id)) != 1:
+            raise BadRequest(
+                f"{where} needs exactly one of url (a data URL), path (a vault image) or file_id (one of your files)"
+            )
+        if item.file_id is not None:
+            if read_file is None:
+                raise Unavailable("no file space here", hint="send the image as url or path")
+            record, data = await read_file(item.file_id)
+            name = str(record.get("name") or item.file_id)
+            kind = _checked(data, None, f"{where} ({name})")
+            image = Image(hashlib.sha256(data).hexdigest(), kind, data, _name(item.name, name), file_id=item.file_id)
+            images.append(image)
+            continue
         if item.url is not None:
             kind, data = decode_data_url(item.url, where)
             name = _name(item.name, f"image-{n}.{TYPES[kind]}")
@@ -276,7 +309,8 @@ async def prepare_images(ctx: ToolContext, inputs: tuple[ImageInput, ...], vault
                          model: str) -> list[Image]:  # fmt: skip
     """A request's images, checked before any door or provider call: ``vision_unsupported`` first (no image
     is read for a model that cannot see it), then :func:`collect`, vault images read with ``ctx`` (the tool
-    ``download_file``: the caller's grant, rate limit and audit).
+    ``download_file``: the caller's grant, rate limit and journal), file-space ones likewise
+    (``download_user_file``).
 
     Raises:
         ServiceError: as :func:`check_vision` and :func:`collect`.
@@ -284,7 +318,9 @@ async def prepare_images(ctx: ToolContext, inputs: tuple[ImageInput, ...], vault
     if not inputs:
         return []
     check_vision(capabilities(provider, model), provider, model, list(inputs))
-    return await collect(inputs, lambda v, p: download_file(ctx, v, p), vault)
+    return await collect(
+        inputs, lambda v, p: download_file(ctx, v, p), vault, lambda file_id: download_user_file(ctx, file_id)
+    )
 
 
 def user_message(text: str, images: tuple[Image, ...] | list[Image]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Images in the assistant's conversation, the REST side (issue 18 item 3; the rules are ``agent/images.py``).
 
 The chat and agent bodies take ``images``: ``[{"url": "data:image/png;base64,..."}]`` for a pasted image,
-``[{"path": "Pics/a.png", "vault"?: "notes"}]`` for a vault image (:class:`ImageBody`). A stored image is served
+``[{"path": "Pics/a.png", "vault"?: "notes"}]`` for a vault image, ``[{"file_id": "U_..."}]`` for one of the
+person's files (uploaded once by ``POST /api/files``, named by every later message) (:class:`ImageBody`). A stored image is served
 back to its conversation's owner by ``GET /api/ai/conversations/{id}/images/{image_id}`` (the web app shows it
 when the conversation is reopened).
 """
@@ -32,8 +33,9 @@ _HEADERS = {
 
 
 class ImageBody(BaseModel):
-    """One image of a chat or agent request: ``url`` (a pasted image as a base64 data URL) or ``path`` (a vault
-    image, in ``vault`` or the request's vault); ``name``: the name shown for a pasted image."""
+    """One image of a chat or agent request, exactly one of: ``url`` (a pasted image as a base64 data URL),
+    ``path`` (a vault image, in ``vault`` or the request's vault), ``file_id`` (one of the caller's files);
+    ``name``: the name shown."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -41,11 +43,12 @@ class ImageBody(BaseModel):
     path: str | None = Field(default=None, min_length=1, max_length=1024, description="A vault image's path.")
     vault: str | None = Field(default=None, min_length=1, max_length=64)
     name: str | None = Field(default=None, max_length=200)
+    file_id: str | None = Field(default=None, min_length=1, max_length=200, description="One of your files.")
 
 
 def image_inputs(images: list[ImageBody]) -> tuple[ImageInput, ...]:
     """The request's images for ``agent.assistant.Ask`` (checked there: ``agent/images.py``)."""
-    return tuple(ImageInput(url=i.url, path=i.path, vault=i.vault, name=i.name) for i in images)
+    return tuple(ImageInput(url=i.url, path=i.path, vault=i.vault, name=i.name, file_id=i.file_id) for i in images)
 
 
 @router.get(

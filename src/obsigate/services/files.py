@@ -19,6 +19,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, Field, PrivateAttr
 
 from obsigate.domain.markdown.note import distinct_tags, parse_note
+from obsigate.domain.media_type import binary_type, text_type
 from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, decode_note, is_note
@@ -271,7 +272,10 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
         end).
     """
     safe, data, _ = _load(vault, path)
-    mime = mimetypes.guess_type(safe.rel)[0] or ("text/markdown" if is_note(safe.rel) else "application/octet-stream")
+    text = _decode_text(safe.rel, data)
+    fallback = "text/markdown" if is_note(safe.rel) else "application/octet-stream"
+    # the bytes say what a file is, not its name: a .png holding a PDF is a PDF, a .jpg holding text is text
+    mime = binary_type(safe.rel, data) if text is None else text_type(safe.rel, fallback)
     common = {
         "vault": vault.name,
         "path": safe.rel,
@@ -279,7 +283,6 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
         "size": len(data),
         "version": ws.versions.of(data),
     }
-    text = _decode_text(safe.rel, data)
     shown = None if text is None else redact_text(text)
     common["sha256"] = served_sha256(data if shown is None else shown)  # of what is served, never of the secrets
     if shown is None:

@@ -49,8 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-import filetype
-
+from obsigate.domain.media_type import sniffed_type
 from obsigate.domain.storage.atomic import atomic_write_at, is_atomic_temp, remove_stale_temps
 from obsigate.domain.storage.private_files import ensure_private_file
 from obsigate.domain.storage.user_space import USERS_DIR, UnsafeUserName, user_dir
@@ -162,9 +161,9 @@ def is_file_id(value: object) -> bool:
 
 def sniff_mime(data: bytes, name: str = "") -> str:
     """The MIME type of ``data`` from its bytes (see the module docstring); ``name`` only picks a text subtype."""
-    kind = filetype.guess(data[:8192]) if data else None
+    kind = sniffed_type(data)
     if kind is not None:
-        return str(kind.mime)
+        return kind
     if b"\x00" not in data:
         try:
             data.decode("utf-8")
