@@ -276,6 +276,13 @@ class Settings(BaseSettings):
         le=1_000_000,
         description="Sign a tool-journal checkpoint (Ed25519) every this many rows; also at a clean shutdown.",
     )
+    journal_checkpoint_seconds: float = Field(
+        default=60.0,
+        ge=1.0,
+        le=86_400.0,
+        description="Also sign the tool journal's unsigned rows this often (seconds): after a crash, at most this "
+        "long a tail can be cut off unseen.",
+    )
     searxng_url: str | None = Field(
         default=None,
         description="Base URL of the SearXNG instance web_search queries (JSON output enabled); unset: no web search. "

@@ -294,3 +294,14 @@ def test_a_new_journal_is_born_with_a_signed_head(tmp_path: Path) -> None:
     assert head is not None and (head["seq"], head["row_hash"]) == (0, GENESIS)
     journal.append(entry(1))  # killed before any checkpoint: the unsigned row alone is no failure
     assert ToolJournal(tmp_path).verify().ok
+
+
+def test_sign_tail_signs_only_what_is_unsigned(tmp_path: Path) -> None:
+    journal = filled(tmp_path, 13)  # 11..13 unsigned
+    assert journal.verify().unsigned == 3
+    cp = journal.sign_tail()
+    assert cp is not None and cp["seq"] == 13 and json.loads((tmp_path / HEAD_FILE).read_text())["seq"] == 13
+    assert journal.sign_tail() is None  # nothing new: no checkpoint row, no write
+    assert journal.verify().ok and journal.verify().unsigned == 0
+    journal.append(entry(14))
+    assert journal.sign_tail()["seq"] == 14  # type: ignore[index]

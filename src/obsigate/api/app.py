@@ -83,6 +83,20 @@ async def expire_files_forever(runtime: ToolRuntime, every_s: float = FILES_SWEE
             log.exception("expiring the file space's files failed")
 
 
+async def sign_journal_forever(runtime: ToolRuntime, every_s: float) -> None:
+    """Sign the tool journal's unsigned tail (``ToolJournal.sign_tail``) every ``every_s`` seconds, off the event
+    loop, until cancelled (a failure is logged and the next round runs)."""
+    journal = runtime.journal
+    if journal is None:
+        return
+    while True:
+        await anyio.sleep(every_s)
+        try:
+            await anyio.to_thread.run_sync(journal.sign_tail)
+        except Exception:
+            logging.getLogger("obsigate.journal").exception("signing the tool journal's tail failed")
+
+
 class AppSettings(Protocol):
     """The settings the web app reads (``obsigate.config.Settings`` has them)."""
 
@@ -93,6 +107,7 @@ class AppSettings(Protocol):
     trusted_proxies: list[str]
     max_body_bytes: int
     mcp_max_body_bytes: int
+    journal_checkpoint_seconds: float
 
     @property
     def base_url(self) -> str: ...  # read-only: a property of Settings
@@ -127,11 +142,13 @@ def build_app(
         if indexer is not None:
             await indexer.start()
         sweeper = asyncio.create_task(expire_files_forever(runtime))
+        signer = asyncio.create_task(sign_journal_forever(runtime, settings.journal_checkpoint_seconds))
         try:
             async with holder["mcp"].run():
                 yield
         finally:
             sweeper.cancel()
+            signer.cancel()
             if indexer is not None:
                 await indexer.stop()
             if runtime.files is not None:

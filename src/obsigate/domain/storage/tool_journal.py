@@ -23,7 +23,9 @@ Design (``shared/reference/arsenal.md`` §c, issue 21 item 3):
   with the conversation when a turn ends; :meth:`ToolJournal.verify` takes those as anchors.
 
 What is not covered: rows appended after the newest checkpoint and belonging to no anchored turn can be cut
-off unseen (the chain itself cannot tell a short journal from a cut one); a clean shutdown signs them.
+off unseen (the chain itself cannot tell a short journal from a cut one). A clean shutdown signs them, and the
+server signs an unsigned tail every ``journal_checkpoint_seconds`` (:meth:`ToolJournal.sign_tail`), so after a
+kill that window is at most that long.
 """
 
 from __future__ import annotations
@@ -473,6 +475,19 @@ class ToolJournal:
             raise
         self._write_head(cp)
         return cp
+
+    def sign_tail(self) -> dict[str, Any] | None:
+        """Sign the newest row when no checkpoint this process wrote covers it yet (:meth:`checkpoint`); ``None``
+        when there was nothing to sign. The server calls it on a timer, so an unsigned tail lasts seconds, not
+        until the next ``checkpoint_every`` rows.
+
+        Raises:
+            sqlite3.Error, OSError: as :meth:`checkpoint`.
+        """
+        last = self._conn().execute("SELECT MAX(seq) FROM tool_journal").fetchone()[0]
+        if last is None or last <= self._head_seq:
+            return None
+        return self.checkpoint()
 
     def close(self, *, sign: bool = True) -> None:
         """Sign the tail (:meth:`checkpoint`, its failure logged; not with ``sign=False``, a reader's close) and
