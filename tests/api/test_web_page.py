@@ -104,7 +104,7 @@ def test_tree_note_wikilink_and_search_in_chromium(live_server, small_vault, chr
     assert "#/v/notes/" in page.url
     page.keyboard.press("Control+o")  # quick switcher, fuzzy over paths and titles
     page.keyboard.type("pla")
-    page.wait_for_selector(".switcher-item")
+    page.wait_for_selector(".switcher-list[data-query='pla'] .switcher-item")  # not the recent notes shown first
     page.keyboard.press("Enter")
     page.wait_for_selector(".note-title:text('Plan')")
     assert page.url.endswith("#/v/notes/Projects/Plan.md")

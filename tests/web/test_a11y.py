@@ -228,7 +228,7 @@ def _screens(url: str) -> list[tuple[str, Callable[[Any], None]]]:
         page.keyboard.press("Escape")
         page.keyboard.press("Control+o")
         page.keyboard.type("Ide")
-        page.wait_for_selector("dialog.switcher[open] .switcher-item")
+        page.wait_for_selector("dialog.switcher[open] .switcher-list[data-query='Ide'] .switcher-item")
 
     def switcher_recents(page: Any) -> None:
         page.keyboard.press("Escape")
