@@ -150,3 +150,46 @@ def test_refused_in_the_panel_a_file_that_is_not_an_image_and_images_for_a_model
     assert page.input_value(".assistant textarea") == "What is this?"
     assert fake.requests == []
     _shoot(page, "assistant-image-no-vision")
+
+
+def test_an_image_of_your_files_is_picked_with_at_and_sent_by_its_file_id(
+    page: Any, app_server: Any, fake: FakeLLM
+) -> None:
+    import httpx2
+
+    shot = png(36, 24, (150, 60, 180))
+    up = httpx2.post(
+        f"{app_server.url}/api/files", files={"file": ("shot.png", shot)}, headers={"X-ObsiGate-Upload": "1"}
+    )
+    assert up.status_code == 201, up.text
+    file_id = up.json()["file_id"]
+    httpx2.post(
+        f"{app_server.url}/api/files", files={"file": ("shot notes.txt", b"text")}, headers={"X-ObsiGate-Upload": "1"}
+    )
+    fake.add(o.stream_text(["A purple shot."]))
+    bodies: list[Any] = []
+    page.on(
+        "request",
+        lambda r: bodies.append(r.post_data_json) if r.url.endswith("/chat") or r.url.endswith("/agent") else None,
+    )
+    page.goto(f"{app_server.url}/#/v/notes/Ideas.md", wait_until="networkidle")
+    page.click("#assistant-btn")
+    page.fill(".assistant textarea", "What is @shot")
+    option = page.wait_for_selector(".mention-option.mention-userfile")
+    assert option.inner_text().split("\n")[0] == "shot.png" and "Your files" in option.inner_text()
+    assert page.locator(".mention-option.mention-userfile").count() == 1  # the text file is no image
+    _shoot(page, "assistant-your-files-mention")
+    option.click()  # after the vault's matches (photo.png here)
+    page.wait_for_selector(".image-chip")
+    assert page.locator(".image-chip .chip-label").all_inner_texts() == ["shot.png"]
+    assert _loaded(page, ".image-chip img") == [36]
+    page.fill(".assistant textarea", "What is this?")
+    page.click(".assistant-input button[type=submit]")
+    page.wait_for_selector(".msg.assistant >> text=purple")
+    assert bodies[-1]["images"] == [{"file_id": file_id}]  # the bytes stayed on the server
+    user = fake.requests[-1].json["messages"][-1]
+    assert user["content"][1] == {
+        "type": "image_url",
+        "image_url": {"url": f"data:image/png;base64,{base64.b64encode(shot).decode()}"},
+    }
+    assert _loaded(page, ".msg.user .msg-images img") == [36]

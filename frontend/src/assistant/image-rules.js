@@ -44,14 +44,30 @@ export function fitScale(width, height, max = MAX_SIDE) {
 
 /**
  * The request's `images` field from the attached images: a pasted one `{url, name}` (its data URL), a vault one
- * `{path, vault}`. Order kept; nothing beyond MAX_IMAGES (the panel never attaches more).
+ * `{path, vault}`, one of the person's files `{file_id}` (its bytes stay on the server). Order kept; nothing
+ * beyond MAX_IMAGES (the panel never attaches more).
  */
 export function wireImages(attached) {
-  return attached.slice(0, MAX_IMAGES).map((a) => (a.url ? { url: a.url, name: a.name } : { path: a.path, vault: a.vault }));
+  return attached.slice(0, MAX_IMAGES).map((a) => (a.url ? { url: a.url, name: a.name }
+    : a.file_id ? { file_id: a.file_id } : { path: a.path, vault: a.vault }));
 }
 
-/** Whether `attached` (the chips) can take one more image; `a` is not added twice (same vault path or same data). */
+/** Whether `attached` (the chips) can take one more image; `a` is not added twice (same vault path, same
+ * file_id or same data). */
 export function canAttach(attached, a) {
   if (attached.length >= MAX_IMAGES) return false;
-  return !attached.some((x) => (a.url ? x.url === a.url : x.vault === a.vault && x.path === a.path));
+  const same = (x) => (a.url ? x.url === a.url : a.file_id ? x.file_id === a.file_id : !x.file_id && x.vault === a.vault && x.path === a.path);
+  return !attached.some(same);
+}
+
+/**
+ * The person's image files (`GET /api/files` records) whose name holds `query` (any case), at most `max`:
+ * the `@` completion's "Your files" rows, `{kind: "userfile", file_id, title, path}`.
+ */
+export function userFileItems(files, query, max = 5) {
+  const q = (query || "").toLowerCase();
+  return (files || [])
+    .filter((f) => IMAGE_TYPES.includes(f.mime_type) && String(f.name || "").toLowerCase().includes(q))
+    .slice(0, max)
+    .map((f) => ({ kind: "userfile", file_id: f.file_id, title: f.name, path: f.name }));
 }

@@ -53,11 +53,11 @@ export function storedImages(images, cid) {
 
 /**
  * Wire paste, drop and the chips to the panel's controls `c` (section, form, input, chips). deps: `t`.
- * Returns `{blocked(caps), attachVault(vault, path), take()}`: `take()` empties the chips and gives `{body, view}`,
+ * Returns `{blocked(caps), attachVault(vault, path), attachFile(fileId, name), take()}`: `take()` empties the chips and gives `{body, view}`,
  * the request's `images` field (undefined when none) and the thumbnails to show in the sent message.
  */
 export function imagesPart(c, { t }) {
-  let attached = []; // {url, name, src} pasted, or {vault, path, name, src} from the vault
+  let attached = []; // {url, name, src} pasted, {vault, path, name, src} from the vault, {file_id, name, src} a file
   const list = h("ul", { class: "image-chips", hidden: true, "aria-label": t("assistant.images.chosen") });
   const problem = h("p", { class: "image-error", role: "alert", hidden: true });
   c.form.insertBefore(problem, c.chips);
@@ -122,6 +122,11 @@ export function imagesPart(c, { t }) {
       if (!attached.length || !caps || caps.vision) return false;
       say(t("assistant.images.noVision"));
       return true;
+    },
+    /** Attach one of the person's files (an @-mention of "Your files"): named by file_id, never re-sent. */
+    attachFile(fileId, name) {
+      add({ file_id: fileId, name, src: api.userFileUrl(fileId) });
+      c.input.focus();
     },
     /** Attach a vault image (an @-mention of an image file). */
     attachVault(vault, path) {

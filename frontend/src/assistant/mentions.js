@@ -1,11 +1,13 @@
 // The assistant panel's @-mentions: typing "@words" in the message box lists matching notes and folders
 // (a listbox under the box, arrow keys, Enter/Tab, Escape); a choice becomes a chip, and the first chip
-// switches the context to "these files". The rules are state.js's (mentionAt, mentionItems, the chips).
+// switches the context to "these files". The person's own image files ("Your files", docs/files.md) are listed
+// after them: one becomes an attached image named by its file_id. The rules are state.js's (mentionAt,
+// mentionItems, the chips) and image-rules.js's (userFileItems).
 import { icon } from "../dom.js";
 import * as api from "../api/index.js";
 import { h } from "./h.js";
 import { mentionAt, mentionItems } from "./state.js";
-import { isImagePath } from "./image-rules.js";
+import { isImagePath, userFileItems } from "./image-rules.js";
 
 /**
  * Wire the completion to the panel's controls `c` (input, menu, chips, mode, mentionsMode).
@@ -29,12 +31,15 @@ export function mentionsPart(c, { t, context, state, dispatch, attachImage }) {
     if (!vault) return;
     mention.ctrl?.abort();
     const ctrl = (mention.ctrl = new AbortController());
+    const opts = { signal: ctrl.signal, quiet: true, auth401: false };
+    const mine = attachImage ? api.userFiles({ limit: 200 }, opts).catch(() => null) : null; // no file space: none
     let data;
     try {
-      data = await api.treeSearch({ q: query, vault, limit: 20 }, { signal: ctrl.signal, quiet: true, auth401: false });
+      data = await api.treeSearch({ q: query, vault, limit: 20 }, opts);
     } catch { return; } // a completion that failed is no completion; the message box still works
+    const files = await mine;
     if (ctrl !== mention.ctrl || mention.at?.query !== query) return;
-    show(mentionItems(data.hits, query), vault);
+    show([...mentionItems(data.hits, query), ...userFileItems(files?.files, query)], vault);
   }
 
   function show(items, vault) {
@@ -43,9 +48,10 @@ export function mentionsPart(c, { t, context, state, dispatch, attachImage }) {
     menu.replaceChildren(...mention.items.map((item, i) => h("li", {
       role: "option", id: `as-mention-${i}`, class: `mention-option mention-${item.kind}`,
       onmousedown: (e) => { e.preventDefault(); choose(i); },
-    }, icon(item.kind === "folder" ? "folder" : isImagePath(item.path) ? "image" : "note", "icon mention-icon"),
+    }, icon(item.kind === "folder" ? "folder" : item.kind === "userfile" || isImagePath(item.path) ? "image" : "note", "icon mention-icon"),
     h("span", { class: "mention-title" }, item.title),
-    h("span", { class: "mention-path muted" }, item.kind === "folder" ? `${item.path}/` : item.path))));
+    h("span", { class: "mention-path muted" },
+      item.kind === "folder" ? `${item.path}/` : item.kind === "userfile" ? t("assistant.mention.yourFile") : item.path))));
     if (!items.length) menu.append(h("li", { class: "mention-none muted", role: "option", "aria-disabled": "true" }, t("assistant.mention.none")));
     menu.hidden = false;
     highlight();
@@ -92,7 +98,7 @@ export function mentionsPart(c, { t, context, state, dispatch, attachImage }) {
     input.value = input.value.slice(0, at.start) + input.value.slice(end); // the "@words" become the chip
     input.setSelectionRange(at.start, at.start);
     input.focus();
-    if (item.kind === "file" && attachImage && isImagePath(item.path)) attachImage(item);
+    if (item.kind === "userfile" || (item.kind === "file" && attachImage && isImagePath(item.path))) attachImage(item);
     else dispatch({ type: "chip", chip: item });
   }
 

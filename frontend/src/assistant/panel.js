@@ -143,7 +143,7 @@ export function mountAssistant(root, options) {
     newConversation: () => { convs.newConversation(); c.input.focus(); },
   });
   const plan = planPart(c, { t, onError, conversationId: () => state.conversationId }); // the plan box (issue 21)
-  const mentions = mentionsPart(c, { t, context, state: () => state, dispatch, attachImage: (item) => images.attachVault(item.vault, item.path) });
+  const mentions = mentionsPart(c, { t, context, state: () => state, dispatch, attachImage: (item) => (item.file_id ? images.attachFile(item.file_id, item.title) : images.attachVault(item.vault, item.path)) });
   const images = imagesPart(c, { t });
   const models = modelsPart(c, t, onError);
   const convs = conversationsPart(c, {

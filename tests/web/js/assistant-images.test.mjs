@@ -23,6 +23,28 @@ test("the request's images: data URLs with their names, vault images by path, at
   assert.equal(r.wireImages(Array(9).fill(vault)).length, r.MAX_IMAGES);
 });
 
+test("one of the person's files travels as its file_id only, and is attached once", () => {
+  const mine = { file_id: "U_alice_C_none_T_1_x", name: "shot.png", src: "/api/files/U_alice_C_none_T_1_x/content" };
+  assert.deepEqual(r.wireImages([mine]), [{ file_id: mine.file_id }]);
+  assert.equal(r.canAttach([mine], { file_id: mine.file_id }), false);
+  assert.equal(r.canAttach([mine], { file_id: "U_alice_C_none_T_2_y" }), true);
+  assert.equal(r.canAttach([mine], { vault: undefined, path: undefined }), true); // a vault image is not a file
+});
+
+test("the @ completion's Your files rows: images whose name holds the query, any case, at most five", () => {
+  const files = [
+    { file_id: "a", name: "Chart.PNG", mime_type: "image/png" },
+    { file_id: "b", name: "chart notes.txt", mime_type: "text/plain" },
+    { file_id: "c", name: "old chart.svg", mime_type: "image/svg+xml" },
+    ...Array.from({ length: 7 }, (_, i) => ({ file_id: `d${i}`, name: `chart ${i}.jpg`, mime_type: "image/jpeg" })),
+  ];
+  const rows = r.userFileItems(files, "CHART");
+  assert.equal(rows.length, 5);
+  assert.deepEqual(rows[0], { kind: "userfile", file_id: "a", title: "Chart.PNG", path: "Chart.PNG" });
+  assert.ok(rows.every((row) => !["b", "c"].includes(row.file_id)));
+  assert.deepEqual(r.userFileItems(undefined, "x"), []);
+});
+
 test("an image is attached once, and only up to MAX_IMAGES", () => {
   const a = { vault: "notes", path: "a.png" };
   assert.equal(r.canAttach([a], { vault: "notes", path: "a.png" }), false);

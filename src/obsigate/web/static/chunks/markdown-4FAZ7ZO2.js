@@ -1,1 +1,0 @@
-import{a as b,b as c,c as d,d as e}from"./chunk-FIRX6YVU.js";import"./chunk-G3HBSRKY.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-VOKRX46Q.js";import"./chunk-JDSPMN5I.js";import"./chunk-J27VM2RP.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};

@@ -1,0 +1,1 @@
+import{a as b,b as c,c as d,d as e}from"./chunk-CO4SM6JJ.js";import"./chunk-4WG5GUAR.js";import"./chunk-LTWLKDKD.js";import{a}from"./chunk-VOKRX46Q.js";import"./chunk-FX4JFGOX.js";import"./chunk-6XMQI6IE.js";import"./chunk-SWOUY3US.js";import"./chunk-C2RC3QPW.js";export{a as DOMPurify,c as parseWikilink,b as propertiesView,e as renderInline,d as renderMarkdown};
