@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -29,7 +30,20 @@ from support import SMALL_VAULT, free_port, write_tree
 from obsigate.config import load_settings
 from obsigate.tools.parts import normalise_image
 
+
+def _pdf(pages: int) -> bytes:
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 SHOT = striped_png(2000, 1000)
+PAPER = _pdf(2)
 PHOTO = noisy_png(400, 300)  # over one read (200 000 bytes): read_file_raw's chunk and the whole image
 NORMALISED = normalise_image(SHOT)
 assert NORMALISED is not None
@@ -60,9 +74,14 @@ class Server:
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running() as fake, pytest.MonkeyPatch.context() as mp:
-        use_fake(mp, fake, CUSTOM_MODEL="gpt-4o", GEMINI_MODEL="gemini-2.5-flash")
+        use_fake(
+            mp, fake, CUSTOM_MODEL="gpt-4o", GEMINI_MODEL="gemini-2.5-flash",
+            OPENAI_BASE_URL=f"{fake.base_url}/v1", OPENAI_API_KEY="sk-test-0000", OPENAI_MODEL="gpt-4o",
+        )  # fmt: skip
         root = tmp_path_factory.mktemp("parts")
-        vault = write_tree(root / "vault", {**SMALL_VAULT, "Pics/shot.png": SHOT, "Pics/photo.png": PHOTO})
+        vault = write_tree(
+            root / "vault", {**SMALL_VAULT, "Pics/shot.png": SHOT, "Pics/photo.png": PHOTO, "Docs/paper.pdf": PAPER}
+        )
         settings = load_settings(
             data_dir=root / "data", port=free_port(), tool_rate_limit=10_000, auth_enabled=False,
             vaults={"notes": {"path": str(vault)}},
@@ -168,3 +187,37 @@ def test_an_image_over_one_read_reaches_the_model_whole_and_its_chunk_does_not(s
     (image,) = synthetic["content"][1:]
     assert base64.b64decode(image["image_url"]["url"].split(",", 1)[1]) == PHOTO
     assert [p["kind"] for p in _tool_event(events)["parts"]] == ["image"]
+
+
+def test_a_pdf_reaches_the_providers_that_read_pdfs_and_a_text_line_elsewhere(srv: Server) -> None:
+    call, sha = {"vault": "notes", "path": "Docs/paper.pdf"}, hashlib.sha256(PAPER).hexdigest()
+    line = f"application/pdf {len(PAPER)} B, Docs/paper.pdf"
+
+    # OpenAI's own API: a "file" part in the synthetic user message
+    srv.fake.add(o.stream_tool_calls([("p1", "read_file_raw", call)]), o.stream_text(["Two blank pages."]))
+    events = srv.agent({"message": "Read Docs/paper.pdf", "vault": "notes", "provider": "openai"})
+    assert _done(events)["stopped"] == "completed", events
+    sent = srv.fake.requests[-1].json["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "user"]
+    assert json.loads(sent[3]["content"])["parts"] == [line]
+    text, part = sent[4]["content"]
+    assert "documents" in text["text"] and "p1" in text["text"]
+    assert part["type"] == "file" and part["file"]["filename"] == "Docs/paper.pdf"
+    head, b64 = part["file"]["file_data"].split(",", 1)
+    assert head == "data:application/pdf;base64" and hashlib.sha256(base64.b64decode(b64)).hexdigest() == sha
+
+    # Gemini: inlineData in the functionResponse
+    srv.fake.add(g.stream_calls([("read_file_raw", call)]), g.stream_text(["Two pages."]))
+    events = srv.agent({"message": "Read Docs/paper.pdf", "vault": "notes", "provider": "gemini"})
+    assert _done(events)["stopped"] == "completed", events
+    (inline,) = srv.fake.requests[-1].json["contents"][-1]["parts"][0]["functionResponse"]["parts"]
+    assert inline["inlineData"]["mimeType"] == "application/pdf"
+    assert hashlib.sha256(base64.b64decode(inline["inlineData"]["data"])).hexdigest() == sha
+
+    # another OpenAI-compatible server (the custom provider, a vision model): no "file" part it would refuse
+    srv.fake.add(o.stream_tool_calls([("p2", "read_file_raw", call)]), o.stream_text(["A PDF."]))
+    events = srv.agent({"message": "Read Docs/paper.pdf", "vault": "notes"})
+    assert _done(events)["stopped"] == "completed", events
+    sent = srv.fake.requests[-1].json["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool"]
+    assert json.loads(sent[3]["content"])["parts"] == [line] and "base64," not in json.dumps(sent)

@@ -438,7 +438,8 @@ class RunLoop:
 
     async def _media(self, run: Run, entry: Step, output: ToolResult) -> tuple[dict[str, Any], list[str]]:
         """``output``'s parts for the conversation: each image's and PDF's bytes kept once in it
-        (:attr:`keep_media`), the step's ``images`` (references a vision model is sent) and ``parts`` (what the
+        (:attr:`keep_media`), the step's ``images`` (references a vision model is sent: images, and PDFs where
+        the provider reads them) and ``parts`` (what the
         web app shows, with a URL); returns the result as the model reads it and its parts' text lines. With
         media, the result's exact bytes (read_file_raw's base64 chunk) leave the JSON, and so do the parts that
         only carry them: the media travel as media, or their text line stands for them."""
@@ -452,7 +453,7 @@ class RunLoop:
             if part.data is not None and part.kind in MEDIA_KINDS and self.keep_media is not None:
                 await self.keep_media(part.sha256, part.mime_type, part.data)
                 shown["url"] = f"/api/ai/conversations/{run.conversation_id}/images/{part.sha256}"
-                if part.kind == "image":
+                if part.kind in MEDIA_KINDS:  # a PDF too: the providers that read PDFs get it (image_parts)
                     entry.images.append({"id": part.sha256, "mime_type": part.mime_type, "name": part.name,
                                          "bytes": part.size, "tool_call_id": entry.id})  # fmt: skip
             elif part.file_id is not None:

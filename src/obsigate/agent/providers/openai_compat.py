@@ -80,11 +80,12 @@ def build_messages(config: ProviderConfig, system: str, messages: list[Message])
     strings; reasoning, which is bound to the model that wrote it, dropped).
     """
     out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    pdf = config.name == "openai"  # OpenAI's own API reads "file" parts; other compatible servers refuse them
     turn_results: list[Message] = []  # the tool messages of the turn being answered
     for msg in messages:
         role = msg.get("role")
         if role != "tool" and turn_results:
-            if (images := openai_tool_images(turn_results)) is not None:
+            if (images := openai_tool_images(turn_results, pdf=pdf)) is not None:
                 out.append(images)
             turn_results = []
         if role == "user":
@@ -112,7 +113,7 @@ def build_messages(config: ProviderConfig, system: str, messages: list[Message])
             out.append(rebuilt)
         elif role == "system":  # not produced by the agent, but harmless to pass through
             out.append({"role": "system", "content": msg.get("content", "")})
-    if turn_results and (images := openai_tool_images(turn_results)) is not None:
+    if turn_results and (images := openai_tool_images(turn_results, pdf=pdf)) is not None:
         out.append(images)
     return out
 
