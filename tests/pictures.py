@@ -32,3 +32,15 @@ def noisy_png(width: int, height: int, seed: int = 5) -> bytes:
     out = io.BytesIO()
     Image.frombytes("RGB", (width, height), data).save(out, "PNG", compress_level=0)
     return out.getvalue()
+
+
+def blank_pdf(pages: int) -> bytes:
+    """A real PDF of ``pages`` blank A4 pages (pypdf)."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -24,26 +23,14 @@ from conftest import LiveServer
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
 from fakes.llm_server import FakeLLM, running, use_fake
-from pictures import noisy_png, striped_png
+from pictures import blank_pdf, noisy_png, striped_png
 from support import SMALL_VAULT, free_port, write_tree
 
 from obsigate.config import load_settings
 from obsigate.tools.parts import normalise_image
 
-
-def _pdf(pages: int) -> bytes:
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for _ in range(pages):
-        writer.add_blank_page(width=595, height=842)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
 SHOT = striped_png(2000, 1000)
-PAPER = _pdf(2)
+PAPER = blank_pdf(2)
 PHOTO = noisy_png(400, 300)  # over one read (200 000 bytes): read_file_raw's chunk and the whole image
 NORMALISED = normalise_image(SHOT)
 assert NORMALISED is not None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from pictures import noisy_png, png
+from pictures import blank_pdf, noisy_png, png
 from PIL import Image
 
 from obsigate.auth.principal import ANONYMOUS
@@ -170,20 +170,9 @@ def test_a_decompression_bomb_is_refused_by_its_header(runtime: ToolRuntime) -> 
 # --- read_file_raw, the first user, through the door -------------------------------------------------------
 
 
-def _pdf(pages: int) -> bytes:
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for _ in range(pages):
-        writer.add_blank_page(width=595, height=842)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
 def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, small_vault: Path) -> None:
     (small_vault / "Pics").mkdir(exist_ok=True)
-    shot, forged, pdf, big_pdf = png(3000, 1500), b"\x89PNG\r\n\x1a\n" + b"\x01" * 3000, _pdf(3), _pdf(300)
+    shot, forged, pdf, big_pdf = png(3000, 1500), b"\x89PNG\r\n\x1a\n" + b"\x01" * 3000, blank_pdf(3), blank_pdf(300)
     (small_vault / "Pics" / "shot.png").write_bytes(shot)
     (small_vault / "Pics" / "forged.png").write_bytes(forged)
     (small_vault / "paper.pdf").write_bytes(pdf)

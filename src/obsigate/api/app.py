@@ -66,35 +66,32 @@ from obsigate.tools.api import ToolRuntime
 #: How often the server deletes the file space's expired files (``services/user_files.FileSpace.expire``).
 FILES_SWEEP_S = 600.0
 
-log = logging.getLogger("obsigate.files")
+log = logging.getLogger("obsigate.housekeeping")
+
+
+async def _every(every_s: float, job: Callable[[], object], what: str) -> None:
+    """Run ``job`` in a worker thread every ``every_s`` seconds until cancelled; a failure is logged (``what``
+    failed) and the next round runs."""
+    while True:
+        await anyio.sleep(every_s)
+        try:
+            await anyio.to_thread.run_sync(job)
+        except Exception:
+            log.exception("%s failed", what)
 
 
 async def expire_files_forever(runtime: ToolRuntime, every_s: float = FILES_SWEEP_S) -> None:
     """Delete the file space's expired files every ``every_s`` seconds, off the event loop, until cancelled (a
     failed sweep is logged and the next one runs)."""
-    files = runtime.files
-    if files is None:
-        return
-    while True:
-        await anyio.sleep(every_s)
-        try:
-            await anyio.to_thread.run_sync(files.expire)
-        except Exception:
-            log.exception("expiring the file space's files failed")
+    if runtime.files is not None:
+        await _every(every_s, runtime.files.expire, "expiring the file space's files")
 
 
 async def sign_journal_forever(runtime: ToolRuntime, every_s: float) -> None:
     """Sign the tool journal's unsigned tail (``ToolJournal.sign_tail``) every ``every_s`` seconds, off the event
     loop, until cancelled (a failure is logged and the next round runs)."""
-    journal = runtime.journal
-    if journal is None:
-        return
-    while True:
-        await anyio.sleep(every_s)
-        try:
-            await anyio.to_thread.run_sync(journal.sign_tail)
-        except Exception:
-            logging.getLogger("obsigate.journal").exception("signing the tool journal's tail failed")
+    if runtime.journal is not None:
+        await _every(every_s, runtime.journal.sign_tail, "signing the tool journal's tail")
 
 
 class AppSettings(Protocol):
