@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from pictures import blank_pdf, noisy_png, png
 from PIL import Image
 
 from obsigate.auth.principal import ANONYMOUS
+from obsigate.tools import parts as parts_module
 from obsigate.tools.api import REGISTRY, ToolContext, call_tool, call_tool_output
 from obsigate.tools.context import ToolRuntime
 from obsigate.tools.parts import (
@@ -212,6 +214,13 @@ def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, smal
     assert scan.data["mime_type"] == "application/pdf" and [p.kind for p in scan.parts] == ["pdf"]
     noise = out("Pics/noise.jpg")
     assert noise.data["mime_type"] == "application/octet-stream" and [p.kind for p in noise.parts] == ["file"]
+    ascii_pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+    (small_vault / "plain.pdf").write_bytes(ascii_pdf)  # a PDF with no binary byte: still a PDF, not text
+    plain = out("plain.pdf")
+    assert (plain.data["mime_type"], plain.data["encoding"]) == ("application/pdf", "base64")
+    assert [(p.kind, p.data) for p in plain.parts] == [("pdf", ascii_pdf)]
+    (small_vault / "Pics" / "ID3 talk.md").write_bytes(b"ID3 tags hold a song's title.\n")
+    assert out("Pics/ID3 talk.md").data["encoding"] == "utf-8"  # a note is text whatever its first bytes
     words = out("Pics/words.jpg")
     assert (words.data["mime_type"], words.data["encoding"], words.parts) == ("text/plain", "utf-8", [])
     export = out("Pics/export.bin")
@@ -227,10 +236,44 @@ def test_read_file_raw_gives_image_pdf_and_file_parts(runtime: ToolRuntime, smal
     assert chunk_only.kind == "file" and chunk_only.size == 200_000
 
 
-def test_a_part_kept_in_the_file_space_and_its_journal_row_name_each_other(
+def test_an_image_too_heavy_for_the_budget_alone_is_sent_as_a_jpeg_that_fits(
     runtime: ToolRuntime, small_vault: Path
 ) -> None:
-    (small_vault / "noise.png").write_bytes(noisy_png(1500, 1500, 7))  # ~6.8 MB: over the 5 MB of base64 inline
+    shot = noisy_png(1500, 1500, 7)  # ~6.8 MB under 1568 px: over the 5 MB of base64 a result may carry
+    assert b64_len(len(shot)) > MAX_INLINE_B64
+    done = normalise_image(shot)
+    assert done is not None and done[1] == "image/jpeg" and b64_len(len(done[0])) <= MAX_INLINE_B64
+    assert Image.open(io.BytesIO(done[0])).size == (done[2], done[3])
+    (small_vault / "noise.png").write_bytes(shot)
+    runtime.workspace.limits = dataclasses.replace(runtime.workspace.limits, max_read_bytes=8_000_000)
+    out = anyio.run(call_tool_output, ctx_of(runtime), "read_file_raw", {"vault": "notes", "path": "noise.png"})
+    (part,) = out.parts
+    assert (part.kind, part.mime_type, part.data) == ("image", "image/jpeg", done[0])
+    # over one read: the chunk stays a file part; the whole image, re-encoded, beside it
+    runtime.workspace.limits = dataclasses.replace(runtime.workspace.limits, max_read_bytes=200_000)
+    chunk, whole = anyio.run(
+        call_tool_output, ctx_of(runtime), "read_file_raw", {"vault": "notes", "path": "noise.png"}
+    ).parts
+    assert (chunk.kind, whole.kind, whole.mime_type) == ("file", "image", "image/jpeg")
+
+
+def test_an_extra_image_over_the_caps_keeps_its_text_line(
+    runtime: ToolRuntime, small_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parts_module, "MAX_INLINE_B64", 300_000)  # the chunk fits, the whole image cannot
+    (small_vault / "photo.png").write_bytes(noisy_png(400, 300, 3))
+    chunk, whole = anyio.run(
+        call_tool_output, ctx_of(runtime), "read_file_raw", {"vault": "notes", "path": "photo.png"}
+    ).parts
+    assert chunk.kind == "file" and whole.data is None and whole.file_id is None
+    assert text_line(whole).startswith("image/jpeg 400×300, photo.png (not inline: a result carries at most")
+
+
+def test_a_part_kept_in_the_file_space_and_its_journal_row_name_each_other(
+    runtime: ToolRuntime, small_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parts_module, "MAX_INLINE_B64", 100)  # no JPEG is that small: kept whole
+    (small_vault / "noise.png").write_bytes(noisy_png(400, 300, 7))
     runtime.workspace.limits = dataclasses.replace(runtime.workspace.limits, max_read_bytes=8_000_000)
     ctx = ctx_of(runtime, session_id="conv1", turn_id="turn1")
     out = anyio.run(call_tool_output, ctx, "read_file_raw", {"vault": "notes", "path": "noise.png"})

@@ -68,9 +68,16 @@ class Watch:
     page_errors: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
     expected: list[str] = field(default_factory=list)
+    #: Set once the test's body has run: what the page logs after (its server stopping first, as fixtures are
+    #: torn down, leaves a poll "connection refused") is not the test's.
+    ended: bool = False
 
     def expect(self, text: str) -> None:
         self.expected.append(text)
+
+    def console(self, text: str) -> None:
+        if not self.ended:
+            self.console_errors.append(text)
 
     def problems(self) -> list[str]:
         console = [m for m in self.console_errors if not any(e in m for e in self.expected)]
@@ -83,8 +90,26 @@ def _is_local(url: str) -> bool:
     return parts.scheme in ("data", "blob", "about") or (parts.hostname or "") in LOOPBACK
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """After a browser test's body: take in what its page logged up to now (the events Playwright has not yet
+    delivered), then end the watch, before any fixture (its server) is torn down."""
+    try:
+        return (yield)
+    finally:
+        tab, watch = getattr(item, "page_watch", (None, None))
+        if watch is not None:
+            from playwright.sync_api import Error as PlaywrightError
+
+            try:
+                tab.evaluate("0")  # a round trip: the page's pending console events reach the listeners
+            except PlaywrightError:  # a page the test closed or crashed: nothing more to take in
+                pass
+            watch.ended = True
+
+
 @pytest.fixture
-def page(browser) -> Iterator[object]:
+def page(browser, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh browser context (its own cookies) and page, watched (see :class:`Watch`, as ``page.watch``);
     the test fails if the page logged an unexpected console error, threw, or asked for a non-loopback URL."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -99,9 +124,10 @@ def page(browser) -> Iterator[object]:
 
     context.route("**/*", guard)
     tab = context.new_page()
-    tab.on("console", lambda msg: watch.console_errors.append(msg.text) if msg.type == "error" else None)
+    tab.on("console", lambda msg: watch.console(msg.text) if msg.type == "error" else None)
     tab.on("pageerror", lambda exc: watch.page_errors.append(str(exc)))
     tab.watch = watch
+    request.node.page_watch = (tab, watch)  # ended by pytest_runtest_call below
     yield tab
     context.close()
     problems = watch.problems()

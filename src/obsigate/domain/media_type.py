@@ -12,10 +12,15 @@ import mimetypes
 
 import filetype
 
-__all__ = ["binary_type", "sniffed_type", "text_type"]
+__all__ = ["binary_type", "is_decoded", "sniffed_type", "text_type"]
 
 #: Types whose bytes a front decodes (an image, a PDF, a sound): a name alone never grants one.
 _DECODED = ("image/", "audio/", "video/", "application/pdf")
+
+
+def is_decoded(mime_type: str | None) -> bool:
+    """Whether ``mime_type`` is one a front decodes (``image/*``, ``audio/*``, ``video/*``, PDF)."""
+    return mime_type is not None and mime_type.startswith(_DECODED)
 
 
 def sniffed_type(data: bytes) -> str | None:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, Field, PrivateAttr
 
 from obsigate.domain.markdown.note import distinct_tags, parse_note
-from obsigate.domain.media_type import binary_type, text_type
+from obsigate.domain.media_type import binary_type, is_decoded, sniffed_type, text_type
 from obsigate.domain.redaction import redact_note, redact_text
 from obsigate.domain.storage import vault_fs
 from obsigate.domain.vault import Vault, decode_note, is_note
@@ -273,6 +273,8 @@ def read_raw_file(ws: Workspace, vault: Vault, path: str, *, offset: int = 0) ->
     """
     safe, data, _ = _load(vault, path)
     text = _decode_text(safe.rel, data)
+    if text is not None and not is_text_path(safe.rel) and is_decoded(sniffed_type(data)):
+        text = None  # an all-ASCII PDF is still a PDF (a note or a .txt stays text whatever its first bytes)
     fallback = "text/markdown" if is_note(safe.rel) else "application/octet-stream"
     # the bytes say what a file is, not its name: a .png holding a PDF is a PDF, a .jpg holding text is text
     mime = binary_type(safe.rel, data) if text is None else text_type(safe.rel, fallback)

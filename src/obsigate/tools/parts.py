@@ -7,7 +7,8 @@ this layer). :func:`build_parts` then, inside the door, once per call:
 
 * checks every image with Pillow: ``ImageOps.exif_transpose``, longest side at most :data:`MAX_SIDE` px,
   re-encoded in its own format only when it had to turn or shrink (a small upright image keeps its exact
-  bytes, so a client that announces nothing new gets the very bytes it got before); bytes that are not the
+  bytes, so a client that announces nothing new gets the very bytes it got before), or as a JPEG when its
+  bytes alone would not fit one result's media budget; bytes that are not the
   image their magic says (Pillow cannot open them) are never an image part: the part's ``fallback``, or a
   ``file`` part;
 * applies the caps of one result: at most :data:`MAX_INLINE_IMAGES` inline images and :data:`MAX_INLINE_B64`
@@ -77,7 +78,7 @@ class Part:
     embedded resource); ``note``: why it is not inline (shown after its text line); ``fallback``: what to send
     instead if an image's bytes turn out not to be one (read_file_raw: the chunk as a file); ``extra``: another
     view of bytes a part before it already carries (read_file_raw's whole image beside its first chunk): left
-    out altogether when it is not an image or does not fit the caps (never kept nor named); ``carries``: the
+    out when it is not an image, only its text line when it does not fit the caps (never kept); ``carries``: the
     field of the result's data whose exact bytes this part also holds (read_file_raw's chunk: ``content``), so a
     front that sends the result's media instead of those bytes can leave both out.
     """
@@ -199,13 +200,48 @@ class TooLargeImage(ValueError):
 def normalise_image(data: bytes) -> tuple[bytes, str, int, int] | None:
     """``(bytes, mime type, width, height)`` of ``data`` ready for a model: EXIF orientation applied
     (``ImageOps.exif_transpose``) and the longest side at most :data:`MAX_SIDE` px, re-encoded in its own format
-    only when one of those changed it (PNG stays PNG; a JPEG at quality 90); ``None`` when ``data`` is not an
-    image Pillow can read in PNG, JPEG, GIF or WebP.
+    only when one of those changed it (PNG stays PNG; a JPEG at quality 90); an image whose bytes alone would
+    not fit one result's media budget (:data:`MAX_INLINE_B64` of base64: a noisy 1500 px PNG screenshot) is
+    re-encoded as a JPEG that does (:func:`_within_budget`), so a model still sees it. ``None`` when ``data`` is
+    not an image Pillow can read in PNG, JPEG, GIF or WebP.
 
     Raises:
         TooLargeImage: over :data:`MAX_SOURCE_BYTES`, or :data:`MAX_SOURCE_PIXELS` by its header (before
             anything is decoded: a decompression bomb costs nothing).
     """
+    done = _normalised(data)
+    if done is not None and b64_len(len(done[0])) > MAX_INLINE_B64:
+        return _within_budget(done[0]) or done
+    return done
+
+
+def _within_budget(data: bytes) -> tuple[bytes, str, int, int] | None:
+    """``data`` (an image Pillow reads) as a JPEG whose base64 fits :data:`MAX_INLINE_B64`: quality 85,
+    transparency flattened on white, then 3/4 the size per try; ``None`` when six tries do not get there."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as opened:
+            image = opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P", "PA") else opened.convert("RGB")
+        if image.mode == "RGBA":
+            flat = Image.new("RGB", image.size, (255, 255, 255))
+            flat.paste(image, mask=image.getchannel("A"))
+            image = flat
+        for _ in range(6):
+            out = io.BytesIO()
+            image.save(out, "JPEG", quality=85, optimize=True)
+            if b64_len(out.tell()) <= MAX_INLINE_B64:
+                return out.getvalue(), "image/jpeg", image.width, image.height
+            image = image.resize(
+                (max(1, image.width * 3 // 4), max(1, image.height * 3 // 4)), Image.Resampling.LANCZOS
+            )
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
+    return None
+
+
+def _normalised(data: bytes) -> tuple[bytes, str, int, int] | None:
+    """:func:`normalise_image` before the budget step."""
     from PIL import Image, ImageOps, UnidentifiedImageError  # import on first use: most results have no image
 
     if len(data) > MAX_SOURCE_BYTES:
@@ -342,8 +378,9 @@ async def build_parts(
             out.append(replace(part, fallback=None))
             continue
         why = over(part)
-        if why is not None and part.extra:
-            continue  # its bytes are in the result already, as another part
+        if why is not None and part.extra:  # its first bytes are in the result already: named, never kept
+            out.append(replace(part, data=None, fallback=None, note=why))
+            continue
         fallback = part.fallback
         part = replace(part, fallback=None)
         if why is not None and getattr(ctx.runtime, "files", None) is None and fallback is not None:
