@@ -413,7 +413,10 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
     )  # fmt: skip
     skills = SkillBook(data_dir)  # <data_dir>/skills.json: each person's own skills
     prompt = functools.partial(build_system_prompt, skills=skills)
-    assistant = Assistant(runtime, ai_settings, AgentStore(path), prompt, make_provider, limits, skills=skills)
+    store = AgentStore(path)
+    if runtime.files is not None:  # a file deleted from the space leaves no copy in a conversation
+        runtime.files.on_delete(store.forget_file)
+    assistant = Assistant(runtime, ai_settings, store, prompt, make_provider, limits, skills=skills)
     runtime.context_gauge = assistant.gauge  # get_context_usage reads the conversations' usage through it
     return assistant
 

@@ -35,6 +35,8 @@ PNG = base64.b64decode(
 )
 GIF = base64.b64decode("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
 VAULT_PNG = SMALL_VAULT["Attachments/pic.png"]
+CANARY = b"canary-7f3e-file-space"
+CANARY_GIF = GIF[:-1] + b"!\xfe" + bytes([len(CANARY)]) + CANARY + b"\x00;"  # a GIF comment extension holds it
 
 
 def data_url(data: bytes, mime: str = "image/png") -> str:
@@ -245,7 +247,7 @@ def test_an_image_of_the_file_space_is_named_by_its_file_id(srv: Server) -> None
         return str(got.json()["file_id"])
 
     mine, text, carols = (
-        upload("alice", "shot.gif", GIF),
+        upload("alice", "shot.gif", CANARY_GIF),
         upload("alice", "a.txt", b"hi"),
         upload("carol", "c.png", PNG),
     )
@@ -254,18 +256,29 @@ def test_an_image_of_the_file_space_is_named_by_its_file_id(srv: Server) -> None
     assert status == 200, events
     assert srv.last()["messages"][-1]["content"][1] == {
         "type": "image_url",
-        "image_url": {"url": data_url(GIF, "image/gif")},
+        "image_url": {"url": data_url(CANARY_GIF, "image/gif")},
     }
     cid = _done(events)["conversation_id"]
     (ref,) = srv.get(f"/api/ai/conversations/{cid}").json()["messages"][0]["images"]
-    assert (ref["file_id"], ref["name"], ref["id"]) == (mine, "shot.gif", hashlib.sha256(GIF).hexdigest())
+    assert (ref["file_id"], ref["name"], ref["id"]) == (mine, "shot.gif", hashlib.sha256(CANARY_GIF).hexdigest())
     # a later message names it again: no bytes travel, the same image reaches the model
     status, events = srv.chat({"message": "And with it?", "conversation_id": cid, "images": [{"file_id": mine}]})
     assert status == 200, events
-    assert srv.last()["messages"][-1]["content"][1]["image_url"]["url"] == data_url(GIF, "image/gif")
+    assert srv.last()["messages"][-1]["content"][1]["image_url"]["url"] == data_url(CANARY_GIF, "image/gif")
+
+    # deleting the file deletes every conversation copy: the image is gone, its canary found nowhere on disk
+    assert httpx2.delete(f"{srv.url}/api/files/{mine}", headers=srv.headers).status_code == 200
+    assert srv.get(f"/api/ai/conversations/{cid}/images/{ref['id']}").status_code == 404
+    leaks = [p for p in srv.data.rglob("*") if p.is_file() and CANARY in p.read_bytes()]
+    assert leaks == []
+    srv.fake.add(o.stream_text(["Gone."]))
+    status, events = srv.chat({"message": "Still there?", "conversation_id": cid})
+    assert status == 200, events
+    assert "[image not shown to you: shot.gif]" in srv.last()["messages"][1]["content"]
 
     before = len(srv.fake.requests)
     for images_in, code in (
+        ([{"file_id": mine}], "not_found"),  # deleted
         ([{"file_id": carols}], "not_found"),  # another person's file does not exist for alice
         ([{"file_id": "U_alice_C_x_T_1_forged"}], "not_found"),
         ([{"file_id": text}], "invalid_argument"),  # a text file is no image

@@ -283,7 +283,7 @@ class Assistant:
         size.check(ask.accept_large_context)  # before a conversation is made: a refused request leaves none
         cid, history = self._open(principal, ask, config)
         for image in images:
-            self.store.put_image(principal.name, cid, image.id, image.mime_type, image.data)
+            self.store.put_image(principal.name, cid, image.id, image.mime_type, image.data, file_id=image.file_id)
         if ask.conversation_id:  # a new message supersedes a confirmation still waiting in this conversation
             waiting = self.store.open_runs(principal.name, cid)
             if waiting:

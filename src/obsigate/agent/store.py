@@ -107,6 +107,14 @@ CREATE TABLE IF NOT EXISTS images (
     data BLOB NOT NULL,
     PRIMARY KEY (conversation_id, id)
 );
+CREATE TABLE IF NOT EXISTS image_files (
+    conversation_id TEXT NOT NULL,
+    image_id TEXT NOT NULL,
+    user TEXT NOT NULL,
+    file_id TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, image_id, file_id)
+);
+CREATE INDEX IF NOT EXISTS image_files_file ON image_files(user, file_id);
 """
 
 TITLE_CHARS = 80
@@ -169,6 +177,7 @@ class AgentStore:
         self._db = sqlite3.connect(self._path, timeout=10, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA secure_delete=ON")  # a deleted image's or message's bytes are zeroed, not left
         self._db.executescript(_SCHEMA)
 
     @contextmanager
@@ -292,6 +301,7 @@ class AgentStore:
                 db.execute("DELETE FROM messages WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM runs WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM images WHERE conversation_id = ?", (cid,))
+                db.execute("DELETE FROM image_files WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM usage WHERE conversation_id = ?", (cid,))
                 db.execute("DELETE FROM conversations WHERE id = ?", (cid,))
                 db.execute("COMMIT")
@@ -302,8 +312,11 @@ class AgentStore:
 
     # --- images (agent/images.py: messages keep references, the bytes are here once per conversation) -----
 
-    def put_image(self, user: str, cid: str, image_id: str, mime_type: str, data: bytes) -> None:
-        """Keep an image of ``user``'s conversation ``cid`` under ``image_id`` (its SHA-256: stored once).
+    def put_image(
+        self, user: str, cid: str, image_id: str, mime_type: str, data: bytes, *, file_id: str | None = None
+    ) -> None:
+        """Keep an image of ``user``'s conversation ``cid`` under ``image_id`` (its SHA-256: stored once);
+        ``file_id``: the file of ``user``'s space it came from, whose deletion removes it (:meth:`forget_file`).
 
         Raises:
             NotFound: no such conversation of this user.
@@ -311,6 +324,29 @@ class AgentStore:
         with self._connect() as db:
             self._owned(db, user, cid)
             db.execute("INSERT OR IGNORE INTO images VALUES (?, ?, ?, ?)", (cid, image_id, mime_type, data))
+            if file_id is not None:
+                db.execute("INSERT OR IGNORE INTO image_files VALUES (?, ?, ?, ?)", (cid, image_id, user, file_id))
+
+    def forget_file(self, user: str, file_id: str) -> int:
+        """Drop every conversation copy of ``user``'s file ``file_id`` (it was deleted or expired from the file
+        space: ``FileSpace.on_delete``), zeroed and checkpointed out of the WAL; the messages keep their
+        reference, which a replay then sends as a note. Returns how many copies were dropped."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT conversation_id, image_id FROM image_files WHERE user = ? AND file_id = ?", (user, file_id)
+            ).fetchall()
+            if not rows:
+                return 0
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("DELETE FROM images WHERE conversation_id = ? AND id = ?", rows)
+                db.execute("DELETE FROM image_files WHERE user = ? AND file_id = ?", (user, file_id))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return len(rows)
 
     def image(self, user: str, cid: str, image_id: str) -> tuple[str, bytes]:
         """``(mime type, bytes)`` of image ``image_id`` of ``user``'s conversation ``cid``.

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import logging
 import os
 import re
 import secrets
@@ -54,6 +55,8 @@ from obsigate.domain.storage.atomic import atomic_write_at, is_atomic_temp, remo
 from obsigate.domain.storage.private_files import ensure_private_file
 from obsigate.domain.storage.user_space import USERS_DIR, UnsafeUserName, user_dir
 from obsigate.services.errors import BadRequest, NotFound, PayloadTooLarge, ServiceError
+
+log = logging.getLogger("obsigate.files")
 
 __all__ = [
     "CONVERSATION_ID_RE", "DEFAULT_MAX_BYTES", "DEFAULT_QUOTA_BYTES", "DEFAULT_TTL_S", "FILES_DB", "FILE_ID_RE",
@@ -231,7 +234,7 @@ class FileSpace:
         self.clock = clock
         self.path = self.data_dir / FILES_DB
         self._lock = threading.RLock()
-        self._hooks: list[Callable[[str, str], None]] = []
+        self._hooks: list[Callable[[str, str], object]] = []
         ensure_private_file(self.path)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
         self._db.row_factory = sqlite3.Row
@@ -396,7 +399,7 @@ class FileSpace:
 
     # -- removing ----------------------------------------------------------------------------------------------
 
-    def on_delete(self, hook: Callable[[str, str], None]) -> None:
+    def on_delete(self, hook: Callable[[str, str], object]) -> None:
         """Call ``hook(user, file_id)`` after each file is deleted or expires: a cache of derived data (a
         downscaled image, a text extract) drops its copy there."""
         self._hooks.append(hook)
@@ -462,7 +465,10 @@ class FileSpace:
             except (OSError, UnsafeUserName):
                 pass
             for hook in self._hooks:
-                hook(user, file_id)
+                try:
+                    hook(user, file_id)
+                except (sqlite3.Error, OSError):  # one cache failing keeps neither the others nor the delete back
+                    log.exception("a cache could not drop its copy of a deleted file")
         self.checkpoint()
 
     def checkpoint(self) -> None:
