@@ -85,7 +85,10 @@ def test_the_caps_follow_the_settings(live_server, small_vault) -> None:
     note = "x" * (mib - 1024)
     assert httpx2.post(f"{server.url}/api/file/notes", json={"path": "Under.md", "content": note}).status_code == 200
     over = httpx2.post(f"{server.url}/api/file/notes", json={"path": "Over.md", "content": note + "x" * 2048})
-    assert over.status_code == 413 and over.json() == {"code": "too_large", "message": f"request body over {mib} bytes"}
+    assert over.status_code == 413 and over.json() == {
+        "code": "too_large", "message": f"request body over {mib} bytes", "hint": "send a smaller body",
+        "details": {"max_bytes": mib},
+    }  # fmt: skip
     assert not (small_vault / "Over.md").exists()
     body = ('{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"pad": "' + "x" * (mib + 1024) + '"}}').encode()
     expected = {**EXPECTED, "error": {"code": -32600, "message": "too_large: request body over 1 MiB"}}

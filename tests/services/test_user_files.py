@@ -59,6 +59,8 @@ def test_put_then_read_back_with_its_record(space: FileSpace, tmp_path: Path) ->
     got, data = space.read("alice", rec.file_id)
     assert data == PNG and got.sha256 == rec.sha256 and got.turn == "t1"
     assert rec.to_dict()["uri"] == f"obsigate://files/{rec.file_id}" and "user" not in rec.to_dict()
+    long = space.put("alice", PNG, name="é" * 300 + ".png").name  # cut to 255 characters, its extension kept
+    assert len(long) == 255 and long.endswith("é.png")
     two = space.put("alice", PNG, name="a.png", conversation="conv-1")
     assert two.file_id != rec.file_id  # same user, conversation and instant: the random suffix differs
 

@@ -12,6 +12,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from obsigate.services.errors import error_body
+
 MAX_BODY_BYTES = 8 * 1024 * 1024  # a 5-million-character note, written as JSON, fits
 #: The MCP SDK's Streamable HTTP cap (``mcp.server.transport_security.DEFAULT_MAX_REQUEST_BODY_SIZE``).
 MCP_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -117,6 +119,10 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Send, limit: int, code: str = "too_large") -> None:
-        body = json.dumps({"code": code, "message": f"request body over {limit} bytes"}).encode()
+        body = json.dumps(
+            error_body(
+                code, f"request body over {limit} bytes", hint="send a smaller body", details={"max_bytes": limit}
+            )
+        ).encode()
         await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
         await send({"type": "http.response.body", "body": body})

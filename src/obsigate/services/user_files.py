@@ -183,10 +183,15 @@ def is_conversation_id(value: object) -> bool:
 
 def clean_name(name: str | None) -> str:
     """A display name: the last segment of ``name``, control and format characters dropped, NFC, at most 255
-    characters; ``"file"`` when nothing is left. It is metadata only, never part of a path."""
+    characters (a longer one keeps its extension); ``"file"`` when nothing is left. It is metadata only, never
+    part of a path."""
     text = unicodedata.normalize("NFC", (name or "").replace("\\", "/").rsplit("/", 1)[-1])
     text = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
-    return text[:_NAME_MAX] or "file"
+    if len(text) > _NAME_MAX:
+        stem, dot, ext = text.rpartition(".")
+        keep = f".{ext}" if dot and stem and 0 < len(ext) <= 16 else ""
+        text = text[: _NAME_MAX - len(keep)] + keep
+    return text or "file"
 
 
 def _cid(conversation: str | None) -> str:

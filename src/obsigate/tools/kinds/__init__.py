@@ -72,7 +72,8 @@ KINDS: dict[Kind, KindInfo] = {
         "mcp_resource_read",
         lambda name, raw: summarize_args({"uri": raw.get("uri")}),
         lambda name, raw: NotFound(
-            f"no resource {raw.get('uri')!r}", hint="use vault://<vault> or vault://<vault>/<path>"
+            f"no resource {raw.get('uri')!r}",
+            hint="use vault://<vault>, vault://<vault>/<path> or obsigate://files/<file_id>",
         ),
         hint="see resources/templates/list",
     ),
