@@ -6,12 +6,14 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
 import pytest
 
 from obsigate.auth.principal import Principal
+from obsigate.services import plans
 from obsigate.services.plans import DEFAULT_PLAN, parse_plan, plan_name
 from obsigate.tools.api import REGISTRY, ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
@@ -174,6 +176,30 @@ def test_an_unreadable_file_is_an_error_and_an_update_keeps_it_aside(rt: ToolRun
         with pytest.raises(ServiceError) as caught:
             parse_plan(bad)
         assert caught.value.code == "plan_unreadable"
+
+
+def test_plans_set_aside_in_the_same_second_are_all_kept(rt: ToolRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the clock stands still: each unreadable file gets the same time, and the next free suffix
+    monkeypatch.setattr(plans, "time", SimpleNamespace(time=lambda: 1_767_225_600.0))
+    path = plan_file(rt)
+    texts = []
+    for n in range(3):
+        call(rt, "update_plan", {"plan": STEPS} if n == 0 else {"plan": STEPS, "revision": 1})
+        texts.append(path.read_text(encoding="utf-8") + f"\nProse after the steps, edit {n}.\n")
+        path.write_text(texts[-1], encoding="utf-8")
+        out = call(rt, "update_plan", {"plan": STEPS[:1]})
+        aside = "c1.md.unreadable-1767225600" + (f"-{n + 1}" if n else "")
+        assert out["revision"] == 1 and f"kept as plans/{aside}" in (out["notice"] or "")
+    # a folder at the plan's name cannot be hard-linked: it is renamed, still to a free name
+    path.unlink()
+    (path / "inside").mkdir(parents=True)
+    out = call(rt, "update_plan", {"plan": STEPS[:1]})
+    assert "kept as plans/c1.md.unreadable-1767225600-4" in (out["notice"] or "")
+    kept = sorted(p.name for p in path.parent.iterdir() if p.name.startswith("c1.md.unreadable-"))
+    assert kept == ["c1.md.unreadable-1767225600"] + [f"c1.md.unreadable-1767225600-{n}" for n in (2, 3, 4)]
+    for name, text in zip(kept, texts, strict=False):
+        assert (path.parent / name).read_text(encoding="utf-8") == text  # every person's text, intact
+    assert (path.parent / kept[-1] / "inside").is_dir() and parse_plan(path.read_text(encoding="utf-8")).steps
 
 
 def test_one_plan_per_conversation_a_default_plan_without_one_and_per_user(rt: ToolRuntime) -> None:

@@ -34,12 +34,14 @@ revision, so an update from a model that read the plan before the edit is refuse
 Reading tolerates a person's edits: ``*``/``+``/numbered items, ``[X]``, a bullet without a box (a pending
 step), indented lines (they continue the step above), blank lines. Anything else (prose after the first step,
 an unknown box ``[?]``, broken frontmatter) makes the plan ``plan_unreadable``: nothing is guessed, and an
-update then moves the person's file aside (``<name>.md.unreadable-<time>``) before it writes, so nothing is lost.
+update then moves the person's file aside (``<name>.md.unreadable-<time>``, ``-2``, ``-3``... when that name
+is taken: never over another file) before it writes, so nothing is lost.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -76,6 +78,10 @@ MAX_FILE_BYTES = 256 * 1024
 #: The plan of calls that belong to no conversation (REST, stateless MCP): one per user.
 DEFAULT_PLAN = "_default"
 PLANS_DIR = "plans"
+#: How many names :func:`_set_aside` tries for the unreadable files of one second.
+_ASIDE_TRIES = 1000
+#: ``os.link`` errors that mean "no hard link here" (as in ``domain/storage/atomic.py``): rename instead.
+_NO_HARDLINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS}
 
 Status = Literal["pending", "in_progress", "completed"]
 _MARK = {"pending": " ", "in_progress": "~", "completed": "x"}
@@ -295,6 +301,45 @@ def _read(dir_fd: int, name: str) -> str | None:
         raise PlanUnreadable("the plan file is not UTF-8 text", details={"line": 0}) from exc
 
 
+def _set_aside(dir_fd: int, name: str) -> str | None:
+    """Move the unreadable ``name`` of the folder aside, as ``<name>.unreadable-<unix time>`` (``-2``, ``-3``...
+    when that name is taken), and return the new name; ``None`` when ``name`` is gone. It never replaces a file
+    (``os.rename`` would, silently: two plans set aside in the same second would lose the first): a hard link
+    refuses a taken name, then the old name is removed. Where a hard link cannot be made (a folder at ``name``,
+    a file system without them), the new name is checked, then renamed to: the folder lock keeps every other
+    update out in between.
+
+    Raises:
+        OSError: the file could not be moved, or :data:`_ASIDE_TRIES` names were all taken.
+    """
+    stamp = int(time.time())
+    for n in range(1, _ASIDE_TRIES + 1):
+        aside = f"{name}.unreadable-{stamp}" + (f"-{n}" if n > 1 else "")
+        try:
+            os.link(name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno not in _NO_HARDLINKS:
+                raise
+            try:
+                os.stat(aside, dir_fd=dir_fd, follow_symlinks=False)
+                continue
+            except FileNotFoundError:
+                pass
+            try:
+                os.rename(name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            except FileNotFoundError:
+                return None
+            return aside
+        # a crash before this unlink leaves both names on the same text: still nothing lost
+        os.unlink(name, dir_fd=dir_fd)
+        return aside
+    raise FileExistsError(errno.EEXIST, f"{_ASIDE_TRIES} names to keep the plan aside are taken", name)
+
+
 def _view(parsed: _Parsed | None) -> PlanView:
     if parsed is None:
         return PlanView(exists=False)
@@ -378,7 +423,8 @@ def update_plan(
     ``revision``: the revision the caller read (``get_plan``, or the last update's result); another one than the
     plan's current revision is refused. Without it, the update goes through only when there is no plan yet or
     the assistant wrote it last (a person's edit since must have been read first). An unreadable file is moved
-    aside first (``<name>.md.unreadable-<unix time>``) and the notice says so.
+    aside first (``<name>.md.unreadable-<unix time>``, a ``-2``... suffix when that name is taken; never over
+    a file) and the notice says so.
 
     Returns:
         The plan as written (``revision`` one more than before).
@@ -397,14 +443,12 @@ def update_plan(
             text = _read(fd, name)
             parsed = parse_plan(text) if text is not None else None
         except PlanUnreadable as exc:
-            aside = f"{name}.unreadable-{int(time.time())}"
             try:
-                os.rename(name, aside, src_dir_fd=fd, dst_dir_fd=fd)
-            except FileNotFoundError:
-                pass
+                aside = _set_aside(fd, name)
             except OSError as err:
                 raise exc from err
-            parsed, notice = None, f"the plan file could not be read ({exc.message}); it was kept as plans/{aside}"
+            kept = f"it was kept as plans/{aside}" if aside else "it was gone when it was to be kept aside"
+            parsed, notice = None, f"the plan file could not be read ({exc.message}); {kept}"
         current = _view(parsed)
         if revision is not None and current.exists and revision != current.revision:
             raise Conflict(
