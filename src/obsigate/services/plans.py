@@ -19,7 +19,8 @@ The file::
     ---
     # Plan
 
-    Why the plan changed (the last update's explanation).
+    > Why the plan changed (the last update's explanation),
+    > kept as written, each of its lines behind "> ".
 
     - [x] Read the notes
     - [~] Draft the summary
@@ -31,8 +32,15 @@ another revision than the one on disk is refused (``conflict``, the current plan
 the SHA-256 of the body as written: a body edited by hand (the digest no longer matches) counts as one more
 revision, so an update from a model that read the plan before the edit is refused too.
 
+The explanation is a block quote so that it reads back exactly as it was sent (blank lines, leading and
+trailing spaces, lines that look like steps or headings): every one of its lines is behind ``>`` (``> `` and
+the line; a bare ``>`` for an empty line), and reading removes ``>`` and one space. No line of it can become a
+step. An explanation of only whitespace is none (``null``).
+
 Reading tolerates a person's edits: ``*``/``+``/numbered items, ``[X]``, a bullet without a box (a pending
-step), indented lines (they continue the step above), blank lines. Anything else (prose after the first step,
+step), indented lines (they continue the step above), blank lines, and an explanation written as a plain
+paragraph before the first step (as files were before the block quote: its lines are read stripped, blank
+lines dropped, and a list line in it is a step). Anything else (prose after the first step,
 an unknown box ``[?]``, broken frontmatter) makes the plan ``plan_unreadable``: nothing is guessed, and an
 update then moves the person's file aside (``<name>.md.unreadable-<time>``, ``-2``, ``-3``... when that name
 is taken: never over another file) before it writes, so nothing is lost.
@@ -90,6 +98,7 @@ _STATUS_OF["X"] = "completed"
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 _ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,3}[.)])\s+(?:\[(.)\](?:\s+|$))?(.*)$")
 _HEADING = re.compile(r"^#{1,6}\s")
+_QUOTE = re.compile(r"^ {0,3}> ?(.*)$")
 
 
 class PlanStep(BaseModel):
@@ -164,10 +173,13 @@ def _one_line(text: str) -> str:
 
 
 def render_body(explanation: str | None, steps: list[PlanStep]) -> str:
-    """The markdown below the frontmatter: a ``# Plan`` heading, the explanation, the checklist."""
+    """The markdown below the frontmatter: a ``# Plan`` heading, the explanation as a block quote (each line as
+    it is, behind ``> ``; none when it is only whitespace), the checklist."""
     lines = ["# Plan", ""]
     if explanation and explanation.strip():
-        lines += [explanation.strip(), ""]
+        # behind '>', no line of the explanation reads as a step or a heading; parse_plan removes '> ' again
+        lines += [f"> {line}" if line else ">" for line in explanation.split("\n")]
+        lines.append("")
     lines += [f"- [{_MARK[s.status]}] {_one_line(s.step)}" for s in steps]
     return "\n".join(lines) + "\n"
 
@@ -196,8 +208,8 @@ def parse_plan(text: str) -> _Parsed:
 
     Raises:
         PlanUnreadable: no frontmatter, invalid YAML, a revision that is not a whole number, or a body line
-            that is neither the heading, the explanation (before the first step), a step, its continuation,
-            nor blank (``details.line``: its line number in the file).
+            that is neither the heading, the explanation (before the first step: quoted lines, or a plain
+            paragraph), a step, its continuation, nor blank (``details.line``: its line number in the file).
     """
     text = text.replace("\r\n", "\n")
     if text.startswith("\ufeff"):
@@ -216,6 +228,9 @@ def parse_plan(text: str) -> _Parsed:
     heading_seen = False
     for n, line in enumerate(body.split("\n"), start=body_line):
         if not line.strip():
+            continue
+        if not steps and (quoted := _QUOTE.match(line)) is not None:
+            explanation.append(quoted.group(1))  # as written: spaces and list-looking text included
             continue
         item = _ITEM.match(line)
         if item is not None:
@@ -245,7 +260,8 @@ def parse_plan(text: str) -> _Parsed:
     parsed = [PlanStep.model_construct(step=_one_line(t), status=s) for s, t in steps]
     digest = meta.get("digest")
     edited = not (isinstance(digest, str) and digest == _digest(body))
-    return _Parsed(revision, "\n".join(explanation) or None, parsed, meta, edited, body)
+    said = "\n".join(explanation)
+    return _Parsed(revision, said if said.strip() else None, parsed, meta, edited, body)
 
 
 # --- files ----------------------------------------------------------------------------------------------------
@@ -420,6 +436,8 @@ def update_plan(
 ) -> PlanView:
     """Replace ``user``'s plan of ``conversation`` with ``steps`` (the whole plan), as written by ``by``.
 
+    ``explanation``: kept exactly as sent (blank lines, spaces and list-looking lines included; never a step);
+    ``None``, empty or only whitespace: no explanation.
     ``revision``: the revision the caller read (``get_plan``, or the last update's result); another one than the
     plan's current revision is refused. Without it, the update goes through only when there is no plan yet or
     the assistant wrote it last (a person's edit since must have been read first). An unreadable file is moved
