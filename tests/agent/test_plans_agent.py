@@ -161,3 +161,29 @@ def test_the_plan_in_geminis_dialect(assistant: Any) -> None:
     )
     hinted = a.fake.requests[2].json["contents"]
     assert hinted[-2]["role"] == "model" and "in progress: complete it" in hinted[-1]["parts"][-1]["text"]
+
+
+def test_the_explanation_round_trips_through_the_panels_put_and_get(assistant: Any) -> None:
+    """What the person (or the model) sends as the explanation is what GET gives back, byte for byte: list
+    lines, checklist-looking lines, blank lines, a heading, spaces; none of it becomes a step."""
+    a = assistant()
+    a.fake.add(o.stream_text(["Hello."]))
+    cid = a.agent(ASK).one("done")["conversation_id"]
+    url = f"{a.url}/api/ai/conversations/{cid}/plan"
+    step = [{"step": "Write summary", "status": "in_progress"}]
+    explanations = [
+        "Approach:\n1. read the notes\n2. draft",
+        "Options:\n- keep it\n* drop it",
+        "ctx:\n- [~] injected\n- [x] fake",
+        "Line one\n\nLine two",
+        "# A heading line\ntext",
+        "  leading spaces\ntrailing spaces  \n",
+    ]
+    for revision, explanation in enumerate(explanations):
+        put = httpx2.put(url, json={"plan": step, "explanation": explanation, "revision": revision})
+        assert put.status_code == 200, put.text
+        assert put.json()["explanation"] == explanation and put.json()["revision"] == revision + 1
+        got = httpx2.get(url).json()
+        assert got["explanation"] == explanation and got["plan"] == step and got["edited_by"] == "person"
+    (plan_file,) = _plan_files(a.data)
+    assert plan_file.read_text(encoding="utf-8").endswith("> trailing spaces  \n>\n\n- [~] Write summary\n")

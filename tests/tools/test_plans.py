@@ -4,14 +4,17 @@ in_progress rule, revisions, a person's edits (tolerated, or refused without los
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
 import pytest
 
 from obsigate.auth.principal import Principal
+from obsigate.services import plans
 from obsigate.services.plans import DEFAULT_PLAN, parse_plan, plan_name
 from obsigate.tools.api import REGISTRY, ServiceError, ToolContext, call_tool
 from obsigate.tools.context import ToolRuntime
@@ -58,7 +61,7 @@ def test_update_writes_a_markdown_checklist_and_get_reads_it_back(rt: ToolRuntim
     text = plan_file(rt).read_text(encoding="utf-8")
     assert text.startswith('---\nconversation: "c1"\nrevision: 1\n')
     assert 'status: "in_progress"' in text and 'edited_by: "assistant"' in text
-    assert text.endswith("# Plan\n\nSummary first.\n\n- [x] Read the meeting notes\n- [~] Draft the summary\n"
+    assert text.endswith("# Plan\n\n> Summary first.\n\n- [x] Read the meeting notes\n- [~] Draft the summary\n"
                          "- [ ] Link it from Home\n")  # fmt: skip
     assert os.stat(plan_file(rt)).st_mode & 0o777 == 0o600
     got = call(rt, "get_plan", {})
@@ -123,6 +126,71 @@ def test_a_tab_and_a_line_break_in_the_explanation_are_kept(rt: ToolRuntime) -> 
     assert "\x00" not in plan_file(rt).read_text(encoding="utf-8")
 
 
+#: Explanations that must come back as they were sent, none of their lines a step.
+EXPLANATIONS = [
+    "Approach:\n1. read the notes\n2. draft",
+    "Options:\n- keep it\n* drop it\n+ merge it\n10) later",
+    "ctx:\n- [~] injected\n- [x] fake\n- [ ] pending too\n* [/] and this",
+    "Line one\n\nLine two\n\n\nLine three",
+    "# Not the heading\nText\n## another\n#no space",
+    "  two spaces before\ntrailing spaces   \n\tA tab\n   - [~] indented too  ",
+    "\n\nblank lines around\n\n",
+    "> already quoted\n>\n>> nested\n>- [~] quoted step",
+    "---\nnot: frontmatter\n---",
+    "a line separator\u2028- [~] after it, and an emoji 🙂",
+]
+
+
+@pytest.mark.parametrize("explanation", EXPLANATIONS)
+def test_the_explanation_round_trips_exactly_and_never_becomes_a_step(rt: ToolRuntime, explanation: str) -> None:
+    step = [{"step": "Write summary", "status": "in_progress"}]
+    out = call(rt, "update_plan", {"plan": step, "explanation": explanation})
+    assert out["explanation"] == explanation and out["plan"] == step  # kept as sent: not stripped
+    got = call(rt, "get_plan", {})
+    assert got["explanation"] == explanation and got["plan"] == step and got["revision"] == 1
+    assert got["edited_by"] == "assistant"  # the digest matches: nothing read as a hand edit
+    # in the file: a block quote between the heading and the steps, so a person sees it and no line is a step
+    body = parse_plan(plan_file(rt).read_text(encoding="utf-8")).body
+    quote = body.split("\n")[2 : 2 + explanation.count("\n") + 1]
+    assert all(line.startswith(">") for line in quote) and body.endswith("\n\n- [~] Write summary\n")
+    again = call(rt, "update_plan", {"plan": step, "explanation": got["explanation"], "revision": 1})
+    assert again["explanation"] == explanation and again["revision"] == 2
+
+
+def test_an_explanation_of_only_whitespace_is_none(rt: ToolRuntime) -> None:
+    for blank in ("", "   ", "\n\t\n "):
+        out = call(rt, "update_plan", {"plan": STEPS, "explanation": blank}, session=f"b{len(blank)}")
+        assert out["explanation"] is None and out["markdown"] == "# Plan\n\n" + "".join(
+            f"- [{m}] {s['step']}\n" for m, s in zip("x~ ", STEPS, strict=True)
+        )
+
+
+def test_a_persons_edit_of_the_quoted_explanation_is_read(rt: ToolRuntime) -> None:
+    call(rt, "update_plan", {"plan": STEPS, "explanation": "Why:\n1. first"})
+    path = plan_file(rt)
+    text = path.read_text(encoding="utf-8").replace("> 1. first\n", "> 1. first, then\n>\n> 2. second\n")
+    path.write_text(text.replace("- [ ] Link", "- [ ] Ask Bob\n- [ ] Link"), encoding="utf-8")
+    got = call(rt, "get_plan", {})
+    assert got["explanation"] == "Why:\n1. first, then\n\n2. second" and got["revision"] == 2
+    assert [s["step"] for s in got["plan"]] == [*(s["step"] for s in STEPS[:2]), "Ask Bob", "Link it from Home"]
+
+
+def test_a_plan_written_before_the_quoted_explanation_still_reads(rt: ToolRuntime) -> None:
+    # the old format: the explanation a plain paragraph, its digest of that body (as written by the assistant)
+    body = "# Plan\n\nSummary first,\nthen the links.\n\n- [x] Read the meeting notes\n- [~] Draft the summary\n"
+    digest = hashlib.sha256(body.encode()).hexdigest()[:32]
+    path = plan_file(rt)
+    path.parent.mkdir(parents=True)
+    path.write_text(f'---\nconversation: "c1"\nrevision: 4\ncreated: "2026-01-01T00:00:00Z"\nupdated: '
+                    f'"2026-01-01T00:00:00Z"\nstatus: "in_progress"\nedited_by: "assistant"\ndigest: "{digest}"\n'
+                    f"---\n{body}", encoding="utf-8")  # fmt: skip
+    got = call(rt, "get_plan", {})
+    assert got["explanation"] == "Summary first,\nthen the links." and got["plan"] == STEPS[:2]
+    assert got["revision"] == 4 and got["edited_by"] == "assistant"
+    out = call(rt, "update_plan", {"plan": STEPS, "explanation": got["explanation"]})  # the model wrote it last
+    assert out["revision"] == 5 and "> Summary first,\n> then the links.\n\n- [x]" in out["markdown"]
+
+
 def test_a_stale_revision_is_a_conflict_with_the_current_plan(rt: ToolRuntime) -> None:
     call(rt, "update_plan", {"plan": STEPS})
     call(rt, "update_plan", {"plan": STEPS, "revision": 1})
@@ -174,6 +242,30 @@ def test_an_unreadable_file_is_an_error_and_an_update_keeps_it_aside(rt: ToolRun
         with pytest.raises(ServiceError) as caught:
             parse_plan(bad)
         assert caught.value.code == "plan_unreadable"
+
+
+def test_plans_set_aside_in_the_same_second_are_all_kept(rt: ToolRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the clock stands still: each unreadable file gets the same time, and the next free suffix
+    monkeypatch.setattr(plans, "time", SimpleNamespace(time=lambda: 1_767_225_600.0))
+    path = plan_file(rt)
+    texts = []
+    for n in range(3):
+        call(rt, "update_plan", {"plan": STEPS} if n == 0 else {"plan": STEPS, "revision": 1})
+        texts.append(path.read_text(encoding="utf-8") + f"\nProse after the steps, edit {n}.\n")
+        path.write_text(texts[-1], encoding="utf-8")
+        out = call(rt, "update_plan", {"plan": STEPS[:1]})
+        aside = "c1.md.unreadable-1767225600" + (f"-{n + 1}" if n else "")
+        assert out["revision"] == 1 and f"kept as plans/{aside}" in (out["notice"] or "")
+    # a folder at the plan's name cannot be hard-linked: it is renamed, still to a free name
+    path.unlink()
+    (path / "inside").mkdir(parents=True)
+    out = call(rt, "update_plan", {"plan": STEPS[:1]})
+    assert "kept as plans/c1.md.unreadable-1767225600-4" in (out["notice"] or "")
+    kept = sorted(p.name for p in path.parent.iterdir() if p.name.startswith("c1.md.unreadable-"))
+    assert kept == ["c1.md.unreadable-1767225600"] + [f"c1.md.unreadable-1767225600-{n}" for n in (2, 3, 4)]
+    for name, text in zip(kept, texts, strict=False):
+        assert (path.parent / name).read_text(encoding="utf-8") == text  # every person's text, intact
+    assert (path.parent / kept[-1] / "inside").is_dir() and parse_plan(path.read_text(encoding="utf-8")).steps
 
 
 def test_one_plan_per_conversation_a_default_plan_without_one_and_per_user(rt: ToolRuntime) -> None:

@@ -19,7 +19,8 @@ The file::
     ---
     # Plan
 
-    Why the plan changed (the last update's explanation).
+    > Why the plan changed (the last update's explanation),
+    > kept as written, each of its lines behind "> ".
 
     - [x] Read the notes
     - [~] Draft the summary
@@ -31,15 +32,24 @@ another revision than the one on disk is refused (``conflict``, the current plan
 the SHA-256 of the body as written: a body edited by hand (the digest no longer matches) counts as one more
 revision, so an update from a model that read the plan before the edit is refused too.
 
+The explanation is a block quote so that it reads back exactly as it was sent (blank lines, leading and
+trailing spaces, lines that look like steps or headings): every one of its lines is behind ``>`` (``> `` and
+the line; a bare ``>`` for an empty line), and reading removes ``>`` and one space. No line of it can become a
+step. An explanation of only whitespace is none (``null``).
+
 Reading tolerates a person's edits: ``*``/``+``/numbered items, ``[X]``, a bullet without a box (a pending
-step), indented lines (they continue the step above), blank lines. Anything else (prose after the first step,
+step), indented lines (they continue the step above), blank lines, and an explanation written as a plain
+paragraph before the first step (as files were before the block quote: its lines are read stripped, blank
+lines dropped, and a list line in it is a step). Anything else (prose after the first step,
 an unknown box ``[?]``, broken frontmatter) makes the plan ``plan_unreadable``: nothing is guessed, and an
-update then moves the person's file aside (``<name>.md.unreadable-<time>``) before it writes, so nothing is lost.
+update then moves the person's file aside (``<name>.md.unreadable-<time>``, ``-2``, ``-3``... when that name
+is taken: never over another file) before it writes, so nothing is lost.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -76,6 +86,10 @@ MAX_FILE_BYTES = 256 * 1024
 #: The plan of calls that belong to no conversation (REST, stateless MCP): one per user.
 DEFAULT_PLAN = "_default"
 PLANS_DIR = "plans"
+#: How many names :func:`_set_aside` tries for the unreadable files of one second.
+_ASIDE_TRIES = 1000
+#: ``os.link`` errors that mean "no hard link here" (as in ``domain/storage/atomic.py``): rename instead.
+_NO_HARDLINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS}
 
 Status = Literal["pending", "in_progress", "completed"]
 _MARK = {"pending": " ", "in_progress": "~", "completed": "x"}
@@ -84,6 +98,7 @@ _STATUS_OF["X"] = "completed"
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 _ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,3}[.)])\s+(?:\[(.)\](?:\s+|$))?(.*)$")
 _HEADING = re.compile(r"^#{1,6}\s")
+_QUOTE = re.compile(r"^ {0,3}> ?(.*)$")
 
 
 class PlanStep(BaseModel):
@@ -158,10 +173,13 @@ def _one_line(text: str) -> str:
 
 
 def render_body(explanation: str | None, steps: list[PlanStep]) -> str:
-    """The markdown below the frontmatter: a ``# Plan`` heading, the explanation, the checklist."""
+    """The markdown below the frontmatter: a ``# Plan`` heading, the explanation as a block quote (each line as
+    it is, behind ``> ``; none when it is only whitespace), the checklist."""
     lines = ["# Plan", ""]
     if explanation and explanation.strip():
-        lines += [explanation.strip(), ""]
+        # behind '>', no line of the explanation reads as a step or a heading; parse_plan removes '> ' again
+        lines += [f"> {line}" if line else ">" for line in explanation.split("\n")]
+        lines.append("")
     lines += [f"- [{_MARK[s.status]}] {_one_line(s.step)}" for s in steps]
     return "\n".join(lines) + "\n"
 
@@ -190,8 +208,8 @@ def parse_plan(text: str) -> _Parsed:
 
     Raises:
         PlanUnreadable: no frontmatter, invalid YAML, a revision that is not a whole number, or a body line
-            that is neither the heading, the explanation (before the first step), a step, its continuation,
-            nor blank (``details.line``: its line number in the file).
+            that is neither the heading, the explanation (before the first step: quoted lines, or a plain
+            paragraph), a step, its continuation, nor blank (``details.line``: its line number in the file).
     """
     text = text.replace("\r\n", "\n")
     if text.startswith("\ufeff"):
@@ -210,6 +228,9 @@ def parse_plan(text: str) -> _Parsed:
     heading_seen = False
     for n, line in enumerate(body.split("\n"), start=body_line):
         if not line.strip():
+            continue
+        if not steps and (quoted := _QUOTE.match(line)) is not None:
+            explanation.append(quoted.group(1))  # as written: spaces and list-looking text included
             continue
         item = _ITEM.match(line)
         if item is not None:
@@ -239,7 +260,8 @@ def parse_plan(text: str) -> _Parsed:
     parsed = [PlanStep.model_construct(step=_one_line(t), status=s) for s, t in steps]
     digest = meta.get("digest")
     edited = not (isinstance(digest, str) and digest == _digest(body))
-    return _Parsed(revision, "\n".join(explanation) or None, parsed, meta, edited, body)
+    said = "\n".join(explanation)
+    return _Parsed(revision, said if said.strip() else None, parsed, meta, edited, body)
 
 
 # --- files ----------------------------------------------------------------------------------------------------
@@ -293,6 +315,45 @@ def _read(dir_fd: int, name: str) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise PlanUnreadable("the plan file is not UTF-8 text", details={"line": 0}) from exc
+
+
+def _set_aside(dir_fd: int, name: str) -> str | None:
+    """Move the unreadable ``name`` of the folder aside, as ``<name>.unreadable-<unix time>`` (``-2``, ``-3``...
+    when that name is taken), and return the new name; ``None`` when ``name`` is gone. It never replaces a file
+    (``os.rename`` would, silently: two plans set aside in the same second would lose the first): a hard link
+    refuses a taken name, then the old name is removed. Where a hard link cannot be made (a folder at ``name``,
+    a file system without them), the new name is checked, then renamed to: the folder lock keeps every other
+    update out in between.
+
+    Raises:
+        OSError: the file could not be moved, or :data:`_ASIDE_TRIES` names were all taken.
+    """
+    stamp = int(time.time())
+    for n in range(1, _ASIDE_TRIES + 1):
+        aside = f"{name}.unreadable-{stamp}" + (f"-{n}" if n > 1 else "")
+        try:
+            os.link(name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno not in _NO_HARDLINKS:
+                raise
+            try:
+                os.stat(aside, dir_fd=dir_fd, follow_symlinks=False)
+                continue
+            except FileNotFoundError:
+                pass
+            try:
+                os.rename(name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            except FileNotFoundError:
+                return None
+            return aside
+        # a crash before this unlink leaves both names on the same text: still nothing lost
+        os.unlink(name, dir_fd=dir_fd)
+        return aside
+    raise FileExistsError(errno.EEXIST, f"{_ASIDE_TRIES} names to keep the plan aside are taken", name)
 
 
 def _view(parsed: _Parsed | None) -> PlanView:
@@ -375,10 +436,13 @@ def update_plan(
 ) -> PlanView:
     """Replace ``user``'s plan of ``conversation`` with ``steps`` (the whole plan), as written by ``by``.
 
+    ``explanation``: kept exactly as sent (blank lines, spaces and list-looking lines included; never a step);
+    ``None``, empty or only whitespace: no explanation.
     ``revision``: the revision the caller read (``get_plan``, or the last update's result); another one than the
     plan's current revision is refused. Without it, the update goes through only when there is no plan yet or
     the assistant wrote it last (a person's edit since must have been read first). An unreadable file is moved
-    aside first (``<name>.md.unreadable-<unix time>``) and the notice says so.
+    aside first (``<name>.md.unreadable-<unix time>``, a ``-2``... suffix when that name is taken; never over
+    a file) and the notice says so.
 
     Returns:
         The plan as written (``revision`` one more than before).
@@ -397,14 +461,12 @@ def update_plan(
             text = _read(fd, name)
             parsed = parse_plan(text) if text is not None else None
         except PlanUnreadable as exc:
-            aside = f"{name}.unreadable-{int(time.time())}"
             try:
-                os.rename(name, aside, src_dir_fd=fd, dst_dir_fd=fd)
-            except FileNotFoundError:
-                pass
+                aside = _set_aside(fd, name)
             except OSError as err:
                 raise exc from err
-            parsed, notice = None, f"the plan file could not be read ({exc.message}); it was kept as plans/{aside}"
+            kept = f"it was kept as plans/{aside}" if aside else "it was gone when it was to be kept aside"
+            parsed, notice = None, f"the plan file could not be read ({exc.message}); {kept}"
         current = _view(parsed)
         if revision is not None and current.exists and revision != current.revision:
             raise Conflict(
