@@ -305,3 +305,20 @@ def test_sign_tail_signs_only_what_is_unsigned(tmp_path: Path) -> None:
     assert journal.verify().ok and journal.verify().unsigned == 0
     journal.append(entry(14))
     assert journal.sign_tail()["seq"] == 14  # type: ignore[index]
+
+
+def test_a_reader_changes_nothing_and_cannot_write(tmp_path: Path) -> None:
+    filled(tmp_path, 25).close()
+    for path in tmp_path.iterdir():
+        os.utime(path, ns=(10**18, 10**18))  # a fixed mtime: a rewrite shows even within one clock tick
+    before = {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
+    reader = ToolJournal.open_reader(tmp_path, checkpoint_every=10)
+    assert reader.count() == 25 and reader.verify().ok and reader.verify().signed_seq == 25
+    for write in (lambda: reader.append(entry(26)), reader.checkpoint, reader.sign_tail, lambda: reader.digest(b"")):
+        with pytest.raises(PermissionError):
+            write()
+    reader.close(sign=True)  # a reader's close signs nothing either
+    assert {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in tmp_path.iterdir()} == before
+    with pytest.raises(FileNotFoundError):
+        ToolJournal.open_reader(tmp_path / "none")
+    assert not (tmp_path / "none").exists()

@@ -1,0 +1,34 @@
+"""Reading the server's data dir without changing it (the ``obsigate journal`` commands): an SQLite file opened
+read-only that creates nothing beside it.
+
+A reader inspecting a data dir must leave it as it found it: no file created, rewritten or chmodded, no WAL
+checkpoint, so that what it reports is about the data dir, not about itself. SQLite's ``mode=ro`` alone is not
+enough: on a WAL database with no ``-wal`` file it creates ``-wal`` and ``-shm`` and leaves them there.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+__all__ = ["connect_read_only"]
+
+
+def connect_read_only(path: Path, *, timeout: float = 5.0) -> sqlite3.Connection:
+    """The SQLite database ``path`` opened read-only (``PRAGMA query_only`` too): it cannot write, checkpoint or
+    create a file.
+
+    With no ``<path>-wal`` beside it no process has the database open (SQLite deletes that file at the last
+    close), so it is opened ``immutable``: nothing is created and no lock is taken. Otherwise (a server running,
+    or killed) it is opened ``mode=ro`` through the existing ``-wal``/``-shm``, so the newest rows are seen.
+
+    Raises:
+        sqlite3.Error: the file cannot be opened (missing, unreadable). A file that is not SQLite fails at the
+            first query (``sqlite3.DatabaseError``), not here.
+    """
+    path = Path(path).absolute()
+    wal = path.with_name(path.name + "-wal")
+    mode = "ro" if wal.exists() else "ro&immutable=1"
+    conn = sqlite3.connect(f"{path.as_uri()}?mode={mode}", uri=True, timeout=timeout, check_same_thread=False)
+    conn.execute("PRAGMA query_only=1")
+    return conn
