@@ -1,14 +1,20 @@
 """The ``obsigate journal`` commands read a data dir without changing it: a real journal in ``tmp_path``, every
 file's listing, mode, size and mtime compared before and after (no salt, key pair, head or SQLite side file
 created, nothing chmodded); a missing public key is named, not reported as a rebuilt chain; an empty or foreign
-``journal.sqlite3`` is refused (exit 2)."""
+``journal.sqlite3`` is refused (exit 2); a key file that is a device or huge is refused without being read.
+The bounded reads run as the real program under a 1 GiB address-space limit, so reading ``/dev/zero`` whole
+fails fast instead of exhausting the machine."""
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import sqlite3
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,6 +62,16 @@ def data(tmp_path: Path) -> Path:
     journal.close()
     assert sorted(p.name for p in folder.iterdir()) == sorted([JOURNAL_FILE, SALT, KEY, PUB, HEAD_FILE])
     return folder
+
+
+def run_program(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    """The real ``obsigate`` under a 1 GiB address-space limit (a read without bound fails in seconds)."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    cmd = [sys.executable, "-m", "obsigate", *args, "--data-dir", str(data)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, preexec_fn=limit)
 
 
 def test_verify_with_the_key_pair_deleted_names_the_missing_public_key_and_creates_nothing(
@@ -148,3 +164,35 @@ def test_a_reader_beside_a_running_writer_sees_its_rows_and_adds_no_file(data: P
         assert sorted(p.name for p in data.iterdir()) == names
     finally:
         writer.close()
+
+
+def test_a_public_key_file_that_is_a_device_or_huge_is_refused_quickly(data: Path, tmp_path: Path) -> None:
+    huge = tmp_path / "huge.pub"
+    huge.write_bytes(b"0" * (10 * 1024 * 1024))
+    fifo = tmp_path / "fifo.pub"
+    os.mkfifo(fifo)
+    garbage = tmp_path / "garbage.pub"
+    garbage.write_text("not hex\n")
+    for key, why in (("/dev/zero", "is not a regular file"), (str(huge), "is larger than 4096 bytes")):
+        started = time.monotonic()
+        ran = run_program("journal", "verify", "--public-key", key, data=data)
+        assert ran.returncode == 2 and f"cannot use --public-key: {key} {why}" in ran.stderr, ran
+        assert "Traceback" not in ran.stderr and time.monotonic() - started < 30
+    for key, why in ((fifo, "is not a regular file"), (tmp_path, "is not a regular file"),
+                     (garbage, "does not hold an Ed25519 public key"), (tmp_path / "absent.pub", "No such file")):  # fmt: skip
+        ran = run_cli("journal", "verify", "--public-key", str(key), data=data)
+        assert ran.returncode == 2 and why in ran.stderr and len(ran.stderr.strip().splitlines()) == 1, ran
+
+
+def test_the_data_dirs_own_public_key_is_read_bounded_too(data: Path) -> None:
+    (data / PUB).unlink()
+    (data / PUB).symlink_to("/dev/zero")
+    ran = run_program("journal", "verify", "--json", data=data)
+    assert ran.returncode == 1, ran
+    (finding,) = json.loads(ran.stdout)["findings"]
+    assert finding["kind"] == "key_missing" and "is not a regular file" in finding["message"], finding
+    (data / PUB).unlink()
+    (data / PUB).write_bytes(b"a" * (10 * 1024 * 1024))
+    ran = run_cli("journal", "verify", "--json", data=data)
+    (finding,) = json.loads(ran.stdout)["findings"]
+    assert ran.returncode == 1 and "is larger than 4096 bytes" in finding["message"], finding

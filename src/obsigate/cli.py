@@ -651,10 +651,10 @@ def journal_verify(
 
     key = None
     if public_key is not None:
-        try:
+        try:  # bounded: /dev/zero or a huge file is refused, not read
             key = load_public_key(public_key)
         except (OSError, ValueError) as exc:
-            raise _fail(f"cannot read the public key {public_key}: {exc}") from None
+            raise _fail(f"cannot use --public-key: {exc}") from None
     with _journal(data_dir) as journal:
         with _reported():
             anchors = journal_anchors(journal.data_dir)

@@ -50,7 +50,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
-from obsigate.domain.storage.read_only import connect_read_only
+from obsigate.domain.storage.read_only import connect_read_only, read_small
 
 __all__ = [
     "GENESIS",
@@ -76,6 +76,9 @@ HEAD_FILE = "journal.head"
 GENESIS = hashlib.sha256(b"obsigate tool_journal v1").hexdigest()
 #: Largest result whose content is kept (when the admin enables contents); larger ones: digest (and file id) only.
 MAX_KEPT_RESULT_BYTES = 64 * 1024
+#: The most bytes read from ``journal_signing.pub``, ``--public-key`` or ``journal.head`` (a key is 65 bytes, a head
+#: about 300): whatever is there is never read whole.
+MAX_SMALL_FILE = 4096
 #: Argument keys whose value is a credential: never kept, even with contents enabled.
 _SECRET_ARGS = frozenset({"confirmation_token", "password", "token", "api_key"})
 
@@ -181,13 +184,25 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def key_id_of(key: Ed25519PublicKey) -> str:
+    """The short id a checkpoint names its key by: the first 16 hex digits of sha256(raw public key)."""
+    return hashlib.sha256(key.public_bytes_raw()).hexdigest()[:16]
+
+
 def load_public_key(path: Path) -> Ed25519PublicKey:
-    """The Ed25519 public key in ``path`` (hex, as ``journal_signing.pub`` holds it).
+    """The Ed25519 public key in ``path``: 64 hex digits (blank space around them allowed), as
+    ``journal_signing.pub`` holds it. Read bounded (:func:`~obsigate.domain.storage.read_only.read_small`, at
+    most :data:`MAX_SMALL_FILE` bytes): a device, FIFO or folder there is refused without being read.
 
     Raises:
-        FileNotFoundError: nothing at ``path``. OSError: unreadable. ValueError: not a 32-byte hex key.
+        FileNotFoundError: nothing at ``path``. OSError: it cannot be read.
+        ValueError: not a regular file, larger than 4 KiB, or not a 32-byte hex key.
     """
-    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(path.read_text(encoding="ascii").strip()))
+    raw = read_small(path, MAX_SMALL_FILE)
+    try:
+        return Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw.decode("ascii").strip()))
+    except ValueError:  # UnicodeDecodeError included
+        raise ValueError(f"{path} does not hold an Ed25519 public key (64 hex digits)") from None
 
 
 @dataclass(slots=True)
@@ -318,11 +333,14 @@ class ToolJournal:
         make_private_dir(self.data_dir)
         self._salt = load_or_create_secret(self.data_dir / SALT_FILE, 32)
         self._key = Ed25519PrivateKey.from_private_bytes(load_or_create_secret(self.data_dir / KEY_FILE, 32)[:32])
-        pub = self._key.public_key().public_bytes_raw()
-        self.key_id = hashlib.sha256(pub).hexdigest()[:16]
-        pub_file = self.data_dir / PUBLIC_KEY_FILE
-        if not pub_file.exists() or pub_file.read_text(encoding="ascii").strip() != pub.hex():
-            atomic_write(pub_file, (pub.hex() + "\n").encode("ascii"), mode=0o644)
+        public = self._key.public_key()
+        self.key_id = key_id_of(public)
+        try:
+            exported: Ed25519PublicKey | None = load_public_key(self.data_dir / PUBLIC_KEY_FILE)
+        except (OSError, ValueError):
+            exported = None  # missing or unusable: written again below
+        if exported is None or exported.public_bytes_raw() != public.public_bytes_raw():
+            atomic_write(self.data_dir / PUBLIC_KEY_FILE, (public.public_bytes_raw().hex() + "\n").encode(), mode=0o644)
         ensure_private_file(self.path)
         conn = self._conn()
         conn.executescript(_SCHEMA)
@@ -679,7 +697,7 @@ class ToolJournal:
 
     def public_key(self) -> Ed25519PublicKey:
         """The key that checks this journal's signatures: the signing key's own for the server's journal, the data
-        dir's ``journal_signing.pub`` (:func:`load_public_key`) for a reader's.
+        dir's ``journal_signing.pub`` (:func:`load_public_key`, read bounded) for a reader's.
 
         Raises:
             FileNotFoundError: a reader's data dir holds no ``journal_signing.pub``.
@@ -690,9 +708,9 @@ class ToolJournal:
         return load_public_key(self.data_dir / PUBLIC_KEY_FILE)
 
     def read_head(self) -> dict[str, Any] | None:
-        """``journal.head`` as written (``None``: absent or unreadable)."""
+        """``journal.head`` as written (``None``: absent, unreadable, larger than 4 KiB or not a JSON object)."""
         try:
-            data = json.loads((self.data_dir / HEAD_FILE).read_bytes())
+            data = json.loads(read_small(self.data_dir / HEAD_FILE, MAX_SMALL_FILE))
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
