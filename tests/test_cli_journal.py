@@ -1,9 +1,9 @@
 """The ``obsigate journal`` commands read a data dir without changing it: a real journal in ``tmp_path``, every
 file's listing, mode, size and mtime compared before and after (no salt, key pair, head or SQLite side file
 created, nothing chmodded); a missing public key is named, not reported as a rebuilt chain; an empty or foreign
-``journal.sqlite3`` is refused (exit 2); a key file that is a device or huge is refused without being read.
-The bounded reads run as the real program under a 1 GiB address-space limit, so reading ``/dev/zero`` whole
-fails fast instead of exhausting the machine."""
+``journal.sqlite3`` is refused (exit 2); a key file that is a device or huge is refused without being read; a
+checkpoint whose signature fails is ``bad_signature``, not ``rebuilt``. The bounded reads run as the real program
+under a 1 GiB address-space limit, so reading ``/dev/zero`` whole fails fast instead of exhausting the machine."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from obsigate.domain.storage.tool_journal import (
     JOURNAL_FILE,
     JournalEntry,
     ToolJournal,
+    key_id_of,
+    load_public_key,
 )
 
 PUB, KEY, SALT = "journal_signing.pub", "journal_signing.key", "journal.salt"
@@ -196,3 +198,30 @@ def test_the_data_dirs_own_public_key_is_read_bounded_too(data: Path) -> None:
     ran = run_cli("journal", "verify", "--json", data=data)
     (finding,) = json.loads(ran.stdout)["findings"]
     assert ran.returncode == 1 and "is larger than 4096 bytes" in finding["message"], finding
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("signature", "00" * 64), ("every", 7), ("row_hash", "ab" * 32)],
+)
+def test_an_edited_checkpoint_is_a_bad_signature_not_a_rebuilt_chain(data: Path, column: str, value: object) -> None:
+    key_id = key_id_of(load_public_key(data / PUB))
+    with sqlite3.connect(data / JOURNAL_FILE) as db:
+        db.execute(f"UPDATE checkpoints SET {column} = ? WHERE seq = 50", (value,))
+    db.close()
+    ran = run_cli("journal", "verify", data=data)
+    assert ran.returncode == 1, ran
+    assert ran.stderr.startswith(
+        f"journal verify failed at seq 50: bad_signature: checkpoint at seq 50: signature does not verify with key "
+        f"{key_id}"
+    ), ran.stderr
+    assert "rebuilt" not in ran.stderr and "were changed" not in ran.stderr, ran.stderr
+
+
+def test_verify_with_another_public_key_blames_the_signatures_not_the_rows(data: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    ToolJournal(other).close()  # another data dir, another key pair
+    ran = run_cli("journal", "verify", "--public-key", str(other / PUB), "--json", data=data)
+    report = json.loads(ran.stdout)
+    assert ran.returncode == 1 and {f["kind"] for f in report["findings"]} == {"bad_signature"}, report
+    assert report["findings"][0]["seq"] == 10 and "rows" not in report["findings"][0]["message"]

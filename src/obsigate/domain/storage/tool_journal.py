@@ -297,6 +297,13 @@ class VerifyReport:
 _NO_KEY = "the signatures of the checkpoints and of journal.head cannot be checked without the public key"
 
 
+def _bad_signature(key: Ed25519PublicKey, signed: dict[str, Any]) -> str:
+    """Why a checkpoint or head ``signed`` fails: its signature and the key, and the key it names if another."""
+    ours, named = key_id_of(key), signed.get("key_id")
+    other = f" (it names key {named})" if isinstance(named, str) and named != ours else ""
+    return f"signature does not verify with key {ours}{other}"
+
+
 def turn_chain(conversation: str, turn: str, row_hashes: Iterable[str]) -> str:
     """The cumulative hash of a turn whose rows have ``row_hashes`` (in ``seq`` order); see the module docstring."""
     h = hashlib.sha256(f"turn\0{conversation}\0{turn}".encode("utf-8", "backslashreplace")).hexdigest()
@@ -724,11 +731,14 @@ class ToolJournal:
         its hash (``edited``), a row whose ``prev_hash`` names no row (``deleted``: the row before it is gone),
         names an earlier row (``inserted``: the rows in between were added) or a later one (``reordered``),
         a gap in ``seq`` (``deleted``), rows missing at the end (``truncated``: the head, a checkpoint or an
-        anchor names a ``seq`` past the last row), a consistent chain that no longer matches a signed checkpoint
-        (``rebuilt``: rehashed without the key; the first bad row is after the previous good checkpoint).
+        anchor names a ``seq`` past the last row), a consistent chain that no longer matches a validly signed
+        checkpoint or head, or lacks a checkpoint that was due (``rebuilt``: rehashed without the key; the first
+        bad row is after the previous good checkpoint).
 
-        A reader's missing or unusable ``journal_signing.pub`` is ``key_missing`` (seq 0, after the other
-        findings): the chain and anchors are checked, the signatures are not.
+        Findings that blame no row come after those: a checkpoint or head whose signature does not verify with
+        the key (``bad_signature``, its ``seq``: the signature, the checkpoint's columns or the key were changed,
+        which a signature cannot tell apart) and a reader's missing or unusable ``journal_signing.pub``
+        (``key_missing``, seq 0: the chain and anchors are checked, the signatures are not).
 
         Raises:
             sqlite3.Error: the database cannot be read.
@@ -772,7 +782,8 @@ class ToolJournal:
             if last_seq:  # every journal is born with a head (the genesis): removing it hides a cut tail
                 findings.append(Finding("head_missing", signed + 1, f"{HEAD_FILE} is missing or unreadable"))
         elif not self._signature_ok(key, head):
-            findings.append(Finding("bad_signature", int(head.get("seq") or 0), f"{HEAD_FILE} signature is wrong"))
+            seq = head["seq"] if isinstance(head.get("seq"), int) else 0
+            findings.append(Finding("bad_signature", seq, f"{HEAD_FILE} (seq {seq}): " + _bad_signature(key, head)))
         elif head["seq"] == 0:
             if head["row_hash"] != GENESIS:
                 findings.append(Finding("bad_signature", 0, f"{HEAD_FILE} names no genesis"))
@@ -803,7 +814,8 @@ class ToolJournal:
                         f"turn {anchor.turn} of {anchor.conversation} no longer matches its stored cumulative hash",
                     )
                 )
-        findings.sort(key=lambda f: f.kind == "key_missing")  # found first, said last: the rows' findings lead
+        # the findings that name rows first: a bad signature alone cannot tell whether the rows were changed
+        findings.sort(key=lambda f: f.kind in ("bad_signature", "key_missing"))
         unsigned = max(0, last_seq - signed)
         return VerifyReport(rows, last_seq, signed, unsigned, findings, round(time.perf_counter() - started, 3))
 
@@ -856,10 +868,8 @@ class ToolJournal:
             if due < seq and due <= last_seq:
                 findings.append(self._rebuilt(due, good, f"the checkpoint due at {due} is missing"))
                 return good
-            if not self._signature_ok(key, cp):
-                findings.append(
-                    self._rebuilt(seq, good, f"the checkpoint at {seq} is not signed by this journal's key")
-                )
+            if not self._signature_ok(key, cp):  # the rows may be intact: it is the checkpoint that fails
+                findings.append(Finding("bad_signature", seq, f"checkpoint at seq {seq}: " + _bad_signature(key, cp)))
                 return good
             if seq > last_seq:
                 findings.append(
