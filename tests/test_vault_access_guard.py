@@ -35,7 +35,8 @@ SERVER_FILES = {
     "domain/storage/user_space.py": "each user's own space in the data dir (users/<user>/), walked without symlinks",
     "services/user_files.py": "the users' file space in the data dir (users/<user>/files/, by file_id, O_NOFOLLOW)",
     "services/plans.py": "the assistant's plans in the user's own space (O_NOFOLLOW on the plans folder's descriptor)",
-    "services/journal.py": "the public key file an admin names on the command line (journal verify --public-key)",
+    "domain/storage/read_only.py": "the data dir read without changing it (journal commands): SQLite read-only, "
+    "key and head files read bounded",
     "domain/storage/owner.py": "owner.json in the data dir: which process holds it (obsigate mcp stdio reads it)",
     "domain/index/fulltext.py": "the tantivy index folder in the data dir",
     "domain/index/sqlite_store.py": "the SQLite index file in the data dir",

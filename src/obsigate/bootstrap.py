@@ -26,6 +26,7 @@ from obsigate.domain.storage.backups import BackupStore
 from obsigate.domain.storage.journal import ChangeJournal, Recovered
 from obsigate.domain.storage.owner import Owner, claim_owner, read_owner, release_owner
 from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
+from obsigate.domain.storage.read_only import connect_read_only
 from obsigate.domain.storage.tool_journal import JournalEntry, ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
@@ -246,8 +247,8 @@ def build_runtime(
 
 
 def open_journal(settings: Settings, data_dir: Path) -> ToolJournal:
-    """The tool journal of ``data_dir`` with the settings' checkpoint interval and content switch (a reader's:
-    ``obsigate journal``; the server's is opened by :func:`build_runtime`).
+    """The server's tool journal of ``data_dir`` with the settings' checkpoint interval and content switch,
+    created with its salt and key pair if missing (:func:`build_runtime`; a reader uses :func:`read_journal`).
 
     Raises:
         ConfigError: the journal or its key files cannot be opened.
@@ -260,18 +261,43 @@ def open_journal(settings: Settings, data_dir: Path) -> ToolJournal:
         raise ConfigError(f"the tool journal in {data_dir} cannot be opened: {exc}") from None
 
 
+def read_journal(settings: Settings, data_dir: Path) -> ToolJournal:
+    """The tool journal of ``data_dir`` opened read-only for the ``obsigate journal`` commands
+    (:meth:`ToolJournal.open_reader`): nothing in the data dir is created, rewritten or chmodded.
+
+    Raises:
+        ConfigError: there is no journal, or the file is not one (empty, not SQLite, no journal tables), or it
+            cannot be read. One line, naming the file.
+    """
+    try:
+        return ToolJournal.open_reader(data_dir, checkpoint_every=settings.journal_checkpoint_every)
+    except (OSError, ValueError, sqlite3.Error) as exc:
+        raise ConfigError(f"the tool journal in {data_dir} cannot be read: {exc}") from None
+
+
 def journal_anchors(data_dir: Path) -> list[tuple[str, str, int, int, str]]:
-    """The turns' cumulative hashes the assistant stored with its conversations (``[]``: no assistant store)."""
-    from obsigate.agent.store import AgentStore
+    """The turns' cumulative hashes the assistant stored with its conversations (``[]``: no assistant store, or
+    one older than its ``turn_hashes`` table), read without changing the store (a read-only connection).
+
+    Raises:
+        ConfigError: the store cannot be read or is not an SQLite database.
+    """
+    from obsigate.agent.store import TURN_HASHES_SQL
 
     path = data_dir / ASSISTANT_FILE
     if not path.exists():
         return []
-    store = AgentStore(path)
     try:
-        return store.turn_hashes()
-    finally:
-        store.close()
+        db = connect_read_only(path)
+        try:
+            if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'turn_hashes'").fetchone():
+                return []
+            rows = db.execute(TURN_HASHES_SQL).fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise ConfigError(f"the assistant's turn hashes in {path} cannot be read: {exc}") from None
+    return [(r[0], r[1], int(r[2]), int(r[3]), r[4]) for r in rows]
 
 
 def recover_changes(workspace: Workspace, journal: ToolJournal) -> list[Recovered]:

@@ -31,8 +31,8 @@ from obsigate.bootstrap import (
     check_auth_bind,
     journal_anchors,
     open_auth,
-    open_journal,
     prepare_data_dir,
+    read_journal,
     run_mcp_stdio,
 )
 from obsigate.config import Settings, VaultSettings, load_settings, parse_vault_specs
@@ -582,8 +582,9 @@ def secret_rotate(data_dir: DataDir = None) -> None:
 
 @contextmanager
 def _journal(data_dir: Path | None) -> Iterator[Any]:
-    """The data dir's tool journal for one reading command (closed without signing anything). A data dir
-    holding no journal is refused (exit 2), never created: a mistyped ``--data-dir`` must not read as "ok"."""
+    """The data dir's tool journal for one reading command, opened read-only (``read_journal``): the data dir is
+    left as it was, not a file created, rewritten or chmodded. A data dir holding no journal, or a file there
+    that is not one, is refused (exit 2), never created: a mistyped ``--data-dir`` must not read as "ok"."""
     from obsigate.domain.storage.tool_journal import JOURNAL_FILE
 
     settings = _settings(data_dir=data_dir)
@@ -591,11 +592,11 @@ def _journal(data_dir: Path | None) -> Iterator[Any]:
     if not (folder / JOURNAL_FILE).is_file():
         raise _fail(f"no tool journal in {folder} ({JOURNAL_FILE} is not there): check --data-dir")
     with _reported():
-        journal = open_journal(settings, folder)
+        journal = read_journal(settings, folder)
     try:
         yield journal
     finally:
-        journal.close(sign=False)
+        journal.close()
 
 
 def _journal_lines(rows: list[dict[str, Any]], as_json: bool) -> None:
@@ -644,17 +645,20 @@ def journal_verify(
     ] = None,
 ) -> None:
     """Check the whole journal: the chain, the signed checkpoints and head, the turns' stored hashes. Names the
-    first row edited, deleted, inserted, reordered or cut off, or a chain rebuilt without the key; exit 1 then."""
+    first row edited, deleted, inserted, reordered or cut off, a chain rebuilt without the key, a signature that
+    does not verify, or a missing public key; exit 1 then. Reads only: the private key is not needed."""
     from obsigate.services.journal import load_public_key, verify_journal
 
     key = None
     if public_key is not None:
-        try:
+        try:  # bounded: /dev/zero or a huge file is refused, not read
             key = load_public_key(public_key)
         except (OSError, ValueError) as exc:
-            raise _fail(f"cannot read the public key {public_key}: {exc}") from None
+            raise _fail(f"cannot use --public-key: {exc}") from None
     with _journal(data_dir) as journal:
-        report = verify_journal(journal, journal_anchors(journal.data_dir), public_key=key)
+        with _reported():
+            anchors = journal_anchors(journal.data_dir)
+        report = verify_journal(journal, anchors, public_key=key)
     if as_json:
         typer.echo(json.dumps(report.to_dict()))
     elif report.ok:
@@ -665,9 +669,12 @@ def journal_verify(
     else:
         first = report.first
         assert first is not None
-        err.print(f"[red]journal verify failed[/red] at seq {first.seq}: {first.kind}: {first.message}")
+        where = f" at seq {first.seq}" if first.seq else ""
+        err.print(f"[red]journal verify failed[/red]{where}: {first.kind}: {first.message}")
         for other in report.findings[1:]:
             err.print(f"  also: seq {other.seq}: {other.kind}: {other.message}")
+        if any(f.kind == "key_missing" for f in report.findings):
+            err.print("  check the signatures with your own copy of journal_signing.pub: --public-key FILE")
     if not report.ok:
         raise typer.Exit(1)
 

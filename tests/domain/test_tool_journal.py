@@ -22,6 +22,7 @@ from obsigate.domain.storage.tool_journal import (
     JOURNAL_FILE,
     JournalEntry,
     ToolJournal,
+    key_id_of,
     row_hash,
 )
 
@@ -190,6 +191,8 @@ def test_verify_finds_a_chain_rebuilt_without_the_key(tmp_path: Path) -> None:
     conn.execute("UPDATE checkpoints SET row_hash = (SELECT row_hash FROM tool_journal WHERE seq = checkpoints.seq)")
     report = ToolJournal(tmp_path, checkpoint_every=10).verify()
     assert report.first is not None and report.first.kind == "rebuilt" and report.first.seq == 11, report.findings
+    # the checkpoints re-pointed at the new hashes no longer verify: said after the rows' finding, not instead
+    assert [f.kind for f in report.findings] == ["rebuilt", "bad_signature"], report.findings
     # and with the checkpoints and the head gone too: a checkpoint that must exist is missing
     conn.execute("DELETE FROM checkpoints")
     (tmp_path / HEAD_FILE).unlink()
@@ -268,7 +271,12 @@ def test_a_replaced_key_pair_is_caught_by_a_public_key_kept_elsewhere(tmp_path: 
     forger.checkpoint()
     assert forger.verify().ok  # against the data dir's own (new) key the journal looks whole
     report = forger.verify(public_key=kept)
-    assert not report.ok and report.first is not None and report.first.kind == "rebuilt" and report.first.seq == 1
+    # the rows are intact, so nothing blames them: the first checkpoint's signature fails with the kept key
+    first = report.first
+    assert not report.ok and first is not None and (first.kind, first.seq) == ("bad_signature", 10), report.findings
+    want = f"checkpoint at seq 10: signature does not verify with key {key_id_of(kept)} (it names key {forger.key_id})"
+    assert first.message == want
+    assert {f.kind for f in report.findings} == {"bad_signature"}  # the head too, none "rebuilt"
 
 
 def test_verify_fails_when_the_signatures_are_deleted(tmp_path: Path) -> None:
@@ -305,3 +313,30 @@ def test_sign_tail_signs_only_what_is_unsigned(tmp_path: Path) -> None:
     assert journal.verify().ok and journal.verify().unsigned == 0
     journal.append(entry(14))
     assert journal.sign_tail()["seq"] == 14  # type: ignore[index]
+
+
+def test_a_reader_changes_nothing_and_cannot_write(tmp_path: Path) -> None:
+    filled(tmp_path, 25).close()
+    for path in tmp_path.iterdir():
+        os.utime(path, ns=(10**18, 10**18))  # a fixed mtime: a rewrite shows even within one clock tick
+    before = {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
+    reader = ToolJournal.open_reader(tmp_path, checkpoint_every=10)
+    assert reader.count() == 25 and reader.verify().ok and reader.verify().signed_seq == 25
+    for write in (lambda: reader.append(entry(26)), reader.checkpoint, reader.sign_tail, lambda: reader.digest(b"")):
+        with pytest.raises(PermissionError):
+            write()
+    reader.close(sign=True)  # a reader's close signs nothing either
+    assert {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in tmp_path.iterdir()} == before
+    with pytest.raises(FileNotFoundError):
+        ToolJournal.open_reader(tmp_path / "none")
+    assert not (tmp_path / "none").exists()
+
+
+@pytest.mark.parametrize(("column", "value"), [("signature", "00" * 64), ("every", 7), ("row_hash", "ab" * 32)])
+def test_an_edited_checkpoint_is_a_bad_signature_and_blames_no_row(tmp_path: Path, column: str, value: object) -> None:
+    filled(tmp_path, 30).close()
+    db(tmp_path).execute(f"UPDATE checkpoints SET {column} = ? WHERE seq = 20", (value,))
+    journal = ToolJournal(tmp_path, checkpoint_every=10)
+    report = journal.verify()
+    assert [(f.kind, f.seq) for f in report.findings] == [("bad_signature", 20)], report.findings
+    assert report.findings[0].message == f"checkpoint at seq 20: signature does not verify with key {journal.key_id}"

@@ -33,7 +33,10 @@ from typing import Any
 
 from obsigate.tools.api import Conflict, NotFound
 
-__all__ = ["AgentStore", "ConversationInfo", "PausedRun", "UsageRow"]
+__all__ = ["TURN_HASHES_SQL", "AgentStore", "ConversationInfo", "PausedRun", "UsageRow"]
+
+#: Every stored turn anchor, by ``last_seq`` (also read through a read-only connection: ``journal verify``).
+TURN_HASHES_SQL = "SELECT conversation_id, turn_id, rows, last_seq, cumulative_hash FROM turn_hashes ORDER BY last_seq"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -494,9 +497,7 @@ class AgentStore:
     def turn_hashes(self) -> list[tuple[str, str, int, int, str]]:
         """Every stored anchor as ``(conversation, turn, rows, last_seq, cumulative_hash)``, by ``last_seq``."""
         with self._connect() as db:
-            rows = db.execute(
-                "SELECT conversation_id, turn_id, rows, last_seq, cumulative_hash FROM turn_hashes ORDER BY last_seq"
-            ).fetchall()
+            rows = db.execute(TURN_HASHES_SQL).fetchall()
         return [(r[0], r[1], int(r[2]), int(r[3]), r[4]) for r in rows]
 
     def add_change(self, user: str, run_id: str, data: dict[str, Any]) -> None:

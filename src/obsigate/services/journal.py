@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.storage.private_files import make_private_dir
-from obsigate.domain.storage.tool_journal import ToolJournal, TurnHash, VerifyReport
+from obsigate.domain.storage.tool_journal import ToolJournal, TurnHash, VerifyReport, load_public_key
 
 __all__ = ["SPANS_PER_FILE", "export_otlp", "load_public_key", "otlp_span", "verify_journal"]
 
@@ -42,17 +42,13 @@ def verify_journal(
 ) -> VerifyReport:
     """:meth:`ToolJournal.verify` with the turns' stored hashes ``anchors`` (``(conversation, turn, rows,
     last_seq, cumulative_hash)``, as ``AgentStore.turn_hashes`` returns them) and ``public_key`` (default: the
-    data dir's own key; a copy kept elsewhere also catches a key pair replaced with the journal)."""
-    return journal.verify([TurnHash(*a) for a in anchors], public_key=public_key)
-
-
-def load_public_key(path: Path) -> Ed25519PublicKey:
-    """The Ed25519 public key in ``path`` (hex, as ``journal_signing.pub`` holds it).
+    data dir's own key; a copy kept elsewhere, read with :func:`load_public_key`, also catches a key pair
+    replaced with the journal).
 
     Raises:
-        OSError: unreadable. ValueError: not a 32-byte hex key.
+        sqlite3.Error: the journal cannot be read.
     """
-    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(path.read_text(encoding="ascii").strip()))
+    return journal.verify([TurnHash(*a) for a in anchors], public_key=public_key)
 
 
 def _hex_id(text: str, nbytes: int) -> str:

@@ -50,6 +50,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.storage.private_files import ensure_private_file, load_or_create_secret, make_private_dir
+from obsigate.domain.storage.read_only import connect_read_only, read_small
 
 __all__ = [
     "GENESIS",
@@ -62,6 +63,7 @@ __all__ = [
     "TurnHash",
     "VerifyReport",
     "canonical_json",
+    "load_public_key",
     "new_call_id",
 ]
 
@@ -74,6 +76,9 @@ HEAD_FILE = "journal.head"
 GENESIS = hashlib.sha256(b"obsigate tool_journal v1").hexdigest()
 #: Largest result whose content is kept (when the admin enables contents); larger ones: digest (and file id) only.
 MAX_KEPT_RESULT_BYTES = 64 * 1024
+#: The most bytes read from ``journal_signing.pub``, ``--public-key`` or ``journal.head`` (a key is 65 bytes, a head
+#: about 300): whatever is there is never read whole.
+MAX_SMALL_FILE = 4096
 #: Argument keys whose value is a credential: never kept, even with contents enabled.
 _SECRET_ARGS = frozenset({"confirmation_token", "password", "token", "api_key"})
 
@@ -130,6 +135,7 @@ HASHED = (
     "duration_ms", "result_digest", "result_size", "result_content", "result_file_id",
 )  # fmt: skip
 _COLUMNS = (*HASHED, "prev_hash", "row_hash")
+_CHECKPOINT_COLUMNS = ("seq", "row_hash", "ts", "key_id", "every", "signature")
 
 
 def _default(value: Any) -> Any:
@@ -176,6 +182,27 @@ def row_hash(prev_hash: str, row: dict[str, Any]) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def key_id_of(key: Ed25519PublicKey) -> str:
+    """The short id a checkpoint names its key by: the first 16 hex digits of sha256(raw public key)."""
+    return hashlib.sha256(key.public_bytes_raw()).hexdigest()[:16]
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    """The Ed25519 public key in ``path``: 64 hex digits (blank space around them allowed), as
+    ``journal_signing.pub`` holds it. Read bounded (:func:`~obsigate.domain.storage.read_only.read_small`, at
+    most :data:`MAX_SMALL_FILE` bytes): a device, FIFO or folder there is refused without being read.
+
+    Raises:
+        FileNotFoundError: nothing at ``path``. OSError: it cannot be read.
+        ValueError: not a regular file, larger than 4 KiB, or not a 32-byte hex key.
+    """
+    raw = read_small(path, MAX_SMALL_FILE)
+    try:
+        return Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw.decode("ascii").strip()))
+    except ValueError:  # UnicodeDecodeError included
+        raise ValueError(f"{path} does not hold an Ed25519 public key (64 hex digits)") from None
 
 
 @dataclass(slots=True)
@@ -235,7 +262,7 @@ class TurnHash:
 class Finding:
     """One thing :meth:`ToolJournal.verify` found wrong: ``kind`` (``edited``, ``deleted``, ``inserted``,
     ``reordered``, ``truncated``, ``rebuilt``, ``bad_signature``, ``missing_checkpoint``, ``head_missing``,
-    ``anchor_mismatch``), the first bad ``seq`` and a sentence."""
+    ``anchor_mismatch``, ``key_missing``), the first bad ``seq`` (0: none, a missing key) and a sentence."""
 
     kind: str
     seq: int
@@ -267,6 +294,16 @@ class VerifyReport:
         return {**asdict(self), "ok": self.ok}
 
 
+_NO_KEY = "the signatures of the checkpoints and of journal.head cannot be checked without the public key"
+
+
+def _bad_signature(key: Ed25519PublicKey, signed: dict[str, Any]) -> str:
+    """Why a checkpoint or head ``signed`` fails: its signature and the key, and the key it names if another."""
+    ours, named = key_id_of(key), signed.get("key_id")
+    other = f" (it names key {named})" if isinstance(named, str) and named != ours else ""
+    return f"signature does not verify with key {ours}{other}"
+
+
 def turn_chain(conversation: str, turn: str, row_hashes: Iterable[str]) -> str:
     """The cumulative hash of a turn whose rows have ``row_hashes`` (in ``seq`` order); see the module docstring."""
     h = hashlib.sha256(f"turn\0{conversation}\0{turn}".encode("utf-8", "backslashreplace")).hexdigest()
@@ -279,6 +316,9 @@ class ToolJournal:
     """The journal of one data dir (see the module docstring). Safe to use from many threads (one SQLite
     connection per thread) and many processes (``BEGIN IMMEDIATE``).
 
+    The constructor opens it for the server: it creates what is missing (database, salt, key pair, head) and
+    tightens file modes. A command that only reads uses :meth:`open_reader` instead, which changes nothing.
+
     Args:
         data_dir: the server's data dir (``journal.sqlite3``, ``journal.salt``, the signing key, ``journal.head``).
         checkpoint_every: sign a checkpoint every this many rows (``seq`` a multiple of it).
@@ -290,45 +330,105 @@ class ToolJournal:
         ValueError: a key or salt file that is not what it should be (not hex, too short, a symlink).
     """
 
+    _salt: bytes | None  # None for a reader (open_reader): it digests and signs nothing
+    _key: Ed25519PrivateKey | None
+
     def __init__(
         self, data_dir: Path, *, checkpoint_every: int = 1000, keep_content: bool = False, busy_timeout_s: float = 5.0
     ) -> None:
-        self.data_dir = Path(data_dir)
-        self.path = self.data_dir / JOURNAL_FILE
-        self.checkpoint_every = max(1, checkpoint_every)
-        self.keep_content = keep_content
-        self.busy_timeout_s = busy_timeout_s
+        self._setup(data_dir, checkpoint_every, keep_content, busy_timeout_s, read_only=False)
         make_private_dir(self.data_dir)
         self._salt = load_or_create_secret(self.data_dir / SALT_FILE, 32)
         self._key = Ed25519PrivateKey.from_private_bytes(load_or_create_secret(self.data_dir / KEY_FILE, 32)[:32])
-        pub = self._key.public_key().public_bytes_raw()
-        self.key_id = hashlib.sha256(pub).hexdigest()[:16]
-        pub_file = self.data_dir / PUBLIC_KEY_FILE
-        if not pub_file.exists() or pub_file.read_text(encoding="ascii").strip() != pub.hex():
-            atomic_write(pub_file, (pub.hex() + "\n").encode("ascii"), mode=0o644)
+        public = self._key.public_key()
+        self.key_id = key_id_of(public)
+        try:
+            exported: Ed25519PublicKey | None = load_public_key(self.data_dir / PUBLIC_KEY_FILE)
+        except (OSError, ValueError):
+            exported = None  # missing or unusable: written again below
+        if exported is None or exported.public_bytes_raw() != public.public_bytes_raw():
+            atomic_write(self.data_dir / PUBLIC_KEY_FILE, (public.public_bytes_raw().hex() + "\n").encode(), mode=0o644)
         ensure_private_file(self.path)
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._head_lock = threading.Lock()
-        self._head_seq = 0
-        self._closed = False
         conn = self._conn()
         conn.executescript(_SCHEMA)
         if self.read_head() is None and conn.execute("SELECT 1 FROM tool_journal LIMIT 1").fetchone() is None:
             # a new journal's head names the genesis: from now on a missing head is always a finding
             atomic_write(self.data_dir / HEAD_FILE, canonical_json(self._signed(0, GENESIS)) + b"\n", mode=0o600)
 
+    def _setup(
+        self, data_dir: Path, checkpoint_every: int, keep_content: bool, busy_timeout_s: float, *, read_only: bool
+    ) -> None:
+        """The state a writer and a reader share; a reader's salt and signing key stay ``None``."""
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / JOURNAL_FILE
+        self.checkpoint_every = max(1, checkpoint_every)
+        self.keep_content = keep_content
+        self.busy_timeout_s = busy_timeout_s
+        self.read_only = read_only
+        self._salt = None
+        self._key = None
+        self.key_id = ""
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._head_lock = threading.Lock()
+        self._head_seq = 0
+        self._closed = False
+
+    @classmethod
+    def open_reader(cls, data_dir: Path, *, checkpoint_every: int = 1000, busy_timeout_s: float = 5.0) -> ToolJournal:
+        """The journal of ``data_dir`` opened for reading only (``obsigate journal verify``, ``tail``, ``search``,
+        ``export``): the database read-only (:func:`~obsigate.domain.storage.read_only.connect_read_only`), no salt,
+        key, public key or head created or rewritten, no mode changed, nothing signed at :meth:`close`. Without the
+        salt and the signing key it cannot :meth:`append`, :meth:`checkpoint` or :meth:`digest`
+        (``PermissionError``); :meth:`verify` checks the signatures with ``journal_signing.pub`` or a key given.
+
+        Args:
+            data_dir: the data dir holding ``journal.sqlite3``.
+            checkpoint_every: the interval :meth:`verify` expects before the journal's first checkpoint names its own.
+            busy_timeout_s: how long a read waits for a writer's lock.
+
+        Raises:
+            FileNotFoundError: ``data_dir`` holds no ``journal.sqlite3`` (nothing is created).
+            sqlite3.Error: it cannot be opened (unreadable).
+            ValueError: it is not a tool journal: empty, not SQLite, or without the journal's tables and columns.
+        """
+        journal = cls.__new__(cls)
+        journal._setup(data_dir, checkpoint_every, False, busy_timeout_s, read_only=True)
+        if not journal.path.is_file():
+            raise FileNotFoundError(f"{journal.path} is not there")
+        conn = journal._conn()
+        try:  # every column the readers use: an empty file, another database or an older layout is refused here
+            conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM tool_journal LIMIT 0")
+            conn.execute(f"SELECT {', '.join(_CHECKPOINT_COLUMNS)} FROM checkpoints LIMIT 0")
+        except sqlite3.DatabaseError as exc:
+            journal.close()
+            raise ValueError(f"{journal.path} is not a tool journal ({exc})") from None
+        return journal
+
+    def _writer(self) -> tuple[Ed25519PrivateKey, bytes]:
+        """The signing key and the salt, which only the server's journal holds.
+
+        Raises:
+            PermissionError: a reader's journal (:meth:`open_reader`).
+        """
+        if self._key is None or self._salt is None:
+            raise PermissionError(f"the tool journal in {self.data_dir} is open for reading only")
+        return self._key, self._salt
+
     # -- connections -------------------------------------------------------------------------------------------
 
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_s
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is durable at the next checkpoint, never torn
+            if self.read_only:
+                conn = connect_read_only(self.path, timeout=self.busy_timeout_s)
+            else:
+                conn = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_s
+                )
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is durable at the next checkpoint
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)
@@ -344,8 +444,12 @@ class ToolJournal:
     # -- digests -----------------------------------------------------------------------------------------------
 
     def digest(self, data: bytes) -> str:
-        """``hmac-sha256:<hex>`` of ``data`` under the journal's salt."""
-        return "hmac-sha256:" + hmac.new(self._salt, data, hashlib.sha256).hexdigest()
+        """``hmac-sha256:<hex>`` of ``data`` under the journal's salt.
+
+        Raises:
+            PermissionError: a reader's journal (it does not read the salt).
+        """
+        return "hmac-sha256:" + hmac.new(self._writer()[1], data, hashlib.sha256).hexdigest()
 
     # -- append ------------------------------------------------------------------------------------------------
 
@@ -394,8 +498,10 @@ class ToolJournal:
         of ``checkpoint_every``), committed before returning.
 
         Raises:
-            sqlite3.Error, OSError: the row could not be written (read-only file, full disk...): nothing was.
+            sqlite3.Error, OSError: the row could not be written (read-only file, full disk, a reader's journal:
+                ``PermissionError``): nothing was.
         """
+        self._writer()
         row = self._row(entry)
         conn = self._conn()
         checkpoint = None
@@ -426,7 +532,7 @@ class ToolJournal:
         being the interval in force, so verify knows where the next one is due even after the setting changed."""
         every = self.checkpoint_every
         body = canonical_json({"seq": seq, "row_hash": rh, "key_id": self.key_id, "every": every})
-        signature = self._key.sign(body).hex()
+        signature = self._writer()[0].sign(body).hex()
         return {"seq": seq, "row_hash": rh, "ts": _now(), "key_id": self.key_id, "every": every, "signature": signature}
 
     def _insert_checkpoint(self, conn: sqlite3.Connection, seq: int, rh: str) -> dict[str, Any]:
@@ -454,8 +560,9 @@ class ToolJournal:
         clean shutdown.
 
         Raises:
-            sqlite3.Error, OSError: the checkpoint could not be written.
+            sqlite3.Error, OSError: the checkpoint could not be written (a reader's journal: ``PermissionError``).
         """
+        self._writer()
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -490,13 +597,13 @@ class ToolJournal:
         return self.checkpoint()
 
     def close(self, *, sign: bool = True) -> None:
-        """Sign the tail (:meth:`checkpoint`, its failure logged; not with ``sign=False``, a reader's close) and
-        close every connection."""
+        """Sign the tail (:meth:`checkpoint`, its failure logged; not with ``sign=False``, nor for a reader's
+        journal) and close every connection."""
         if self._closed:
             return
         self._closed = True
         try:
-            if sign:
+            if sign and not self.read_only:
                 self.checkpoint()
         except (sqlite3.Error, OSError) as exc:
             log.warning("journal: no checkpoint at shutdown: %s", exc)
@@ -596,31 +703,58 @@ class ToolJournal:
     # -- verify ------------------------------------------------------------------------------------------------
 
     def public_key(self) -> Ed25519PublicKey:
-        return self._key.public_key()
+        """The key that checks this journal's signatures: the signing key's own for the server's journal, the data
+        dir's ``journal_signing.pub`` (:func:`load_public_key`, read bounded) for a reader's.
+
+        Raises:
+            FileNotFoundError: a reader's data dir holds no ``journal_signing.pub``.
+            OSError, ValueError: it cannot be read or holds no key.
+        """
+        if self._key is not None:
+            return self._key.public_key()
+        return load_public_key(self.data_dir / PUBLIC_KEY_FILE)
 
     def read_head(self) -> dict[str, Any] | None:
-        """``journal.head`` as written (``None``: absent or unreadable)."""
+        """``journal.head`` as written (``None``: absent, unreadable, larger than 4 KiB or not a JSON object)."""
         try:
-            data = json.loads((self.data_dir / HEAD_FILE).read_bytes())
+            data = json.loads(read_small(self.data_dir / HEAD_FILE, MAX_SMALL_FILE))
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
 
     def verify(self, anchors: Iterable[TurnHash] = (), *, public_key: Ed25519PublicKey | None = None) -> VerifyReport:
         """Check the whole journal: the chain row by row, every checkpoint's signature (with ``public_key``, by
-        default the data dir's) and that a checkpoint exists at every multiple of ``checkpoint_every``, the head
-        file, and each anchor (a turn's stored ``cumulative_hash``). Reads only.
+        default :meth:`public_key`) and that a checkpoint exists at every multiple of ``checkpoint_every``, the
+        head file, and each anchor (a turn's stored ``cumulative_hash``). Reads only.
 
         The first bad row is named by the first finding (``report.first``): a row whose fields no longer give
         its hash (``edited``), a row whose ``prev_hash`` names no row (``deleted``: the row before it is gone),
         names an earlier row (``inserted``: the rows in between were added) or a later one (``reordered``),
         a gap in ``seq`` (``deleted``), rows missing at the end (``truncated``: the head, a checkpoint or an
-        anchor names a ``seq`` past the last row), a consistent chain that no longer matches a signed checkpoint
-        (``rebuilt``: rehashed without the key; the first bad row is after the previous good checkpoint).
+        anchor names a ``seq`` past the last row), a consistent chain that no longer matches a validly signed
+        checkpoint or head, or lacks a checkpoint that was due (``rebuilt``: rehashed without the key; the first
+        bad row is after the previous good checkpoint).
+
+        Findings that blame no row come after those: a checkpoint or head whose signature does not verify with
+        the key (``bad_signature``, its ``seq``: the signature, the checkpoint's columns or the key were changed,
+        which a signature cannot tell apart) and a reader's missing or unusable ``journal_signing.pub``
+        (``key_missing``, seq 0: the chain and anchors are checked, the signatures are not).
+
+        Raises:
+            sqlite3.Error: the database cannot be read.
         """
         started = time.perf_counter()
-        key = public_key or self.public_key()
         findings: list[Finding] = []
+        key = public_key
+        if key is None:
+            try:
+                key = self.public_key()
+            except FileNotFoundError:
+                findings.append(
+                    Finding("key_missing", 0, f"{PUBLIC_KEY_FILE} is missing from {self.data_dir}: " + _NO_KEY)
+                )
+            except (OSError, ValueError) as exc:
+                findings.append(Finding("key_missing", 0, f"{PUBLIC_KEY_FILE} cannot be used ({exc}): " + _NO_KEY))
         hashes: dict[int, str] = {}
         prev, expected, rows, last_seq = GENESIS, 1, 0, 0
         chain_broken = False
@@ -640,13 +774,16 @@ class ToolJournal:
                     findings.append(Finding("edited", seq, f"row {seq} was changed after it was written"))
                     chain_broken = True
             prev, expected = row["row_hash"], seq + 1
-        signed = self._check_checkpoints(key, hashes, last_seq, findings)
+        signed = 0 if key is None else self._check_checkpoints(key, hashes, last_seq, findings)
         head = self.read_head()
-        if head is None:
+        if key is None:
+            pass  # without the public key the head proves nothing: key_missing says so
+        elif head is None:
             if last_seq:  # every journal is born with a head (the genesis): removing it hides a cut tail
                 findings.append(Finding("head_missing", signed + 1, f"{HEAD_FILE} is missing or unreadable"))
         elif not self._signature_ok(key, head):
-            findings.append(Finding("bad_signature", int(head.get("seq") or 0), f"{HEAD_FILE} signature is wrong"))
+            seq = head["seq"] if isinstance(head.get("seq"), int) else 0
+            findings.append(Finding("bad_signature", seq, f"{HEAD_FILE} (seq {seq}): " + _bad_signature(key, head)))
         elif head["seq"] == 0:
             if head["row_hash"] != GENESIS:
                 findings.append(Finding("bad_signature", 0, f"{HEAD_FILE} names no genesis"))
@@ -677,6 +814,8 @@ class ToolJournal:
                         f"turn {anchor.turn} of {anchor.conversation} no longer matches its stored cumulative hash",
                     )
                 )
+        # the findings that name rows first: a bad signature alone cannot tell whether the rows were changed
+        findings.sort(key=lambda f: f.kind in ("bad_signature", "key_missing"))
         unsigned = max(0, last_seq - signed)
         return VerifyReport(rows, last_seq, signed, unsigned, findings, round(time.perf_counter() - started, 3))
 
@@ -729,10 +868,8 @@ class ToolJournal:
             if due < seq and due <= last_seq:
                 findings.append(self._rebuilt(due, good, f"the checkpoint due at {due} is missing"))
                 return good
-            if not self._signature_ok(key, cp):
-                findings.append(
-                    self._rebuilt(seq, good, f"the checkpoint at {seq} is not signed by this journal's key")
-                )
+            if not self._signature_ok(key, cp):  # the rows may be intact: it is the checkpoint that fails
+                findings.append(Finding("bad_signature", seq, f"checkpoint at seq {seq}: " + _bad_signature(key, cp)))
                 return good
             if seq > last_seq:
                 findings.append(
@@ -751,6 +888,7 @@ class ToolJournal:
 
     @staticmethod
     def _rebuilt(seq: int, good: int, why: str | None = None) -> Finding:
+        """A chain rehashed after the good checkpoint at ``good`` (0: none) up to ``seq``, ``why`` said first."""
         return Finding(
             "rebuilt",
             good + 1,
