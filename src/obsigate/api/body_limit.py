@@ -12,7 +12,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from obsigate.services.errors import error_body
+from obsigate.tools.api import error_body
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # a 5-million-character note, written as JSON, fits
 #: The MCP SDK's Streamable HTTP cap (``mcp.server.transport_security.DEFAULT_MAX_REQUEST_BODY_SIZE``).
