@@ -442,6 +442,8 @@ def open_assistant(settings: Settings, data_dir: Path, runtime: ToolRuntime, ai_
     store = AgentStore(path)
     if runtime.files is not None:  # a file deleted from the space leaves no copy in a conversation
         runtime.files.on_delete(store.forget_file)
+        # files that went before the hook was there (the start-up sweep, a crash mid-delete): their copies too
+        store.forget_missing(runtime.files.exists)
     assistant = Assistant(runtime, ai_settings, store, prompt, make_provider, limits, skills=skills)
     runtime.context_gauge = assistant.gauge  # get_context_usage reads the conversations' usage through it
     return assistant

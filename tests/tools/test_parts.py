@@ -257,6 +257,20 @@ def test_an_image_too_heavy_for_the_budget_alone_is_sent_as_a_jpeg_that_fits(
     assert (chunk.kind, whole.kind, whole.mime_type) == ("file", "image", "image/jpeg")
 
 
+def test_a_heavy_16_bit_grey_png_keeps_its_greys_in_the_jpeg() -> None:
+    import random
+
+    from PIL import ImageStat
+
+    grey = Image.frombytes("I;16", (1500, 1500), random.Random(1).randbytes(1500 * 1500 * 2))
+    out = io.BytesIO()
+    grey.save(out, "PNG")  # 16-bit ("I;16"), ~4.5 MB: over the budget alone
+    done = normalise_image(out.getvalue())
+    assert done is not None and done[1] == "image/jpeg"
+    mean = ImageStat.Stat(Image.open(io.BytesIO(done[0])).convert("L")).mean[0]
+    assert 110 < mean < 145  # mid-grey noise stays mid-grey (a plain convert clipped it to white)
+
+
 def test_an_extra_image_over_the_caps_keeps_its_text_line(
     runtime: ToolRuntime, small_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -311,6 +311,7 @@ class AgentStore:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # its images' bytes leave the WAL file too
         return [PausedRun(r[0], r[1], r[2], json.loads(r[3])) for r in paused]
 
     # --- images (agent/images.py: messages keep references, the bytes are here once per conversation) -----
@@ -329,6 +330,14 @@ class AgentStore:
             db.execute("INSERT OR IGNORE INTO images VALUES (?, ?, ?, ?)", (cid, image_id, mime_type, data))
             if file_id is not None:
                 db.execute("INSERT OR IGNORE INTO image_files VALUES (?, ?, ?, ?)", (cid, image_id, user, file_id))
+
+    def forget_missing(self, exists: Callable[[str, str], bool]) -> int:
+        """:meth:`forget_file` for every file a conversation holds a copy of that ``exists(user, file_id)`` says
+        is gone (deleted or expired while no hook was listening: the start-up sweep, a crash). Returns how many
+        copies were dropped."""
+        with self._connect() as db:
+            refs = db.execute("SELECT DISTINCT user, file_id FROM image_files").fetchall()
+        return sum(self.forget_file(user, file_id) for user, file_id in refs if not exists(user, file_id))
 
     def forget_file(self, user: str, file_id: str) -> int:
         """Drop every conversation copy of ``user``'s file ``file_id`` (it was deleted or expired from the file

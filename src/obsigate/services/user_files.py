@@ -328,6 +328,14 @@ class FileSpace:
 
     # -- reading -----------------------------------------------------------------------------------------------
 
+    def exists(self, user: str, file_id: str) -> bool:
+        """Whether ``user`` has the (unexpired) file ``file_id``; never raises for a bad id."""
+        try:
+            self.get(user, file_id)
+        except NotFound:
+            return False
+        return True
+
     def get(self, user: str, file_id: str, *, touch: bool = False) -> FileRecord:
         """The record of ``user``'s file ``file_id``; ``touch``: count this as a use (:meth:`touch`).
 

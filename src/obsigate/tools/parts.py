@@ -222,7 +222,12 @@ def _within_budget(data: bytes) -> tuple[bytes, str, int, int] | None:
 
     try:
         with Image.open(io.BytesIO(data)) as opened:
-            image = opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P", "PA") else opened.convert("RGB")
+            if opened.mode.startswith("I"):  # 16-bit grey: scale to 8 bits (a plain convert clips it to white)
+                image = opened.point(lambda v: v / 256).convert("L").convert("RGB")
+            elif opened.mode in ("RGBA", "LA", "P", "PA"):
+                image = opened.convert("RGBA")
+            else:
+                image = opened.convert("RGB")
         if image.mode == "RGBA":
             flat = Image.new("RGB", image.size, (255, 255, 255))
             flat.paste(image, mask=image.getchannel("A"))
