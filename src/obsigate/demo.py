@@ -54,6 +54,8 @@ def prepare_demo_vault(dest: Path | None = None, source: Traversable | None = No
     if dest.is_dir():
         return dest
     if dest.exists() or dest.is_symlink():
+        if dest.is_dir():  # another run renamed its copy into place between the two looks
+            return dest
         raise DemoVaultError(f"demo vault {str(dest)!r} exists and is not a folder: move it away or pick another")
     if not source.is_dir():
         raise DemoVaultError(f"the packaged demo vault is missing ({source}): reinstall obsigate")
