@@ -38,7 +38,7 @@ def binary_type(name: str, data: bytes) -> str:
     if found is not None:
         return found
     guessed = mimetypes.guess_type(name)[0]
-    return "application/octet-stream" if guessed is None or guessed.startswith(_DECODED) else guessed
+    return "application/octet-stream" if guessed is None or is_decoded(guessed) else guessed
 
 
 def text_type(name: str, fallback: str) -> str:
@@ -47,4 +47,4 @@ def text_type(name: str, fallback: str) -> str:
     guessed = mimetypes.guess_type(name)[0]
     if guessed is None:
         return fallback
-    return "text/plain" if guessed.startswith(_DECODED) else guessed
+    return "text/plain" if is_decoded(guessed) else guessed
