@@ -91,6 +91,32 @@ def test_a_resumed_run_streams_into_the_same_message_and_the_tree_keeps_up(
     assert page.watch.problems() == []
 
 
+def test_an_approval_given_before_the_card_s_request_has_ended_keeps_stop_for_the_resumed_run(
+    page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
+) -> None:
+    # the fastest possible person: the page approves in the same task that draws the card, before the request
+    # that brought it has read its end; that end must not take Stop (and the run) away from the resumed request
+    streamed = o.stream_text(["Made ", "it."])
+    streamed.hold = threading.Event()
+    fake.add(o.stream_tool_calls([("c", "create_file", {"vault": "notes", "path": "Quick.md", "content": "q\n"})]), streamed)
+    _open_panel(page, app_server.url)
+    page.evaluate(
+        """() => new MutationObserver((_, obs) => {
+             const b = document.querySelector(".confirm-card button.primary");
+             if (b) { obs.disconnect(); b.click(); }
+           }).observe(document.querySelector(".assistant-log"), {childList: true, subtree: true})"""
+    )
+    _ask(page, "Make Quick")
+    page.wait_for_selector(".confirm-card.approved")
+    page.wait_for_selector(".turn .msg.assistant >> text=Made")  # the resumed run streams, its end held
+    assert page.locator(".assistant-input button[type=submit]").inner_text() == "Stop"
+    streamed.hold.set()
+    page.wait_for_selector(".assistant-input button[type=submit] >> text=Send")
+    assert page.locator(".turn .msg.assistant").inner_text().startswith("Made it.")
+    assert (web_vault / "Quick.md").read_text() == "q\n"
+    assert page.watch.problems() == []
+
+
 def test_a_reload_while_a_run_waits_brings_the_card_back_and_labels_are_honest(
     page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
 ) -> None:

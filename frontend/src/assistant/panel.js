@@ -130,6 +130,7 @@ export function mountAssistant(root, options) {
   const onError = (err) => { if (err?.name !== "AbortError") { c.log.append(errorTurn(t, err)); c.log.scrollTop = c.log.scrollHeight; } };
   let state = initialState();
   let controller = null;
+  let streaming = Promise.resolve(); // the request now streaming, if any: a confirmation's answer waits for its end
   let turn = null; // the streaming request's view
   let postsDrawn = 0;
   let writeTimer = null; // a refresh of the tree and the open note, waiting (WRITE_DEBOUNCE_MS)
@@ -202,7 +203,10 @@ export function mountAssistant(root, options) {
       card.classList.add(yes ? "approved" : "rejected");
       for (const d of card.querySelectorAll("details")) d.open = false; // answered: the run's next words show
 
-      stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths), { resume: owner === turn });
+      const resume = owner === turn;
+      // the request that brought the card may still be closing: the answer's request starts after its end, so
+      // that end cannot take Stop (and the turn) away from the resumed run
+      streaming.then(() => stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths), { resume }));
     };
     approve.addEventListener("click", () => answer(true));
     reject.addEventListener("click", () => answer(false));
@@ -210,7 +214,11 @@ export function mountAssistant(root, options) {
   }
 
   /** Stream one request; `resume`: it continues the open turn (a confirmation's answer), in the same view. */
-  async function stream(agent, body, written = [], { resume = false } = {}) {
+  function stream(agent, body, written = [], options = {}) {
+    streaming = streamNow(agent, body, written, options);
+    return streaming;
+  }
+  async function streamNow(agent, body, written, { resume = false }) {
     controller = new AbortController();
     if (!resume || !turn) {
       turn = turnView(t, render, () => { if (controller) c.log.scrollTop = c.log.scrollHeight; });
