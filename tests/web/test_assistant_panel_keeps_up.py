@@ -98,7 +98,9 @@ def test_an_approval_given_before_the_card_s_request_has_ended_keeps_stop_for_th
     # that brought it has read its end; that end must not take Stop (and the run) away from the resumed request
     streamed = o.stream_text(["Made ", "it."])
     streamed.hold = threading.Event()
-    fake.add(o.stream_tool_calls([("c", "create_file", {"vault": "notes", "path": "Quick.md", "content": "q\n"})]), streamed)
+    fake.add(
+        o.stream_tool_calls([("c", "create_file", {"vault": "notes", "path": "Quick.md", "content": "q\n"})]), streamed
+    )
     _open_panel(page, app_server.url)
     page.evaluate(
         """() => new MutationObserver((_, obs) => {
