@@ -84,6 +84,20 @@ function postView(t, { kind, data }) {
   return h("div", { class: "notice" }, t("assistant.stopped"));
 }
 
+/** The card of a confirmation's `actions` ({label, paths, diff}): `{card, approve, reject}` (the two buttons). */
+function cardView(t, actions) {
+  const n = actions.length;
+  const approve = h("button", { type: "button", class: "primary" }, t("assistant.approve_all", { n }));
+  const reject = h("button", { type: "button" }, t("assistant.reject"));
+  const card = h("div", { class: "confirm-card", role: "group", "aria-label": t("assistant.confirm_title") },
+    h("h3", {}, t("assistant.confirm_title")),
+    h("ol", {}, ...actions.map((a) => h("li", {},
+      h("div", { class: "action-label" }, a.label), h("div", { class: "muted" }, a.paths.join(", ")),
+      h("details", { open: n <= 3 }, h("summary", {}, t("assistant.diff")), diffView(a.diff))))),
+    h("div", { class: "actions" }, approve, reject));
+  return { card, approve, reject };
+}
+
 /** The provider and model pickers with the model's capability badges. Returns `{load, fill, badges}`. */
 function modelsPart(c, t, onError) {
   let models = null;
@@ -189,15 +203,7 @@ export function mountAssistant(root, options) {
    * resumes the run into that message (a card of an older message, if any, starts a new one). */
   function confirmationCard(ev) {
     const owner = turn;
-    const n = ev.actions.length;
-    const approve = h("button", { type: "button", class: "primary" }, t("assistant.approve_all", { n }));
-    const reject = h("button", { type: "button" }, t("assistant.reject"));
-    const card = h("div", { class: "confirm-card", role: "group", "aria-label": t("assistant.confirm_title") },
-      h("h3", {}, t("assistant.confirm_title")),
-      h("ol", {}, ...ev.actions.map((a) => h("li", {},
-        h("div", { class: "action-label" }, a.label), h("div", { class: "muted" }, a.paths.join(", ")),
-        h("details", { open: n <= 3 }, h("summary", {}, t("assistant.diff")), diffView(a.diff))))),
-      h("div", { class: "actions" }, approve, reject));
+    const { card, approve, reject } = cardView(t, ev.actions);
     const answer = (yes) => {
       approve.disabled = reject.disabled = true;
       card.classList.add(yes ? "approved" : "rejected");
