@@ -297,6 +297,10 @@ def test_unknown_conversation_over_rest_is_not_found(assistant: Any) -> None:
     a = assistant()
     response = httpx2.get(f"{a.url}/api/ai/conversations/{'0' * 32}/context")
     assert response.status_code == 404 and response.json()["code"] == "not_found"
+    # an id no conversation can have: 404 as on the plan's route (and every conversation route), not a 400
+    for route in ("context", "plan"):
+        response = httpx2.get(f"{a.url}/api/ai/conversations/{'x' * 5000}/{route}")
+        assert response.status_code == 404 and response.json()["code"] == "not_found", route
 
 
 # --- cached tokens as each wire format reports them ------------------------------------------------------

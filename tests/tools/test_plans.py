@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -234,9 +235,15 @@ def test_an_unreadable_file_is_an_error_and_an_update_keeps_it_aside(rt: ToolRun
     assert exc.code == "plan_unreadable" and exc.details["line"] > 10
     assert path.read_text(encoding="utf-8") == broken  # left as it is
     out = call(rt, "update_plan", {"plan": STEPS[:1]})
-    assert out["revision"] == 1 and "kept as plans/c1.md.unreadable-" in (out["notice"] or "")
+    # the numbering goes on past the broken revision 1 (its hand edit counts as one): never back to 1, where a
+    # writer still holding the revision it read before the person's edit would pass
+    assert out["revision"] == 3 and "kept as plans/c1.md.unreadable-" in (out["notice"] or "")
+    assert error(rt, "update_plan", {"plan": STEPS, "revision": 1}).code == "conflict"
     kept = [p for p in path.parent.iterdir() if p.name.startswith("c1.md.unreadable-")]
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == broken  # nothing lost
+    # a file whose revision line is gone too starts again at 1: nothing says what came before
+    path.write_text("no frontmatter at all\n", encoding="utf-8")
+    assert call(rt, "update_plan", {"plan": STEPS})["revision"] == 1
     for bad in ("no frontmatter\n- [ ] x\n", "---\nrevision: [\n---\n", "---\nrevision: 1\n---\n- [?] x\n",
                 "---\nrevision: two\n---\n"):  # fmt: skip
         with pytest.raises(ServiceError) as caught:
@@ -249,13 +256,15 @@ def test_plans_set_aside_in_the_same_second_are_all_kept(rt: ToolRuntime, monkey
     monkeypatch.setattr(plans, "time", SimpleNamespace(time=lambda: 1_767_225_600.0))
     path = plan_file(rt)
     texts = []
+    revision = 0
     for n in range(3):
-        call(rt, "update_plan", {"plan": STEPS} if n == 0 else {"plan": STEPS, "revision": 1})
+        revision = call(rt, "update_plan", {"plan": STEPS, "revision": revision})["revision"]
         texts.append(path.read_text(encoding="utf-8") + f"\nProse after the steps, edit {n}.\n")
         path.write_text(texts[-1], encoding="utf-8")
         out = call(rt, "update_plan", {"plan": STEPS[:1]})
         aside = "c1.md.unreadable-1767225600" + (f"-{n + 1}" if n else "")
-        assert out["revision"] == 1 and f"kept as plans/{aside}" in (out["notice"] or "")
+        assert out["revision"] == revision + 2 and f"kept as plans/{aside}" in (out["notice"] or "")
+        revision = out["revision"]
     # a folder at the plan's name cannot be hard-linked: it is renamed, still to a free name
     path.unlink()
     (path / "inside").mkdir(parents=True)
@@ -274,10 +283,13 @@ def test_one_plan_per_conversation_a_default_plan_without_one_and_per_user(rt: T
     call(rt, "update_plan", {"plan": STEPS[:1]}, session=None, mode="rest")
     assert plan_file(rt, cid=None).name == f"{DEFAULT_PLAN}.md"
     assert call(rt, "get_plan", {}, session=None, mode="rest")["plan"] == STEPS[:1]
-    # an MCP session id with any visible character: a hashed, plain file name
+    # an MCP session id with any visible character: a hashed, plain file name of the sessions' own, which no
+    # in-app conversation shares (a session named "c1" is not conversation c1)
     odd = "../../etc/x y"
     call(rt, "update_plan", {"plan": STEPS}, session=odd, mode="mcp")
-    assert plan_file(rt, cid=odd).parent == plan_file(rt).parent and plan_file(rt, cid=odd).name.startswith("c-")
+    session_plan = plan_file(rt).parent / f"{plan_name(odd, session=True)}.md"
+    assert session_plan.is_file() and session_plan.name.startswith("mcp-")
+    assert call(rt, "get_plan", {}, session="c1", mode="mcp")["exists"] is False
     # bob, in a conversation with the same id, never sees alice's plan
     assert call(rt, "get_plan", {}, who=BOB)["exists"] is False
     call(rt, "update_plan", {"plan": STEPS[2:]}, who=BOB)
@@ -300,3 +312,26 @@ def test_declarations() -> None:
     assert update.risk.value == "read" and update.annotations["readOnlyHint"] is False  # runs directly, writes
     assert get.annotations["readOnlyHint"] is True
     assert {s.value for s in update.scopes} == {"in_app", "mcp"} and update.label == ("Plan mis à jour", "Plan updated")
+
+
+def test_an_idle_mcp_session_plan_expires_and_nothing_else_does(rt: ToolRuntime) -> None:
+    # a session ends without a word: its plan goes once unused (written or read) for the TTL
+    assert rt.data_dir is not None
+    call(rt, "update_plan", {"plan": STEPS}, session="idle", mode="mcp")
+    call(rt, "update_plan", {"plan": STEPS}, session="busy", mode="mcp")
+    call(rt, "update_plan", {"plan": STEPS})  # conversation c1 (in-app): deleted with it, never swept
+    call(rt, "update_plan", {"plan": STEPS}, session=None, mode="rest")  # the default plan
+    folder = plan_file(rt).parent
+    (folder / "mcp-0123.md.unreadable-1").write_text("a person's text\n", encoding="utf-8")
+    past = time.time() - 7200
+    for p in folder.iterdir():
+        os.utime(p, (past, past))
+    call(rt, "get_plan", {}, session="busy", mode="mcp")  # a read is a use
+    assert plans.sweep_session_plans(rt.data_dir, 3600) == 1
+    left = sorted(p.name for p in folder.iterdir())
+    assert f"{plan_name('idle', session=True)}.md" not in left
+    assert left == sorted(
+        ["c1.md", f"{DEFAULT_PLAN}.md", f"{plan_name('busy', session=True)}.md", "mcp-0123.md.unreadable-1"]
+    )
+    assert call(rt, "get_plan", {}, session="idle", mode="mcp")["exists"] is False
+    assert plans.sweep_session_plans(None, 3600) == 0  # no data dir: nothing to do

@@ -61,9 +61,9 @@ from obsigate.auth.users import UserStore
 from obsigate.mcp.auth import transport_security
 from obsigate.mcp.mount import mount_mcp
 from obsigate.tools import api as tools_api  # noqa: F401 — registers the tool catalog
-from obsigate.tools.api import ToolRuntime
+from obsigate.tools.api import ToolRuntime, expire_session_leftovers
 
-#: How often the server deletes the file space's expired files (``services/user_files.FileSpace.expire``).
+#: How often the server deletes what ended sessions left (expired files, idle MCP session plans).
 FILES_SWEEP_S = 600.0
 
 log = logging.getLogger("obsigate.housekeeping")
@@ -81,10 +81,10 @@ async def _every(every_s: float, job: Callable[[], object], what: str) -> None:
 
 
 async def expire_files_forever(runtime: ToolRuntime, every_s: float = FILES_SWEEP_S) -> None:
-    """Delete the file space's expired files every ``every_s`` seconds, off the event loop, until cancelled (a
-    failed sweep is logged and the next one runs)."""
-    if runtime.files is not None:
-        await _every(every_s, runtime.files.expire, "expiring the file space's files")
+    """Delete the file space's expired files and idle MCP sessions' plans (``expire_session_leftovers``) every
+    ``every_s`` seconds, off the event loop, until cancelled (a failed sweep is logged and the next one runs)."""
+    if runtime.data_dir is not None:
+        await _every(every_s, lambda: expire_session_leftovers(runtime), "expiring sessions' files and plans")
 
 
 async def sign_journal_forever(runtime: ToolRuntime, every_s: float) -> None:

@@ -25,7 +25,16 @@ from obsigate.agent.loop import Emit
 from obsigate.api.deps import Ctx, CurrentPrincipal
 from obsigate.api.routes_ai_images import ImageBody, image_inputs
 from obsigate.api.routes_write import Write, check_same_site
-from obsigate.tools.api import BadRequest, PayloadTooLarge, ServiceError, Unavailable, call_tool, parse
+from obsigate.tools.api import (
+    MAX_CONVERSATION_ID,
+    BadRequest,
+    NotFound,
+    PayloadTooLarge,
+    ServiceError,
+    Unavailable,
+    call_tool,
+    parse,
+)
 
 router = APIRouter(prefix="/api/ai", tags=["assistant"])
 log = logging.getLogger("obsigate.assistant")
@@ -205,7 +214,10 @@ async def conversation(
 async def conversation_context(ctx: Ctx, conversation_id: str) -> dict[str, Any]:
     """The context gauge through the tool layer (``get_context_usage``): ``{model, window, used, reserved, total,
     percent, level, source, breakdown, last_usage, totals}`` (docs/assistant.md "Context gauge"); 404 when the
-    conversation is not yours."""
+    conversation is not yours, or its id is one no conversation has (over the tool's 64 characters: 404 as on
+    every other conversation route, not the tool's 400)."""
+    if len(conversation_id) > MAX_CONVERSATION_ID:
+        raise NotFound("no such conversation", hint="GET /api/ai/conversations lists yours")
     return await call_tool(ctx, "get_context_usage", {"conversation_id": conversation_id})
 
 

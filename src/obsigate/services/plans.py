@@ -55,6 +55,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -86,6 +87,11 @@ MAX_FILE_BYTES = 256 * 1024
 #: The plan of calls that belong to no conversation (REST, stateless MCP): one per user.
 DEFAULT_PLAN = "_default"
 PLANS_DIR = "plans"
+#: The names of MCP sessions' plans (:func:`plan_name`): a session has no delete, so they expire instead.
+SESSION_PREFIX = "mcp-"
+#: How long an MCP session's plan outlives its last use when the server has no file space (whose TTL it takes).
+SESSION_TTL_S = 24 * 3600
+_SESSION_FILE = re.compile(r"mcp-[0-9a-f]{32}\.md")
 #: How many names :func:`_set_aside` tries for the unreadable files of one second.
 _ASIDE_TRIES = 1000
 #: ``os.link`` errors that mean "no hard link here" (as in ``domain/storage/atomic.py``): rename instead.
@@ -139,12 +145,16 @@ class _Parsed:
     body: str
 
 
-def plan_name(conversation: str | None) -> str:
+def plan_name(conversation: str | None, *, session: bool = False) -> str:
     """The file name (without ``.md``) of ``conversation``'s plan: the id itself when it is a plain name
-    (letters, digits, ``_``, ``-``; up to 100), else ``c-`` and the first 32 hex digits of its SHA-256 (an MCP
-    session id may hold any visible character); :data:`DEFAULT_PLAN` for ``None``."""
+    (letters, digits, ``_``, ``-``; up to 100), else ``c-`` and the first 32 hex digits of its SHA-256;
+    :data:`DEFAULT_PLAN` for ``None``. ``session``: ``conversation`` is an MCP session id (any visible
+    character): :data:`SESSION_PREFIX` and its hash, a name of its own that no in-app conversation can take and
+    that :func:`sweep_session_plans` expires."""
     if conversation is None:
         return DEFAULT_PLAN
+    if session:
+        return SESSION_PREFIX + hashlib.sha256(conversation.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     if _SAFE_ID.fullmatch(conversation):
         return conversation
     return "c-" + hashlib.sha256(conversation.encode("utf-8", "surrogatepass")).hexdigest()[:32]
@@ -356,6 +366,26 @@ def _set_aside(dir_fd: int, name: str) -> str | None:
     raise FileExistsError(errno.EEXIST, f"{_ASIDE_TRIES} names to keep the plan aside are taken", name)
 
 
+#: The revision line of a plan's frontmatter, found even where the rest of the file cannot be parsed.
+_REVISION_LINE = re.compile(rb"^revision:[ \t]*(\d{1,12})[ \t]*\r?$", re.MULTILINE)
+
+
+def _revision_in(dir_fd: int, name: str) -> int:
+    """The revision a plan file set aside as unreadable still says (its first ``revision:`` line within
+    :data:`MAX_FILE_BYTES`), or 0 when it says none or cannot be read (not a regular file, a symlink)."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
+    except OSError:
+        return 0
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return 0
+        found = _REVISION_LINE.search(os.read(fd, MAX_FILE_BYTES))
+    finally:
+        os.close(fd)
+    return int(found.group(1)) if found else 0
+
+
 def _view(parsed: _Parsed | None) -> PlanView:
     if parsed is None:
         return PlanView(exists=False)
@@ -366,17 +396,21 @@ def _view(parsed: _Parsed | None) -> PlanView:
     )  # fmt: skip
 
 
-def get_plan(data_dir: Path | None, user: str, conversation: str | None) -> PlanView:
-    """``user``'s plan of ``conversation`` (``None``: the default plan), read from its file now.
+def get_plan(data_dir: Path | None, user: str, conversation: str | None, *, session: bool = False) -> PlanView:
+    """``user``'s plan of ``conversation`` (``None``: the default plan; ``session``: an MCP session's, see
+    :func:`plan_name`), read from its file now. Reading a session's plan is a use: it keeps it from expiring.
 
     Raises:
         PlanUnreadable: ``plan_unreadable`` (see :func:`parse_plan`); the file is left as it is.
         Unavailable: no data dir.
     """
     folder = _plans_dir(data_dir, user)
-    name = plan_name(conversation) + ".md"
+    name = plan_name(conversation, session=session) + ".md"
     with _locked(folder) as fd:
         text = _read(fd, name)
+        if session and text is not None:
+            with contextlib.suppress(OSError):  # gone since, or a read-only disk: the read still answers
+                os.utime(name, dir_fd=fd, follow_symlinks=False)
     return _view(parse_plan(text) if text is not None else None)
 
 
@@ -433,16 +467,18 @@ def update_plan(
     explanation: str | None = None,
     revision: int | None = None,
     by: Literal["assistant", "person"] = "assistant",
+    session: bool = False,
 ) -> PlanView:
     """Replace ``user``'s plan of ``conversation`` with ``steps`` (the whole plan), as written by ``by``.
 
+    ``session``: ``conversation`` is an MCP session id (:func:`plan_name`).
     ``explanation``: kept exactly as sent (blank lines, spaces and list-looking lines included; never a step);
     ``None``, empty or only whitespace: no explanation.
     ``revision``: the revision the caller read (``get_plan``, or the last update's result); another one than the
     plan's current revision is refused. Without it, the update goes through only when there is no plan yet or
     the assistant wrote it last (a person's edit since must have been read first). An unreadable file is moved
     aside first (``<name>.md.unreadable-<unix time>``, a ``-2``... suffix when that name is taken; never over
-    a file) and the notice says so.
+    a file) and the notice says so; the new plan's revision goes on from the one that file still names.
 
     Returns:
         The plan as written (``revision`` one more than before).
@@ -454,9 +490,9 @@ def update_plan(
     """
     check_steps(steps, explanation)
     folder = _plans_dir(data_dir, user)
-    name = plan_name(conversation) + ".md"
+    name = plan_name(conversation, session=session) + ".md"
     with _locked(folder) as fd:
-        notice = None
+        notice, floor = None, 0
         try:
             text = _read(fd, name)
             parsed = parse_plan(text) if text is not None else None
@@ -467,7 +503,13 @@ def update_plan(
                 raise exc from err
             kept = f"it was kept as plans/{aside}" if aside else "it was gone when it was to be kept aside"
             parsed, notice = None, f"the plan file could not be read ({exc.message}); {kept}"
+            # numbering goes on past the broken file's (its hand edit counts as one, as a readable edit does):
+            # a writer still holding a revision read before it is refused, never matched by a restart at 1
+            said = _revision_in(fd, aside) if aside else 0
+            floor = said + 1 if said else 0
         current = _view(parsed)
+        if floor:
+            current = current.model_copy(update={"revision": floor})
         if revision is not None and current.exists and revision != current.revision:
             raise Conflict(
                 f"the plan is at revision {current.revision}, not {revision}: it changed since you read it",
@@ -505,3 +547,35 @@ def delete_plan(data_dir: Path | None, user: str, conversation: str) -> bool:
         except FileNotFoundError:
             return False
     return True
+
+
+def sweep_session_plans(data_dir: Path | None, older_than_s: float, *, now: float | None = None) -> int:
+    """Delete every user's MCP session plans (:data:`SESSION_PREFIX`) not used (written or read) for
+    ``older_than_s`` seconds: a session ends without a word, so its plan expires like its files. Plans of
+    in-app conversations (deleted with them), default plans and files set aside as unreadable (a person's text)
+    are never touched. Returns how many went. Nothing to do without a data dir or a ``users`` folder.
+
+    Raises:
+        OSError: the ``users`` folder cannot be listed (a user's folder that cannot be is skipped).
+    """
+    users = data_dir / "users" if data_dir is not None else None
+    if users is None or not users.is_dir():
+        return 0
+    cutoff = (time.time() if now is None else now) - older_than_s
+    gone = 0
+    for entry in os.scandir(users):
+        if not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            with _locked(Path(entry.path) / PLANS_DIR) as fd:
+                for name in os.listdir(fd):
+                    if not _SESSION_FILE.fullmatch(name):
+                        continue
+                    with contextlib.suppress(FileNotFoundError):
+                        info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                        if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                            os.unlink(name, dir_fd=fd)
+                            gone += 1
+        except OSError:  # no plans folder, or one swapped for a symlink: nothing of ours to sweep there
+            continue
+    return gone

@@ -16,6 +16,7 @@ from __future__ import annotations
 from obsigate.tools import catalog
 from obsigate.tools.audit import shown_value
 from obsigate.tools.budget import fit_to_budget
+from obsigate.tools.catalog.context_usage import MAX_CONVERSATION_ID
 from obsigate.tools.confirm.flow import Answer, Proposal, proposal_of, settle, strip_secret_fields
 from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_tool, call_tool_output, offered_tools, visible_tools
@@ -43,6 +44,7 @@ from obsigate.tools.operations import (
     delete_user_file,
     download_file,
     download_user_file,
+    expire_session_leftovers,
     list_user_files,
     read_file_resource,
     upload_user_file,
@@ -59,6 +61,7 @@ __all__ = [
     "FILE_RESOURCE_TEMPLATE",
     "FILE_TEMPLATE",
     "FILE_URI_PREFIX",
+    "MAX_CONVERSATION_ID",
     "MAX_VALUES",
     "REGISTRY",
     "VAULT_TEMPLATE",
@@ -93,6 +96,7 @@ __all__ = [
     "download_file",
     "download_user_file",
     "error_body",
+    "expire_session_leftovers",
     "fit_to_budget",
     "get_prompt",
     "internal_error",

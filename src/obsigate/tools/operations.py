@@ -14,7 +14,7 @@ import anyio
 
 from obsigate.services import plans
 from obsigate.tools.catalog.user_files import FILE_RESOURCE_TEMPLATE
-from obsigate.tools.context import ToolContext
+from obsigate.tools.context import ToolContext, ToolRuntime
 from obsigate.tools.dispatch import call_operation, call_tool
 from obsigate.tools.kinds import Kind
 
@@ -164,3 +164,12 @@ async def delete_conversation_plan(ctx: ToolContext, conversation: str) -> bool:
     if ctx.runtime.data_dir is None:
         return False
     return await anyio.to_thread.run_sync(plans.delete_plan, ctx.runtime.data_dir, ctx.principal.name, conversation)
+
+
+def expire_session_leftovers(runtime: ToolRuntime) -> int:
+    """Delete what ended sessions left behind: the file space's expired files and the plans of MCP sessions idle
+    for the file space's TTL (``OBSIGATE_FILES_TTL``; 24 h without a file space). Blocking: run it in a worker
+    thread. Returns how many files and plans went."""
+    gone = runtime.files.expire() if runtime.files is not None else 0
+    ttl = runtime.files.ttl_s if runtime.files is not None else plans.SESSION_TTL_S
+    return gone + plans.sweep_session_plans(runtime.data_dir, ttl)

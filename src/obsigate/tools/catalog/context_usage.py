@@ -27,8 +27,14 @@ from obsigate.tools.registry import Scope, ToolArgs, ToolOutput, tool
 ORDER = 47
 
 
+#: The longest conversation id the tool takes (the assistant's ids are far shorter).
+MAX_CONVERSATION_ID = 64
+
+
 class ContextUsageArgs(ToolArgs):
-    conversation_id: str | None = Field(None, min_length=1, max_length=64, description="Default: this conversation.")
+    conversation_id: str | None = Field(
+        None, min_length=1, max_length=MAX_CONVERSATION_ID, description="Default: this conversation."
+    )
 
 
 class ContextUsageResult(ToolOutput):

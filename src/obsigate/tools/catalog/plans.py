@@ -3,7 +3,8 @@
 The plan is the assistant's own scratch space, kept in the caller's own space (``services/plans.py``), never in a
 vault: so both tools are ``read``-risk and run directly, without a proposal or a confirmation, and
 ``own_space`` keeps update_plan's MCP annotations honest (not read-only). One plan per conversation
-(``ctx.session_id``: the in-app conversation, the MCP session); a call without one (REST, stateless MCP) uses the
+(``ctx.session_id``: the in-app conversation, or the MCP session, whose plan has a name of its own and expires
+after the file space's TTL: ``services.plans.sweep_session_plans``); a call without one (REST, stateless MCP) uses the
 caller's default plan. Offered to the in-app assistant and over MCP; no REST route of their own: the web app
 reads and edits a conversation's plan at ``/api/ai/conversations/{id}/plan`` (``api/routes_ai.py``), which runs
 these same tools.
@@ -56,11 +57,11 @@ def update_plan(ctx: ToolContext, args: UpdatePlanArgs) -> PlanView:
         ctx.runtime.data_dir, ctx.principal.name, ctx.session_id,
         [PlanStep(step=s.step, status=s.status) for s in args.plan],
         explanation=args.explanation, revision=args.revision,
-        by="assistant" if ctx.mode in MODEL_FRONTS else "person",
+        by="assistant" if ctx.mode in MODEL_FRONTS else "person", session=ctx.mode == "mcp",
     )  # fmt: skip
 
 
 @tool("get_plan", title="Read the plan", label=("Plan consulté", "Plan read"))
 def get_plan(ctx: ToolContext, args: GetPlanArgs) -> PlanView:
     """Your plan as saved now (the person may have edited it), with its revision."""
-    return svc.get_plan(ctx.runtime.data_dir, ctx.principal.name, ctx.session_id)
+    return svc.get_plan(ctx.runtime.data_dir, ctx.principal.name, ctx.session_id, session=ctx.mode == "mcp")
