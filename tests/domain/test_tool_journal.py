@@ -315,6 +315,27 @@ def test_sign_tail_signs_only_what_is_unsigned(tmp_path: Path) -> None:
     assert journal.sign_tail()["seq"] == 14  # type: ignore[index]
 
 
+def test_a_deleted_time_based_checkpoint_is_found(tmp_path: Path) -> None:
+    # the server's timer signs tails between the multiples of the interval: each checkpoint names the one before
+    # it, so taking one out from between two others is seen even though the rows stay covered
+    journal = filled(tmp_path, 13)
+    journal.sign_tail()  # 13
+    for n in range(14, 18):
+        journal.append(entry(n))
+    journal.sign_tail()  # 17
+    for n in range(18, 23):
+        journal.append(entry(n))  # 20: a multiple
+    journal.close()  # 22
+    journal = ToolJournal(tmp_path, checkpoint_every=10)
+    assert journal.verify().ok and [r["prev"] for r in journal._rows("SELECT prev FROM checkpoints ORDER BY seq")] == [
+        0, 10, 13, 17, 20,
+    ]  # fmt: skip
+    db(tmp_path).execute("DELETE FROM checkpoints WHERE seq = 13")
+    report = journal.verify()
+    assert [(f.kind, f.seq) for f in report.findings] == [("deleted", 13)], report.findings
+    assert report.findings[0].message == "the checkpoint at 13 that checkpoint 17 follows is gone"
+
+
 def test_a_reader_changes_nothing_and_cannot_write(tmp_path: Path) -> None:
     filled(tmp_path, 25).close()
     for path in tmp_path.iterdir():
@@ -332,7 +353,10 @@ def test_a_reader_changes_nothing_and_cannot_write(tmp_path: Path) -> None:
     assert not (tmp_path / "none").exists()
 
 
-@pytest.mark.parametrize(("column", "value"), [("signature", "00" * 64), ("every", 7), ("row_hash", "ab" * 32)])
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("signature", "00" * 64), ("every", 7), ("row_hash", "ab" * 32), ("ts", "2020-01-01T00:00:00Z"), ("prev", 0)],
+)
 def test_an_edited_checkpoint_is_a_bad_signature_and_blames_no_row(tmp_path: Path, column: str, value: object) -> None:
     filled(tmp_path, 30).close()
     db(tmp_path).execute(f"UPDATE checkpoints SET {column} = ? WHERE seq = 20", (value,))

@@ -14,8 +14,9 @@ Design (``shared/reference/arsenal.md`` §c, issue 21 item 3):
   result is kept by digest (and ``result_file_id`` when the file space stored it), never dropped.
 - Rows have a ``kind``: ``call`` (one per call, its outcome), ``intent`` (written before a mutation runs: the
   proof the journal is writable, see ``tools/door.py``) and ``event`` (a start-up change recovery).
-- Every ``checkpoint_every`` rows, and at :meth:`ToolJournal.close`, a checkpoint row signs
-  ``(seq, row_hash, key_id)`` with Ed25519 (key ``journal_signing.key`` 0600, public key exported to
+- Every ``checkpoint_every`` rows, at :meth:`ToolJournal.close` and on the server's timer, a checkpoint row
+  signs ``(seq, row_hash, ts, key_id, every, prev)`` with Ed25519 (``prev``: the checkpoint before it, so none
+  can be removed from between two others unseen) (key ``journal_signing.key`` 0600, public key exported to
   ``journal_signing.pub``); the newest checkpoint is also written to ``journal.head`` (outside the table), so a
   cut-off tail and a chain rebuilt without the key are found.
 - A turn's ``cumulative_hash`` (:meth:`ToolJournal.turn_hash`): ``h0 = sha256("turn\\0" conversation "\\0"
@@ -124,6 +125,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     ts TEXT NOT NULL,
     key_id TEXT NOT NULL,
     every INTEGER NOT NULL,
+    prev INTEGER NOT NULL,
     signature TEXT NOT NULL
 );
 """
@@ -135,7 +137,10 @@ HASHED = (
     "duration_ms", "result_digest", "result_size", "result_content", "result_file_id",
 )  # fmt: skip
 _COLUMNS = (*HASHED, "prev_hash", "row_hash")
-_CHECKPOINT_COLUMNS = ("seq", "row_hash", "ts", "key_id", "every", "signature")
+_CHECKPOINT_COLUMNS = ("seq", "row_hash", "ts", "key_id", "every", "prev", "signature")
+#: What a checkpoint's signature covers: all of it but the signature (``ts`` too: a checkpoint's time cannot be
+#: moved; ``prev``, the checkpoint before it: none can be removed from between two others unseen).
+_SIGNED_FIELDS = _CHECKPOINT_COLUMNS[:-1]
 
 
 def _default(value: Any) -> Any:
@@ -353,7 +358,7 @@ class ToolJournal:
         conn.executescript(_SCHEMA)
         if self.read_head() is None and conn.execute("SELECT 1 FROM tool_journal LIMIT 1").fetchone() is None:
             # a new journal's head names the genesis: from now on a missing head is always a finding
-            atomic_write(self.data_dir / HEAD_FILE, canonical_json(self._signed(0, GENESIS)) + b"\n", mode=0o600)
+            atomic_write(self.data_dir / HEAD_FILE, canonical_json(self._signed(0, GENESIS, 0)) + b"\n", mode=0o600)
 
     def _setup(
         self, data_dir: Path, checkpoint_every: int, keep_content: bool, busy_timeout_s: float, *, read_only: bool
@@ -527,19 +532,25 @@ class ToolJournal:
             self._write_head(checkpoint)
         return AppendedRow(seq, row["row_hash"])
 
-    def _signed(self, seq: int, rh: str) -> dict[str, Any]:
-        """A checkpoint of row ``seq`` (hash ``rh``): signed over ``(seq, row_hash, key_id, every)``, ``every``
-        being the interval in force, so verify knows where the next one is due even after the setting changed."""
-        every = self.checkpoint_every
-        body = canonical_json({"seq": seq, "row_hash": rh, "key_id": self.key_id, "every": every})
-        signature = self._writer()[0].sign(body).hex()
-        return {"seq": seq, "row_hash": rh, "ts": _now(), "key_id": self.key_id, "every": every, "signature": signature}
+    def _signed(self, seq: int, rh: str, prev: int) -> dict[str, Any]:
+        """A checkpoint of row ``seq`` (hash ``rh``) following the checkpoint at ``prev`` (0: none), signed over
+        every field (:data:`_SIGNED_FIELDS`); ``every`` is the interval in force, so verify knows where the next
+        one is due even after the setting changed."""
+        cp: dict[str, Any] = {
+            "seq": seq, "row_hash": rh, "ts": _now(), "key_id": self.key_id, "every": self.checkpoint_every,
+            "prev": prev,
+        }  # fmt: skip
+        cp["signature"] = self._writer()[0].sign(canonical_json(cp)).hex()
+        return cp
 
     def _insert_checkpoint(self, conn: sqlite3.Connection, seq: int, rh: str) -> dict[str, Any]:
-        cp = self._signed(seq, rh)
+        """Sign row ``seq`` in ``conn``'s transaction (replacing a checkpoint of another interval or key there)."""
+        prev = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM checkpoints WHERE seq < ?", (seq,)).fetchone()[0]
+        cp = self._signed(seq, rh, prev)
         conn.execute(
-            "INSERT OR REPLACE INTO checkpoints (seq, row_hash, ts, key_id, every, signature) VALUES (?, ?, ?, ?, ?, ?)",
-            (cp["seq"], cp["row_hash"], cp["ts"], cp["key_id"], cp["every"], cp["signature"]),
+            f"INSERT OR REPLACE INTO checkpoints ({', '.join(_CHECKPOINT_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(_CHECKPOINT_COLUMNS))})",
+            [cp[c] for c in _CHECKPOINT_COLUMNS],
         )
         return cp
 
@@ -570,7 +581,7 @@ class ToolJournal:
             if last is None:
                 conn.execute("ROLLBACK")
                 return None
-            names = ("seq", "row_hash", "ts", "key_id", "every", "signature")
+            names = _CHECKPOINT_COLUMNS
             found = conn.execute(f"SELECT {', '.join(names)} FROM checkpoints WHERE seq = ?", (last[0],)).fetchone()
             cp = dict(zip(names, found, strict=True)) if found else None
             if cp is None or cp["every"] != self.checkpoint_every or cp["key_id"] != self.key_id:
@@ -844,9 +855,7 @@ class ToolJournal:
 
     def _signature_ok(self, key: Ed25519PublicKey, cp: dict[str, Any]) -> bool:
         try:
-            body = canonical_json(
-                {"seq": int(cp["seq"]), "row_hash": cp["row_hash"], "key_id": cp["key_id"], "every": int(cp["every"])}
-            )
+            body = canonical_json({f: cp[f] for f in _SIGNED_FIELDS})
             key.verify(bytes.fromhex(cp["signature"]), body)
         except (InvalidSignature, KeyError, ValueError, TypeError):
             return False
@@ -861,6 +870,7 @@ class ToolJournal:
         good = 0
         every = self.checkpoint_every
         due = every
+        before = 0  # the seq of the checkpoint row before this one (0: none)
         for cp in self._rows("SELECT * FROM checkpoints ORDER BY seq"):
             seq = cp["seq"]
             if not good and self._signature_ok(key, cp):  # the first one was due at its own interval
@@ -871,6 +881,14 @@ class ToolJournal:
             if not self._signature_ok(key, cp):  # the rows may be intact: it is the checkpoint that fails
                 findings.append(Finding("bad_signature", seq, f"checkpoint at seq {seq}: " + _bad_signature(key, cp)))
                 return good
+            if cp["prev"] > before:  # signed: the checkpoint it follows was removed
+                why = f"the checkpoint at {cp['prev']} that checkpoint {seq} follows is gone"
+                findings.append(Finding("deleted", cp["prev"], why))
+                return good
+            if cp["prev"] < before:  # a checkpoint row that was not there when this one was signed
+                findings.append(Finding("inserted", before, f"checkpoint {before} was not there when {seq} was signed"))
+                return good
+            before = seq
             if seq > last_seq:
                 findings.append(
                     Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing (signed checkpoint: {seq})")
