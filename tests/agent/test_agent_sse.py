@@ -10,6 +10,7 @@ import threading
 import time
 from typing import Any
 
+import anyio
 import httpx2
 from fakes import gemini_replies as g
 from fakes import openai_replies as o
@@ -208,6 +209,42 @@ def test_a_paused_run_survives_a_restart_and_expires(assistant: Any, live_server
     expired = b.agent({"run_id": late, "confirm_all": True})
     assert expired.status == 409 and expired.body["code"] == "run_expired" and not (a.vault / "Late.md").exists()
     assert b.agent({"run_id": "nope", "confirm_all": True}).body["code"] == "not_found"
+
+
+def test_a_hang_up_after_the_card_leaves_the_run_waiting(assistant: Any) -> None:
+    # the card is the run's question: a reload or a lost connection once it was sent (before `done`) stops
+    # nothing, and the reopened conversation brings the card back (a CI flake of the panel's reload test)
+    a = assistant()
+    a.fake.add(
+        o.stream_tool_calls([("c1", "create_file", {"vault": "notes", "path": "Kept.md", "content": "k"})]),
+        o.stream_text(["made"]),
+    )
+    core = a.server.app.state.assistant
+    real_anchor, hung_up = core._anchor, threading.Event()
+
+    async def late_anchor(*args: Any) -> None:  # the step between the card and `done`, made slow enough to hang up
+        await anyio.to_thread.run_sync(hung_up.wait, 10)
+        await anyio.sleep(0.5)
+        await real_anchor(*args)
+
+    core._anchor = late_anchor
+    with httpx2.Client(timeout=30) as client:
+        with client.stream("POST", f"{a.url}/api/ai/bookslm/agent", json=ASK) as response:
+            lines = response.iter_lines()
+            while not next(lines).startswith("event: confirmation"):
+                pass
+    hung_up.set()
+    deadline = time.monotonic() + 10
+    while a.get("/api/ai/conversations").json()["conversations"] == [] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cid = a.get("/api/ai/conversations").json()["conversations"][0]["id"]
+    time.sleep(1.0)  # the server has seen the hang-up and finished with the request
+    core._anchor = real_anchor
+    shown = a.get(f"/api/ai/conversations/{cid}").json()
+    assert shown["waiting"] is not None, shown["messages"]
+    assert not any("Stopped." in (m.get("content") or "") for m in shown["messages"])
+    resumed = a.agent({"run_id": shown["waiting"]["run_id"], "confirm_all": True})
+    assert resumed.one("done")["stopped"] == "completed" and (a.vault / "Kept.md").read_text() == "k"
 
 
 def test_stop_cancels_the_provider_request_and_keeps_what_was_said(assistant: Any) -> None:

@@ -243,10 +243,15 @@ class Assistant:
     async def _stopped(
         self, principal: Principal, cid: str, language: str, loop: RunLoop | None, run: Run | None
     ) -> None:
-        """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker."""
+        """Record a stop: answer the interrupted turn's calls, keep the streamed text, end with the marker. A run
+        already paused (its card sent, the request cut before ``done``: a reload, a lost connection) is not
+        stopped: it waits for the person's answer, and the reopened conversation shows its card again."""
         with anyio.CancelScope(shield=True):
             if run is not None:
                 await self._anchor(principal, run)
+                paused = self.store.waiting(principal.name, cid)
+                if paused is not None and paused.id == run.id:
+                    return
             tail: list[dict[str, Any]] = []
             if run is not None and run.turn and not run.text_actions:  # cleared once its results are stored
                 tail += RunLoop.tool_messages(run)
