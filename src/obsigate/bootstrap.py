@@ -30,6 +30,7 @@ from obsigate.domain.storage.read_only import connect_read_only
 from obsigate.domain.storage.tool_journal import JournalEntry, ToolJournal
 from obsigate.domain.vault import Vault
 from obsigate.domain.versions import VERSION_KEY_BYTES, FileVersions
+from obsigate.services import plans
 from obsigate.services.mutation_exec import recover, sweep_temps
 from obsigate.services.net.guard import NetPolicy
 from obsigate.services.net.web import WebAccess
@@ -227,6 +228,10 @@ def build_runtime(
         data_dir, max_bytes=settings.files_max_bytes, quota_bytes=settings.files_quota_bytes, ttl_s=settings.files_ttl
     )
     files.sweep()  # what expired while the server was down, and the leftovers of a put a kill cut short
+    try:  # MCP sessions' plans idle as long: the periodic sweep's first round is minutes away
+        plans.sweep_session_plans(data_dir, settings.files_ttl)
+    except OSError as exc:
+        log.warning("idle MCP session plans were not swept at start: %s", exc)
     return ToolRuntime(
         workspace=workspace,
         journal=journal,

@@ -232,23 +232,50 @@ def test_an_unreadable_file_is_an_error_and_an_update_keeps_it_aside(rt: ToolRun
     broken = path.read_text(encoding="utf-8") + "\nSome prose the person wrote after the steps.\n"
     path.write_text(broken, encoding="utf-8")
     exc = error(rt, "get_plan", {})
-    assert exc.code == "plan_unreadable" and exc.details["line"] > 10
+    # the hand edit counts as a revision (1 + 1), which the error names: what an update must send
+    assert exc.code == "plan_unreadable" and exc.details["line"] > 10 and exc.details["revision"] == 2
+    assert "revision 2" in (exc.hint or "")
     assert path.read_text(encoding="utf-8") == broken  # left as it is
-    out = call(rt, "update_plan", {"plan": STEPS[:1]})
-    # the numbering goes on past the broken revision 1 (its hand edit counts as one): never back to 1, where a
-    # writer still holding the revision it read before the person's edit would pass
+    # a writer that read the plan before the edit is stale, and so is the model's update without a revision
+    for stale in ({"plan": STEPS, "revision": 1}, {"plan": STEPS, "revision": 99}, {"plan": STEPS}):
+        refused = error(rt, "update_plan", stale)
+        assert refused.code == "conflict" and refused.details["revision"] == 2, stale
+        assert path.read_text(encoding="utf-8") == broken  # refused before anything moved
+    out = call(rt, "update_plan", {"plan": STEPS[:1], "revision": 2})
     assert out["revision"] == 3 and "kept as plans/c1.md.unreadable-" in (out["notice"] or "")
-    assert error(rt, "update_plan", {"plan": STEPS, "revision": 1}).code == "conflict"
+    assert error(rt, "update_plan", {"plan": STEPS, "revision": 2}).code == "conflict"
     kept = [p for p in path.parent.iterdir() if p.name.startswith("c1.md.unreadable-")]
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == broken  # nothing lost
-    # a file whose revision line is gone too starts again at 1: nothing says what came before
+    # the person's own edit (the panel, REST) without a revision replaces it; the next revision goes on
     path.write_text("no frontmatter at all\n", encoding="utf-8")
-    assert call(rt, "update_plan", {"plan": STEPS})["revision"] == 1
+    assert error(rt, "get_plan", {}).details["revision"] == 1  # it names none: 0 + 1
+    assert call(rt, "update_plan", {"plan": STEPS}, mode="rest")["revision"] == 2
     for bad in ("no frontmatter\n- [ ] x\n", "---\nrevision: [\n---\n", "---\nrevision: 1\n---\n- [?] x\n",
                 "---\nrevision: two\n---\n"):  # fmt: skip
         with pytest.raises(ServiceError) as caught:
             parse_plan(bad)
         assert caught.value.code == "plan_unreadable"
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "at"),
+    [
+        ("revision: 5 # by hand", 6),  # valid YAML with a comment: the unreadable part is the body
+        ("revision: 9999999999999", 10_000_000_000_000),
+        ('revision: "5"', 6),
+        ("revision: 5\nbroken: [", 6),  # YAML that does not parse: the revision line still counts
+        ("status: x", 1),  # none in the frontmatter...
+    ],
+)
+def test_an_unreadable_file_stands_at_the_revision_its_frontmatter_names(
+    rt: ToolRuntime, frontmatter: str, at: int
+) -> None:
+    path = plan_file(rt)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # ...and a revision line in the body is not the plan's (prose after the steps makes the file unreadable)
+    path.write_text(f"---\n{frontmatter}\n---\n# Plan\n\n- [ ] a\n\nrevision: 77\n", encoding="utf-8")
+    assert error(rt, "get_plan", {}).details["revision"] == at
+    assert call(rt, "update_plan", {"plan": STEPS, "revision": at})["revision"] == at + 1
 
 
 def test_plans_set_aside_in_the_same_second_are_all_kept(rt: ToolRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -261,14 +288,14 @@ def test_plans_set_aside_in_the_same_second_are_all_kept(rt: ToolRuntime, monkey
         revision = call(rt, "update_plan", {"plan": STEPS, "revision": revision})["revision"]
         texts.append(path.read_text(encoding="utf-8") + f"\nProse after the steps, edit {n}.\n")
         path.write_text(texts[-1], encoding="utf-8")
-        out = call(rt, "update_plan", {"plan": STEPS[:1]})
+        out = call(rt, "update_plan", {"plan": STEPS[:1], "revision": revision + 1})
         aside = "c1.md.unreadable-1767225600" + (f"-{n + 1}" if n else "")
         assert out["revision"] == revision + 2 and f"kept as plans/{aside}" in (out["notice"] or "")
         revision = out["revision"]
     # a folder at the plan's name cannot be hard-linked: it is renamed, still to a free name
     path.unlink()
     (path / "inside").mkdir(parents=True)
-    out = call(rt, "update_plan", {"plan": STEPS[:1]})
+    out = call(rt, "update_plan", {"plan": STEPS[:1], "revision": 1})  # it names no revision: 0 + 1
     assert "kept as plans/c1.md.unreadable-1767225600-4" in (out["notice"] or "")
     kept = sorted(p.name for p in path.parent.iterdir() if p.name.startswith("c1.md.unreadable-"))
     assert kept == ["c1.md.unreadable-1767225600"] + [f"c1.md.unreadable-1767225600-{n}" for n in (2, 3, 4)]
@@ -335,3 +362,21 @@ def test_an_idle_mcp_session_plan_expires_and_nothing_else_does(rt: ToolRuntime)
     )
     assert call(rt, "get_plan", {}, session="idle", mode="mcp")["exists"] is False
     assert plans.sweep_session_plans(None, 3600) == 0  # no data dir: nothing to do
+
+
+def test_the_sweep_follows_no_symlink_out_of_the_data_dir(rt: ToolRuntime, tmp_path: Path) -> None:
+    assert rt.data_dir is not None
+    outside = tmp_path / "outside"
+    victim = outside / "users" / "eve" / "plans" / f"{plan_name('s', session=True)}.md"
+    victim.parent.mkdir(parents=True)
+    victim.write_text("not ours\n", encoding="utf-8")
+    os.utime(victim, (0, 0))
+    rt.data_dir.mkdir(parents=True, exist_ok=True)
+    (rt.data_dir / "users").symlink_to(outside / "users")  # users itself a symlink
+    assert plans.sweep_session_plans(rt.data_dir, 60) == 0 and victim.exists()
+    (rt.data_dir / "users").unlink()
+    (rt.data_dir / "users").mkdir()
+    (rt.data_dir / "users" / "eve").symlink_to(outside / "users" / "eve")  # a user's folder
+    (rt.data_dir / "users" / "zed").mkdir()
+    (rt.data_dir / "users" / "zed" / "plans").symlink_to(outside / "users" / "eve" / "plans")  # a plans folder
+    assert plans.sweep_session_plans(rt.data_dir, 60) == 0 and victim.exists()

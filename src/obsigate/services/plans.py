@@ -366,24 +366,47 @@ def _set_aside(dir_fd: int, name: str) -> str | None:
     raise FileExistsError(errno.EEXIST, f"{_ASIDE_TRIES} names to keep the plan aside are taken", name)
 
 
-#: The revision line of a plan's frontmatter, found even where the rest of the file cannot be parsed.
-_REVISION_LINE = re.compile(rb"^revision:[ \t]*(\d{1,12})[ \t]*\r?$", re.MULTILINE)
+#: A ``revision:`` line of a frontmatter that does not parse: a number, quoted or not, a comment after it.
+_REVISION_LINE = re.compile(r"""^revision:[ \t]*["']?(\d{1,40})["']?[ \t]*(?:#.*)?$""", re.MULTILINE)
 
 
-def _revision_in(dir_fd: int, name: str) -> int:
-    """The revision a plan file set aside as unreadable still says (its first ``revision:`` line within
-    :data:`MAX_FILE_BYTES`), or 0 when it says none or cannot be read (not a regular file, a symlink)."""
+def _revision_said(data: bytes) -> int:
+    """The revision an unreadable plan file still names in its frontmatter (never in its body): its
+    ``revision`` when the frontmatter parses (the file is unreadable for its body), else its first
+    ``revision:`` line; 0 when it names none."""
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").removeprefix("\ufeff")
+    source, _, _ = split_frontmatter(text)
+    if source is None:
+        return 0
+    meta, error = load_frontmatter(source)
+    said = meta.get("revision") if error is None else None
+    if isinstance(said, int) and not isinstance(said, bool) and said >= 0:
+        return said
+    found = _REVISION_LINE.search(source)
+    return int(found.group(1)) if found else 0
+
+
+def _unreadable_at(dir_fd: int, name: str) -> int:
+    """The revision an unreadable plan file stands at: the one it names, plus one for the hand edit that made
+    it unreadable (as a readable edit counts, :func:`_view`); 1 when it names none or is no regular file."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
     except OSError:
-        return 0
+        return 1
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return 0
-        found = _REVISION_LINE.search(os.read(fd, MAX_FILE_BYTES))
+        data = os.read(fd, MAX_FILE_BYTES) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
     finally:
         os.close(fd)
-    return int(found.group(1)) if found else 0
+    return _revision_said(data) + 1
+
+
+def _unreadable(exc: PlanUnreadable, at: int) -> PlanUnreadable:
+    """``exc`` with the revision the unreadable file stands at (``details.revision``) and how to replace it."""
+    return PlanUnreadable(
+        exc.message,
+        hint=f"update_plan with revision {at} replaces it (the file is kept aside, nothing is lost)",
+        details={**(exc.details or {}), "revision": at},
+    )
 
 
 def _view(parsed: _Parsed | None) -> PlanView:
@@ -401,17 +424,22 @@ def get_plan(data_dir: Path | None, user: str, conversation: str | None, *, sess
     :func:`plan_name`), read from its file now. Reading a session's plan is a use: it keeps it from expiring.
 
     Raises:
-        PlanUnreadable: ``plan_unreadable`` (see :func:`parse_plan`); the file is left as it is.
+        PlanUnreadable: ``plan_unreadable`` (see :func:`parse_plan`; ``details.revision``: the revision an
+            update must name to replace it); the file is left as it is.
         Unavailable: no data dir.
     """
     folder = _plans_dir(data_dir, user)
     name = plan_name(conversation, session=session) + ".md"
     with _locked(folder) as fd:
-        text = _read(fd, name)
+        try:
+            text = _read(fd, name)
+            parsed = parse_plan(text) if text is not None else None
+        except PlanUnreadable as exc:
+            raise _unreadable(exc, _unreadable_at(fd, name)) from None
         if session and text is not None:
             with contextlib.suppress(OSError):  # gone since, or a read-only disk: the read still answers
                 os.utime(name, dir_fd=fd, follow_symlinks=False)
-    return _view(parse_plan(text) if text is not None else None)
+    return _view(parsed)
 
 
 def _control(text: str, keep: str) -> str | None:
@@ -478,38 +506,47 @@ def update_plan(
     plan's current revision is refused. Without it, the update goes through only when there is no plan yet or
     the assistant wrote it last (a person's edit since must have been read first). An unreadable file is moved
     aside first (``<name>.md.unreadable-<unix time>``, a ``-2``... suffix when that name is taken; never over
-    a file) and the notice says so; the new plan's revision goes on from the one that file still names.
+    a file) and the notice says so. Such a file stands at the revision it still names plus one (the hand edit):
+    an update replaces it only when it names that revision (``details.revision`` of ``plan_unreadable`` and of
+    the ``conflict``), or without a revision when ``by`` is the person.
 
     Returns:
         The plan as written (``revision`` one more than before).
 
     Raises:
         BadRequest: ``invalid_argument`` (:func:`check_steps`); nothing written.
-        Conflict: ``conflict``, a stale or missing ``revision`` (``details.plan``: the current plan); nothing written.
+        Conflict: ``conflict``, a stale or missing ``revision`` (``details.plan``: the current plan; for an
+            unreadable file ``details.revision``, the one to name); nothing written.
         ServiceError: ``write_failed``/``storage_full``: the disk refused the write; the old file stays.
     """
     check_steps(steps, explanation)
     folder = _plans_dir(data_dir, user)
     name = plan_name(conversation, session=session) + ".md"
     with _locked(folder) as fd:
-        notice, floor = None, 0
+        notice, at = None, 0
         try:
             text = _read(fd, name)
             parsed = parse_plan(text) if text is not None else None
         except PlanUnreadable as exc:
+            # a hand edit the server cannot read: it counts as a revision, which the update must name (a
+            # writer that read the plan before it is stale), and is then kept aside, never overwritten
+            at = _unreadable_at(fd, name)
+            if revision != at and (revision is not None or by == "assistant"):
+                said = f"it stands at revision {at}" + (f", not {revision}" if revision is not None else "")
+                raise Conflict(
+                    f"the plan file was edited into something that cannot be read ({exc.message}); {said}",
+                    hint=f"send the whole plan with revision {at} to replace it (the file is kept aside)",
+                    details={"revision": at, "line": (exc.details or {}).get("line")},
+                ) from None
             try:
                 aside = _set_aside(fd, name)
             except OSError as err:
                 raise exc from err
             kept = f"it was kept as plans/{aside}" if aside else "it was gone when it was to be kept aside"
             parsed, notice = None, f"the plan file could not be read ({exc.message}); {kept}"
-            # numbering goes on past the broken file's (its hand edit counts as one, as a readable edit does):
-            # a writer still holding a revision read before it is refused, never matched by a restart at 1
-            said = _revision_in(fd, aside) if aside else 0
-            floor = said + 1 if said else 0
         current = _view(parsed)
-        if floor:
-            current = current.model_copy(update={"revision": floor})
+        if at:
+            current = current.model_copy(update={"revision": at})
         if revision is not None and current.exists and revision != current.revision:
             raise Conflict(
                 f"the plan is at revision {current.revision}, not {revision}: it changed since you read it",
@@ -553,29 +590,51 @@ def sweep_session_plans(data_dir: Path | None, older_than_s: float, *, now: floa
     """Delete every user's MCP session plans (:data:`SESSION_PREFIX`) not used (written or read) for
     ``older_than_s`` seconds: a session ends without a word, so its plan expires like its files. Plans of
     in-app conversations (deleted with them), default plans and files set aside as unreadable (a person's text)
-    are never touched. Returns how many went. Nothing to do without a data dir or a ``users`` folder.
+    are never touched. The walk goes from ``<data_dir>/users`` by directory descriptors and follows no symlink
+    (``users``, a user's folder or ``plans`` that is one is skipped). Returns how many went; 0 without a data
+    dir or a ``users`` folder.
 
     Raises:
-        OSError: the ``users`` folder cannot be listed (a user's folder that cannot be is skipped).
+        OSError: ``users`` cannot be listed, or a plan that is due cannot be removed.
     """
-    users = data_dir / "users" if data_dir is not None else None
-    if users is None or not users.is_dir():
+    if data_dir is None:
         return 0
     cutoff = (time.time() if now is None else now) - older_than_s
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        users = os.open(data_dir / "users", flags)
+    except OSError:  # none yet, or a symlink: nothing of ours to sweep
+        return 0
     gone = 0
-    for entry in os.scandir(users):
-        if not entry.is_dir(follow_symlinks=False):
+    try:
+        for user in os.listdir(users):
+            try:
+                home = os.open(user, flags, dir_fd=users)
+                try:
+                    folder = os.open(PLANS_DIR, flags, dir_fd=home)
+                finally:
+                    os.close(home)
+            except OSError:  # not a folder, a symlink, or no plans
+                continue
+            try:
+                fcntl.flock(folder, fcntl.LOCK_EX)  # an update of this user's plans never sees one half-swept
+                gone += _sweep_folder(folder, cutoff)
+            finally:
+                os.close(folder)
+    finally:
+        os.close(users)
+    return gone
+
+
+def _sweep_folder(dir_fd: int, cutoff: float) -> int:
+    """Delete the session plans of one locked plans folder last changed or read before ``cutoff`` (epoch s)."""
+    gone = 0
+    for name in os.listdir(dir_fd):
+        if not _SESSION_FILE.fullmatch(name):
             continue
-        try:
-            with _locked(Path(entry.path) / PLANS_DIR) as fd:
-                for name in os.listdir(fd):
-                    if not _SESSION_FILE.fullmatch(name):
-                        continue
-                    with contextlib.suppress(FileNotFoundError):
-                        info = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                        if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
-                            os.unlink(name, dir_fd=fd)
-                            gone += 1
-        except OSError:  # no plans folder, or one swapped for a symlink: nothing of ours to sweep there
-            continue
+        with contextlib.suppress(FileNotFoundError):
+            info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                os.unlink(name, dir_fd=dir_fd)
+                gone += 1
     return gone
