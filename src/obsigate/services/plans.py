@@ -42,7 +42,7 @@ step), indented lines (they continue the step above), blank lines, and an explan
 paragraph before the first step (as files were before the block quote: its lines are read stripped, blank
 lines dropped, and a list line in it is a step). Anything else (prose after the first step,
 an unknown box ``[?]``, broken frontmatter) makes the plan ``plan_unreadable``: nothing is guessed, and an
-update then moves the person's file aside (``<name>.md.unreadable-<time>``, ``-2``, ``-3``... when that name
+update naming the revision it stands at (``details.revision``) then moves the person's file aside (``<name>.md.unreadable-<time>``, ``-2``, ``-3``... when that name
 is taken: never over another file) before it writes, so nothing is lost.
 """
 
