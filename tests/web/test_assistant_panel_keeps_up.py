@@ -119,6 +119,58 @@ def test_an_approval_given_before_the_card_s_request_has_ended_keeps_stop_for_th
     assert page.watch.problems() == []
 
 
+def test_stop_right_after_an_approval_takes_it_back_and_the_run_still_waits(
+    page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
+) -> None:
+    # Approve, then Stop in the same task (before the answer's request could start): the answer is taken back,
+    # nothing is sent, and the card can still be answered
+    fake.add(
+        o.stream_tool_calls([("c", "create_file", {"vault": "notes", "path": "Later.md", "content": "l\n"})]),
+        o.stream_text(["Made it."]),
+    )
+    _open_panel(page, app_server.url)
+    page.evaluate(
+        """() => new MutationObserver((_, obs) => {
+             const b = document.querySelector(".confirm-card button.primary");
+             if (b) { obs.disconnect(); b.click(); document.querySelector(".assistant-input button[type=submit]").click(); }
+           }).observe(document.querySelector(".assistant-log"), {childList: true, subtree: true})"""
+    )
+    asked = len(fake.requests)
+    _ask(page, "Make Later")
+    page.wait_for_selector(".assistant-input button[type=submit] >> text=Send")
+    page.wait_for_timeout(300)  # time for a resume that should not happen
+    card = page.locator(".confirm-card")
+    assert card.get_attribute("class") == "confirm-card" and card.locator("button.primary").is_enabled()
+    assert len(fake.requests) == asked + 1 and not (web_vault / "Later.md").exists()  # no resume was sent
+    assert page.locator(".assistant-log .notice", has_text="Stopped.").count() == 0
+    card.locator("button.primary").click()  # the card still answers: the run was waiting all along
+    page.wait_for_selector(".turn .msg.assistant >> text=Made it.")
+    assert (web_vault / "Later.md").read_text() == "l\n"
+    assert page.watch.problems() == []
+
+
+def test_after_a_stop_on_a_first_message_the_next_one_stays_in_that_conversation(
+    page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
+) -> None:
+    fake.add(o.stream_text([f"w{i} " for i in range(100)], delay_s=0.1), o.stream_text(["Second answer."]))
+    _open_panel(page, app_server.url)
+    page.click(".assistant-bar label.switch")  # chat, not agent: both ask the same way
+    _ask(page, "A long one")
+    page.wait_for_selector(".turn .msg.assistant >> text=w1")
+    page.click(".assistant-input button[type=submit]")  # Stop, before any `done`
+    page.wait_for_selector(".assistant-log .notice >> text=Stopped.")
+    _ask(page, "And then?")
+    page.wait_for_selector(".turn .msg.assistant >> text=Second answer.")
+    listed = page.request.get(f"{app_server.url}/api/ai/conversations").json()["conversations"]
+    assert len(listed) == 1 and listed[0]["messages"] == 4, listed
+    assert [m["role"] for m in fake.requests[-1].json["messages"]][-3:] == ["user", "assistant", "user"]
+    page.reload(wait_until="networkidle")  # the panel reopens that conversation, both exchanges in it
+    page.click("#assistant-btn")
+    page.wait_for_selector(".assistant-log >> text=Second answer.")
+    assert page.locator(".assistant-log .msg.user").count() == 2
+    assert page.watch.problems() == []
+
+
 def test_a_reload_while_a_run_waits_brings_the_card_back_and_labels_are_honest(
     page: Any, app_server: Any, fake: FakeLLM, web_vault: Path
 ) -> None:

@@ -98,6 +98,36 @@ function cardView(t, actions) {
   return { card, approve, reject };
 }
 
+/**
+ * Answer a card's buttons (`cardView`): the card shows the answer at once, and `send(yes)` runs once `after()`
+ * (the request that brought the card, maybe still closing) has ended; until then `hold.current` is set to
+ * take the answer back (Stop: the card as it was, nothing sent, the run still waiting).
+ */
+function wireCard({ card, approve, reject }, { after, send, hold }) {
+  const answer = (yes) => {
+    approve.disabled = reject.disabled = true;
+    card.classList.add(yes ? "approved" : "rejected");
+    const folded = [...card.querySelectorAll("details")].filter((d) => d.open);
+    for (const d of folded) d.open = false; // answered: the run's next words show
+    let taken = false;
+    const takeBack = () => {
+      taken = true;
+      hold.current = null;
+      approve.disabled = reject.disabled = false;
+      card.classList.remove("approved", "rejected");
+      for (const d of folded) d.open = true;
+    };
+    hold.current = takeBack;
+    after().then(() => {
+      if (taken) return;
+      if (hold.current === takeBack) hold.current = null;
+      send(yes);
+    });
+  };
+  approve.addEventListener("click", () => answer(true));
+  reject.addEventListener("click", () => answer(false));
+}
+
 /** The provider and model pickers with the model's capability badges. Returns `{load, fill, badges}`. */
 function modelsPart(c, t, onError) {
   let models = null;
@@ -145,6 +175,7 @@ export function mountAssistant(root, options) {
   let state = initialState();
   let controller = null;
   let streaming = Promise.resolve(); // the request now streaming, if any: a confirmation's answer waits for its end
+  const answering = { current: null }; // an answer given, its request waiting for that end: Stop takes it back
   let turn = null; // the streaming request's view
   let postsDrawn = 0;
   let writeTimer = null; // a refresh of the tree and the open note, waiting (WRITE_DEBOUNCE_MS)
@@ -154,7 +185,7 @@ export function mountAssistant(root, options) {
     provider: () => models.fill(),
     model: () => models.badges(),
     history: () => convs.toggle(),
-    submit: () => (controller ? controller.abort() : ask()),
+    submit: () => (answering.current ? answering.current() : controller ? controller.abort() : ask()),
     newConversation: () => { convs.newConversation(); c.input.focus(); },
   });
   const plan = planPart(c, { t, onError, conversationId: () => state.conversationId }); // the plan box (issue 21)
@@ -203,20 +234,12 @@ export function mountAssistant(root, options) {
    * resumes the run into that message (a card of an older message, if any, starts a new one). */
   function confirmationCard(ev) {
     const owner = turn;
-    const { card, approve, reject } = cardView(t, ev.actions);
-    const answer = (yes) => {
-      approve.disabled = reject.disabled = true;
-      card.classList.add(yes ? "approved" : "rejected");
-      for (const d of card.querySelectorAll("details")) d.open = false; // answered: the run's next words show
-
-      const resume = owner === turn;
-      // the request that brought the card may still be closing: the answer's request starts after its end, so
-      // that end cannot take Stop (and the turn) away from the resumed run
-      streaming.then(() => stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths), { resume }));
-    };
-    approve.addEventListener("click", () => answer(true));
-    reject.addEventListener("click", () => answer(false));
-    return card;
+    const view = cardView(t, ev.actions);
+    wireCard(view, {
+      after: () => streaming, hold: answering,
+      send: (yes) => stream(true, { run_id: ev.run_id, confirm_all: yes }, ev.actions.flatMap((a) => a.paths), { resume: owner === turn }),
+    });
+    return view.card;
   }
 
   /** Stream one request; `resume`: it continues the open turn (a confirmation's answer), in the same view. */

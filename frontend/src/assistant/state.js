@@ -88,7 +88,8 @@ function onEvent(state, name, data) {
     case "tool": return { ...state, turn: step(turn, data) };
     case "message": return { ...state, turn: { ...turn, final: data.content } };
     case "notice": case "error": case "confirmation": return post(state, name, data);
-    case "done": return { ...state, conversationId: data.conversation_id || state.conversationId };
+    // the request's conversation: first (a Stop before `done` still leaves it open), then again with `done`
+    case "conversation": case "done": return { ...state, conversationId: data.conversation_id || state.conversationId };
     default: return state; // an event this version does not know is not an error
   }
 }

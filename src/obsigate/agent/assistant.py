@@ -2,7 +2,9 @@
 resume, and the person's conversations. The REST routes (``api/routes_ai.py``) only parse, authenticate and
 turn :data:`~obsigate.agent.loop.Emit` calls into SSE events.
 
-Events (``llm.md``-independent; docs/assistant.md has an example session): ``delta`` ``{text}``, ``tool``
+Events (``llm.md``-independent; docs/assistant.md has an example session): ``conversation``
+``{conversation_id}`` first (a new message's request: the client knows its conversation even when it stops
+before ``done``), ``delta`` ``{text}``, ``tool``
 ``{id, name, label, status, summary}``, ``message`` ``{content}``, ``confirmation`` ``{run_id, actions}``,
 ``notice`` ``{code, message}``, ``done`` ``{stopped, usage, conversation_id, run_id?}``, ``error`` ``{code,
 message}``. After ``error`` or ``done`` nothing follows.
@@ -328,6 +330,7 @@ class Assistant:
         principal, ask, config, cid = prepared.principal, prepared.ask, prepared.config, prepared.conversation_id
         user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
+        await emit("conversation", {"conversation_id": cid})
         loop = RunLoop(self._ctx(principal, None), self.client(config), self.limits, emit, self._noop)
         loop.on_usage = self._measure(principal, cid, config, emit, None)
         try:
@@ -402,6 +405,7 @@ class Assistant:
         loop = self._loop(principal, run, config, emit)
         user_msg = img.user_message(ask.message, prepared.images)
         self.store.append(principal.name, cid, user_msg)
+        await emit("conversation", {"conversation_id": cid})
         if self._rejects_tools(config):
             run.tools_on = False
             await emit("notice", {"code": "tools_unsupported", "message": loop.tools_notice(run)})
