@@ -225,3 +225,32 @@ def test_verify_with_another_public_key_blames_the_signatures_not_the_rows(data:
     report = json.loads(ran.stdout)
     assert ran.returncode == 1 and {f["kind"] for f in report["findings"]} == {"bad_signature"}, report
     assert report["findings"][0]["seq"] == 10 and "rows" not in report["findings"][0]["message"]
+
+
+def test_a_journal_rolled_back_with_its_head_is_found_only_against_a_kept_head(data: Path, tmp_path: Path) -> None:
+    # someone who can write the data dir cuts the signed tail, its checkpoints, and puts back an earlier head
+    # (every value of which is in the table): locally consistent, so only a copy kept elsewhere tells
+    kept = tmp_path / "kept.head"
+    kept.write_bytes((data / HEAD_FILE).read_bytes())  # the admin's copy, e.g. taken by a backup job
+    conn = sqlite3.connect(data / JOURNAL_FILE)
+    with conn:
+        conn.execute("DELETE FROM tool_journal WHERE seq >= 51")
+        cols = [c[1] for c in conn.execute("PRAGMA table_info(checkpoints)")]
+        row = dict(zip(cols, conn.execute("SELECT * FROM checkpoints WHERE seq = 50").fetchone(), strict=True))
+        conn.execute("DELETE FROM checkpoints WHERE seq > 50")
+    conn.close()
+    (data / HEAD_FILE).write_text(json.dumps(row))
+    assert run_cli("journal", "verify", data=data).returncode == 0  # the limit, as documented
+    ran = run_cli("journal", "verify", "--json", "--head", str(kept), data=data)
+    assert ran.returncode == 1, ran
+    (finding,) = json.loads(ran.stdout)["findings"]
+    assert (finding["kind"], finding["seq"]) == ("truncated", 51) and "the kept head signed 101" in finding["message"]
+    garbage = tmp_path / "garbage.head"
+    for path, why in ((garbage, "does not hold a journal head"), (tmp_path / "absent", "No such file")):
+        garbage.write_text("[1, 2]")
+        ran = run_cli("journal", "verify", "--head", str(path), data=data)
+        assert ran.returncode == 2 and why in ran.stderr and "Traceback" not in ran.stderr, ran
+    forged = json.loads(kept.read_text()) | {"ts": "2020-01-01T00:00:00Z"}
+    garbage.write_text(json.dumps(forged))
+    ran = run_cli("journal", "verify", "--json", "--head", str(garbage), data=data)
+    assert ran.returncode == 1 and json.loads(ran.stdout)["findings"][0]["kind"] == "bad_signature", ran

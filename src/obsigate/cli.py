@@ -643,22 +643,31 @@ def journal_verify(
             "--public-key", help="A copy of journal_signing.pub kept elsewhere (default: the data dir's key)."
         ),
     ] = None,
+    head: Annotated[
+        Path | None,
+        typer.Option(
+            "--head", help="A copy of journal.head kept elsewhere: finds the journal rolled back to before it."
+        ),
+    ] = None,
 ) -> None:
     """Check the whole journal: the chain, the signed checkpoints and head, the turns' stored hashes. Names the
     first row edited, deleted, inserted, reordered or cut off, a chain rebuilt without the key, a signature that
     does not verify, or a missing public key; exit 1 then. Reads only: the private key is not needed."""
-    from obsigate.services.journal import load_public_key, verify_journal
+    from obsigate.services.journal import load_head, load_public_key, verify_journal
 
-    key = None
-    if public_key is not None:
-        try:  # bounded: /dev/zero or a huge file is refused, not read
-            key = load_public_key(public_key)
-        except (OSError, ValueError) as exc:
-            raise _fail(f"cannot use --public-key: {exc}") from None
+    key = kept = None
+    try:  # bounded: /dev/zero or a huge file is refused, not read
+        key = load_public_key(public_key) if public_key is not None else None
+    except (OSError, ValueError) as exc:
+        raise _fail(f"cannot use --public-key: {exc}") from None
+    try:
+        kept = load_head(head) if head is not None else None
+    except (OSError, ValueError) as exc:
+        raise _fail(f"cannot use --head: {exc}") from None
     with _journal(data_dir) as journal:
         with _reported():
             anchors = journal_anchors(journal.data_dir)
-        report = verify_journal(journal, anchors, public_key=key)
+        report = verify_journal(journal, anchors, public_key=key, kept_head=kept)
     if as_json:
         typer.echo(json.dumps(report.to_dict()))
     elif report.ok:

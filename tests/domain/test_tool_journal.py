@@ -253,6 +253,10 @@ def test_a_changed_checkpoint_interval_still_verifies(tmp_path: Path) -> None:
     report = journal.verify()
     assert report.ok and report.signed_seq == 42 and report.unsigned == 3, report.findings
     db(tmp_path).execute("DELETE FROM checkpoints WHERE seq = 35")
+    report = ToolJournal(tmp_path, checkpoint_every=7).verify()
+    # checkpoint 42 names 35 as the one before it: a deleted checkpoint, the rows still vouched for by 42
+    assert [(f.kind, f.seq) for f in report.findings] == [("deleted", 35)] and report.signed_seq == 42
+    db(tmp_path).execute("DELETE FROM checkpoints WHERE seq >= 35")  # the last ones too: nothing names 35 now
     first = ToolJournal(tmp_path, checkpoint_every=7).verify().first
     assert first is not None and first.kind == "rebuilt" and first.seq == 29  # after the last good one (28)
 
@@ -333,7 +337,11 @@ def test_a_deleted_time_based_checkpoint_is_found(tmp_path: Path) -> None:
     db(tmp_path).execute("DELETE FROM checkpoints WHERE seq = 13")
     report = journal.verify()
     assert [(f.kind, f.seq) for f in report.findings] == [("deleted", 13)], report.findings
-    assert report.findings[0].message == "the checkpoint at 13 that checkpoint 17 follows is gone"
+    assert report.findings[0].message == "the checkpoint at 13 is gone: 17 was signed after 13, the table goes from 10"
+    assert report.signed_seq == 22  # the later checkpoints still vouch for the rows
+    db(tmp_path).execute("DELETE FROM checkpoints WHERE seq = 20")  # a multiple, between 17 and 22
+    report = journal.verify()
+    assert [(f.kind, f.seq) for f in report.findings] == [("deleted", 13), ("deleted", 20)], report.findings
 
 
 def test_a_reader_changes_nothing_and_cannot_write(tmp_path: Path) -> None:

@@ -24,9 +24,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from obsigate.domain.storage.atomic import atomic_write
 from obsigate.domain.storage.private_files import make_private_dir
-from obsigate.domain.storage.tool_journal import ToolJournal, TurnHash, VerifyReport, load_public_key
+from obsigate.domain.storage.tool_journal import ToolJournal, TurnHash, VerifyReport, load_head, load_public_key
 
-__all__ = ["SPANS_PER_FILE", "export_otlp", "load_public_key", "otlp_span", "verify_journal"]
+__all__ = ["SPANS_PER_FILE", "export_otlp", "load_head", "load_public_key", "otlp_span", "verify_journal"]
 
 #: Spans per exported file (a file is one ``ExportTraceServiceRequest``).
 SPANS_PER_FILE = 10_000
@@ -39,16 +39,19 @@ def verify_journal(
     anchors: Iterable[tuple[str, str, int, int, str]] = (),
     *,
     public_key: Ed25519PublicKey | None = None,
+    kept_head: dict[str, Any] | None = None,
 ) -> VerifyReport:
     """:meth:`ToolJournal.verify` with the turns' stored hashes ``anchors`` (``(conversation, turn, rows,
     last_seq, cumulative_hash)``, as ``AgentStore.turn_hashes`` returns them) and ``public_key`` (default: the
     data dir's own key; a copy kept elsewhere, read with :func:`load_public_key`, also catches a key pair
-    replaced with the journal).
+    replaced with the journal) and ``kept_head``, a copy of ``journal.head`` kept elsewhere (:func:`load_head`),
+    which finds the journal rolled back, rows, checkpoints and head together, to before it.
 
     Raises:
         sqlite3.Error: the journal cannot be read.
     """
-    return journal.verify([TurnHash(*a) for a in anchors], public_key=public_key)
+    heads = [kept_head] if kept_head is not None else []
+    return journal.verify([TurnHash(*a) for a in anchors], public_key=public_key, kept_heads=heads)
 
 
 def _hex_id(text: str, nbytes: int) -> str:

@@ -194,6 +194,23 @@ def key_id_of(key: Ed25519PublicKey) -> str:
     return hashlib.sha256(key.public_bytes_raw()).hexdigest()[:16]
 
 
+def load_head(path: Path) -> dict[str, Any]:
+    """A copy of ``journal.head`` kept elsewhere (a signed checkpoint as JSON), read bounded like
+    :func:`load_public_key`: the witness that finds a journal rolled back with its head to an earlier state.
+
+    Raises:
+        FileNotFoundError: nothing at ``path``. OSError: it cannot be read.
+        ValueError: not a regular file, larger than 4 KiB, or not a JSON object with a whole ``seq``.
+    """
+    try:
+        head = json.loads(read_small(path, MAX_SMALL_FILE))
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError included
+        raise ValueError(f"{path} does not hold a journal head (JSON)") from None
+    if not isinstance(head, dict) or isinstance(head.get("seq"), bool) or not isinstance(head.get("seq"), int):
+        raise ValueError(f"{path} does not hold a journal head (a JSON object with its seq)")
+    return head
+
+
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """The Ed25519 public key in ``path``: 64 hex digits (blank space around them allowed), as
     ``journal_signing.pub`` holds it. Read bounded (:func:`~obsigate.domain.storage.read_only.read_small`, at
@@ -733,10 +750,18 @@ class ToolJournal:
             return None
         return data if isinstance(data, dict) else None
 
-    def verify(self, anchors: Iterable[TurnHash] = (), *, public_key: Ed25519PublicKey | None = None) -> VerifyReport:
+    def verify(
+        self,
+        anchors: Iterable[TurnHash] = (),
+        *,
+        public_key: Ed25519PublicKey | None = None,
+        kept_heads: Iterable[dict[str, Any]] = (),
+    ) -> VerifyReport:
         """Check the whole journal: the chain row by row, every checkpoint's signature (with ``public_key``, by
         default :meth:`public_key`) and that a checkpoint exists at every multiple of ``checkpoint_every``, the
-        head file, and each anchor (a turn's stored ``cumulative_hash``). Reads only.
+        head file, each anchor (a turn's stored ``cumulative_hash``) and each of ``kept_heads`` (copies of
+        ``journal.head`` kept elsewhere, :func:`load_head`: rows cut with their checkpoints and the head rolled
+        back to an earlier signed one are found only against such a copy). Reads only.
 
         The first bad row is named by the first finding (``report.first``): a row whose fields no longer give
         its hash (``edited``), a row whose ``prev_hash`` names no row (``deleted``: the row before it is gone),
@@ -792,22 +817,15 @@ class ToolJournal:
         elif head is None:
             if last_seq:  # every journal is born with a head (the genesis): removing it hides a cut tail
                 findings.append(Finding("head_missing", signed + 1, f"{HEAD_FILE} is missing or unreadable"))
-        elif not self._signature_ok(key, head):
-            seq = head["seq"] if isinstance(head.get("seq"), int) else 0
-            findings.append(Finding("bad_signature", seq, f"{HEAD_FILE} (seq {seq}): " + _bad_signature(key, head)))
-        elif head["seq"] == 0:
-            if head["row_hash"] != GENESIS:
-                findings.append(Finding("bad_signature", 0, f"{HEAD_FILE} names no genesis"))
-        elif head["seq"] > last_seq:
-            findings.append(
-                Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing (signed head: {head['seq']})")
-            )
-        elif hashes.get(head["seq"]) != head["row_hash"]:
-            findings.append(self._rebuilt(head["seq"], signed if signed < head["seq"] else 0))
-        elif not self._rows("SELECT seq FROM checkpoints WHERE seq = ?", [head["seq"]]):
+        elif found := self._head_findings(key, head, HEAD_FILE, hashes, last_seq, signed):
+            findings.extend(found)
+        elif head["seq"] and not self._rows("SELECT seq FROM checkpoints WHERE seq = ?", [head["seq"]]):
             findings.append(
                 Finding("deleted", head["seq"], f"the checkpoint at {head['seq']} that {HEAD_FILE} names is gone")
             )
+        for kept in kept_heads:
+            if key is not None:
+                findings.extend(self._head_findings(key, kept, "the kept head", hashes, last_seq, signed))
         for anchor in anchors:
             if anchor.last_seq > last_seq:
                 findings.append(
@@ -829,6 +847,23 @@ class ToolJournal:
         findings.sort(key=lambda f: f.kind in ("bad_signature", "key_missing"))
         unsigned = max(0, last_seq - signed)
         return VerifyReport(rows, last_seq, signed, unsigned, findings, round(time.perf_counter() - started, 3))
+
+    def _head_findings(
+        self, key: Ed25519PublicKey, head: dict[str, Any], name: str, hashes: dict[int, str], last_seq: int, signed: int
+    ) -> list[Finding]:
+        """What is wrong with the signed checkpoint ``head`` (``name`` says which copy) against the rows: its
+        signature, a genesis that is none, rows cut after it (``truncated``) or rehashed (``rebuilt``)."""
+        seq = head.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or not self._signature_ok(key, head):
+            at = seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+            return [Finding("bad_signature", at, f"{name} (seq {at}): " + _bad_signature(key, head))]
+        if seq == 0:
+            return [] if head.get("row_hash") == GENESIS else [Finding("bad_signature", 0, f"{name} names no genesis")]
+        if seq > last_seq:
+            return [Finding("truncated", last_seq + 1, f"rows after {last_seq} are missing ({name} signed {seq})")]
+        if hashes.get(seq) != head["row_hash"]:
+            return [self._rebuilt(seq, signed if signed < seq else 0)]
+        return []
 
     def _first_seq_of(self, anchor: TurnHash) -> int | None:
         got = (
@@ -873,19 +908,21 @@ class ToolJournal:
         before = 0  # the seq of the checkpoint row before this one (0: none)
         for cp in self._rows("SELECT * FROM checkpoints ORDER BY seq"):
             seq = cp["seq"]
-            if not good and self._signature_ok(key, cp):  # the first one was due at its own interval
+            signed = self._signature_ok(key, cp)
+            if not good and not before and signed:  # the first one was due at its own interval
                 due = max(1, int(cp["every"]))
-            if due < seq and due <= last_seq:
+            named = int(cp["prev"]) if signed else before  # the checkpoint it follows, as it was signed
+            if due < seq and due <= last_seq and not named > before:  # a due one is missing, and no deletion says why
                 findings.append(self._rebuilt(due, good, f"the checkpoint due at {due} is missing"))
                 return good
-            if not self._signature_ok(key, cp):  # the rows may be intact: it is the checkpoint that fails
+            if not signed:  # the rows may be intact: it is the checkpoint that fails
                 findings.append(Finding("bad_signature", seq, f"checkpoint at seq {seq}: " + _bad_signature(key, cp)))
                 return good
-            if cp["prev"] > before:  # signed: the checkpoint it follows was removed
-                why = f"the checkpoint at {cp['prev']} that checkpoint {seq} follows is gone"
-                findings.append(Finding("deleted", cp["prev"], why))
-                return good
-            if cp["prev"] < before:  # a checkpoint row that was not there when this one was signed
+            if named > before:  # checkpoints were removed from between two: the rows they signed are still vouched for
+                first = due if before < due < seq else named
+                why = f"the checkpoint at {first} is gone: {seq} was signed after {named}, the table goes from {before}"
+                findings.append(Finding("deleted", first, why))
+            elif named < before:  # a checkpoint row that was not there when this one was signed
                 findings.append(Finding("inserted", before, f"checkpoint {before} was not there when {seq} was signed"))
                 return good
             before = seq
