@@ -98,6 +98,7 @@ def get_backlinks(
     if not 1 <= limit <= MAX_LIMIT or offset < 0:
         raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset >= 0")
     rel = _target(ws, vault, path)
+    index = ws.index_state()  # first: "complete" describes the index read below
     page, total = ws.index.backlinks(vault.name, rel, limit=limit, offset=offset)
     items = [
         BacklinkInfo(
@@ -125,7 +126,7 @@ def get_backlinks(
         backlinks=items,
         **page_fields(total, offset, len(items)),
         unlinked=unlinked_mentions(ws, vault, rel, limit=limit) if unlinked else None,
-        index=ws.index_state(),
+        index=index,
     )
 
 

@@ -93,6 +93,7 @@ def get_graph(
     """
     if not 1 <= limit <= MAX_NODES or not 1 <= depth <= MAX_DEPTH:
         raise BadRequest(f"limit must be 1..{MAX_NODES} and depth 1..{MAX_DEPTH}")
+    state = ws.index_state()  # first: "complete" describes the index read below
     name = vault.name
     rel = normalize_rel(path, allow_root=True) if path else ""
     if scope is None:
@@ -154,7 +155,7 @@ def get_graph(
         total_nodes=len(ids),
         total_edges=total_edges,
         truncated=capped or len(ids) > limit or len(out_edges) > cap or len(out_edges) < total_edges,
-        index=ws.index_state(),
+        index=state,
     )
 
 
@@ -244,6 +245,7 @@ def export_graph(ws: Workspace, vault: Vault, *, tag: str | None = None) -> Expo
 
 
 def _build_export(ws: Workspace, name: str, tag: str, version: str) -> ExportGraphResult:
+    state = ws.index_state()  # first: "complete" describes the index read below
     notes = [r.path for r in ws.index.file_records(name) if r.note]
     if tag:
         tagged = ws.index.notes_with_tag(name, tag)
@@ -264,5 +266,5 @@ def _build_export(ws: Workspace, name: str, tag: str, version: str) -> ExportGra
         notes=notes,
         unresolved=unresolved,
         edges=edges,
-        index=ws.index_state(),
+        index=state,
     )

@@ -119,6 +119,7 @@ def list_recent(
         raise BadRequest(f"mode must be one of {', '.join(MODES)}, not {mode!r}", hint="use 'modified' or 'created'")
     if not 1 <= limit <= MAX_LIMIT or not 0 <= offset <= MAX_OFFSET:
         raise BadRequest(f"limit must be 1..{MAX_LIMIT} and offset 0..{MAX_OFFSET}")
+    index = ws.index_state()  # first: "complete" describes the index read below
     records, total = ws.index.recent(vaults, mode=mode, limit=limit, offset=offset) if vaults else ([], 0)
     clock = time.time() if now is None else now
     files = []
@@ -137,7 +138,6 @@ def list_recent(
                 age=humanize_age(clock - stamp / 1e9),
             )
         )
-    index = ws.index_state()
     return ListRecentResult(
         mode=mode,
         files=files,

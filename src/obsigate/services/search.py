@@ -61,6 +61,7 @@ def search_vaults(
     check_page(limit, offset, max_limit=MAX_LIMIT, max_offset=MAX_SEARCH_OFFSET)
     node = search_syntax.parse_query(q)
     warnings = []
+    index = ws.index_state()  # before the search: "complete" must describe the index it read, not a later one
     if node is None or is_plain(node):  # plain words: the ranked index as it always answered them
         page = ws.index.search(q, vaults=vaults, tag=tag or None, limit=limit, offset=offset)
         total = page.total
@@ -82,7 +83,6 @@ def search_vaults(
                 f"stopped after {search_syntax.TIME_BUDGET_S:g} s with {scan.checked} notes checked:"
                 " results are partial; narrow the search (a vault, path:, tag:)"
             )
-    index = ws.index_state()
     if not index.complete:
         warnings.append("the index is still being built; results may be incomplete")
     return SearchFulltextResult.model_validate(
@@ -111,12 +111,13 @@ def list_tags(ws: Workspace, vaults: Sequence[str], *, limit: int = 500, offset:
         BadRequest: ``limit`` < 1 or ``offset`` < 0.
     """
     check_page(limit, offset)
+    index = ws.index_state()  # first: "complete" describes the index read below
     tags = ws.index.list_tags(vaults=vaults)
     chunk = tags[offset : offset + limit]
     return ListTagsResult(
         tags=[TagInfo(tag=t.tag, count=t.count) for t in chunk],
         **page_fields(len(tags), offset, len(chunk)),
-        index=ws.index_state(),
+        index=index,
     )
 
 

@@ -319,6 +319,7 @@ def search_advanced(
         raise BadRequest(f"sort must be one of {', '.join(SORTS)}")
     pattern = compile_query(q, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word) if q else None
 
+    index = ws.index_state()  # before the scan: "complete" must describe the index the scan read
     scan = _Scan([])
     for v in vaults:
         records = _passing(ws, v, filters, tag_k)
@@ -340,7 +341,6 @@ def search_advanced(
     if scan.slow:
         warnings.append(f"{scan.slow} notes took longer than {NOTE_TIMEOUT_S:g} s to match the regex and were skipped")
     timed_out = scan.out_of_time or scan.slow > 0
-    index = ws.index_state()
     if not index.complete:
         warnings.append("the index is still being built; results may be incomplete")
 
