@@ -246,7 +246,8 @@ def test_a_journal_rolled_back_with_its_head_is_found_only_against_a_kept_head(d
     (finding,) = json.loads(ran.stdout)["findings"]
     assert (finding["kind"], finding["seq"]) == ("truncated", 51) and "the kept head signed 101" in finding["message"]
     garbage = tmp_path / "garbage.head"
-    for path, why in ((garbage, "does not hold a journal head"), (tmp_path / "absent", "No such file")):
+    for path, why in ((garbage, "does not hold a journal head"), (tmp_path / "absent", "No such file"),
+                      (tmp_path, "is not a regular file")):  # fmt: skip
         garbage.write_text("[1, 2]")
         ran = run_cli("journal", "verify", "--head", str(path), data=data)
         assert ran.returncode == 2 and why in ran.stderr and "Traceback" not in ran.stderr, ran

@@ -202,11 +202,13 @@ def load_head(path: Path) -> dict[str, Any]:
         FileNotFoundError: nothing at ``path``. OSError: it cannot be read.
         ValueError: not a regular file, larger than 4 KiB, or not a JSON object with a whole ``seq``.
     """
+    raw = read_small(path, MAX_SMALL_FILE)  # its own errors: not a regular file, too large
     try:
-        head = json.loads(read_small(path, MAX_SMALL_FILE))
+        head = json.loads(raw)
     except ValueError:  # UnicodeDecodeError and JSONDecodeError included
         raise ValueError(f"{path} does not hold a journal head (JSON)") from None
-    if not isinstance(head, dict) or isinstance(head.get("seq"), bool) or not isinstance(head.get("seq"), int):
+    seq = head.get("seq") if isinstance(head, dict) else None
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**63:
         raise ValueError(f"{path} does not hold a journal head (a JSON object with its seq)")
     return head
 
